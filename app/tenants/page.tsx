@@ -1,0 +1,3 @@
+export default function Tenants() {
+  return <p>tenants</p>;
+}

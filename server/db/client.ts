@@ -1,0 +1,73 @@
+/**
+ * The database: Prisma over Postgres when DATABASE_URL is set, else over embedded PGlite under
+ * DATA_DIR. One instance per process (kept on globalThis so Next's bundles share it).
+ */
+import path from "node:path";
+import { mkdirSync } from "node:fs";
+import { PrismaPg } from "@prisma/adapter-pg";
+import pg from "pg";
+import { PrismaClient } from "./generated/client.ts";
+import { pgliteRunner, pgRunner, type SqlRunner } from "./sql.ts";
+import { env } from "../env.ts";
+
+export type { PrismaClient };
+export type Tx = Omit<PrismaClient, "$connect" | "$disconnect" | "$on" | "$transaction" | "$extends">;
+
+export interface Database {
+  kind: "postgres" | "pglite";
+  prisma: PrismaClient;
+  sql: SqlRunner;
+  close(): Promise<void>;
+}
+
+export function connectPostgres(url: string, poolSize = 10): Database {
+  const pool = new pg.Pool({ connectionString: url, max: poolSize });
+  pool.on("error", (error) => console.error("postgres pool error:", error.message));
+  const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
+  return {
+    kind: "postgres",
+    prisma,
+    sql: pgRunner(pool),
+    async close() {
+      await prisma.$disconnect();
+      await pool.end();
+    },
+  };
+}
+
+export async function openPglite(dir: string): Promise<Database> {
+  const [{ PGlite }, { PrismaPGlite }] = await Promise.all([
+    import("@electric-sql/pglite"),
+    import("pglite-prisma-adapter"),
+  ]);
+  mkdirSync(dir, { recursive: true });
+  const lite = new PGlite(dir);
+  await lite.waitReady;
+  const prisma = new PrismaClient({ adapter: new PrismaPGlite(lite) });
+  return {
+    kind: "pglite",
+    prisma,
+    sql: pgliteRunner(lite),
+    async close() {
+      await prisma.$disconnect();
+      await lite.close();
+    },
+  };
+}
+
+const holder = globalThis as unknown as { __controlPlaneDb?: Promise<Database> };
+
+/** The process-wide database, opened on first use. */
+export function database(): Promise<Database> {
+  holder.__controlPlaneDb ??= (async () => {
+    const e = env();
+    if (e.DATABASE_URL) return connectPostgres(e.DATABASE_URL);
+    return openPglite(path.resolve(e.DATA_DIR, "pglite"));
+  })();
+  return holder.__controlPlaneDb;
+}
+
+/** Replaces the process-wide database (tests point it at their own Postgres database). */
+export function setDatabase(db: Database): void {
+  holder.__controlPlaneDb = Promise.resolve(db);
+}

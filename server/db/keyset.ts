@@ -1,0 +1,114 @@
+/**
+ * Pages of rows ordered newest first, ties broken by id: offset pages (page, page_size) and
+ * keyset pages (opaque cursor). Keyset pages stay stable while new rows arrive.
+ */
+import { InvalidField } from "../errors.ts";
+
+export interface Cursor {
+  direction: "next" | "prev";
+  at: Date;
+  id: string;
+}
+
+export interface PageRequest {
+  page: number;
+  pageSize: number;
+  cursor?: Cursor;
+}
+
+export interface PageResult<T> {
+  items: T[];
+  count: number;
+  hasNext: boolean;
+  hasPrev: boolean;
+  nextCursor: string | null;
+  prevCursor: string | null;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export function encodeCursor(cursor: Cursor): string {
+  const payload = [cursor.direction === "next" ? "n" : "p", cursor.at.toISOString(), cursor.id];
+  return Buffer.from(JSON.stringify(payload)).toString("base64url");
+}
+
+export function decodeCursor(value: string): Cursor {
+  try {
+    const parsed: unknown = JSON.parse(Buffer.from(value, "base64url").toString("utf8"));
+    if (Array.isArray(parsed) && parsed.length === 3) {
+      const [d, at, id] = parsed as unknown[];
+      const date = typeof at === "string" ? new Date(at) : null;
+      if ((d === "n" || d === "p") && date && !Number.isNaN(date.getTime()) && typeof id === "string" && UUID.test(id)) {
+        return { direction: d === "n" ? "next" : "prev", at: date, id };
+      }
+    }
+  } catch {
+    // fall through to the error below
+  }
+  throw InvalidField("cursor", "is not a cursor this API issued");
+}
+
+type Order = "asc" | "desc";
+
+export interface KeysetQuery<T> {
+  /** The row's ordering key: its timestamp and id. */
+  key: (row: T) => { at: Date; id: string };
+  /** Total rows matching the filters. */
+  count: () => Promise<number>;
+  /**
+   * Fetches rows. `after` (exclusive) restricts to keys older ("desc") or newer ("asc") than it;
+   * build the where clause with `keysetWhere`.
+   */
+  find: (args: { after: Cursor | undefined; order: Order; skip: number; take: number }) => Promise<T[]>;
+}
+
+/** A Prisma where clause for rows strictly beyond `cursor` in the given order. */
+export function keysetWhere(field: string, cursor: Cursor | undefined, order: Order) {
+  if (!cursor) return {};
+  const op = order === "desc" ? "lt" : "gt";
+  return { OR: [{ [field]: { [op]: cursor.at } }, { [field]: cursor.at, id: { [op]: cursor.id } }] };
+}
+
+export async function keysetPage<T>(request: PageRequest, query: KeysetQuery<T>): Promise<PageResult<T>> {
+  const { pageSize, cursor } = request;
+  const edge = (row: T | undefined, direction: Cursor["direction"]) =>
+    row ? encodeCursor({ direction, ...query.key(row) }) : null;
+
+  if (!cursor) {
+    const skip = (request.page - 1) * pageSize;
+    const [items, count] = await Promise.all([
+      query.find({ after: undefined, order: "desc", skip, take: pageSize }),
+      query.count(),
+    ]);
+    const hasNext = skip + items.length < count;
+    const hasPrev = request.page > 1;
+    return {
+      items,
+      count,
+      hasNext,
+      hasPrev,
+      nextCursor: hasNext ? edge(items.at(-1), "next") : null,
+      prevCursor: hasPrev ? edge(items[0], "prev") : null,
+    };
+  }
+
+  const forward = cursor.direction === "next";
+  const [rows, count] = await Promise.all([
+    query.find({ after: cursor, order: forward ? "desc" : "asc", skip: 0, take: pageSize + 1 }),
+    query.count(),
+  ]);
+  const more = rows.length > pageSize;
+  const page = rows.slice(0, pageSize);
+  const items = forward ? page : page.reverse();
+  // Coming from a page means there is one on that side (unless it has since emptied).
+  const hasNext = forward ? more : items.length > 0;
+  const hasPrev = forward ? items.length > 0 : more;
+  return {
+    items,
+    count,
+    hasNext,
+    hasPrev,
+    nextCursor: hasNext ? edge(items.at(-1), "next") : null,
+    prevCursor: hasPrev ? edge(items[0], "prev") : null,
+  };
+}

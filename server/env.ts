@@ -1,0 +1,91 @@
+/**
+ * The typed environment. Parsed once from process.env; nothing else reads process.env.
+ * A missing or malformed variable stops start-up with one line that names it.
+ */
+import { z } from "zod";
+
+const bool = (name: string) =>
+  z
+    .enum(["true", "false", "1", "0"], { error: `${name} must be true or false` })
+    .optional()
+    .transform((v) => v === "true" || v === "1");
+
+const EnvSchema = z.object({
+  NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\/.+/, "DATABASE_URL must be a postgres:// or postgresql:// URL")
+    .optional(),
+  PORT: z.coerce
+    .number({ error: "PORT must be a number" })
+    .int("PORT must be an integer")
+    .min(1, "PORT must be 1-65535")
+    .max(65535, "PORT must be 1-65535")
+    .default(3000),
+  APP_URL: z.url({ error: "APP_URL must be an absolute http(s) URL" }).optional(),
+  DATA_DIR: z.string().min(1).default(".data"),
+  NEXTAUTH_SECRET: z.string().min(32, "NEXTAUTH_SECRET must be at least 32 characters").optional(),
+  ENCRYPTION_KEY: z
+    .string()
+    .regex(/^[A-Za-z0-9+/]{43}=$/, "ENCRYPTION_KEY must be 32 bytes, base64-encoded (44 characters)")
+    .optional(),
+  CRON_SECRET: z.string().min(16, "CRON_SECRET must be at least 16 characters").optional(),
+  INTERNAL_CRON: z.enum(["on", "off"], { error: "INTERNAL_CRON must be on or off" }).default("on"),
+  BOOTSTRAP_ADMIN_EMAIL: z.email({ error: "BOOTSTRAP_ADMIN_EMAIL must be an email address" }).optional(),
+  BOOTSTRAP_ADMIN_PASSWORD: z
+    .string()
+    .min(8, "BOOTSTRAP_ADMIN_PASSWORD must be at least 8 characters")
+    .optional(),
+  BOOTSTRAP_TOKEN: z
+    .string()
+    .regex(/^cp_[A-Za-z0-9_-]{32,}$/, "BOOTSTRAP_TOKEN must look like cp_ followed by at least 32 URL-safe characters")
+    .optional(),
+  OUTBOUND_ALLOW_PRIVATE: bool("OUTBOUND_ALLOW_PRIVATE"),
+  WEBHOOK_RETRY_SCHEDULE: z
+    .string()
+    .regex(/^\d+(,\d+)*$/, "WEBHOOK_RETRY_SCHEDULE must be comma-separated seconds, e.g. 1,2,4")
+    .optional()
+    .transform((v) => v?.split(",").map(Number)),
+  TRUST_PROXY: bool("TRUST_PROXY"),
+  LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
+});
+
+export type Env = z.infer<typeof EnvSchema>;
+
+export class EnvError extends Error {
+  override name = "EnvError";
+}
+
+/** Parses an environment record; throws EnvError with a one-line message naming the variable. */
+export function parseEnv(source: Record<string, string | undefined>): Env {
+  // Empty strings count as unset, as in most deployment tools.
+  const cleaned = Object.fromEntries(Object.entries(source).filter(([, v]) => v !== undefined && v !== ""));
+  const result = EnvSchema.safeParse(cleaned);
+  if (!result.success) {
+    const issue = result.error.issues[0]!;
+    const name = String(issue.path[0] ?? "environment");
+    const message = issue.message.includes(name) ? issue.message : `${name}: ${issue.message}`;
+    throw new EnvError(`Invalid environment: ${message}`);
+  }
+  const env = result.data;
+  if (env.BOOTSTRAP_ADMIN_EMAIL && !env.BOOTSTRAP_ADMIN_PASSWORD) {
+    throw new EnvError("Invalid environment: BOOTSTRAP_ADMIN_PASSWORD is required with BOOTSTRAP_ADMIN_EMAIL");
+  }
+  if (env.BOOTSTRAP_TOKEN && !env.BOOTSTRAP_ADMIN_EMAIL) {
+    throw new EnvError("Invalid environment: BOOTSTRAP_TOKEN needs BOOTSTRAP_ADMIN_EMAIL (the token's owner)");
+  }
+  return env;
+}
+
+let cached: Env | undefined;
+
+export function env(): Env {
+  cached ??= parseEnv(process.env);
+  return cached;
+}
+
+/** The public base URL of the app, for links in e-mails and the console. */
+export function appUrl(): string {
+  const e = env();
+  return (e.APP_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, "");
+}

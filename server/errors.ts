@@ -1,0 +1,73 @@
+/**
+ * Domain errors, defined once. Services throw these; they know nothing of HTTP or tRPC.
+ * server/trpc/errors.ts maps them to tRPC codes, server/http/problem.ts to problem+json.
+ */
+
+export type ErrorCode =
+  | "invalid_request"
+  | "tenant_required"
+  | "unauthenticated"
+  | "step_up_required"
+  | "forbidden"
+  | "not_found"
+  | "conflict"
+  | "idempotency_key_in_use"
+  | "idempotency_key_mismatch"
+  | "payload_too_large"
+  | "unsupported_media_type"
+  | "rate_limited"
+  | "internal";
+
+export const STATUS_OF: Record<ErrorCode, number> = {
+  invalid_request: 400,
+  tenant_required: 400,
+  unauthenticated: 401,
+  step_up_required: 401,
+  forbidden: 403,
+  not_found: 404,
+  conflict: 409,
+  idempotency_key_in_use: 409,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  idempotency_key_mismatch: 422,
+  rate_limited: 429,
+  internal: 500,
+};
+
+export interface FieldError {
+  path: string;
+  message: string;
+}
+
+export class AppError extends Error {
+  override name = "AppError";
+  readonly status: number;
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly options: { errors?: FieldError[]; headers?: Record<string, string> } = {},
+  ) {
+    super(message);
+    this.status = STATUS_OF[code];
+  }
+}
+
+export const InvalidRequest = (message: string, errors?: FieldError[]) =>
+  new AppError("invalid_request", message, { errors });
+
+/** One invalid field: the message names it, and `errors` carries its path. */
+export const InvalidField = (path: string, message: string) =>
+  new AppError("invalid_request", `${path}: ${message}`, { errors: [{ path, message }] });
+
+export const NotFound = (what = "Resource") => new AppError("not_found", `${what} not found`);
+
+export const Forbidden = (message = "Your role does not allow this action") => new AppError("forbidden", message);
+
+export const Conflict = (message: string) => new AppError("conflict", message);
+
+export const Unauthenticated = (message = "Authentication required", error?: "invalid_token") =>
+  new AppError("unauthenticated", message, {
+    headers: {
+      "WWW-Authenticate": error ? `Bearer error="${error}", error_description="${message}"` : "Bearer",
+    },
+  });

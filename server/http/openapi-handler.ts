@@ -1,0 +1,80 @@
+/**
+ * Calls the tRPC routers as REST through trpc-to-openapi. Its fetch adapter builds a new handler
+ * (and procedure cache) per request and re-reads the body; this one builds the handler once and
+ * takes the body the edge has already read and checked.
+ */
+import type { TRPCError } from "@trpc/server";
+import { createOpenApiNodeHttpHandler } from "trpc-to-openapi";
+import { appRouter } from "../trpc/router.ts";
+import type { Context } from "../trpc/context.ts";
+
+interface Exchange {
+  context: () => Promise<Context>;
+  error?: TRPCError;
+}
+
+const exchanges = new WeakMap<object, Exchange>();
+
+const handler = createOpenApiNodeHttpHandler({
+  router: appRouter,
+  createContext: ({ req }: { req: object }) => exchanges.get(req)!.context(),
+  responseMeta: ({ ctx, errors }: { ctx?: Context; errors: unknown[] }) =>
+    errors.length || !ctx ? {} : { status: ctx.response.status, headers: ctx.response.headers },
+  onError: ({ req, error }: { req: object; error: TRPCError }) => {
+    const exchange = exchanges.get(req);
+    if (exchange) exchange.error = error;
+  },
+} as never);
+
+export interface OperationResult {
+  status: number;
+  headers: Headers;
+  body: string;
+  error?: TRPCError;
+}
+
+/**
+ * Runs the operation at `url` (path relative to /api/v1) with the parsed JSON `body`.
+ */
+export function invokeOperation(
+  req: Request,
+  url: URL,
+  body: unknown,
+  context: () => Promise<Context>,
+): Promise<OperationResult> {
+  // Bodiless POSTs (actions) are fine: present them as JSON to the adapter's content-type check.
+  const headers = new Headers(req.headers);
+  if (body === undefined && !headers.has("content-type")) headers.set("content-type", "application/json");
+  const proxy = new Proxy(req, {
+    get(target, prop) {
+      if (prop === "url") return url.toString();
+      if (prop === "body") return body;
+      if (prop === "headers") return headers;
+      const value = Reflect.get(target, prop, target) as unknown;
+      return typeof value === "function" ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+    },
+  });
+  const exchange: Exchange = { context };
+  exchanges.set(proxy, exchange);
+
+  return new Promise((resolve, reject) => {
+    const resHeaders = new Headers();
+    let statusCode = 200;
+    const res = {
+      setHeader(key: string, value: string | string[]) {
+        if (typeof value === "string") resHeaders.set(key, value);
+        else for (const v of value) resHeaders.append(key, v);
+      },
+      get statusCode() {
+        return statusCode;
+      },
+      set statusCode(code: number) {
+        statusCode = code;
+      },
+      end(payload?: string) {
+        resolve({ status: statusCode, headers: resHeaders, body: payload ?? "", error: exchange.error });
+      },
+    };
+    (handler as unknown as (req: unknown, res: unknown) => Promise<void>)(proxy, res).catch(reject);
+  });
+}

@@ -1,0 +1,133 @@
+/**
+ * The OpenAPI 3.1 document: generated from the routers by trpc-to-openapi, then completed with
+ * what it cannot know: problem+json error responses, 201 + Location for creates, the
+ * Idempotency-Key header on writes, and X-Request-Id.
+ */
+import { generateOpenApiDocument, type OpenAPIObject } from "trpc-to-openapi";
+import { appRouter } from "../trpc/router.ts";
+import type { Meta } from "../trpc/meta.ts";
+import { PROBLEM_TITLES } from "./problem.ts";
+
+type Json = Record<string, unknown>;
+
+const PROBLEM_SCHEMA = {
+  type: "object",
+  description: "RFC 9457 problem details. `code` is stable and meant for programs; `detail` for people.",
+  required: ["type", "title", "status", "detail", "code", "errors", "request_id"],
+  properties: {
+    type: { type: "string", format: "uri" },
+    title: { type: "string" },
+    status: { type: "integer" },
+    detail: { type: "string" },
+    code: { type: "string", enum: Object.keys(PROBLEM_TITLES) },
+    errors: {
+      type: "array",
+      description: "One entry per invalid field (empty when the problem is not about fields).",
+      items: {
+        type: "object",
+        required: ["path", "message"],
+        properties: { path: { type: "string" }, message: { type: "string" } },
+      },
+    },
+    request_id: { type: "string", description: "Quote it when reporting a problem." },
+  },
+};
+
+const ERROR_STATUSES: Record<string, string> = {
+  "400": "Invalid request (`invalid_request`, `tenant_required`); `errors` names each field",
+  "401": "Missing or invalid token (`unauthenticated`), or step-up needed (`step_up_required`)",
+  "403": "The caller's role or token scope does not allow this (`forbidden`)",
+  "404": "No such resource, or it belongs to another tenant (`not_found`)",
+  "409": "Conflict (`conflict`), or the Idempotency-Key is in use (`idempotency_key_in_use`)",
+  "413": "Body larger than 1 MiB (`payload_too_large`)",
+  "415": "Body not sent as application/json (`unsupported_media_type`)",
+  "422": "Idempotency-Key reused with a different request (`idempotency_key_mismatch`)",
+  "429": "Too many requests (`rate_limited`); see Retry-After",
+  "500": "Unexpected error (`internal`); quote the request id",
+};
+
+const BODY_METHODS = ["post", "put", "patch"];
+
+function build(): OpenAPIObject {
+  const doc = generateOpenApiDocument(appRouter, {
+    title: "Control Plane API",
+    version: "1.0.0",
+    description:
+      "Tenants, SSO providers, audit logs and webhooks. Authenticate with `Authorization: Bearer <token>`. " +
+      "Errors are RFC 9457 problem+json. Lists paginate with `page`/`page_size` or `cursor`. " +
+      "POST, PUT and PATCH accept an `Idempotency-Key` header (replayed for 24 hours).",
+    baseUrl: "/api/v1",
+    securitySchemes: {
+      bearerAuth: { type: "http", scheme: "bearer", description: "An API token (cp_…), created in the console or by the CLI." },
+    },
+  });
+
+  const components = (doc.components ??= {}) as Json;
+  (components.schemas as Json | undefined) ?? (components.schemas = {});
+  (components.schemas as Json).Problem = PROBLEM_SCHEMA;
+  components.headers = {
+    ...(components.headers as Json | undefined),
+    "X-Request-Id": { description: "Identifies this request in logs and problem reports.", schema: { type: "string" } },
+  };
+  components.responses = Object.fromEntries(
+    Object.entries(ERROR_STATUSES).map(([status, description]) => [
+      `Problem${status}`,
+      {
+        description,
+        headers: { "X-Request-Id": { $ref: "#/components/headers/X-Request-Id" } },
+        content: { "application/problem+json": { schema: { $ref: "#/components/schemas/Problem" } } },
+      },
+    ]),
+  );
+  components.parameters = {
+    ...(components.parameters as Json | undefined),
+    IdempotencyKey: {
+      name: "Idempotency-Key",
+      in: "header",
+      required: false,
+      description: "1–255 characters (UUIDs recommended). A repeat within 24 hours replays the first response with `Idempotent-Replayed: true`.",
+      schema: { type: "string", minLength: 1, maxLength: 255 },
+    },
+  };
+
+  const procedures = appRouter._def.procedures as unknown as Record<string, { _def: { meta?: Meta } }>;
+  for (const procedure of Object.values(procedures)) {
+    const meta = procedure._def.meta;
+    if (!meta?.openapi) continue;
+    const method = meta.openapi.method.toLowerCase();
+    const operation = (doc.paths?.[meta.openapi.path] as Json | undefined)?.[method] as Json | undefined;
+    if (!operation) continue;
+    const responses = operation.responses as Json;
+    const success = responses["200"] as Json | undefined;
+    for (const status of Object.keys(responses)) if (status !== "200") delete responses[status];
+    if (success) {
+      delete responses["200"];
+      const status = String(meta.successStatus ?? 200);
+      const headers: Json = { "X-Request-Id": { $ref: "#/components/headers/X-Request-Id" } };
+      if (meta.successStatus === 201) {
+        headers.Location = { description: "Absolute URL of the created resource.", schema: { type: "string", format: "uri" } };
+      }
+      if (BODY_METHODS.includes(method)) {
+        headers["Idempotent-Replayed"] = { description: "`true` when this is a replay of an earlier response.", schema: { type: "string", enum: ["true"] } };
+      }
+      responses[status] =
+        meta.successStatus === 204 ? { description: "No content", headers } : { ...success, headers };
+    }
+    for (const status of Object.keys(ERROR_STATUSES)) {
+      if (!BODY_METHODS.includes(method) && ["413", "415", "422"].includes(status)) continue;
+      responses[status] = { $ref: `#/components/responses/Problem${status}` };
+    }
+    if (BODY_METHODS.includes(method)) {
+      operation.parameters = [...((operation.parameters as unknown[]) ?? []), { $ref: "#/components/parameters/IdempotencyKey" }];
+    }
+  }
+  return doc;
+}
+
+let cached: OpenAPIObject | undefined;
+
+/** The document, with `servers` pointing at the given origin. */
+export function openApiDocument(origin: string): OpenAPIObject {
+  cached ??= build();
+  return { ...cached, servers: [{ url: `${origin}/api/v1` }] };
+}

@@ -1,0 +1,76 @@
+/**
+ * RFC 9457 problem+json responses, the only error shape the REST API answers with.
+ */
+import { TRPCError } from "@trpc/server";
+import { ZodError } from "zod";
+import { AppError, STATUS_OF, type ErrorCode, type FieldError } from "../errors.ts";
+import { fieldErrorsOf } from "../trpc/errors.ts";
+
+export const PROBLEM_TITLES: Record<ErrorCode, string> = {
+  invalid_request: "Invalid request",
+  tenant_required: "Tenant required",
+  unauthenticated: "Authentication required",
+  step_up_required: "Step-up authentication required",
+  forbidden: "Forbidden",
+  not_found: "Not found",
+  conflict: "Conflict",
+  idempotency_key_in_use: "Idempotency key in use",
+  idempotency_key_mismatch: "Idempotency key reused with another request",
+  payload_too_large: "Payload too large",
+  unsupported_media_type: "Unsupported media type",
+  rate_limited: "Too many requests",
+  internal: "Internal server error",
+};
+
+export interface Problem {
+  code: ErrorCode;
+  detail: string;
+  errors?: FieldError[];
+  headers?: Record<string, string>;
+}
+
+export function problemResponse(problem: Problem, requestId: string, origin: string): Response {
+  const status = STATUS_OF[problem.code];
+  const body = {
+    type: `${origin}/docs/errors#${problem.code}`,
+    title: PROBLEM_TITLES[problem.code],
+    status,
+    detail: problem.detail,
+    code: problem.code,
+    errors: problem.errors ?? [],
+    request_id: requestId,
+  };
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { ...problem.headers, "Content-Type": "application/problem+json", "X-Request-Id": requestId },
+  });
+}
+
+export function problemFromAppError(error: AppError): Problem {
+  return { code: error.code, detail: error.message, errors: error.options.errors, headers: error.options.headers };
+}
+
+/**
+ * The problem for an error the tRPC layer reported. Domain errors keep their code; input
+ * validation names each field; anything unexpected is an opaque 500 (`internal: true`, to log).
+ */
+export function problemFromTRPCError(error: TRPCError, method: string, path: string): Problem & { internal?: boolean } {
+  const cause = error.cause;
+  if (cause instanceof AppError) return problemFromAppError(cause);
+  if (cause instanceof ZodError && error.code === "BAD_REQUEST") {
+    const errors = fieldErrorsOf(cause);
+    return { code: "invalid_request", detail: errors.map((e) => `${e.path}: ${e.message}`).join("; "), errors };
+  }
+  switch (error.code) {
+    case "PARSE_ERROR":
+      return { code: "invalid_request", detail: "The request body is not valid JSON", errors: [{ path: "body", message: "invalid JSON" }] };
+    case "NOT_FOUND":
+      return { code: "not_found", detail: `No operation ${method} ${path}` };
+    case "UNSUPPORTED_MEDIA_TYPE":
+      return { code: "unsupported_media_type", detail: "Send the body as JSON with Content-Type: application/json" };
+    case "PAYLOAD_TOO_LARGE":
+      return { code: "payload_too_large", detail: "The request body exceeds 1 MiB" };
+    default:
+      return { code: "internal", detail: "An unexpected error occurred; quote the request id when reporting it", internal: true };
+  }
+}

@@ -1,0 +1,36 @@
+/** Facts about an incoming request: its id, public URL and client address. */
+import { randomUUID } from "node:crypto";
+import { env } from "../env.ts";
+import type { RequestInfo } from "../auth/principal.ts";
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/** The caller's X-Request-Id if it is a sane token, else a new UUID. */
+export function requestIdOf(req: Request): string {
+  const given = req.headers.get("x-request-id");
+  return given && REQUEST_ID.test(given) ? given : randomUUID();
+}
+
+/** The URL the client used. X-Forwarded-Proto/Host are honoured only when TRUST_PROXY=true. */
+export function publicUrl(req: Request): URL {
+  const url = new URL(req.url);
+  const host = env().TRUST_PROXY ? (req.headers.get("x-forwarded-host") ?? req.headers.get("host")) : req.headers.get("host");
+  const proto = env().TRUST_PROXY ? req.headers.get("x-forwarded-proto") : null;
+  if (host) url.host = host.split(",")[0]!.trim();
+  if (proto === "http" || proto === "https") url.protocol = `${proto}:`;
+  return url;
+}
+
+/**
+ * The client address. Next's server appends the socket address to X-Forwarded-For; behind a
+ * trusted proxy the first entry is the client, otherwise only the last (Next's own) is believed.
+ */
+export function clientIp(req: Request): string | null {
+  const chain = (req.headers.get("x-forwarded-for") ?? "").split(",").map((s) => s.trim()).filter(Boolean);
+  const ip = env().TRUST_PROXY ? chain[0] : chain.at(-1);
+  return ip ?? req.headers.get("x-real-ip") ?? null;
+}
+
+export function requestInfo(req: Request, requestId: string): RequestInfo {
+  return { requestId, ip: clientIp(req), userAgent: req.headers.get("user-agent")?.slice(0, 512) ?? null };
+}

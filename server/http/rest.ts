@@ -1,0 +1,137 @@
+/**
+ * The REST edge for /api/v1: request id, body checks (415, 413), idempotency, the operation, and
+ * problem+json for every error. Route handlers call `handleRest` and nothing else.
+ */
+import { log, errorFields } from "../log.ts";
+import { AppError } from "../errors.ts";
+import { database } from "../db/client.ts";
+import { createRestContext, bearerOf } from "../trpc/create-context.ts";
+import { invokeOperation } from "./openapi-handler.ts";
+import { problemFromAppError, problemFromTRPCError, problemResponse } from "./problem.ts";
+import { publicUrl, requestIdOf } from "./request.ts";
+import * as idempotency from "./idempotency.ts";
+
+export const API_PREFIX = "/api/v1";
+export const MAX_BODY_BYTES = 1024 * 1024;
+const BODY_METHODS = new Set(["POST", "PUT", "PATCH"]);
+
+async function readBody(req: Request): Promise<string> {
+  const declared = Number(req.headers.get("content-length") ?? "0");
+  if (declared > MAX_BODY_BYTES) throw new AppError("payload_too_large", "The request body exceeds 1 MiB");
+  if (!req.body) return "";
+  const reader = req.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > MAX_BODY_BYTES) {
+      await reader.cancel();
+      throw new AppError("payload_too_large", "The request body exceeds 1 MiB");
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+function parseJsonBody(method: string, contentType: string | null, raw: string): unknown {
+  if (!BODY_METHODS.has(method)) return undefined;
+  if (raw.length === 0) return undefined;
+  const mediaType = contentType?.split(";")[0]?.trim().toLowerCase();
+  if (!mediaType || !(mediaType === "application/json" || mediaType.endsWith("+json"))) {
+    throw new AppError("unsupported_media_type", "Send the body as JSON with Content-Type: application/json");
+  }
+  try {
+    return JSON.parse(raw);
+  } catch {
+    throw new AppError("invalid_request", "The request body is not valid JSON", {
+      errors: [{ path: "body", message: "invalid JSON" }],
+    });
+  }
+}
+
+function withRequestId(response: Response, requestId: string): Response {
+  response.headers.set("X-Request-Id", requestId);
+  return response;
+}
+
+export async function handleRest(req: Request): Promise<Response> {
+  const requestId = requestIdOf(req);
+  const url = publicUrl(req);
+  const origin = url.origin;
+  const method = req.method.toUpperCase();
+  const operationPath = url.pathname.slice(API_PREFIX.length) || "/";
+  try {
+    const raw = BODY_METHODS.has(method) ? await readBody(req) : "";
+    const body = parseJsonBody(method, req.headers.get("content-type"), raw);
+    const operationUrl = new URL(operationPath + url.search, url.origin);
+    const run = () => invokeOperation(req, operationUrl, body, () => createRestContext(req, requestId));
+
+    const key = req.headers.get("idempotency-key");
+    const credential = bearerOf(req);
+    if (key === null || !BODY_METHODS.has(method) || !credential) {
+      return await respond(await run());
+    }
+
+    idempotency.validateKey(key);
+    const { sql } = await database();
+    const claim = await idempotency.claim(
+      sql,
+      idempotency.scopeOf(credential),
+      key,
+      idempotency.fingerprint(method, operationPath + url.search, raw),
+    );
+    if (claim.kind === "replay") {
+      const { status, headers, body: stored } = claim.response;
+      return new Response(stored || null, {
+        status,
+        headers: { ...headers, "Idempotent-Replayed": "true", "X-Request-Id": requestId },
+      });
+    }
+    let response: Response;
+    try {
+      response = await respond(await run());
+    } catch (error) {
+      await idempotency.release(sql, claim.id);
+      throw error;
+    }
+    if (idempotency.shouldStore(response.status)) {
+      const text = await response.clone().text();
+      const keep: Record<string, string> = {};
+      for (const name of ["content-type", "location", "www-authenticate"]) {
+        const value = response.headers.get(name);
+        if (value) keep[name] = value;
+      }
+      await idempotency.complete(sql, claim.id, { status: response.status, headers: keep, body: text });
+    } else {
+      await idempotency.release(sql, claim.id);
+    }
+    return response;
+  } catch (error) {
+    if (error instanceof AppError) return problemResponse(problemFromAppError(error), requestId, origin);
+    log.error("unhandled error in REST edge", { request_id: requestId, method, path: url.pathname, ...errorFields(error) });
+    return problemResponse({ code: "internal", detail: "An unexpected error occurred; quote the request id when reporting it" }, requestId, origin);
+  }
+
+  async function respond(result: Awaited<ReturnType<typeof invokeOperation>>): Promise<Response> {
+    if (result.status < 400 && !result.error) {
+      const headers = new Headers(result.headers);
+      const empty = result.status === 204 || result.body === "" || result.body === undefined;
+      if (empty) headers.delete("content-type");
+      return withRequestId(new Response(empty ? null : result.body, { status: result.status, headers }), requestId);
+    }
+    const problem = result.error
+      ? problemFromTRPCError(result.error, method, operationPath)
+      : ({ code: "internal", detail: "An unexpected error occurred", internal: true } as const);
+    if ("internal" in problem && problem.internal) {
+      log.error("operation failed", {
+        request_id: requestId,
+        method,
+        path: url.pathname,
+        ...errorFields(result.error?.cause ?? result.error),
+      });
+    }
+    return problemResponse(problem, requestId, origin);
+  }
+}

@@ -1,0 +1,32 @@
+/**
+ * What a server process does before it serves: check the environment, apply migrations, create
+ * the bootstrap accounts. Called from instrumentation.ts (so `next start` alone is enough) and
+ * awaited before the first request is handled.
+ */
+import { appUrl, env, EnvError } from "./env.ts";
+import { database } from "./db/client.ts";
+import { migrate } from "./db/migrate.ts";
+import { bootstrap } from "./auth/bootstrap.ts";
+import { secrets } from "./secrets.ts";
+import { log, errorFields } from "./log.ts";
+
+export async function startServer(): Promise<void> {
+  try {
+    const e = env();
+    secrets();
+    // next-auth reads its own base URL from the process environment.
+    process.env.NEXTAUTH_URL ??= appUrl();
+    const db = await database();
+    const migrated = await migrate(db.sql);
+    if (migrated.applied.length) log.info("applied migrations", { migrations: migrated.applied });
+    for (const note of await bootstrap(db, e)) console.log(note);
+    console.log(`Control Plane is serving on ${appUrl()} (${db.kind === "pglite" ? `embedded database in ${e.DATA_DIR}` : "Postgres"}).`);
+  } catch (error) {
+    if (error instanceof EnvError) {
+      console.error(error.message);
+    } else {
+      log.error("start-up failed", errorFields(error));
+    }
+    process.exit(1);
+  }
+}

@@ -1,0 +1,36 @@
+import { router } from "../trpc/init.ts";
+import { authedProcedure, operatorProcedure } from "../trpc/procedures.ts";
+import { created } from "../trpc/context.ts";
+import { envelope, pageRequest } from "../http/pagination.ts";
+import { CreateTenantInput, ListTenantsInput, Tenant, TenantIdInput, TenantPage } from "./schemas.ts";
+import { createTenant, getTenant, listTenants, presentTenant } from "./service.ts";
+
+export const tenantsRouter = router({
+  create: operatorProcedure
+    .meta({
+      successStatus: 201,
+      openapi: { method: "POST", path: "/tenants", tags: ["Tenants"], summary: "Create a tenant", successDescription: "The created tenant", protect: true },
+    })
+    .input(CreateTenantInput)
+    .output(Tenant)
+    .mutation(async ({ ctx, input }) => {
+      const tenant = presentTenant(await createTenant(ctx.db, ctx.principal, ctx.request, input));
+      return created(ctx, `/api/v1/tenants/${tenant.id}`, tenant);
+    }),
+
+  list: authedProcedure
+    .meta({ openapi: { method: "GET", path: "/tenants", tags: ["Tenants"], summary: "List tenants", protect: true } })
+    .input(ListTenantsInput)
+    .output(TenantPage)
+    .query(async ({ ctx, input }) =>
+      envelope(ctx.url, input, await listTenants(ctx.db.prisma, ctx.principal, pageRequest(input)), presentTenant),
+    ),
+
+  get: authedProcedure
+    .meta({ openapi: { method: "GET", path: "/tenants/{tenant_id}", tags: ["Tenants"], summary: "Get a tenant", protect: true } })
+    .input(TenantIdInput)
+    .output(Tenant)
+    .query(async ({ ctx, input }) => presentTenant(await getTenant(ctx.db.prisma, ctx.principal, input.tenant_id))),
+});
+
+export type TenantsRouter = typeof tenantsRouter;

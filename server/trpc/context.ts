@@ -1,0 +1,29 @@
+/**
+ * The tRPC context: the database, the caller (from a bearer token or the console session), where
+ * the request came from, and response flags procedures may set (status, Location).
+ */
+import type { Database } from "../db/client.ts";
+import type { Principal, RequestInfo } from "../auth/principal.ts";
+
+export interface ResponseFlags {
+  status?: number;
+  headers: Record<string, string>;
+}
+
+export interface Context {
+  db: Database;
+  principal: Principal | null;
+  /** Why there is no principal: no credentials, or credentials that did not resolve. */
+  authError: "missing" | "invalid_token" | null;
+  request: RequestInfo;
+  /** The request's public URL (scheme and host honour X-Forwarded-* only with TRUST_PROXY). */
+  url: URL;
+  response: ResponseFlags;
+}
+
+/** Marks the response 201 Created with an absolute Location for `path`. */
+export function created<T>(ctx: Context, path: string, body: T): T {
+  ctx.response.status = 201;
+  ctx.response.headers.Location = new URL(path, ctx.url).toString();
+  return body;
+}

@@ -1,0 +1,33 @@
+/** Maps domain errors to tRPC errors (the HTTP side maps them in server/http/problem.ts). */
+import { TRPCError } from "@trpc/server";
+import type { ZodError } from "zod";
+import type { AppError, ErrorCode, FieldError } from "../errors.ts";
+
+type TRPCCode = TRPCError["code"];
+
+const TRPC_CODE_OF: Record<ErrorCode, TRPCCode> = {
+  invalid_request: "BAD_REQUEST",
+  tenant_required: "BAD_REQUEST",
+  unauthenticated: "UNAUTHORIZED",
+  step_up_required: "UNAUTHORIZED",
+  forbidden: "FORBIDDEN",
+  not_found: "NOT_FOUND",
+  conflict: "CONFLICT",
+  idempotency_key_in_use: "CONFLICT",
+  payload_too_large: "PAYLOAD_TOO_LARGE",
+  unsupported_media_type: "UNSUPPORTED_MEDIA_TYPE",
+  idempotency_key_mismatch: "UNPROCESSABLE_CONTENT",
+  rate_limited: "TOO_MANY_REQUESTS",
+  internal: "INTERNAL_SERVER_ERROR",
+};
+
+export function toTRPCError(error: AppError): TRPCError {
+  return new TRPCError({ code: TRPC_CODE_OF[error.code], message: error.message, cause: error });
+}
+
+export function fieldErrorsOf(error: ZodError): FieldError[] {
+  return error.issues.map((issue) => ({
+    path: issue.path.map(String).join(".") || "body",
+    message: issue.message,
+  }));
+}
