@@ -63,7 +63,7 @@ function build(): OpenAPIObject {
   });
 
   const components = (doc.components ??= {}) as Json;
-  (components.schemas as Json | undefined) ?? (components.schemas = {});
+  components.schemas ??= {};
   (components.schemas as Json).Problem = PROBLEM_SCHEMA;
   components.headers = {
     ...(components.headers as Json | undefined),
