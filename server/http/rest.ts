@@ -15,10 +15,17 @@ export const API_PREFIX = "/api/v1";
 export const MAX_BODY_BYTES = 1024 * 1024;
 const BODY_METHODS = new Set(["POST", "PUT", "PATCH"]);
 
+/** Bodies up to this size are read to the end even when refused, so the client sees the 413. */
+const DRAIN_LIMIT_BYTES = 16 * MAX_BODY_BYTES;
+
 async function readBody(req: Request): Promise<string> {
+  const tooLarge = () => new AppError("payload_too_large", "The request body exceeds 1 MiB");
   const declared = Number(req.headers.get("content-length") ?? "0");
-  if (declared > MAX_BODY_BYTES) throw new AppError("payload_too_large", "The request body exceeds 1 MiB");
   if (!req.body) return "";
+  if (declared > DRAIN_LIMIT_BYTES) {
+    await req.body.cancel();
+    throw tooLarge();
+  }
   const reader = req.body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -26,12 +33,13 @@ async function readBody(req: Request): Promise<string> {
     const { done, value } = await reader.read();
     if (done) break;
     size += value.byteLength;
-    if (size > MAX_BODY_BYTES) {
+    if (size > DRAIN_LIMIT_BYTES) {
       await reader.cancel();
-      throw new AppError("payload_too_large", "The request body exceeds 1 MiB");
+      break;
     }
-    chunks.push(value);
+    if (size <= MAX_BODY_BYTES) chunks.push(value);
   }
+  if (size > MAX_BODY_BYTES) throw tooLarge();
   return Buffer.concat(chunks).toString("utf8");
 }
 

@@ -1,0 +1,72 @@
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { Validator } from "@seriousme/openapi-schema-validator";
+import { startApi, type TestApi } from "../support/api.ts";
+import { appRouter } from "../../server/trpc/router.ts";
+import type { Meta } from "../../server/trpc/meta.ts";
+
+let api: TestApi;
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+let doc: any;
+
+beforeAll(async () => {
+  api = await startApi();
+  const res = await fetch(`${api.url}/api/v1/openapi.json`);
+  expect(res.status).toBe(200);
+  expect(res.headers.get("x-request-id")).toBeTruthy();
+  doc = await res.json();
+});
+afterAll(() => api.close());
+
+/** Every REST operation the routers declare: the document must show each one. */
+const operations = Object.values(appRouter._def.procedures as unknown as Record<string, { _def: { meta?: Meta } }>)
+  .map((p) => p._def.meta)
+  .filter((meta): meta is Meta & { openapi: NonNullable<Meta["openapi"]> } => Boolean(meta?.openapi))
+  .map((meta) => ({ method: meta.openapi.method.toLowerCase(), path: meta.openapi.path, successStatus: meta.successStatus ?? 200 }));
+
+describe("GET /api/v1/openapi.json", () => {
+  test("is a valid OpenAPI 3.1 document whose references all resolve", async () => {
+    const validator = new Validator();
+    const result = await validator.validate(structuredClone(doc));
+    expect(result.errors).toBeUndefined();
+    expect(result.valid).toBe(true);
+    expect(validator.version).toBe("3.1");
+    expect(() => validator.resolveRefs()).not.toThrow();
+  });
+
+  test("points its server at the origin it was fetched from", () => {
+    expect(doc.servers).toEqual([{ url: `${api.url}/api/v1` }]);
+  });
+
+  test("declares the bearer scheme", () => {
+    expect(doc.components.securitySchemes.bearerAuth).toMatchObject({ type: "http", scheme: "bearer" });
+  });
+
+  test.each(operations.map((o) => [`${o.method.toUpperCase()} ${o.path}`, o] as const))("documents %s fully", (_label, op) => {
+    const operation = doc.paths[op.path][op.method];
+    expect(operation).toBeDefined();
+    expect(operation.security).toEqual([{ bearerAuth: [] }]);
+    const responses = operation.responses;
+    expect(responses[String(op.successStatus)]).toBeDefined();
+    expect(responses[String(op.successStatus)].headers["X-Request-Id"]).toBeDefined();
+    for (const status of ["400", "401", "403", "404", "429", "500"]) {
+      expect(responses[status]).toEqual({ $ref: `#/components/responses/Problem${status}` });
+    }
+    if (op.successStatus === 201) expect(responses["201"].headers.Location).toBeDefined();
+    const idempotency = (operation.parameters ?? []).some((p: { $ref?: string }) => p.$ref === "#/components/parameters/IdempotencyKey");
+    expect(idempotency).toBe(["post", "put", "patch"].includes(op.method));
+  });
+
+  test("problem responses are application/problem+json with the Problem schema", () => {
+    const problem = doc.components.responses.Problem400.content["application/problem+json"].schema;
+    expect(problem).toEqual({ $ref: "#/components/schemas/Problem" });
+    expect(doc.components.schemas.Problem.required).toEqual(
+      expect.arrayContaining(["type", "title", "status", "detail", "code", "errors", "request_id"]),
+    );
+  });
+
+  test("creating a tenant is documented as 201 with Location, list with the pagination parameters", () => {
+    expect(doc.paths["/tenants"].post.responses["201"].content["application/json"]).toBeDefined();
+    const names = doc.paths["/tenants"].get.parameters.map((p: { name: string }) => p.name);
+    expect(names).toEqual(expect.arrayContaining(["page", "page_size", "cursor"]));
+  });
+});

@@ -1,0 +1,63 @@
+/**
+ * A real HTTP server on 127.0.0.1 that serves the app's route handlers (the same functions Next
+ * calls), so tests exercise the REST edge over real HTTP without a production build.
+ */
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { Readable } from "node:stream";
+import * as rest from "../../app/api/v1/[...path]/route.ts";
+import * as openapi from "../../app/api/v1/openapi.json/route.ts";
+import * as fallback from "../../app/api/[...path]/route.ts";
+
+type Handler = (req: Request) => Response | Promise<Response>;
+
+function route(method: string, pathname: string): Handler | undefined {
+  const pick = (mod: Record<string, unknown>) => mod[method] as Handler | undefined;
+  if (pathname === "/api/v1/openapi.json") return pick(openapi);
+  if (pathname.startsWith("/api/v1/") || pathname === "/api/v1") return pick(rest);
+  if (pathname.startsWith("/api/")) return pick(fallback);
+  return undefined;
+}
+
+export interface TestApi {
+  url: string;
+  close(): Promise<void>;
+}
+
+export async function startApi(): Promise<TestApi> {
+  const server = http.createServer(async (req, res) => {
+    try {
+      const address = server.address() as AddressInfo;
+      const url = new URL(req.url ?? "/", `http://127.0.0.1:${address.port}`);
+      const headers = new Headers();
+      for (const [key, value] of Object.entries(req.headers)) {
+        if (typeof value === "string") headers.set(key, value);
+        else if (Array.isArray(value)) for (const v of value) headers.append(key, v);
+      }
+      // As Next's server does: the socket address is appended to X-Forwarded-For.
+      const forwarded = headers.get("x-forwarded-for");
+      headers.set("x-forwarded-for", forwarded ? `${forwarded}, ${req.socket.remoteAddress}` : String(req.socket.remoteAddress));
+      const method = req.method ?? "GET";
+      const hasBody = !["GET", "HEAD"].includes(method);
+      const request = new Request(url, {
+        method,
+        headers,
+        body: hasBody ? (Readable.toWeb(req) as ReadableStream) : undefined,
+        duplex: "half",
+      } as RequestInit);
+      const handler = route(method, url.pathname);
+      const response = handler ? await handler(request) : new Response("not found", { status: 404 });
+      res.writeHead(response.status, Object.fromEntries(response.headers));
+      res.end(Buffer.from(await response.arrayBuffer()));
+    } catch (error) {
+      res.writeHead(599);
+      res.end(String(error));
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}

@@ -1,0 +1,71 @@
+/** Users, tokens and tenants made directly in the test database. */
+import { randomBytes } from "node:crypto";
+import { database } from "../../server/db/client.ts";
+import { generateTokenValue, hashToken } from "../../server/auth/tokens.ts";
+import { hashPassword } from "../../server/auth/password.ts";
+
+export async function db() {
+  return (await database()).prisma;
+}
+
+export async function createUser(options: { platformRole?: "operator" | "support" | null; password?: string; email?: string } = {}) {
+  const prisma = await db();
+  return prisma.user.create({
+    data: {
+      email: options.email ?? `user-${randomBytes(5).toString("hex")}@example.com`,
+      platformRole: options.platformRole ?? null,
+      passwordHash: options.password ? await hashPassword(options.password) : null,
+    },
+  });
+}
+
+export async function createToken(
+  userId: string,
+  options: { readOnly?: boolean; expiresAt?: Date; revokedAt?: Date; tenantId?: string } = {},
+): Promise<string> {
+  const value = generateTokenValue();
+  const prisma = await db();
+  await prisma.apiToken.create({
+    data: { userId, name: "test", tokenHash: hashToken(value), readOnly: options.readOnly ?? false, expiresAt: options.expiresAt, revokedAt: options.revokedAt, tenantId: options.tenantId },
+  });
+  return value;
+}
+
+/** An operator and a token for it. */
+export async function operator() {
+  const user = await createUser({ platformRole: "operator" });
+  return { user, token: await createToken(user.id) };
+}
+
+export async function createTenant(name = `Tenant ${randomBytes(3).toString("hex")}`) {
+  return (await db()).tenant.create({ data: { name } });
+}
+
+export function client(baseUrl: string, token?: string) {
+  const call = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => {
+    const response = await fetch(new URL(path, baseUrl), {
+      method,
+      headers: {
+        ...(token ? { authorization: `Bearer ${token}` } : {}),
+        ...(body !== undefined ? { "content-type": "application/json" } : {}),
+        ...headers,
+      },
+      body: body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body),
+    });
+    const text = await response.text();
+    let json: any = undefined; // eslint-disable-line @typescript-eslint/no-explicit-any
+    try {
+      json = text ? JSON.parse(text) : undefined;
+    } catch {
+      json = undefined;
+    }
+    return { status: response.status, headers: response.headers, json, text };
+  };
+  return {
+    get: (path: string, headers?: Record<string, string>) => call("GET", path, undefined, headers),
+    post: (path: string, body?: unknown, headers?: Record<string, string>) => call("POST", path, body, headers),
+    patch: (path: string, body?: unknown, headers?: Record<string, string>) => call("PATCH", path, body, headers),
+    delete: (path: string, headers?: Record<string, string>) => call("DELETE", path, undefined, headers),
+    call,
+  };
+}

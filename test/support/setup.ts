@@ -1,0 +1,24 @@
+/**
+ * Per test file: a fresh copy of the migrated template, set as the app's database, and the
+ * environment the app reads. Test files never share rows.
+ */
+import { afterAll, inject } from "vitest";
+import { randomBytes } from "node:crypto";
+import { connectPostgres, setDatabase } from "../../server/db/client.ts";
+import { createDatabase } from "./databases.ts";
+
+const name = `${inject("runPrefix")}_${randomBytes(4).toString("hex")}`;
+const url = await createDatabase(name, inject("templateDatabase"));
+
+process.env.DATABASE_URL = url;
+process.env.LOG_LEVEL ??= "silent";
+process.env.NEXTAUTH_SECRET ??= "test-secret-test-secret-test-secret-0123";
+process.env.ENCRYPTION_KEY ??= randomBytes(32).toString("base64");
+process.env.OUTBOUND_ALLOW_PRIVATE ??= "true";
+
+const db = connectPostgres(url, 20);
+setDatabase(db);
+
+afterAll(async () => {
+  await db.close();
+});

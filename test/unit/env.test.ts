@@ -1,0 +1,47 @@
+import { describe, expect, test } from "vitest";
+import { parseEnv, EnvError } from "../../server/env.ts";
+
+describe("environment", () => {
+  test("everything is optional on the embedded default", () => {
+    const env = parseEnv({});
+    expect(env.PORT).toBe(3000);
+    expect(env.DATABASE_URL).toBeUndefined();
+    expect(env.INTERNAL_CRON).toBe("on");
+    expect(env.OUTBOUND_ALLOW_PRIVATE).toBe(false);
+  });
+
+  test("values are parsed into types", () => {
+    const env = parseEnv({ PORT: "8080", TRUST_PROXY: "true", OUTBOUND_ALLOW_PRIVATE: "false", WEBHOOK_RETRY_SCHEDULE: "1,2,4" });
+    expect(env).toMatchObject({ PORT: 8080, TRUST_PROXY: true, OUTBOUND_ALLOW_PRIVATE: false, WEBHOOK_RETRY_SCHEDULE: [1, 2, 4] });
+  });
+
+  test.each([
+    [{ PORT: "eighty" }, "PORT"],
+    [{ PORT: "70000" }, "PORT"],
+    [{ DATABASE_URL: "mysql://x" }, "DATABASE_URL"],
+    [{ APP_URL: "not a url" }, "APP_URL"],
+    [{ NEXTAUTH_SECRET: "short" }, "NEXTAUTH_SECRET"],
+    [{ ENCRYPTION_KEY: "abc" }, "ENCRYPTION_KEY"],
+    [{ INTERNAL_CRON: "maybe" }, "INTERNAL_CRON"],
+    [{ TRUST_PROXY: "yes" }, "TRUST_PROXY"],
+    [{ WEBHOOK_RETRY_SCHEDULE: "1,,2" }, "WEBHOOK_RETRY_SCHEDULE"],
+    [{ BOOTSTRAP_ADMIN_EMAIL: "nope" }, "BOOTSTRAP_ADMIN_EMAIL"],
+    [{ BOOTSTRAP_ADMIN_EMAIL: "a@b.co" }, "BOOTSTRAP_ADMIN_PASSWORD"],
+    [{ BOOTSTRAP_TOKEN: "cp_short" }, "BOOTSTRAP_TOKEN"],
+  ])("a bad value stops start-up with one line naming the variable: %o", (source, name) => {
+    let error: unknown;
+    try {
+      parseEnv(source);
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(EnvError);
+    const message = (error as Error).message;
+    expect(message).toContain(name);
+    expect(message.split("\n")).toHaveLength(1);
+  });
+
+  test("empty strings count as unset", () => {
+    expect(parseEnv({ PORT: "", DATABASE_URL: "" }).PORT).toBe(3000);
+  });
+});
