@@ -1,0 +1,77 @@
+// `npm test`: lint, type-check, Vitest (unit + integration against a real Postgres), a production
+// build, and Playwright e2e in Debian's Chromium against that build. Stops at the first failing
+// step and exits non-zero; ends with one summary line of the tests run.
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
+import pg from "pg";
+
+const results = ".test-results";
+rmSync(results, { recursive: true, force: true });
+mkdirSync(results, { recursive: true });
+
+function step(name, command, args, env = {}) {
+  console.log(`\n▶ ${name}: ${[command, ...args].join(" ")}`);
+  const started = Date.now();
+  const run = spawnSync(command, args, { stdio: "inherit", env: { ...process.env, ...env } });
+  const seconds = ((Date.now() - started) / 1000).toFixed(1);
+  if (run.status !== 0) {
+    console.error(`\n✖ ${name} failed after ${seconds}s`);
+    summary();
+    process.exit(run.status ?? 1);
+  }
+  console.log(`✔ ${name} (${seconds}s)`);
+}
+
+function counts() {
+  let passed = 0;
+  let failed = 0;
+  let skipped = 0;
+  const vitest = `${results}/vitest.json`;
+  if (existsSync(vitest)) {
+    const report = JSON.parse(readFileSync(vitest, "utf8"));
+    passed += report.numPassedTests;
+    failed += report.numFailedTests;
+    skipped += report.numPendingTests + report.numTodoTests;
+  }
+  const playwright = `${results}/playwright.json`;
+  if (existsSync(playwright)) {
+    const report = JSON.parse(readFileSync(playwright, "utf8"));
+    passed += report.stats.expected + report.stats.flaky;
+    failed += report.stats.unexpected;
+    skipped += report.stats.skipped;
+  }
+  return { passed, failed, skipped };
+}
+
+function summary() {
+  const { passed, failed, skipped } = counts();
+  console.log(`\n${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ""}`);
+}
+
+const server = process.env.TEST_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
+try {
+  const client = new pg.Client({ connectionString: server, connectionTimeoutMillis: 5000 });
+  await client.connect();
+  await client.end();
+} catch (error) {
+  console.error(
+    `Cannot reach Postgres at ${server.replace(/\/\/[^@]*@/, "//")} (${error.message}). ` +
+      "Start it (e.g. `pg_ctlcluster 15 main start`) or set TEST_DATABASE_URL to a server where the user may create databases.",
+  );
+  process.exit(1);
+}
+
+const bin = (name) => `node_modules/.bin/${name}`;
+step("lint", bin("eslint"), ["--max-warnings=0", "."]);
+step("type-check", bin("tsc"), ["--noEmit"]);
+step("unit + integration (Vitest, real Postgres)", bin("vitest"), [
+  "run",
+  "--reporter=default",
+  "--reporter=json",
+  `--outputFile.json=${results}/vitest.json`,
+]);
+step("production build", bin("next"), ["build"]);
+step("e2e (Playwright, Chromium)", bin("playwright"), ["test", "--reporter=list,json"], {
+  PLAYWRIGHT_JSON_OUTPUT_NAME: `${results}/playwright.json`,
+});
+summary();
