@@ -7,6 +7,7 @@ import { appUrl, env, EnvError } from "./env.ts";
 import { database } from "./db/client.ts";
 import { migrate } from "./db/migrate.ts";
 import { bootstrap } from "./auth/bootstrap.ts";
+import { startInternalCron } from "./housekeeping.ts";
 import { secrets } from "./secrets.ts";
 import { log, errorFields } from "./log.ts";
 
@@ -20,6 +21,7 @@ export async function startServer(): Promise<void> {
     const migrated = await migrate(db.sql);
     if (migrated.applied.length) log.info("applied migrations", { migrations: migrated.applied });
     for (const note of await bootstrap(db, e)) console.log(note);
+    if (e.INTERNAL_CRON === "on") startInternalCron(db);
     console.log(`Control Plane is serving on ${appUrl()} (${db.kind === "pglite" ? `embedded database in ${e.DATA_DIR}` : "Postgres"}).`);
   } catch (error) {
     if (error instanceof EnvError) {

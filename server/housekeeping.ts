@@ -1,0 +1,33 @@
+/**
+ * Periodic clean-up that any instance may run (it only deletes what has expired, so running it on
+ * several instances at once is harmless). `npm start` ticks it in-process unless INTERNAL_CRON=off.
+ */
+import type { Database } from "./db/client.ts";
+import { purgeExpired } from "./http/idempotency.ts";
+import { log, errorFields } from "./log.ts";
+
+export interface HousekeepingSummary {
+  idempotency_keys_purged: number;
+}
+
+export async function runHousekeeping(db: Database): Promise<HousekeepingSummary> {
+  return { idempotency_keys_purged: await purgeExpired(db.sql) };
+}
+
+const HOUSEKEEPING_INTERVAL_MS = 15 * 60 * 1000;
+
+/** Starts the in-process ticker; returns a function that stops it. */
+export function startInternalCron(db: Database): () => void {
+  const tick = async () => {
+    try {
+      const summary = await runHousekeeping(db);
+      if (summary.idempotency_keys_purged) log.info("housekeeping", { ...summary });
+    } catch (error) {
+      log.error("housekeeping failed", errorFields(error));
+    }
+  };
+  const timer = setInterval(tick, HOUSEKEEPING_INTERVAL_MS);
+  timer.unref();
+  void tick();
+  return () => clearInterval(timer);
+}
