@@ -1,0 +1,51 @@
+/** The console's signed-in user, for server components and layouts. */
+import { getServerSession } from "next-auth";
+import { headers } from "next/headers";
+import { redirect } from "next/navigation";
+import { database } from "../db/client.ts";
+import type { PlatformRole } from "./principal.ts";
+import { authOptions } from "./nextauth.ts";
+import { sessionPrincipal } from "./users.ts";
+
+export interface ConsoleUser {
+  userId: string;
+  email: string;
+  platformRole: PlatformRole | null;
+}
+
+/**
+ * The user behind the session cookie, read fresh from the database (so a deleted user or a
+ * changed role takes effect at once), or null when signed out.
+ */
+export async function currentUser(): Promise<ConsoleUser | null> {
+  const session = await getServerSession(authOptions());
+  const userId = (session?.user as { id?: string } | undefined)?.id;
+  if (!userId) return null;
+  const db = await database();
+  const principal = await sessionPrincipal(db.prisma, userId);
+  if (!principal) return null;
+  return { userId: principal.userId, email: principal.email, platformRole: principal.platformRole };
+}
+
+/**
+ * A same-site path to return to after sign-in, or null. Only absolute paths on this origin are
+ * accepted ("/tenants?x=1"), never "//host" or "/\host", so the parameter cannot redirect away.
+ */
+export function safeCallbackPath(value: string | null | undefined): string | null {
+  // Browsers drop tabs and newlines and read "\" as "/": "/\t/evil" would become "//evil".
+  if (!value || /[\s\\]/.test(value)) return null;
+  if (!value.startsWith("/") || value.startsWith("//")) return null;
+  if (value.startsWith("/login") || value.startsWith("/api/")) return null;
+  return value;
+}
+
+/** Set by proxy.ts on page requests: the path and query the browser asked for. */
+const REQUEST_PATH_HEADER = "x-request-path";
+
+/** The signed-in user; when signed out, redirects to /login and back here afterwards. */
+export async function requireUser(): Promise<ConsoleUser> {
+  const user = await currentUser();
+  if (user) return user;
+  const back = safeCallbackPath((await headers()).get(REQUEST_PATH_HEADER));
+  redirect(back ? `/login?callbackUrl=${encodeURIComponent(back)}` : "/login");
+}
