@@ -1,0 +1,50 @@
+"use client";
+
+import { useSyncExternalStore } from "react";
+
+const MINUTE = 60_000;
+
+function subscribe(onChange: () => void) {
+  const timer = setInterval(onChange, MINUTE);
+  return () => clearInterval(timer);
+}
+
+// Rounded to the minute so React sees a stable value between ticks.
+const nowToMinute = () => Math.floor(Date.now() / MINUTE) * MINUTE;
+
+const UNITS: Array<[Intl.RelativeTimeFormatUnit, number]> = [
+  ["year", 365 * 24 * 60 * MINUTE],
+  ["month", 30 * 24 * 60 * MINUTE],
+  ["week", 7 * 24 * 60 * MINUTE],
+  ["day", 24 * 60 * MINUTE],
+  ["hour", 60 * MINUTE],
+  ["minute", MINUTE],
+];
+
+const relative = new Intl.RelativeTimeFormat("en", { numeric: "auto" });
+const exact = new Intl.DateTimeFormat("en", { dateStyle: "medium", timeStyle: "long", timeZone: "UTC" });
+
+export function formatRelative(date: Date, now: number): string {
+  const diff = Math.min(0, date.getTime() - now);
+  for (const [unit, ms] of UNITS) {
+    if (Math.abs(diff) >= ms) return relative.format(Math.round(diff / ms), unit);
+  }
+  return "just now";
+}
+
+/** "3 hours ago", with the exact UTC time in a tooltip and in the machine-readable attribute. */
+export function RelativeTime({ iso }: { iso: string }) {
+  // null on the server and during hydration: shows the exact date there, so markup matches.
+  const now = useSyncExternalStore(subscribe, nowToMinute, () => null);
+  const date = new Date(iso);
+  const full = exact.format(date);
+  return (
+    <time dateTime={iso} title={full}>
+      {now === null ? full : formatRelative(date, now)}
+    </time>
+  );
+}
+
+export function formatExact(iso: string): string {
+  return exact.format(new Date(iso));
+}
