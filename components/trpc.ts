@@ -1,0 +1,22 @@
+"use client";
+
+import { createTRPCContext } from "@trpc/tanstack-react-query";
+import type { TRPCClientErrorLike } from "@trpc/client";
+import type { AppRouter } from "@/server/trpc/router";
+
+/** `const trpc = useTRPC(); useQuery(trpc.tenants.list.queryOptions({...}))`. */
+export const { TRPCProvider, useTRPC, useTRPCClient } = createTRPCContext<AppRouter>();
+
+export type ApiError = TRPCClientErrorLike<AppRouter>;
+
+/** The HTTP status a tRPC error stands for (0 when the request never got an answer). */
+export function statusOf(error: unknown): number {
+  const data = (error as { data?: { httpStatus?: number } } | null)?.data;
+  return data?.httpStatus ?? 0;
+}
+
+/** Field errors (`[{path, message}]`) the server attached to a validation error. */
+export function fieldErrorsOf(error: unknown): Array<{ path: string; message: string }> {
+  const data = (error as { data?: { errors?: Array<{ path: string; message: string }> } } | null)?.data;
+  return data?.errors ?? [];
+}
