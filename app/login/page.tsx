@@ -1,0 +1,40 @@
+import type { Metadata } from "next";
+import { redirect } from "next/navigation";
+import { currentUser, safeCallbackPath } from "@/server/auth/session";
+import { Brand } from "@/components/brand";
+import { LoginForm } from "@/components/auth/login-form";
+import { signInErrorMessage } from "@/components/auth/messages";
+
+export const metadata: Metadata = { title: "Sign in" };
+export const dynamic = "force-dynamic";
+
+type SearchParams = Promise<Record<string, string | string[] | undefined>>;
+
+const first = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);
+
+export default async function LoginPage({ searchParams }: { searchParams: SearchParams }) {
+  const params = await searchParams;
+  const callbackUrl = safeCallbackPath(first(params.callbackUrl)) ?? "/tenants";
+  if (await currentUser()) redirect(callbackUrl);
+
+  return (
+    <main className="flex min-h-screen flex-col items-center justify-center px-4 py-12">
+      <div className="w-full max-w-sm">
+        <div className="mb-8 flex flex-col items-center text-center">
+          <Brand />
+          <h1 className="mt-8 text-xl font-semibold tracking-tight text-slate-900">Sign in to your console</h1>
+          <p className="mt-1 text-sm text-slate-600">Manage tenants, SSO, audit logs and webhooks.</p>
+        </div>
+        <div className="rounded-lg border border-slate-200 bg-white p-6 shadow-sm sm:p-8">
+          <LoginForm callbackUrl={callbackUrl} initialError={signInErrorMessage(first(params.error))} />
+        </div>
+        <p className="mt-6 text-center text-sm text-slate-600">
+          Building an integration?{" "}
+          <a href="/docs" className="font-medium text-indigo-700 hover:text-indigo-800 hover:underline">
+            Read the API docs
+          </a>
+        </p>
+      </div>
+    </main>
+  );
+}
