@@ -1,0 +1,61 @@
+"use client";
+
+import { useId } from "react";
+import { useParams, useRouter } from "next/navigation";
+import { useQuery } from "@tanstack/react-query";
+import { useTRPC } from "../trpc";
+import { cx } from "../ui/cx";
+
+/** How many tenants the switcher lists; beyond that, use the Tenants page. */
+const SWITCHER_LIMIT = 100;
+
+/** Picks the tenant to work in; choosing one opens its page. */
+export function TenantSwitcher({ onNavigate, className }: { onNavigate?: () => void; className?: string }) {
+  const id = useId();
+  const trpc = useTRPC();
+  const router = useRouter();
+  const params = useParams<{ tenantId?: string }>();
+  const current = params.tenantId ?? "";
+  const tenants = useQuery(trpc.tenants.list.queryOptions({ page_size: SWITCHER_LIMIT }));
+
+  const results = tenants.data?.results ?? [];
+  const listed = results.some((t) => t.id === current);
+  const placeholder = tenants.isPending
+    ? "Loading tenants…"
+    : tenants.isError
+      ? "Tenants unavailable"
+      : results.length === 0
+        ? "No tenants yet"
+        : "Select a tenant";
+
+  return (
+    <div className={cx("space-y-1.5", className)}>
+      <label htmlFor={id} className="block text-xs font-medium tracking-wide text-slate-600 uppercase">
+        Tenant
+      </label>
+      <select
+        id={id}
+        value={listed ? current : ""}
+        disabled={!tenants.isSuccess || results.length === 0}
+        onChange={(event) => {
+          if (!event.target.value) return;
+          onNavigate?.();
+          router.push(`/tenants/${event.target.value}`);
+        }}
+        className={cx(
+          "block h-9 w-full truncate rounded-md border-0 bg-white pr-8 pl-3 text-sm text-slate-900 shadow-sm ring-1 ring-inset ring-slate-300",
+          "focus:ring-2 focus:ring-indigo-600 focus:outline-none disabled:bg-slate-50 disabled:text-slate-600",
+        )}
+      >
+        <option value="" disabled>
+          {placeholder}
+        </option>
+        {results.map((tenant) => (
+          <option key={tenant.id} value={tenant.id}>
+            {tenant.name}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}

@@ -1,0 +1,112 @@
+"use client";
+
+import { useRef, useState, type FormEvent } from "react";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { CreateTenantInput } from "@/server/tenants/schemas";
+import { fieldErrorsOf, useTRPC } from "../trpc";
+import { Alert } from "../ui/alert";
+import { Button } from "../ui/button";
+import { Card, CardBody, CardHeader } from "../ui/card";
+import { Field } from "../ui/field";
+import { Input } from "../ui/input";
+import { useToast } from "../ui/toast";
+import { PlusIcon } from "../icons";
+import { useHydrated } from "../use-hydrated";
+
+export const TENANT_NAME_INPUT_ID = "tenant-name";
+
+/** "must not be empty" on `name` reads as "Name must not be empty". */
+function nameError(message: string) {
+  return `Name ${message}`;
+}
+
+/** Operators create tenants here; the same zod schema as the API checks the name first. */
+export function CreateTenantForm({ onCreated }: { onCreated: (tenantId: string) => void }) {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const notify = useToast();
+  const hydrated = useHydrated();
+  const inputRef = useRef<HTMLInputElement>(null);
+  const [name, setName] = useState("");
+  const [fieldError, setFieldError] = useState<string | null>(null);
+  const [formError, setFormError] = useState<string | null>(null);
+
+  const create = useMutation(
+    trpc.tenants.create.mutationOptions({
+      onSuccess: () => queryClient.invalidateQueries(trpc.tenants.list.pathFilter()),
+    }),
+  );
+
+  function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    setFormError(null);
+    const parsed = CreateTenantInput.safeParse({ name });
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      setFieldError(nameError(issue?.message ?? "is not valid"));
+      inputRef.current?.focus();
+      return;
+    }
+    setFieldError(null);
+    create.mutate(parsed.data, {
+      onSuccess: (tenant) => {
+        setName("");
+        notify(
+          <>
+            Tenant <span className="font-medium">{tenant.name}</span> created.
+          </>,
+        );
+        onCreated(tenant.id);
+      },
+      onError: (error) => {
+        const onName = fieldErrorsOf(error).find((e) => e.path === "name");
+        if (onName) {
+          setFieldError(nameError(onName.message));
+          inputRef.current?.focus();
+        } else {
+          setFormError(error.message || "The tenant could not be created. Try again.");
+        }
+      },
+    });
+  }
+
+  return (
+    <Card aria-labelledby="create-tenant-title">
+      <CardHeader title={<span id="create-tenant-title">Create a tenant</span>} />
+      <CardBody>
+        <form onSubmit={submit} noValidate className="flex flex-col gap-3 sm:flex-row sm:items-start">
+          <Field
+            id={TENANT_NAME_INPUT_ID}
+            label="Name"
+            hint={fieldError ? undefined : "Up to 100 characters, e.g. Acme Corp."}
+            error={fieldError}
+            className="sm:max-w-md sm:flex-1"
+          >
+            {(control) => (
+              <Input
+                {...control}
+                ref={inputRef}
+                name="name"
+                autoComplete="off"
+                value={name}
+                onChange={(event) => {
+                  setName(event.target.value);
+                  if (fieldError) setFieldError(null);
+                }}
+              />
+            )}
+          </Field>
+          <Button type="submit" disabled={!hydrated} loading={create.isPending} className="sm:mt-[1.625rem]">
+            {create.isPending ? null : <PlusIcon className="size-4" />}
+            Create tenant
+          </Button>
+        </form>
+        {formError ? (
+          <Alert tone="danger" className="mt-4">
+            {formError}
+          </Alert>
+        ) : null}
+      </CardBody>
+    </Card>
+  );
+}

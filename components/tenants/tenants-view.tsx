@@ -1,0 +1,58 @@
+"use client";
+
+import { useState } from "react";
+import { useConsoleUser } from "../console/user-context";
+import { Button } from "../ui/button";
+import { Card, CardHeader } from "../ui/card";
+import { PageHeader } from "../ui/page-header";
+import { PlusIcon } from "../icons";
+import { CreateTenantForm, TENANT_NAME_INPUT_ID } from "./create-tenant-form";
+import { FIRST_PAGE, TenantsTable, type TablePosition } from "./tenants-table";
+
+export function TenantsView() {
+  const user = useConsoleUser();
+  const canCreate = user.platformRole === "operator";
+  const [position, setPosition] = useState<TablePosition>(FIRST_PAGE);
+  const [createdId, setCreatedId] = useState<string | null>(null);
+
+  return (
+    <>
+      <PageHeader
+        title="Tenants"
+        description={
+          canCreate
+            ? "Every customer organisation on the platform, each with its own members, SSO, audit log and webhooks."
+            : "The organisations you have access to."
+        }
+      />
+      <div className="space-y-6">
+        {canCreate ? (
+          <CreateTenantForm
+            onCreated={(id) => {
+              setCreatedId(id);
+              setPosition(FIRST_PAGE);
+            }}
+          />
+        ) : null}
+        <Card aria-labelledby="tenants-list-title">
+          <CardHeader as="h2" title={<span id="tenants-list-title">All tenants</span>} />
+          <TenantsTable
+            position={position}
+            onMove={setPosition}
+            highlightId={createdId}
+            emptyAction={
+              canCreate ? (
+                <Button onClick={() => document.getElementById(TENANT_NAME_INPUT_ID)?.focus()}>
+                  <PlusIcon className="size-4" />
+                  Create your first tenant
+                </Button>
+              ) : (
+                <p className="text-sm text-slate-600">Ask a platform operator to add you to a tenant.</p>
+              )
+            }
+          />
+        </Card>
+      </div>
+    </>
+  );
+}
