@@ -7,12 +7,22 @@ import type { AppRouter } from "@/server/trpc/router";
 import { ToastProvider } from "./ui/toast";
 import { statusOf, TRPCProvider } from "./trpc";
 
+let reloading = false;
+
 /**
  * A session that expired mid-use: reload, and the console layout sends us to sign in and back
- * here (a full load also drops every cached query of the old session).
+ * here (a full load also drops every cached query of the old session). Only when next-auth agrees
+ * the session is gone: otherwise reloading would loop, so the 401 is shown as an error instead.
  */
-function onApiError(error: unknown) {
-  if (statusOf(error) === 401) window.location.reload();
+async function onApiError(error: unknown) {
+  if (statusOf(error) !== 401 || reloading) return;
+  const session = (await fetch("/api/auth/session")
+    .then((response) => response.json())
+    .catch(() => null)) as { user?: unknown } | null;
+  if (session && !session.user && !reloading) {
+    reloading = true;
+    window.location.reload();
+  }
 }
 
 function makeQueryClient() {
