@@ -1,0 +1,33 @@
+import { expect, test } from "./fixtures";
+import { OPERATOR_TOKEN } from "./constants";
+
+test("the API reference renders the OpenAPI document with assets served by the app", async ({ page, request }) => {
+  const external: string[] = [];
+  page.on("request", (r) => {
+    if (!r.url().startsWith(test.info().project.use.baseURL!)) external.push(r.url());
+  });
+  await page.goto("/docs");
+  await expect(page.getByRole("heading", { name: /Control Plane API/ })).toBeVisible();
+  await expect(page.getByText("/tenants/{tenant_id}")).toBeVisible();
+  expect(external).toEqual([]);
+
+  const bundle = page.locator("script[src*='swagger-ui-bundle.js']");
+  const response = await request.get((await bundle.getAttribute("src"))!);
+  expect(response.status()).toBe(200);
+  expect(response.headers()["content-type"]).toContain("text/javascript");
+  expect(response.headers()["cache-control"]).toContain("immutable");
+  expect((await request.get("/docs/assets/package.json")).status()).toBe(404);
+});
+
+test("a problem response links to its code on the error codes page", async ({ page, request }) => {
+  const response = await request.get("/api/v1/tenants/00000000-0000-4000-8000-000000000000", {
+    headers: { Authorization: `Bearer ${OPERATOR_TOKEN}` },
+  });
+  expect(response.status()).toBe(404);
+  const problem = (await response.json()) as { type: string; code: string };
+  await page.goto(problem.type);
+  const entry = page.locator(`[id="${problem.code}"]`);
+  await expect(entry).toBeVisible();
+  await expect(entry).toContainText("404");
+  await expect(entry).toContainText("Not found");
+});

@@ -1,0 +1,68 @@
+// The e2e server: a fresh Postgres database, then `next start` on the existing production build
+// (NEXT_DIST_DIR if set, else .next) with a fixed test environment. Playwright starts it
+// (webServer in playwright.config.ts); it can also be run alone to poke at the e2e setup.
+import { spawn } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
+import path from "node:path";
+import pg from "pg";
+
+const constants = JSON.parse(readFileSync(new URL("./constants.json", import.meta.url), "utf8"));
+const port = Number(process.env.E2E_PORT ?? constants.port);
+const databaseUrl = process.env.E2E_DATABASE_URL ?? constants.databaseUrl;
+const distDir = process.env.NEXT_DIST_DIR || ".next";
+
+function fail(message) {
+  console.error(`e2e/serve.mjs: ${message}`);
+  process.exit(1);
+}
+
+if (!existsSync(path.join(distDir, "BUILD_ID"))) {
+  fail(`no production build in ${distDir}/; run \`${distDir === ".next" ? "" : `NEXT_DIST_DIR=${distDir} `}npx next build\` first`);
+}
+
+/** Drops and creates the database named in `url`, connected to the server's `postgres` database. */
+async function recreateDatabase(url) {
+  const target = new URL(url);
+  const name = decodeURIComponent(target.pathname.slice(1));
+  if (!/^[A-Za-z0-9_]+$/.test(name)) fail(`refusing to recreate database "${name}": use letters, digits and _`);
+  const maintenance = new URL(url);
+  maintenance.pathname = "/postgres";
+  const client = new pg.Client({ connectionString: maintenance.toString(), connectionTimeoutMillis: 5000 });
+  try {
+    await client.connect();
+    await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+    await client.query(`CREATE DATABASE "${name}"`);
+  } catch (error) {
+    fail(`cannot recreate ${name} on ${maintenance.host} (${error.message}); is Postgres running?`);
+  } finally {
+    await client.end().catch(() => {});
+  }
+}
+
+await recreateDatabase(databaseUrl);
+
+const appUrl = `http://127.0.0.1:${port}`;
+const server = spawn("node_modules/.bin/next", ["start", "-p", String(port), "-H", "127.0.0.1"], {
+  stdio: "inherit",
+  env: {
+    ...process.env,
+    NODE_ENV: "production",
+    NEXT_DIST_DIR: distDir,
+    PORT: String(port),
+    DATABASE_URL: databaseUrl,
+    APP_URL: appUrl,
+    NEXTAUTH_URL: appUrl,
+    NEXTAUTH_SECRET: constants.nextauthSecret,
+    ENCRYPTION_KEY: constants.encryptionKey,
+    BOOTSTRAP_ADMIN_EMAIL: constants.operatorEmail,
+    BOOTSTRAP_ADMIN_PASSWORD: constants.operatorPassword,
+    BOOTSTRAP_TOKEN: constants.bootstrapToken,
+    LOG_LEVEL: "warn",
+    INTERNAL_CRON: "off",
+  },
+});
+
+for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"]) {
+  process.on(signal, () => server.kill(signal));
+}
+server.on("exit", (code, signal) => process.exit(code ?? (signal ? 0 : 1)));

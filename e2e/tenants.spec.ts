@@ -1,0 +1,69 @@
+import { expect, test, uniqueName } from "./fixtures";
+
+test.beforeEach(async ({ signedIn: _, tenantsPage }) => {
+  await tenantsPage.waitUntilLoaded();
+});
+
+test("an empty or too long name shows an inline error and creates nothing", async ({ api, tenantsPage }) => {
+  const before = (await api.listTenants({ page_size: 1 })).count;
+
+  await tenantsPage.create("   ");
+  await expect(tenantsPage.nameError).toHaveText("Name must not be empty");
+  await expect(tenantsPage.nameInput).toHaveAttribute("aria-invalid", "true");
+  await expect(tenantsPage.nameInput).toBeFocused();
+
+  await tenantsPage.create("x".repeat(101));
+  await expect(tenantsPage.nameError).toHaveText("Name must be at most 100 characters");
+
+  await tenantsPage.nameInput.fill("Fixed");
+  await expect(tenantsPage.nameError).toBeHidden();
+  expect((await api.listTenants({ page_size: 1 })).count).toBe(before);
+});
+
+test("pages forward and back through tenants created over the API", async ({ page, api, tenantsPage }) => {
+  const prefix = uniqueName("Paged");
+  for (let i = 1; i <= 25; i++) await api.createTenant(`${prefix} #${String(i).padStart(2, "0")}`);
+  const firstPage = await api.listTenants({ page_size: 20 });
+  const secondPage = await api.listTenants({ page_size: 20, cursor: firstPage.next_cursor! });
+  const total = firstPage.count;
+
+  await page.reload();
+  await tenantsPage.waitUntilLoaded();
+  expect(await tenantsPage.names()).toEqual(firstPage.results.map((t) => t.name));
+  expect(firstPage.results[0]!.name).toBe(`${prefix} #25`);
+  await expect(tenantsPage.range).toHaveText(`Showing 1–20 of ${total}`);
+  await expect(tenantsPage.previousButton).toBeDisabled();
+
+  await tenantsPage.next();
+  await expect(tenantsPage.table.getByRole("link").first()).toHaveText(secondPage.results[0]!.name);
+  expect(await tenantsPage.names()).toEqual(secondPage.results.map((t) => t.name));
+  await expect(tenantsPage.range).toHaveText(`Showing 21–${20 + secondPage.results.length} of ${total}`);
+  await expect(tenantsPage.previousButton).toBeEnabled();
+
+  await tenantsPage.previous();
+  await expect(tenantsPage.table.getByRole("link").first()).toHaveText(`${prefix} #25`);
+  expect(await tenantsPage.names()).toEqual(firstPage.results.map((t) => t.name));
+  await expect(tenantsPage.range).toHaveText(`Showing 1–20 of ${total}`);
+});
+
+test("a tenant opens from the list and from the tenant switcher", async ({ page, api, tenantsPage, tenantDetailPage }) => {
+  const first = await api.createTenant(uniqueName("Initech"));
+  const second = await api.createTenant(uniqueName("Umbrella"));
+  await page.reload();
+  await tenantsPage.waitUntilLoaded();
+
+  await tenantsPage.table.getByRole("link", { name: first.name, exact: true }).click();
+  await page.waitForURL(`**/tenants/${first.id}`);
+  await expect(tenantDetailPage.heading(first.name)).toBeVisible();
+  await expect(tenantDetailPage.tenantId).toHaveText(first.id);
+  await expect(tenantsPage.shell.tenantSwitcher).toHaveValue(first.id);
+
+  await tenantsPage.shell.switchTo(second.name);
+  await page.waitForURL(`**/tenants/${second.id}`);
+  await expect(tenantDetailPage.heading(second.name)).toBeVisible();
+});
+
+test("a tenant id that does not exist shows not found", async ({ tenantDetailPage }) => {
+  await tenantDetailPage.goto("00000000-0000-4000-8000-000000000000");
+  await expect(tenantDetailPage.notFound).toBeVisible();
+});
