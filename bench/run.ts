@@ -1,0 +1,329 @@
+/**
+ * `npm run bench`: HTTP benchmark of the tenants API against a bare node:http + pg baseline.
+ *
+ * One run: drop and create the database cp_bench, build the app into .next-bench if stale, start
+ * it on cp_bench (it migrates and creates the operator and token itself), seed 10,000 tenants,
+ * start the baseline (bench/baseline.ts) on the same database, check both answer the same, then
+ * load each scenario with autocannon (warm-up, fixed duration, repetitions alternating app and
+ * baseline). Prints a table, writes bench/results/<date>.json and the "Tenants API" section of
+ * BENCHMARKS.md. Any non-2xx response or socket error fails the run. Servers are stopped and
+ * cp_bench dropped at the end, also on failure or Ctrl-C.
+ *
+ * Options: --duration <s> (6) --warmup <s> (3) --reps <n> (3) --connections <n> (10)
+ *          --scenarios list,cursor,create   --skip-build   --no-markdown   --keep-db
+ * Env: BENCH_ADMIN_URL (postgres://postgres@127.0.0.1:5432/postgres).
+ */
+import { mkdirSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import autocannon, { type Options, type Result } from "autocannon";
+import pg from "pg";
+import {
+  BENCH_URL,
+  DB_NAME,
+  POOL_SIZE,
+  ROOT,
+  SEED_TENANTS,
+  backendPids,
+  dropDatabase,
+  ensureBuild,
+  getJson,
+  gitInfo,
+  log,
+  middleCursor,
+  newToken,
+  recreateDatabase,
+  resetWrites,
+  seed,
+  startApp,
+  startBaseline,
+} from "./harness.ts";
+import { freePort, stopServer, type Server } from "./procs.ts";
+import { cpuBetween, machine, sampleCpu } from "./system.ts";
+import {
+  consoleReport,
+  markdownSection,
+  summarize,
+  updateBenchmarksMd,
+  verdicts,
+  type Measurement,
+  type Report,
+  type TargetName,
+} from "./report.ts";
+
+const { values: flags } = parseArgs({
+  options: {
+    duration: { type: "string", default: "6" },
+    warmup: { type: "string", default: "3" },
+    reps: { type: "string", default: "3" },
+    connections: { type: "string", default: "10" },
+    scenarios: { type: "string", default: "list,cursor,create" },
+    "skip-build": { type: "boolean", default: false },
+    "no-markdown": { type: "boolean", default: false },
+    "keep-db": { type: "boolean", default: false },
+  },
+});
+const DURATION = Number(flags.duration);
+const WARMUP = Number(flags.warmup);
+const REPS = Number(flags.reps);
+const CONNECTIONS = Number(flags.connections);
+const SCENARIOS = flags.scenarios.split(",").filter(Boolean);
+
+// ---------------------------------------------------------------------------------------------
+// Scenarios
+
+interface Target {
+  name: TargetName;
+  server: Server;
+}
+
+interface Scenario {
+  label: string;
+  options: (base: string, tag: string) => Options;
+  writes: boolean;
+}
+
+function scenarios(token: string, cursor: string): Record<string, Scenario> {
+  const auth = { authorization: `Bearer ${token}` };
+  let sequence = 0;
+  return {
+    list: {
+      label: "GET /api/v1/tenants",
+      writes: false,
+      options: (base) => ({ url: `${base}/api/v1/tenants`, headers: auth }),
+    },
+    cursor: {
+      label: "GET /api/v1/tenants?cursor=…",
+      writes: false,
+      options: (base) => ({ url: `${base}/api/v1/tenants?cursor=${cursor}`, headers: auth }),
+    },
+    create: {
+      label: "POST /api/v1/tenants",
+      writes: true,
+      options: (base, tag) => ({
+        url: `${base}/api/v1/tenants`,
+        requests: [
+          {
+            method: "POST",
+            path: "/api/v1/tenants",
+            headers: { ...auth, "content-type": "application/json" },
+            setupRequest: (request) => {
+              sequence += 1;
+              return {
+                ...request,
+                headers: { ...request.headers, "idempotency-key": `bench-${tag}-${sequence}` },
+                body: JSON.stringify({ name: `bench-${tag}-${sequence}` }),
+              };
+            },
+          },
+        ],
+      }),
+    },
+  };
+}
+
+function load(options: Options, seconds: number): Promise<Result> {
+  return Promise.resolve(autocannon({ ...options, connections: CONNECTIONS, duration: seconds, timeout: 10 }));
+}
+
+function assertAll2xx(result: Result, what: string, server: Server): void {
+  if (result.non2xx || result.errors || result.timeouts) {
+    const codes = Object.entries(result.statusCodeStats)
+      .map(([code, { count }]) => `${code}×${count}`)
+      .join(", ");
+    throw new Error(
+      `${what}: ${result.non2xx} non-2xx responses, ${result.errors} errors, ${result.timeouts} timeouts ` +
+        `(status codes: ${codes || "none"}). Last server output:\n${server.output()}`,
+    );
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Checks before measuring: both servers answer, and answer the same.
+
+async function checkEquivalent(app: string, baseline: string, query: string, token: string): Promise<void> {
+  const [a, b] = await Promise.all([getJson(`${app}/api/v1/tenants${query}`, token), getJson(`${baseline}/api/v1/tenants${query}`, token)]);
+  for (const field of ["results", "count", "next_cursor", "previous_cursor"]) {
+    if (JSON.stringify(a[field]) !== JSON.stringify(b[field])) {
+      throw new Error(`app and baseline disagree on "${field}" for GET /api/v1/tenants${query}`);
+    }
+  }
+  for (const field of ["next", "previous"]) {
+    const strip = (v: unknown) => (typeof v === "string" ? new URL(v).search : v);
+    if (strip(a[field]) !== strip(b[field])) throw new Error(`app and baseline disagree on "${field}" for ${query || "the first page"}`);
+  }
+}
+
+async function checkCreate(base: string, token: string, tag: string): Promise<void> {
+  const response = await fetch(`${base}/api/v1/tenants`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${token}`, "content-type": "application/json", "idempotency-key": `bench-check-${tag}` },
+    body: JSON.stringify({ name: `bench-check-${tag}` }),
+  });
+  const body = await response.text();
+  if (response.status !== 201 || !response.headers.get("location")) {
+    throw new Error(`POST ${base}/api/v1/tenants: ${response.status} ${body}`);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+
+async function main(): Promise<void> {
+  const started = new Date();
+  const servers: Server[] = [];
+  let db: pg.Client | undefined;
+  let cleaned = false;
+  const cleanup = async () => {
+    if (cleaned) return;
+    cleaned = true;
+    await Promise.all(servers.map((s) => stopServer(s).catch(() => undefined)));
+    await db?.end().catch(() => undefined);
+    if (!flags["keep-db"]) await dropDatabase().catch((e: Error) => console.error(`could not drop ${DB_NAME}: ${e.message}`));
+  };
+  for (const signal of ["SIGINT", "SIGTERM"] as const) {
+    process.once(signal, () => {
+      console.error(`\n${signal}: stopping servers and dropping ${DB_NAME}`);
+      void cleanup().finally(() => process.exit(130));
+    });
+  }
+
+  try {
+    const postgresVersion = await recreateDatabase();
+    const git = gitInfo();
+    const build = ensureBuild(flags["skip-build"]);
+    const token = newToken();
+
+    // The app, on cp_bench: it applies its migrations and creates the operator and its token.
+    const track = (server: Server) => servers.push(server);
+    const app = await startApp({ port: await freePort(), token, track });
+    const appUrl = app.url;
+    log(`app ready on ${appUrl} (pid ${app.child.pid})`);
+
+    db = new pg.Client({ connectionString: BENCH_URL });
+    await db.connect();
+    const seedStart = Date.now();
+    await seed(db);
+    log(`seeded ${SEED_TENANTS} tenants in ${Date.now() - seedStart} ms`);
+
+    const baseline = await startBaseline({ port: await freePort(), track });
+    const baseUrl = baseline.url;
+    log(`baseline ready on ${baseUrl} (pid ${baseline.child.pid})`);
+
+    const cursor = await middleCursor(appUrl, token);
+    await checkEquivalent(appUrl, baseUrl, "", token);
+    await checkEquivalent(appUrl, baseUrl, `?cursor=${cursor}`, token);
+    await checkCreate(appUrl, token, "app");
+    await checkCreate(baseUrl, token, "baseline");
+    await resetWrites(db);
+    log("app and baseline give the same answers; measuring");
+
+    const all = scenarios(token, cursor);
+    for (const name of SCENARIOS) if (!all[name]) throw new Error(`unknown scenario "${name}" (have: ${Object.keys(all).join(", ")})`);
+    const targets: Target[] = [
+      { name: "app", server: app },
+      { name: "baseline", server: baseline },
+    ];
+    const measurements: Measurement[] = [];
+    for (const name of SCENARIOS) {
+      const scenario = all[name]!;
+      for (let rep = 1; rep <= REPS; rep++) {
+        // Alternate who goes first, so a drift in machine load does not favour one side.
+        const order = rep % 2 ? targets : [...targets].reverse();
+        for (const target of order) {
+          const tag = `${target.name}-${rep}`;
+          const options = scenario.options(target.server.url, tag);
+          const warm = await load(options, rep === 1 ? WARMUP : 1);
+          assertAll2xx(warm, `${scenario.label} on ${target.name} (warm-up)`, target.server);
+
+          const pids = await backendPids(db);
+          const before = sampleCpu(target.server.child.pid!, pids);
+          const result = await load(options, DURATION);
+          const after = sampleCpu(target.server.child.pid!, [...new Set([...pids, ...(await backendPids(db))])]);
+          assertAll2xx(result, `${scenario.label} on ${target.name}`, target.server);
+
+          const requests = result["2xx"];
+          const m: Measurement = {
+            scenario: name,
+            target: target.name,
+            rep,
+            durationSeconds: result.duration,
+            requests,
+            reqPerSec: requests / result.duration,
+            latencyMs: {
+              p50: result.latency.p50,
+              p90: result.latency.p90,
+              p99: result.latency.p99,
+              max: result.latency.max,
+              mean: result.latency.mean,
+            },
+            non2xx: result.non2xx,
+            errors: result.errors,
+            timeouts: result.timeouts,
+            statusCodes: Object.fromEntries(Object.entries(result.statusCodeStats).map(([code, { count }]) => [code, count])),
+            cpu: cpuBetween(before, after, requests),
+          };
+          measurements.push(m);
+          log(
+            `${scenario.label.padEnd(30)} ${target.name.padEnd(8)} rep ${rep}: ${m.reqPerSec.toFixed(0).padStart(5)} req/s, ` +
+              `p50 ${m.latencyMs.p50} ms, p99 ${m.latencyMs.p99} ms, server ${m.cpu.serverMsPerRequest.toFixed(2)} CPU ms/req, ` +
+              `other load ${m.cpu.otherCores.toFixed(2)} cores`,
+          );
+
+          if (scenario.writes) {
+            // Every 2xx created a tenant and its audit event (requests still in flight when the
+            // load stopped may have added more tenants than counted responses, never fewer).
+            const removed = await resetWrites(db);
+            if (removed.tenants < warm["2xx"] + requests || removed.events !== removed.tenants) {
+              throw new Error(
+                `${scenario.label} on ${target.name}: ${warm["2xx"] + requests} responses 201, but ${removed.tenants} tenants and ${removed.events} audit events were written`,
+              );
+            }
+          }
+        }
+      }
+    }
+
+    const labels = Object.fromEntries(SCENARIOS.map((name) => [name, all[name]!.label]));
+    const summary = summarize(measurements, SCENARIOS);
+    const report: Report = {
+      date: started.toISOString(),
+      command: `npm run bench${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(" ")}` : ""}`,
+      git,
+      machine: machine(postgresVersion),
+      settings: {
+        connections: CONNECTIONS,
+        durationSeconds: DURATION,
+        warmupSeconds: WARMUP,
+        reps: REPS,
+        seedTenants: SEED_TENANTS,
+        poolSize: POOL_SIZE,
+        build,
+      },
+      scenarios: labels,
+      measurements,
+      summary,
+      verdicts: verdicts(summary, SCENARIOS),
+    };
+
+    const resultsDir = path.join(ROOT, "bench/results");
+    mkdirSync(resultsDir, { recursive: true });
+    const resultsFile = path.join("bench/results", `${started.toISOString().replace(/[:.]/g, "-")}.json`);
+    writeFileSync(path.join(ROOT, resultsFile), `${JSON.stringify(report, null, 2)}\n`);
+    console.log(`\n${consoleReport(report)}\n`);
+    log(`wrote ${resultsFile}`);
+    if (!flags["no-markdown"]) {
+      updateBenchmarksMd(path.join(ROOT, "BENCHMARKS.md"), markdownSection(report, resultsFile));
+      log("updated BENCHMARKS.md (section \"Tenants API\")");
+    }
+    const missed = report.verdicts.filter((v) => !v.throughputMet || !v.p99Met);
+    if (missed.length) log(`targets missed: ${missed.map((v) => labels[v.scenario]).join("; ")}`);
+  } finally {
+    await cleanup();
+    log(`done in ${((Date.now() - started.getTime()) / 1000).toFixed(0)} s; servers stopped, ${DB_NAME} ${flags["keep-db"] ? "kept" : "dropped"}`);
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(`\nBENCHMARK FAILED: ${error instanceof Error ? error.message : String(error)}`);
+  process.exit(1);
+});
