@@ -20,3 +20,12 @@ export function fieldErrorsOf(error: unknown): Array<{ path: string; message: st
   const data = (error as { data?: { errors?: Array<{ path: string; message: string }> } } | null)?.data;
   return data?.errors ?? [];
 }
+
+/** What to tell a person about a failed call: the server's words for 4xx, a generic line else. */
+export function messageOf(error: unknown): string {
+  const status = statusOf(error);
+  if (status >= 400 && status < 500 && error instanceof Error && error.message) return error.message;
+  return status === 0
+    ? "The server could not be reached. Check your connection and try again."
+    : "Something went wrong on our side. Try again in a moment.";
+}

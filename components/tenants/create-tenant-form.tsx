@@ -3,7 +3,7 @@
 import { useRef, useState, type FormEvent } from "react";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { CreateTenantInput } from "@/server/tenants/schemas";
-import { fieldErrorsOf, useTRPC } from "../trpc";
+import { fieldErrorsOf, messageOf, useTRPC } from "../trpc";
 import { Alert } from "../ui/alert";
 import { Button } from "../ui/button";
 import { Card, CardBody, CardHeader } from "../ui/card";
@@ -64,7 +64,7 @@ export function CreateTenantForm({ onCreated }: { onCreated: (tenantId: string) 
           setFieldError(nameError(onName.message));
           inputRef.current?.focus();
         } else {
-          setFormError(error.message || "The tenant could not be created. Try again.");
+          setFormError(messageOf(error));
         }
       },
     });

@@ -3,7 +3,7 @@
 import type { ReactNode } from "react";
 import Link from "next/link";
 import { useQuery } from "@tanstack/react-query";
-import { statusOf, useTRPC } from "../trpc";
+import { messageOf, statusOf, useTRPC } from "../trpc";
 import { Alert } from "../ui/alert";
 import { buttonClasses, Button } from "../ui/button";
 import { Card, CardHeader } from "../ui/card";
@@ -87,7 +87,7 @@ export function TenantDetail({ tenantId }: { tenantId: string }) {
             </Button>
           }
         >
-          {query.error.message}
+          {messageOf(query.error)}
         </Alert>
       </>
     );

@@ -3,7 +3,7 @@
 import type { ReactNode } from "react";
 import Link from "next/link";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
-import { useTRPC } from "../trpc";
+import { messageOf, useTRPC } from "../trpc";
 import { Alert } from "../ui/alert";
 import { Button } from "../ui/button";
 import { CardFooter } from "../ui/card";
@@ -89,7 +89,7 @@ export function TenantsTable({ position, onMove, emptyAction, highlightId }: Ten
             </Button>
           }
         >
-          {query.error.message || "Check your connection and try again."}
+          {messageOf(query.error)}
         </Alert>
       </div>
     );
