@@ -164,17 +164,22 @@ function numbersTable(report: Report): string {
 
 function verdictTable(report: Report): string {
   return table(
-    ["Scenario", "app/baseline req/s", "target", "met?", "app/baseline p99", "target", "met?"],
-    report.verdicts.map((v) => [
-      report.scenarios[v.scenario] ?? v.scenario,
-      `${fmt(v.throughputRatio * 100)}%`,
-      `≥ ${fmt(v.throughputTarget * 100)}%`,
-      v.throughputMet ? "**yes**" : "**NO**",
-      `${fmt(v.p99Ratio, 1)}×`,
-      `≤ ${fmt(v.p99Target, 1)}×`,
-      v.p99Met ? "**yes**" : "**NO**",
-    ]),
-    ["l", "r", "r", "l", "r", "r", "l"],
+    ["Scenario", "app/baseline req/s", "target", "met?", "app/baseline p99", "target", "met?", "app/baseline server CPU per request"],
+    report.verdicts.map((v) => {
+      const cpu = (target: TargetName) =>
+        report.summary.find((s) => s.scenario === v.scenario && s.target === target)?.serverMsPerRequest ?? NaN;
+      return [
+        report.scenarios[v.scenario] ?? v.scenario,
+        `${fmt(v.throughputRatio * 100)}%`,
+        `≥ ${fmt(v.throughputTarget * 100)}%`,
+        v.throughputMet ? "**yes**" : "**NO**",
+        `${fmt(v.p99Ratio, 1)}×`,
+        `≤ ${fmt(v.p99Target, 1)}×`,
+        v.p99Met ? "**yes**" : "**NO**",
+        `${fmt(cpu("app") / cpu("baseline"), 1)}× (informational)`,
+      ];
+    }),
+    ["l", "r", "r", "l", "r", "r", "l", "r"],
   );
 }
 
@@ -213,9 +218,10 @@ sources, creates the database \`cp_bench\`, runs everything, drops \`cp_bench\` 
 **Method.** A fresh database with ${fmt(s.seedTenants)} tenants (created_at spread over ~35 days), the app's
 production build (\`next build\` in compile + generate mode; \`next start\`, NODE_ENV=production,
 LOG_LEVEL=warn) and the baseline (\`bench/baseline.ts\`: bare \`node:http\` + \`pg\` Pool of ${s.poolSize}, the
-same SQL, no framework), each its own process. autocannon at **${s.connections} connections**, ${s.warmupSeconds} s warm-up (1 s before
-later repetitions), **${s.durationSeconds} s measured**, **${s.reps} repetitions** per scenario and server,
-app and baseline alternating; the table shows the **median** of the repetitions (and their range).
+same SQL, no framework), each its own process. autocannon at **${s.connections} connections**: first a warm-up
+round (${s.warmupSeconds} s of every scenario on both servers), then per scenario **${s.reps} repetitions** on each server,
+app and baseline alternating, each 1 s warm-up + **${s.durationSeconds} s measured**; the table shows the **median** of
+the repetitions (and their range).
 req/s = responses / measured seconds; latency from autocannon's histogram (1 ms resolution). CPU
 ms/req = CPU time of the server process (or of its Postgres backends) / responses.
 POST rows are deleted (and the tables vacuumed) after each POST run, so every run starts at ${fmt(s.seedTenants)} tenants.
@@ -231,7 +237,7 @@ ${numbersTable(report)}
 
 At ${s.connections} connections the app should reach **≥ 50% of the baseline's throughput** with **p99 ≤ 2× the
 baseline's**. (The team measured the bare baseline at about 1,600 req/s, p99 16 ms for the first
-page with 10k rows and a count; here it measured ${fmt(report.summary.find((x) => x.scenario === "list" && x.target === "baseline")?.reqPerSec ?? 0)} req/s, p99 ${fmt(report.summary.find((x) => x.scenario === "list" && x.target === "baseline")?.p99 ?? 0)} ms.)
+page with 10k rows and a count; on this shared machine it measured ${fmt(report.summary.find((x) => x.scenario === "list" && x.target === "baseline")?.reqPerSec ?? 0)} req/s, p99 ${fmt(report.summary.find((x) => x.scenario === "list" && x.target === "baseline")?.p99 ?? 0)} ms.)
 
 ${verdictTable(report)}
 

@@ -9,7 +9,8 @@
  * BENCHMARKS.md. Any non-2xx response or socket error fails the run. Servers are stopped and
  * cp_bench dropped at the end, also on failure or Ctrl-C.
  *
- * Options: --duration <s> (6) --warmup <s> (3) --reps <n> (3) --connections <n> (10)
+ * Options: --duration <s> (6) --warmup <s> (3, per scenario and server, once) --reps <n> (3)
+ *          --connections <n> (10)
  *          --scenarios list,cursor,create   --skip-build   --no-markdown   --keep-db
  * Env: BENCH_ADMIN_URL (postgres://postgres@127.0.0.1:5432/postgres).
  */
@@ -223,6 +224,17 @@ async function main(): Promise<void> {
       { name: "app", server: app },
       { name: "baseline", server: baseline },
     ];
+    // Warm-up round: the app's JIT needs a few hundred requests of every kind before its cost
+    // per request settles (the first measured run was ~25% dearer without this).
+    for (const name of SCENARIOS) {
+      for (const target of targets) {
+        const warm = await load(all[name]!.options(target.server.url, `${target.name}-warm`), WARMUP);
+        assertAll2xx(warm, `${all[name]!.label} on ${target.name} (warm-up)`, target.server);
+        if (all[name]!.writes) await resetWrites(db);
+      }
+    }
+    log(`warmed up (${WARMUP} s of every scenario on both servers)`);
+
     const measurements: Measurement[] = [];
     for (const name of SCENARIOS) {
       const scenario = all[name]!;
@@ -232,7 +244,7 @@ async function main(): Promise<void> {
         for (const target of order) {
           const tag = `${target.name}-${rep}`;
           const options = scenario.options(target.server.url, tag);
-          const warm = await load(options, rep === 1 ? WARMUP : 1);
+          const warm = await load(options, 1);
           assertAll2xx(warm, `${scenario.label} on ${target.name} (warm-up)`, target.server);
 
           const pids = await backendPids(db);

@@ -93,12 +93,18 @@ export function sampleCpu(serverPid: number, databasePids: number[]): CpuSample 
   };
 }
 
-/** Usage between two samples; backends only seen at the end count from zero (they started within). */
+/**
+ * Usage between two samples. Backends only seen at the end count from zero (they started
+ * within); backends gone by the end (idle connections of the other server's pool timing out)
+ * are left out: their last reading is lost with them, and idle they used next to nothing.
+ */
 export function cpuBetween(start: CpuSample, end: CpuSample, requests: number): CpuUsage {
   const wall = (end.at - start.at) / 1000;
   const server = end.server - start.server;
   let database = 0;
-  for (const [pid, seconds] of end.database) database += seconds - (start.database.get(pid) ?? 0);
+  for (const [pid, seconds] of end.database) {
+    if (seconds > 0) database += seconds - (start.database.get(pid) ?? 0);
+  }
   const self = end.self - start.self;
   const other = Math.max(0, end.machine - start.machine - server - database - self);
   const perRequest = (seconds: number) => (requests > 0 ? (seconds * 1000) / requests : 0);
