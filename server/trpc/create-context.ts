@@ -14,6 +14,16 @@ export function bearerOf(req: Request): string | null {
   return match ? match[1]! : "";
 }
 
+/** The request's cookies as a plain object (next-auth's getToken reads `req.cookies`, not the header). */
+export function cookiesOf(req: Request): Record<string, string> {
+  const cookies: Record<string, string> = {};
+  for (const part of (req.headers.get("cookie") ?? "").split(";")) {
+    const at = part.indexOf("=");
+    if (at > 0) cookies[part.slice(0, at).trim()] = decodeURIComponent(part.slice(at + 1).trim());
+  }
+  return cookies;
+}
+
 export async function createRestContext(req: Request, requestId: string): Promise<Context> {
   const db = await database();
   const bearer = bearerOf(req);
@@ -27,10 +37,7 @@ export async function createRestContext(req: Request, requestId: string): Promis
 
 export async function createConsoleContext(req: Request, requestId: string): Promise<Context> {
   const db = await database();
-  const jwt = await getToken({
-    req: { headers: Object.fromEntries(req.headers) } as never,
-    secret: secrets().nextauthSecret,
-  });
+  const jwt = await getToken({ req: { headers: Object.fromEntries(req.headers), cookies: cookiesOf(req) } as never, secret: secrets().nextauthSecret });
   const principal = jwt?.sub ? await sessionPrincipal(db.prisma, jwt.sub) : null;
   return {
     db,
