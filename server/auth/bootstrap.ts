@@ -14,26 +14,22 @@ import { normalizeEmail } from "./users.ts";
 
 export async function ensureOperator(db: Database, email: string, password: string) {
   const normalized = normalizeEmail(email);
-  const existing = await db.prisma.user.findUnique({ where: { email: normalized } });
-  if (existing) {
-    const passwordOk = await verifyPassword(password, existing.passwordHash);
-    if (passwordOk && existing.platformRole === "operator") return existing;
-    return db.prisma.user.update({
-      where: { id: existing.id },
-      data: { platformRole: "operator", ...(passwordOk ? {} : { passwordHash: await hashPassword(password) }) },
-    });
-  }
-  const passwordHash = await hashPassword(password);
-  return db.prisma.user.upsert({
-    where: { email: normalized },
-    create: { email: normalized, name: "Operator", passwordHash, platformRole: "operator" },
-    update: { platformRole: "operator" },
+  // INSERT … ON CONFLICT DO NOTHING: instances starting at once create the user once.
+  await db.prisma.user.createMany({
+    data: [{ email: normalized, name: "Operator", passwordHash: await hashPassword(password), platformRole: "operator" }],
+    skipDuplicates: true,
+  });
+  const user = await db.prisma.user.findUniqueOrThrow({ where: { email: normalized } });
+  const passwordOk = await verifyPassword(password, user.passwordHash);
+  if (passwordOk && user.platformRole === "operator") return user;
+  return db.prisma.user.update({
+    where: { id: user.id },
+    data: { platformRole: "operator", ...(passwordOk ? {} : { passwordHash: await hashPassword(password) }) },
   });
 }
 
 export async function ensureToken(db: Database, userId: string, value: string, name: string) {
-  const tokenHash = hashToken(value);
-  await db.prisma.apiToken.upsert({ where: { tokenHash }, create: { userId, name, tokenHash }, update: {} });
+  await db.prisma.apiToken.createMany({ data: [{ userId, name, tokenHash: hashToken(value) }], skipDuplicates: true });
 }
 
 export async function bootstrap(db: Database, env: Env): Promise<string[]> {

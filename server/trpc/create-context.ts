@@ -31,7 +31,8 @@ export async function createConsoleContext(req: Request, requestId: string): Pro
     req: { headers: Object.fromEntries(req.headers) } as never,
     secret: secrets().nextauthSecret,
   });
-  const principal = jwt?.sub ? await sessionPrincipal(db.prisma, jwt.sub) : null;
+  const sessionId = typeof jwt?.sid === "string" ? jwt.sid : null;
+  const principal = jwt?.sub ? await sessionPrincipal(db.prisma, jwt.sub, sessionId) : null;
   return {
     db,
     principal,

@@ -1,9 +1,15 @@
 /** The application router: every domain's router, served to the console and as REST. */
 import { router } from "./init.ts";
 import { tenantsRouter } from "../tenants/router.ts";
+import { membersRouter } from "../members/router.ts";
+import { tokensRouter } from "../tokens/router.ts";
+import { authRouter } from "../auth/router.ts";
 
 export const appRouter = router({
   tenants: tenantsRouter,
+  members: membersRouter,
+  tokens: tokensRouter,
+  auth: authRouter,
 });
 
 export type AppRouter = typeof appRouter;
