@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { pageOf, PageQuery } from "../http/pagination.ts";
+import { JsonBoolean } from "../http/fields.ts";
 
 export const ApiToken = z
   .object({
@@ -23,7 +24,7 @@ export const CreateTokenInput = z
   .strictObject({
     name: z.string({ error: "is required" }).trim().min(1, "must not be empty").max(100, "must be at most 100 characters"),
     tenant_id: z.uuid({ error: "must be a tenant id" }).optional(),
-    read_only: z.boolean({ error: "must be true or false" }).optional(),
+    read_only: JsonBoolean.optional(),
     expires_at: z.iso.datetime({ offset: true, error: "must be an ISO 8601 date-time" }).optional(),
     user_id: z.uuid({ error: "must be a user id" }).optional().meta({ description: "Operators only: mint the token for this user." }),
   })
