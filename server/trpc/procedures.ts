@@ -4,13 +4,14 @@
  *   authedProcedure             any signed-in caller (token or console session)
  *   operatorProcedure           platform operators (writes: not with a read-only token)
  *   tenantProcedure(role)       a tenant role or above in the tenant of the call (404 outside it)
- *   stepUpProcedure(role)       the same, plus a step-up in the last 10 minutes
- * The rules themselves are in server/auth/policy.ts.
+ * The rules themselves are in server/auth/policy.ts. Step-up is asked by the service
+ * (`assertSteppedUp`) once it has found the resource, so that another tenant's resource is a 404
+ * whether or not the caller stepped up, and so that it can depend on the change (disabling an SSO
+ * provider needs it, enabling does not); such procedures carry `stepUp: true` in their meta.
  */
 import { AppError, Forbidden, Unauthenticated } from "../errors.ts";
 import { isOperator, mayWrite, roleSatisfies } from "../auth/policy.ts";
 import { resolveTenantAccess } from "../auth/access.ts";
-import { assertSteppedUp } from "../auth/step-up.ts";
 import type { TenantRole } from "../auth/principal.ts";
 import { baseProcedure, middleware } from "./init.ts";
 import { toTRPCError } from "./errors.ts";
@@ -59,14 +60,4 @@ export function tenantProcedure(role: TenantRole) {
     }
     return next({ ctx: { ...ctx, tenant } });
   });
-}
-
-/** tenantProcedure(role) plus a fresh step-up (RFC 9470 challenge otherwise). */
-export function stepUpProcedure(role: TenantRole) {
-  return tenantProcedure(role)
-    .meta({ stepUp: true })
-    .use(async ({ ctx, next }) => {
-      await assertSteppedUp(ctx.db.prisma, ctx.principal);
-      return next();
-    });
 }

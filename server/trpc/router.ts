@@ -4,12 +4,15 @@ import { tenantsRouter } from "../tenants/router.ts";
 import { membersRouter } from "../members/router.ts";
 import { tokensRouter } from "../tokens/router.ts";
 import { authRouter } from "../auth/router.ts";
+import { ssoRouterImplied, ssoRouterInTenant } from "../sso/router.ts";
 
 export const appRouter = router({
   tenants: tenantsRouter,
   members: membersRouter,
   tokens: tokensRouter,
   auth: authRouter,
+  sso: ssoRouterImplied,
+  tenantSso: ssoRouterInTenant,
 });
 
 export type AppRouter = typeof appRouter;

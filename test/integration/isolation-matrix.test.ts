@@ -7,12 +7,16 @@ import { startApi, type TestApi } from "../support/api.ts";
 import { client, createToken, createUser, db, tenantWithMembers } from "../support/fixtures.ts";
 import { appRouter } from "../../server/trpc/router.ts";
 import type { Meta } from "../../server/trpc/meta.ts";
+import { metadataChecksIdle } from "../../server/sso/checks.ts";
+
+const SSO_BODY = { provider_type: "saml", name: "Matrix IdP", metadata_url: "https://idp.invalid/metadata.xml" };
 
 const CALLERS = ["none", "bad", "revoked", "expired", "otherAdmin", "viewer", "support", "readOnly", "scopedOther"] as const;
 type Caller = (typeof CALLERS)[number];
 
 interface World {
   tenantA: { id: string; name: string };
+  providerId: string;
   viewerId: string;
   adminEmail: string;
   adminTokenId: string;
@@ -52,6 +56,28 @@ const EXAMPLES: Record<string, Example> = {
     expect: { otherAdmin: 404, viewer: 404, support: 404, scopedOther: 404 },
   },
   "GET /me": { request: () => ({ path: "/me" }) },
+  // SSO with the tenant implied by the caller: B's admin lands in B (its only tenant), support
+  // in no tenant (400), A's viewer and A's read-only token in A.
+  "GET /sso": { request: () => ({ path: "/sso" }), expect: { otherAdmin: 200, scopedOther: 200, support: 400 } },
+  "POST /sso": {
+    request: () => ({ path: "/sso", body: SSO_BODY }),
+    expect: { otherAdmin: 201, scopedOther: 201, support: 400 },
+  },
+  "GET /sso/{provider_id}": { request: (w) => ({ path: `/sso/${w.providerId}` }), expect: { support: 400 } },
+  "PATCH /sso/{provider_id}": { request: (w) => ({ path: `/sso/${w.providerId}`, body: { name: "Renamed" } }), expect: { support: 400 } },
+  "DELETE /sso/{provider_id}": { request: (w) => ({ path: `/sso/${w.providerId}` }), expect: { support: 400 } },
+  "POST /sso/{provider_id}/refresh-metadata": { request: (w) => ({ path: `/sso/${w.providerId}/refresh-metadata` }), expect: { support: 400 } },
+  "GET /tenants/{tenant_id}/sso": { request: (w) => ({ path: `/tenants/${w.tenantA.id}/sso` }) },
+  "POST /tenants/{tenant_id}/sso": { request: (w) => ({ path: `/tenants/${w.tenantA.id}/sso`, body: SSO_BODY }) },
+  "GET /tenants/{tenant_id}/sso/{provider_id}": { request: (w) => ({ path: `/tenants/${w.tenantA.id}/sso/${w.providerId}` }) },
+  "PATCH /tenants/{tenant_id}/sso/{provider_id}": {
+    request: (w) => ({ path: `/tenants/${w.tenantA.id}/sso/${w.providerId}`, body: { name: "Renamed" } }),
+  },
+  "DELETE /tenants/{tenant_id}/sso/{provider_id}": { request: (w) => ({ path: `/tenants/${w.tenantA.id}/sso/${w.providerId}` }) },
+  "POST /tenants/{tenant_id}/sso/{provider_id}/refresh-metadata": {
+    request: (w) => ({ path: `/tenants/${w.tenantA.id}/sso/${w.providerId}/refresh-metadata` }),
+    expect: { viewer: 403, support: 403, readOnly: 403 },
+  },
   "POST /auth/step-up": {
     request: () => ({ path: "/auth/step-up", body: { password: "not-the-password" } }),
     expect: { otherAdmin: 401, viewer: 401, support: 401, readOnly: 401, scopedOther: 401 },
@@ -98,8 +124,12 @@ beforeAll(async () => {
     ],
   });
   const adminToken = await prisma.apiToken.findFirstOrThrow({ where: { userId: a.admin.user.id } });
+  const provider = await prisma.ssoProvider.create({
+    data: { tenantId: a.tenant.id, providerType: "saml", name: "Alpha IdP", metadataUrl: "https://idp.invalid/a.xml" },
+  });
   world = {
     tenantA: a.tenant,
+    providerId: provider.id,
     viewerId: a.viewer.user.id,
     adminEmail: a.admin.user.email,
     adminTokenId: adminToken.id,
@@ -116,7 +146,10 @@ beforeAll(async () => {
     },
   };
 });
-afterAll(() => api.close());
+afterAll(async () => {
+  await metadataChecksIdle();
+  await api.close();
+});
 
 test("every REST operation has an entry in the matrix", () => {
   expect(operations.length).toBeGreaterThan(10);
