@@ -71,3 +71,14 @@ export const Unauthenticated = (message = "Authentication required", error?: "in
       "WWW-Authenticate": error ? `Bearer error="${error}", error_description="${message}"` : "Bearer",
     },
   });
+
+/** RFC 9470: the caller must re-authenticate (step-up) before this action. */
+export const StepUpRequired = (message = "This action needs a fresh step-up authentication (POST /api/v1/auth/step-up)") =>
+  new AppError("step_up_required", message, {
+    headers: { "WWW-Authenticate": 'Bearer error="insufficient_user_authentication", max_age=600' },
+  });
+
+export const RateLimited = (message: string, retryAfterSeconds: number) =>
+  new AppError("rate_limited", message, { headers: { "Retry-After": String(Math.max(1, Math.ceil(retryAfterSeconds))) } });
+
+export const TenantRequired = (message: string) => new AppError("tenant_required", message);

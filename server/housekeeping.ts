@@ -4,24 +4,32 @@
  */
 import type { Database } from "./db/client.ts";
 import { purgeExpired } from "./http/idempotency.ts";
+import { purgeOldFailures } from "./auth/limits.ts";
+import { recheckStalePending } from "./sso/checks.ts";
 import { log, errorFields } from "./log.ts";
 
 export interface HousekeepingSummary {
   idempotency_keys_purged: number;
+  auth_failures_purged: number;
+  sso_metadata_rechecked: number;
 }
 
 export async function runHousekeeping(db: Database): Promise<HousekeepingSummary> {
-  return { idempotency_keys_purged: await purgeExpired(db.sql) };
+  return {
+    idempotency_keys_purged: await purgeExpired(db.sql),
+    auth_failures_purged: await purgeOldFailures(db.prisma),
+    sso_metadata_rechecked: await recheckStalePending(db),
+  };
 }
 
-const HOUSEKEEPING_INTERVAL_MS = 15 * 60 * 1000;
+const HOUSEKEEPING_INTERVAL_MS = 60 * 1000;
 
 /** Starts the in-process ticker; returns a function that stops it. */
 export function startInternalCron(db: Database): () => void {
   const tick = async () => {
     try {
       const summary = await runHousekeeping(db);
-      if (summary.idempotency_keys_purged) log.info("housekeeping", { ...summary });
+      if (Object.values(summary).some(Boolean)) log.info("housekeeping", { ...summary });
     } catch (error) {
       log.error("housekeeping failed", errorFields(error));
     }

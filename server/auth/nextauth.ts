@@ -1,9 +1,14 @@
 /** next-auth for the console: email + password (Credentials), JWT session cookie. */
+import { randomUUID } from "node:crypto";
 import type { NextAuthOptions } from "next-auth";
 import CredentialsProvider from "next-auth/providers/credentials";
 import { database } from "../db/client.ts";
 import { secrets } from "../secrets.ts";
-import { checkCredentials } from "./users.ts";
+import { requestInfoFromHeaders } from "../http/request.ts";
+import { signIn } from "./login.ts";
+
+/** Thrown to next-auth so the sign-in form can tell "wait" from "wrong password". */
+export const RATE_LIMITED_PREFIX = "rate_limited:";
 
 export function authOptions(): NextAuthOptions {
   return {
@@ -14,17 +19,24 @@ export function authOptions(): NextAuthOptions {
       CredentialsProvider({
         name: "Email and password",
         credentials: { email: { label: "Email", type: "email" }, password: { label: "Password", type: "password" } },
-        async authorize(credentials) {
+        async authorize(credentials, req) {
           if (!credentials?.email || !credentials.password) return null;
-          const db = await database();
-          const user = await checkCredentials(db.prisma, credentials.email, credentials.password);
-          return user ? { id: user.id, email: user.email, name: user.name } : null;
+          const headers = (req?.headers ?? {}) as Record<string, string | undefined>;
+          const request = requestInfoFromHeaders((name) => headers[name] ?? null, randomUUID());
+          const result = await signIn(await database(), request, credentials.email, credentials.password);
+          if (result.ok) return result.user;
+          if (result.reason === "rate_limited") throw new Error(`${RATE_LIMITED_PREFIX}${result.retryAfterSeconds}`);
+          return null;
         },
       }),
     ],
     callbacks: {
       jwt({ token, user }) {
-        if (user) token.sub = user.id;
+        if (user) {
+          token.sub = user.id;
+          // A stable id for this console session: step-up is attached to it.
+          token.sid = randomUUID();
+        }
         return token;
       },
       session({ session, token }) {

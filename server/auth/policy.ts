@@ -1,8 +1,17 @@
 /**
- * Who may do what, decided in one place. Procedures (server/trpc/procedures.ts) and services ask
- * these questions; no route checks roles by hand.
+ * Who may do what, decided in one place (DESIGN §2). Procedures (server/trpc/procedures.ts) ask
+ * these questions; no route or service checks roles by hand.
+ *
+ *   platform operator   admin in every tenant; creates tenants; mints tokens for others
+ *   platform support    viewer in every tenant (reads config and audit, never secrets)
+ *   tenant admin        reads and writes its tenant
+ *   tenant viewer       reads its tenant
+ *   read-only token     at most viewer, whatever its owner is
+ *   tenant-scoped token no access outside its tenant (404 there, as if it did not exist)
  */
-import type { Principal } from "./principal.ts";
+import type { Principal, TenantRole } from "./principal.ts";
+
+const RANK: Record<TenantRole, number> = { viewer: 1, admin: 2 };
 
 /** Operators create tenants and act as admin everywhere. */
 export function isOperator(principal: Principal): boolean {
@@ -17,4 +26,27 @@ export function seesAllTenants(principal: Principal): boolean {
 /** A read-only token may call no write operation, whatever its owner's roles. */
 export function mayWrite(principal: Principal): boolean {
   return !principal.token?.readOnly;
+}
+
+/**
+ * The role the principal holds in a tenant given its membership there (or null), or null when it
+ * has no access at all (which callers answer with 404).
+ */
+export function tenantRoleOf(principal: Principal, tenantId: string, membership: TenantRole | null): TenantRole | null {
+  if (principal.token?.tenantId && principal.token.tenantId !== tenantId) return null;
+  const platform: TenantRole | null =
+    principal.platformRole === "operator" ? "admin" : principal.platformRole === "support" ? "viewer" : null;
+  const candidates = [platform, membership].filter((r): r is TenantRole => r !== null);
+  if (candidates.length === 0) return null;
+  const best = candidates.reduce((a, b) => (RANK[a] >= RANK[b] ? a : b));
+  return principal.token?.readOnly ? "viewer" : best;
+}
+
+export function roleSatisfies(role: TenantRole, required: TenantRole): boolean {
+  return RANK[role] >= RANK[required];
+}
+
+/** Operators may act for another user (mint tokens for them, list their tokens). */
+export function mayActForOthers(principal: Principal): boolean {
+  return isOperator(principal) && mayWrite(principal);
 }

@@ -1,15 +1,20 @@
-/** Who is calling: a user, through an API token or a console session. */
+/** Who is calling: a user, through an API token or a console session (or the CLI, as system). */
 
 export type PlatformRole = "operator" | "support";
 export type TenantRole = "admin" | "viewer";
+
+export const TENANT_ROLES = ["admin", "viewer"] as const satisfies readonly TenantRole[];
+export const PLATFORM_ROLES = ["operator", "support"] as const satisfies readonly PlatformRole[];
 
 export interface Principal {
   userId: string;
   email: string;
   platformRole: PlatformRole | null;
-  via: "token" | "session";
+  via: "token" | "session" | "system";
   /** The API token used, when via = "token". */
-  token: { id: string; tenantId: string | null; readOnly: boolean } | null;
+  token: { id: string; tenantId: string | null; readOnly: boolean; expiresAt: Date | null } | null;
+  /** The console session, when via = "session". */
+  sessionId: string | null;
 }
 
 /** Where a request came from, recorded on audit events. */
@@ -19,6 +24,29 @@ export interface RequestInfo {
   userAgent: string | null;
 }
 
+/** The CLI and start-up scripts act as the platform itself. */
+export const SYSTEM_PRINCIPAL: Principal = {
+  userId: "system",
+  email: "system@control-plane.local",
+  platformRole: "operator",
+  via: "system",
+  token: null,
+  sessionId: null,
+};
+
+export const SYSTEM_REQUEST: RequestInfo = { requestId: "cli", ip: null, userAgent: "control-plane-cli" };
+
 export function asPlatformRole(value: string | null): PlatformRole | null {
   return value === "operator" || value === "support" ? value : null;
+}
+
+export function asTenantRole(value: string | null): TenantRole | null {
+  return value === "admin" || value === "viewer" ? value : null;
+}
+
+/** What a step-up is attached to: the token, or the console session. */
+export function stepUpSubject(principal: Principal): string | null {
+  if (principal.token) return `token:${principal.token.id}`;
+  if (principal.sessionId) return `session:${principal.sessionId}`;
+  return null;
 }

@@ -22,7 +22,7 @@ export async function currentUser(): Promise<ConsoleUser | null> {
   const userId = (session?.user as { id?: string } | undefined)?.id;
   if (!userId) return null;
   const db = await database();
-  const principal = await sessionPrincipal(db.prisma, userId);
+  const principal = await sessionPrincipal(db.prisma, userId, null);
   if (!principal) return null;
   return { userId: principal.userId, email: principal.email, platformRole: principal.platformRole };
 }

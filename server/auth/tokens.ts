@@ -4,6 +4,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import type { Tx } from "../db/client.ts";
 import { asPlatformRole, type Principal } from "./principal.ts";
+import { clock } from "../clock.ts";
 
 export const TOKEN_PREFIX = "cp_";
 
@@ -21,7 +22,8 @@ export type BearerResult = { principal: Principal } | { error: "invalid_token" }
  * Resolves a bearer token to its principal. Unknown, revoked and expired tokens are all
  * `invalid_token` (the caller cannot tell which). `last_used_at` is written at most once a minute.
  */
-export async function resolveBearer(db: Tx, value: string, now = new Date()): Promise<BearerResult> {
+export async function resolveBearer(db: Tx, value: string): Promise<BearerResult> {
+  const now = clock.now();
   if (!value.startsWith(TOKEN_PREFIX) || value.length > 200) return { error: "invalid_token" };
   const token = await db.apiToken.findUnique({
     where: { tokenHash: hashToken(value) },
@@ -42,7 +44,8 @@ export async function resolveBearer(db: Tx, value: string, now = new Date()): Pr
       email: token.user.email,
       platformRole: asPlatformRole(token.user.platformRole),
       via: "token",
-      token: { id: token.id, tenantId: token.tenantId, readOnly: token.readOnly },
+      token: { id: token.id, tenantId: token.tenantId, readOnly: token.readOnly, expiresAt: token.expiresAt },
+      sessionId: null,
     },
   };
 }

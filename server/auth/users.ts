@@ -1,7 +1,9 @@
 /** Looking users up for sign-in and for requests. */
-import type { Tx } from "../db/client.ts";
-import { asPlatformRole, type Principal } from "./principal.ts";
-import { verifyPassword } from "./password.ts";
+import type { Database, Tx } from "../db/client.ts";
+import { Conflict } from "../errors.ts";
+import { emitEvent, type Actor } from "../events/emit.ts";
+import { asPlatformRole, type PlatformRole, type Principal } from "./principal.ts";
+import { hashPassword, verifyPassword } from "./password.ts";
 
 export function normalizeEmail(email: string): string {
   return email.trim().toLowerCase();
@@ -15,7 +17,7 @@ export async function checkCredentials(db: Tx, email: string, password: string) 
 }
 
 /** The principal of a console session, from the user id its cookie carries. */
-export async function sessionPrincipal(db: Tx, userId: string): Promise<Principal | null> {
+export async function sessionPrincipal(db: Tx, userId: string, sessionId: string | null): Promise<Principal | null> {
   const user = await db.user.findUnique({ where: { id: userId } });
   if (!user) return null;
   return {
@@ -24,5 +26,27 @@ export async function sessionPrincipal(db: Tx, userId: string): Promise<Principa
     platformRole: asPlatformRole(user.platformRole),
     via: "session",
     token: null,
+    sessionId,
   };
+}
+
+/** Creates a user outside any tenant (CLI, scripted setups); an existing email is a conflict. */
+export async function createUser(
+  db: Database,
+  actor: Actor,
+  input: { email: string; password?: string; name?: string; platformRole?: PlatformRole | null },
+) {
+  const email = normalizeEmail(input.email);
+  const passwordHash = input.password ? await hashPassword(input.password) : null;
+  return db.prisma.$transaction(async (tx) => {
+    if (await tx.user.findUnique({ where: { email } })) throw Conflict(`A user with email ${email} already exists`);
+    const user = await tx.user.create({ data: { email, name: input.name ?? null, passwordHash, platformRole: input.platformRole ?? null } });
+    await emitEvent(tx, actor, {
+      type: "user.created",
+      tenantId: null,
+      target: { type: "user", id: user.id },
+      details: { email, platform_role: user.platformRole },
+    });
+    return user;
+  });
 }

@@ -63,10 +63,10 @@ export interface KeysetQuery<T> {
 }
 
 /** A Prisma where clause for rows strictly beyond `cursor` in the given order. */
-export function keysetWhere(field: string, cursor: Cursor | undefined, order: Order) {
+export function keysetWhere(field: string, cursor: Cursor | undefined, order: Order, idField = "id") {
   if (!cursor) return {};
   const op = order === "desc" ? "lt" : "gt";
-  return { OR: [{ [field]: { [op]: cursor.at } }, { [field]: cursor.at, id: { [op]: cursor.id } }] };
+  return { OR: [{ [field]: { [op]: cursor.at } }, { [field]: cursor.at, [idField]: { [op]: cursor.id } }] };
 }
 
 export async function keysetPage<T>(request: PageRequest, query: KeysetQuery<T>): Promise<PageResult<T>> {

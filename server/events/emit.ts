@@ -25,7 +25,8 @@ export function actorOf(principal: Principal | null, request: RequestInfo): Acto
 
 export interface EventInput {
   type: EventType;
-  tenantId: string;
+  /** The tenant the event belongs to; null for a platform event outside any tenant. */
+  tenantId: string | null;
   target?: { type: string; id: string };
   details?: Record<string, unknown>;
 }
@@ -44,4 +45,15 @@ export async function emitEvent(tx: Tx, actor: Actor, event: EventInput) {
       details: (event.details ?? {}) as object,
     },
   });
+}
+
+/**
+ * An event about a user rather than one tenant (sign-in, step-up, an unscoped API token): recorded
+ * in each tenant the user belongs to, so every tenant's audit log shows it, or once as a platform
+ * event when the user belongs to none.
+ */
+export async function emitForUser(tx: Tx, actor: Actor, userId: string | null, event: Omit<EventInput, "tenantId">) {
+  const memberships = userId ? await tx.membership.findMany({ where: { userId }, select: { tenantId: true } }) : [];
+  const tenantIds = memberships.length ? memberships.map((m) => m.tenantId) : [null];
+  for (const tenantId of tenantIds) await emitEvent(tx, actor, { ...event, tenantId });
 }

@@ -3,6 +3,7 @@ export const EVENT_TYPES = [
   "tenant.created",
   "user.created",
   "user.updated",
+  "user.removed",
   "user.login",
   "user.login_failed",
   "user.step_up",

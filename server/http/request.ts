@@ -25,12 +25,17 @@ export function publicUrl(req: Request): URL {
  * The client address. Next's server appends the socket address to X-Forwarded-For; behind a
  * trusted proxy the first entry is the client, otherwise only the last (Next's own) is believed.
  */
-export function clientIp(req: Request): string | null {
-  const chain = (req.headers.get("x-forwarded-for") ?? "").split(",").map((s) => s.trim()).filter(Boolean);
+export function clientIp(header: (name: string) => string | null): string | null {
+  const chain = (header("x-forwarded-for") ?? "").split(",").map((s) => s.trim()).filter(Boolean);
   const ip = env().TRUST_PROXY ? chain[0] : chain.at(-1);
-  return ip ?? req.headers.get("x-real-ip") ?? null;
+  return ip ?? header("x-real-ip") ?? null;
+}
+
+/** Request facts from a header lookup (next-auth hands its callbacks plain header objects). */
+export function requestInfoFromHeaders(header: (name: string) => string | null, requestId: string): RequestInfo {
+  return { requestId, ip: clientIp(header), userAgent: header("user-agent")?.slice(0, 512) ?? null };
 }
 
 export function requestInfo(req: Request, requestId: string): RequestInfo {
-  return { requestId, ip: clientIp(req), userAgent: req.headers.get("user-agent")?.slice(0, 512) ?? null };
+  return requestInfoFromHeaders((name) => req.headers.get(name), requestId);
 }

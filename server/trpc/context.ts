@@ -27,3 +27,8 @@ export function created<T>(ctx: Context, path: string, body: T): T {
   ctx.response.headers.Location = new URL(path, ctx.url).toString();
   return body;
 }
+
+/** Marks the response 204 No Content. */
+export function noContent(ctx: Context): void {
+  ctx.response.status = 204;
+}

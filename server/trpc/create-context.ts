@@ -38,7 +38,8 @@ export async function createRestContext(req: Request, requestId: string): Promis
 export async function createConsoleContext(req: Request, requestId: string): Promise<Context> {
   const db = await database();
   const jwt = await getToken({ req: { headers: Object.fromEntries(req.headers), cookies: cookiesOf(req) } as never, secret: secrets().nextauthSecret });
-  const principal = jwt?.sub ? await sessionPrincipal(db.prisma, jwt.sub) : null;
+  const sessionId = typeof jwt?.sid === "string" ? jwt.sid : null;
+  const principal = jwt?.sub ? await sessionPrincipal(db.prisma, jwt.sub, sessionId) : null;
   return {
     db,
     principal,

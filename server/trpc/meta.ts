@@ -1,4 +1,10 @@
 import type { OpenApiMeta } from "trpc-to-openapi";
 
-/** Procedure meta: the REST mapping plus the success status the REST docs should show. */
-export type Meta = OpenApiMeta<{ successStatus?: 201 | 204 }>;
+/**
+ * Who may call a procedure, set by the procedure builders (procedures.ts) so that tests and docs
+ * can read it: anyone signed in, operators only, or a tenant role.
+ */
+export type Access = "user" | "operator" | "tenant:viewer" | "tenant:admin";
+
+/** Procedure meta: the REST mapping, the success status the REST docs show, and access. */
+export type Meta = OpenApiMeta<{ successStatus?: 201 | 204; access?: Access; stepUp?: boolean; write?: boolean }>;

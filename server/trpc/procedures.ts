@@ -1,9 +1,18 @@
 /**
  * Who may call is the first word of every procedure:
- * publicProcedure, authedProcedure, operatorProcedure (and, with identity, tenantProcedure(role)).
+ *   publicProcedure             anyone
+ *   authedProcedure             any signed-in caller (token or console session)
+ *   operatorProcedure           platform operators (writes: not with a read-only token)
+ *   tenantProcedure(role)       a tenant role or above in the tenant of the call (404 outside it)
+ * The rules themselves are in server/auth/policy.ts. Step-up is asked by the service
+ * (`assertSteppedUp`) once it has found the resource, so that another tenant's resource is a 404
+ * whether or not the caller stepped up, and so that it can depend on the change (disabling an SSO
+ * provider needs it, enabling does not); such procedures carry `stepUp: true` in their meta.
  */
 import { AppError, Forbidden, Unauthenticated } from "../errors.ts";
-import { isOperator, mayWrite } from "../auth/policy.ts";
+import { isOperator, mayWrite, roleSatisfies } from "../auth/policy.ts";
+import { resolveTenantAccess } from "../auth/access.ts";
+import type { TenantRole } from "../auth/principal.ts";
 import { baseProcedure, middleware } from "./init.ts";
 import { toTRPCError } from "./errors.ts";
 
@@ -16,7 +25,7 @@ const mapDomainErrors = middleware(async ({ next }) => {
 
 export const publicProcedure = baseProcedure.use(mapDomainErrors);
 
-export const authedProcedure = publicProcedure.use(({ ctx, next }) => {
+export const authedProcedure = publicProcedure.meta({ access: "user" }).use(({ ctx, next }) => {
   if (!ctx.principal) {
     throw ctx.authError === "invalid_token"
       ? Unauthenticated("The access token is invalid, expired or revoked", "invalid_token")
@@ -25,9 +34,30 @@ export const authedProcedure = publicProcedure.use(({ ctx, next }) => {
   return next({ ctx: { ...ctx, principal: ctx.principal } });
 });
 
+/** A signed-in caller doing a write: a read-only token is refused. */
+export const writeProcedure = authedProcedure.meta({ write: true }).use(({ ctx, next }) => {
+  if (!mayWrite(ctx.principal)) throw Forbidden("This token is read-only");
+  return next();
+});
+
 /** Platform operators only; writes, so a read-only token is refused. */
-export const operatorProcedure = authedProcedure.use(({ ctx, next }) => {
+export const operatorProcedure = authedProcedure.meta({ access: "operator", write: true }).use(({ ctx, next }) => {
   if (!isOperator(ctx.principal)) throw Forbidden("Only platform operators may do this");
   if (!mayWrite(ctx.principal)) throw Forbidden("This token is read-only");
   return next();
 });
+
+/**
+ * The caller holds at least `role` in the tenant of the call: `tenant_id` from the input (the
+ * path), or the tenant implied by the token (see resolveTenantAccess). `ctx.tenant` carries it.
+ */
+export function tenantProcedure(role: TenantRole) {
+  return authedProcedure.meta({ access: `tenant:${role}`, write: role === "admin" }).use(async ({ ctx, next, getRawInput }) => {
+    const raw = (await getRawInput()) as { tenant_id?: unknown } | undefined;
+    const tenant = await resolveTenantAccess(ctx.db.prisma, ctx.principal, raw?.tenant_id);
+    if (!roleSatisfies(tenant.role, role)) {
+      throw Forbidden(ctx.principal.token?.readOnly ? "This token is read-only" : `This needs the tenant ${role} role`);
+    }
+    return next({ ctx: { ...ctx, tenant } });
+  });
+}

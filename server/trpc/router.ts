@@ -1,9 +1,18 @@
 /** The application router: every domain's router, served to the console and as REST. */
 import { router } from "./init.ts";
 import { tenantsRouter } from "../tenants/router.ts";
+import { membersRouter } from "../members/router.ts";
+import { tokensRouter } from "../tokens/router.ts";
+import { authRouter } from "../auth/router.ts";
+import { ssoRouterImplied, ssoRouterInTenant } from "../sso/router.ts";
 
 export const appRouter = router({
   tenants: tenantsRouter,
+  members: membersRouter,
+  tokens: tokensRouter,
+  auth: authRouter,
+  sso: ssoRouterImplied,
+  tenantSso: ssoRouterInTenant,
 });
 
 export type AppRouter = typeof appRouter;

@@ -9,7 +9,7 @@ test("housekeeping purges expired idempotency keys and keeps live ones", async (
      ('s', 'old', 'f', 'completed', now(), now() - interval '1 minute'),
      ('s', 'live', 'f', 'completed', now(), now() + interval '1 hour')`,
   );
-  expect(await runHousekeeping(db)).toEqual({ idempotency_keys_purged: 1 });
+  expect(await runHousekeeping(db)).toMatchObject({ idempotency_keys_purged: 1 });
   const keys = await db.sql.query<{ key: string }>(`SELECT key FROM idempotency_keys ORDER BY key`);
   expect(keys.map((k) => k.key)).toEqual(["live"]);
 });

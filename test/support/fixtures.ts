@@ -69,3 +69,22 @@ export function client(baseUrl: string, token?: string) {
     call,
   };
 }
+
+/** A tenant with an admin and a viewer, each with a token. */
+export async function tenantWithMembers(name = `Tenant ${randomBytes(3).toString("hex")}`) {
+  const prisma = await db();
+  const tenant = await prisma.tenant.create({ data: { name } });
+  const admin = await createUser({ password: "admin-password" });
+  const viewer = await createUser({ password: "viewer-password" });
+  await prisma.membership.createMany({
+    data: [
+      { tenantId: tenant.id, userId: admin.id, role: "admin" },
+      { tenantId: tenant.id, userId: viewer.id, role: "viewer" },
+    ],
+  });
+  return {
+    tenant,
+    admin: { user: admin, token: await createToken(admin.id) },
+    viewer: { user: viewer, token: await createToken(viewer.id) },
+  };
+}

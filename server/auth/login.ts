@@ -1,0 +1,61 @@
+/**
+ * Console sign-in: email + password, limited per email and per IP (in Postgres, so the limits
+ * hold across instances), recording `user.login` and `user.login_failed`.
+ */
+import type { Database } from "../db/client.ts";
+import { actorOf, emitForUser } from "../events/emit.ts";
+import { checkCredentials, normalizeEmail } from "./users.ts";
+import { clearFailures, LIMITS, lockedFor, recordFailure } from "./limits.ts";
+import type { RequestInfo } from "./principal.ts";
+
+export type LoginResult =
+  | { ok: true; user: { id: string; email: string; name: string | null } }
+  | { ok: false; reason: "invalid" }
+  | { ok: false; reason: "rate_limited"; retryAfterSeconds: number };
+
+export async function signIn(db: Database, request: RequestInfo, email: string, password: string): Promise<LoginResult> {
+  const normalized = normalizeEmail(email).slice(0, 254);
+  const ip = request.ip ?? "unknown";
+  const locked = Math.max(
+    await lockedFor(db.prisma, LIMITS.loginEmail, normalized),
+    await lockedFor(db.prisma, LIMITS.loginIp, ip),
+  );
+  const known = await db.prisma.user.findUnique({ where: { email: normalized }, select: { id: true, email: true } });
+  const anonymous = { userId: known?.id ?? null, email: normalized };
+
+  if (locked) {
+    await db.prisma.$transaction((tx) =>
+      emitForUser(tx, { id: anonymous.userId, email: normalized, ip: request.ip, userAgent: request.userAgent }, anonymous.userId, {
+        type: "user.login_failed",
+        target: anonymous.userId ? { type: "user", id: anonymous.userId } : undefined,
+        details: { email: normalized, reason: "rate_limited" },
+      }),
+    );
+    return { ok: false, reason: "rate_limited", retryAfterSeconds: locked };
+  }
+
+  const user = await checkCredentials(db.prisma, normalized, password);
+  if (!user) {
+    await db.prisma.$transaction(async (tx) => {
+      await recordFailure(tx, LIMITS.loginEmail, normalized);
+      await recordFailure(tx, LIMITS.loginIp, ip);
+      await emitForUser(tx, { id: anonymous.userId, email: normalized, ip: request.ip, userAgent: request.userAgent }, anonymous.userId, {
+        type: "user.login_failed",
+        target: anonymous.userId ? { type: "user", id: anonymous.userId } : undefined,
+        details: { email: normalized, reason: known ? "wrong_password" : "unknown_user" },
+      });
+    });
+    return { ok: false, reason: "invalid" };
+  }
+
+  await db.prisma.$transaction(async (tx) => {
+    await clearFailures(tx, LIMITS.loginEmail, normalized);
+    const principal = { userId: user.id, email: user.email, platformRole: null, via: "session" as const, token: null, sessionId: null };
+    await emitForUser(tx, actorOf(principal, request), user.id, {
+      type: "user.login",
+      target: { type: "user", id: user.id },
+      details: { method: "password" },
+    });
+  });
+  return { ok: true, user: { id: user.id, email: user.email, name: user.name } };
+}

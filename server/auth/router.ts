@@ -1,0 +1,44 @@
+import { z } from "zod";
+import { router } from "../trpc/init.ts";
+import { authedProcedure, writeProcedure } from "../trpc/procedures.ts";
+import { ChangePasswordInput, Me, StepUpInput, StepUpResult } from "./schemas.ts";
+import { changePassword, describeMe } from "./service.ts";
+import { stepUp } from "./step-up.ts";
+
+const tags = ["Identity"];
+
+export const authRouter = router({
+  me: authedProcedure
+    .meta({ openapi: { method: "GET", path: "/me", tags, summary: "The caller: user, roles, memberships, token scopes", protect: true } })
+    .input(z.object({}))
+    .output(Me)
+    .query(({ ctx }) => describeMe(ctx.db.prisma, ctx.principal)),
+
+  stepUp: authedProcedure
+    .meta({
+      openapi: {
+        method: "POST",
+        path: "/auth/step-up",
+        tags,
+        summary: "Step up: re-enter your password",
+        description:
+          "Marks this token fresh for 10 minutes, for actions that need step-up (disabling or deleting an SSO provider, rotating a webhook secret). " +
+          "Wrong password: 401. Five wrong passwords within 15 minutes lock step-up for 15 minutes (429 with Retry-After). Emits `user.step_up`.",
+        protect: true,
+      },
+    })
+    .input(StepUpInput)
+    .output(StepUpResult)
+    .mutation(async ({ ctx, input }) => ({
+      step_up_expires_at: (await stepUp(ctx.db, ctx.principal, ctx.request, input.password)).toISOString(),
+    })),
+
+  /** Console only: change your own password (needs the current one). */
+  changePassword: writeProcedure
+    .input(ChangePasswordInput)
+    .output(z.object({ ok: z.literal(true) }))
+    .mutation(async ({ ctx, input }) => {
+      await changePassword(ctx.db, ctx.principal, ctx.request, input.current_password, input.new_password);
+      return { ok: true as const };
+    }),
+});

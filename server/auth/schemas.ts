@@ -1,0 +1,34 @@
+import { z } from "zod";
+import { Password } from "../members/schemas.ts";
+import { PLATFORM_ROLES, TENANT_ROLES } from "./principal.ts";
+
+export const StepUpInput = z
+  .strictObject({ password: z.string({ error: "is required" }).min(1, "is required").max(200, "must be at most 200 characters") })
+  .meta({ id: "StepUpRequest" });
+
+export const StepUpResult = z
+  .object({ step_up_expires_at: z.iso.datetime().meta({ description: "Step-up actions are allowed until then (10 minutes)." }) })
+  .meta({ id: "StepUp" });
+
+export const Me = z
+  .object({
+    user: z.object({
+      id: z.uuid(),
+      email: z.string(),
+      name: z.string().nullable(),
+      platform_role: z.enum(PLATFORM_ROLES).nullable(),
+    }),
+    memberships: z.array(z.object({ tenant_id: z.uuid(), tenant_name: z.string(), role: z.enum(TENANT_ROLES) })),
+    token: z
+      .object({ id: z.uuid(), tenant_id: z.uuid().nullable(), read_only: z.boolean(), expires_at: z.iso.datetime().nullable() })
+      .nullable()
+      .meta({ description: "The API token of this request (null in the console)." }),
+    step_up_expires_at: z.iso.datetime().nullable(),
+  })
+  .meta({ id: "Me" });
+export type Me = z.infer<typeof Me>;
+
+export const ChangePasswordInput = z.strictObject({
+  current_password: z.string().min(1, "is required").max(200),
+  new_password: Password,
+});

@@ -1,0 +1,46 @@
+/** The caller's own account: who it is, and changing its password. */
+import type { Database, Tx } from "../db/client.ts";
+import { AppError, NotFound } from "../errors.ts";
+import { hashPassword, verifyPassword } from "./password.ts";
+import type { Principal, RequestInfo, TenantRole } from "./principal.ts";
+import { stepUpExpiry } from "./step-up.ts";
+import { actorOf, emitForUser } from "../events/emit.ts";
+import type { Me } from "./schemas.ts";
+
+export async function describeMe(db: Tx, principal: Principal): Promise<Me> {
+  const user = await db.user.findUnique({
+    where: { id: principal.userId },
+    include: { memberships: { include: { tenant: { select: { name: true } } }, orderBy: { createdAt: "asc" } } },
+  });
+  if (!user) throw NotFound("User");
+  const scope = principal.token?.tenantId;
+  const stepUp = await stepUpExpiry(db, principal);
+  return {
+    user: { id: user.id, email: user.email, name: user.name, platform_role: principal.platformRole },
+    memberships: user.memberships
+      .filter((m) => !scope || m.tenantId === scope)
+      .map((m) => ({ tenant_id: m.tenantId, tenant_name: m.tenant.name, role: m.role as TenantRole })),
+    token: principal.token
+      ? { id: principal.token.id, tenant_id: principal.token.tenantId, read_only: principal.token.readOnly, expires_at: principal.token.expiresAt?.toISOString() ?? null }
+      : null,
+    step_up_expires_at: stepUp?.toISOString() ?? null,
+  };
+}
+
+export async function changePassword(db: Database, principal: Principal, request: RequestInfo, current: string, next: string) {
+  const user = await db.prisma.user.findUnique({ where: { id: principal.userId } });
+  if (!user || !(await verifyPassword(current, user.passwordHash))) {
+    throw new AppError("invalid_request", "The current password is incorrect", {
+      errors: [{ path: "current_password", message: "is incorrect" }],
+    });
+  }
+  const passwordHash = await hashPassword(next);
+  await db.prisma.$transaction(async (tx) => {
+    await tx.user.update({ where: { id: user.id }, data: { passwordHash } });
+    await emitForUser(tx, actorOf(principal, request), user.id, {
+      type: "user.updated",
+      target: { type: "user", id: user.id },
+      details: { email: user.email, changes: { password: { from: "set", to: "changed" } } },
+    });
+  });
+}

@@ -1,0 +1,59 @@
+/**
+ * Step-up: re-entering the password marks the caller's token (or console session) fresh for
+ * 10 minutes. Five wrong passwords within 15 minutes lock step-up for that user.
+ */
+import type { Database, Tx } from "../db/client.ts";
+import { AppError, RateLimited, StepUpRequired } from "../errors.ts";
+import { clock } from "../clock.ts";
+import { actorOf, emitForUser } from "../events/emit.ts";
+import { verifyPassword } from "./password.ts";
+import { stepUpSubject, type Principal, type RequestInfo } from "./principal.ts";
+import { clearFailures, LIMITS, lockedFor, recordFailure } from "./limits.ts";
+
+export const STEP_UP_TTL_MS = 10 * 60_000;
+
+export async function stepUp(db: Database, principal: Principal, request: RequestInfo, password: string): Promise<Date> {
+  const subject = stepUpSubject(principal);
+  if (!subject) throw new AppError("forbidden", "Step-up needs an API token or a console session");
+  const locked = await lockedFor(db.prisma, LIMITS.stepUp, principal.userId);
+  if (locked) throw RateLimited(`Too many wrong passwords: step-up is locked for ${Math.ceil(locked / 60)} more minute(s)`, locked);
+
+  const user = await db.prisma.user.findUnique({ where: { id: principal.userId }, select: { passwordHash: true } });
+  if (!(await verifyPassword(password, user?.passwordHash))) {
+    await recordFailure(db.prisma, LIMITS.stepUp, principal.userId);
+    throw new AppError("unauthenticated", "The password is incorrect", {
+      errors: [{ path: "password", message: "is incorrect" }],
+      headers: { "WWW-Authenticate": 'Bearer error="insufficient_user_authentication", max_age=600' },
+    });
+  }
+
+  const expiresAt = new Date(clock.now().getTime() + STEP_UP_TTL_MS);
+  await db.prisma.$transaction(async (tx) => {
+    await clearFailures(tx, LIMITS.stepUp, principal.userId);
+    await tx.stepUp.upsert({
+      where: { subject },
+      create: { subject, userId: principal.userId, expiresAt },
+      update: { expiresAt },
+    });
+    await emitForUser(tx, actorOf(principal, request), principal.userId, {
+      type: "user.step_up",
+      target: { type: "user", id: principal.userId },
+      details: { via: principal.via, expires_at: expiresAt.toISOString() },
+    });
+  });
+  return expiresAt;
+}
+
+/** When the caller's step-up expires, or null if it has none that is still fresh. */
+export async function stepUpExpiry(db: Tx, principal: Principal): Promise<Date | null> {
+  const subject = stepUpSubject(principal);
+  if (!subject) return null;
+  const row = await db.stepUp.findUnique({ where: { subject } });
+  return row && row.expiresAt > clock.now() ? row.expiresAt : null;
+}
+
+/** Throws step_up_required unless the caller stepped up in the last 10 minutes. */
+export async function assertSteppedUp(db: Tx, principal: Principal): Promise<void> {
+  if (principal.via === "system") return;
+  if (!(await stepUpExpiry(db, principal))) throw StepUpRequired();
+}

@@ -1,0 +1,58 @@
+import { z } from "zod";
+import { pageOf, PageQuery } from "../http/pagination.ts";
+import { TENANT_ROLES } from "../auth/principal.ts";
+
+export const Email = z
+  .email({ error: "must be an email address" })
+  .max(254, "must be at most 254 characters")
+  .transform((e) => e.trim().toLowerCase());
+
+export const Password = z
+  .string({ error: "must be a string" })
+  .min(8, "must be at least 8 characters")
+  .max(200, "must be at most 200 characters");
+
+export const PersonName = z.string().trim().min(1, "must not be empty").max(100, "must be at most 100 characters");
+
+export const TenantRoleSchema = z.enum(TENANT_ROLES, { error: "must be admin or viewer" });
+
+const TenantPath = { tenant_id: z.string().max(100) };
+const MemberPath = { ...TenantPath, user_id: z.string().max(100) };
+
+export const Member = z
+  .object({
+    user_id: z.uuid(),
+    tenant_id: z.uuid(),
+    email: z.string(),
+    name: z.string().nullable(),
+    role: TenantRoleSchema,
+    has_password: z.boolean().meta({ description: "Whether the user can sign in to the console." }),
+    created_at: z.iso.datetime(),
+  })
+  .meta({ id: "Member" });
+export type Member = z.infer<typeof Member>;
+
+export const ListMembersInput = PageQuery.extend(TenantPath);
+export const MemberPage = pageOf(Member).meta({ id: "MemberPage" });
+
+export const AddMemberInput = z
+  .strictObject({
+    ...TenantPath,
+    email: Email,
+    role: TenantRoleSchema,
+    name: PersonName.optional(),
+    password: Password.optional().meta({
+      description: "Only for a user who is new to the platform; an existing user keeps their own password.",
+    }),
+  })
+  .meta({ id: "AddMemberRequest" });
+export type AddMemberInput = z.infer<typeof AddMemberInput>;
+
+export const UpdateMemberInput = z
+  .strictObject({ ...MemberPath, role: TenantRoleSchema.optional(), name: PersonName.optional() })
+  .meta({ id: "UpdateMemberRequest" });
+export type UpdateMemberInput = z.infer<typeof UpdateMemberInput>;
+
+export const MemberPathInput = z.object(MemberPath);
+
+export const SetMemberPasswordInput = z.strictObject({ ...MemberPath, password: Password });

@@ -1,0 +1,159 @@
+/**
+ * Members of a tenant: who they are and their role. A tenant always keeps at least one admin.
+ */
+import type { Database, Tx } from "../db/client.ts";
+import { keysetPage, keysetWhere, type PageRequest } from "../db/keyset.ts";
+import { Conflict, Forbidden, NotFound } from "../errors.ts";
+import { hashPassword } from "../auth/password.ts";
+import { isOperator } from "../auth/policy.ts";
+import type { Principal, RequestInfo, TenantRole } from "../auth/principal.ts";
+import { actorOf, emitEvent } from "../events/emit.ts";
+import type { AddMemberInput, Member, UpdateMemberInput } from "./schemas.ts";
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+const withUser = { user: { select: { email: true, name: true, passwordHash: true } } } as const;
+
+interface MemberRow {
+  tenantId: string;
+  userId: string;
+  role: string;
+  createdAt: Date;
+  user: { email: string; name: string | null; passwordHash: string | null };
+}
+
+export function presentMember(row: MemberRow): Member {
+  return {
+    user_id: row.userId,
+    tenant_id: row.tenantId,
+    email: row.user.email,
+    name: row.user.name,
+    role: row.role as TenantRole,
+    has_password: row.user.passwordHash !== null,
+    created_at: row.createdAt.toISOString(),
+  };
+}
+
+export async function listMembers(db: Tx, tenantId: string, page: PageRequest) {
+  return keysetPage<MemberRow>(page, {
+    key: (row) => ({ at: row.createdAt, id: row.userId }),
+    count: () => db.membership.count({ where: { tenantId } }),
+    find: ({ after, order, skip, take }) =>
+      db.membership.findMany({
+        where: { tenantId, ...keysetWhere("createdAt", after, order, "userId") },
+        orderBy: [{ createdAt: order }, { userId: order }],
+        include: withUser,
+        skip,
+        take,
+      }),
+  });
+}
+
+async function findMember(db: Tx, tenantId: string, userId: string): Promise<MemberRow> {
+  const row = UUID.test(userId)
+    ? await db.membership.findUnique({ where: { tenantId_userId: { tenantId, userId } }, include: withUser })
+    : null;
+  if (!row) throw NotFound("Member");
+  return row;
+}
+
+export const getMember = findMember;
+
+/** Locks the tenant's admin memberships, so concurrent demotions cannot remove the last admin. */
+async function lockAdmins(tx: Tx, tenantId: string): Promise<string[]> {
+  const rows = await tx.$queryRaw<{ user_id: string }[]>`
+    SELECT user_id FROM memberships WHERE tenant_id = ${tenantId}::uuid AND role = 'admin' FOR UPDATE`;
+  return rows.map((r) => r.user_id);
+}
+
+function assertNotLastAdmin(admins: string[], userId: string, action: string) {
+  if (admins.length === 1 && admins[0] === userId) {
+    throw Conflict(`Cannot ${action} the tenant's last admin: make another member admin first`);
+  }
+}
+
+export async function addMember(db: Database, principal: Principal, request: RequestInfo, tenantId: string, input: AddMemberInput) {
+  const passwordHash = input.password ? await hashPassword(input.password) : null;
+  return db.prisma.$transaction(async (tx) => {
+    const existing = await tx.user.findUnique({ where: { email: input.email } });
+    // An existing user keeps their own password and name: a tenant admin cannot change another
+    // tenant's user's credentials by adding them.
+    const user = existing ?? (await tx.user.create({ data: { email: input.email, name: input.name ?? null, passwordHash } }));
+    const already = await tx.membership.findUnique({ where: { tenantId_userId: { tenantId, userId: user.id } } });
+    if (already) throw Conflict(`${input.email} is already a member of this tenant`);
+    const membership = await tx.membership.create({ data: { tenantId, userId: user.id, role: input.role }, include: withUser });
+    await emitEvent(tx, actorOf(principal, request), {
+      type: "user.created",
+      tenantId,
+      target: { type: "user", id: user.id },
+      details: { email: user.email, role: input.role, new_user: !existing },
+    });
+    return membership;
+  });
+}
+
+export async function updateMember(db: Database, principal: Principal, request: RequestInfo, tenantId: string, input: UpdateMemberInput) {
+  return db.prisma.$transaction(async (tx) => {
+    const admins = await lockAdmins(tx, tenantId);
+    const member = await findMember(tx, tenantId, input.user_id);
+    const changes: Record<string, { from: unknown; to: unknown }> = {};
+    if (input.role && input.role !== member.role) {
+      if (member.role === "admin") assertNotLastAdmin(admins, member.userId, "demote");
+      changes.role = { from: member.role, to: input.role };
+    }
+    if (input.name !== undefined && input.name !== member.user.name) changes.name = { from: member.user.name, to: input.name };
+    if (Object.keys(changes).length === 0) return member;
+
+    if (changes.role) await tx.membership.update({ where: { tenantId_userId: { tenantId, userId: member.userId } }, data: { role: input.role } });
+    if (changes.name) await tx.user.update({ where: { id: member.userId }, data: { name: input.name } });
+    await emitEvent(tx, actorOf(principal, request), {
+      type: "user.updated",
+      tenantId,
+      target: { type: "user", id: member.userId },
+      details: { email: member.user.email, changes },
+    });
+    return findMember(tx, tenantId, member.userId);
+  });
+}
+
+export async function removeMember(db: Database, principal: Principal, request: RequestInfo, tenantId: string, userId: string) {
+  await db.prisma.$transaction(async (tx) => {
+    const admins = await lockAdmins(tx, tenantId);
+    const member = await findMember(tx, tenantId, userId);
+    if (member.role === "admin") assertNotLastAdmin(admins, member.userId, "remove");
+    await tx.membership.delete({ where: { tenantId_userId: { tenantId, userId: member.userId } } });
+    await emitEvent(tx, actorOf(principal, request), {
+      type: "user.removed",
+      tenantId,
+      target: { type: "user", id: member.userId },
+      details: { email: member.user.email, role: member.role },
+    });
+  });
+}
+
+/**
+ * Sets the first password of a member who has none (console only). Refused when the user belongs
+ * to a tenant the caller does not administer: that would hand the caller a key to it.
+ */
+export async function setFirstPassword(db: Database, principal: Principal, request: RequestInfo, tenantId: string, userId: string, password: string) {
+  const passwordHash = await hashPassword(password);
+  return db.prisma.$transaction(async (tx) => {
+    const member = await findMember(tx, tenantId, userId);
+    if (member.user.passwordHash) throw Conflict("This user already has a password; only they can change it");
+    if (!isOperator(principal)) {
+      const elsewhere = await tx.membership.findMany({ where: { userId, tenantId: { not: tenantId } }, select: { tenantId: true } });
+      const administered = await tx.membership.count({
+        where: { userId: principal.userId, role: "admin", tenantId: { in: elsewhere.map((m) => m.tenantId) } },
+      });
+      if (administered < elsewhere.length) throw Forbidden("This user belongs to tenants you do not administer");
+    }
+    await tx.user.update({ where: { id: userId }, data: { passwordHash } });
+    await emitEvent(tx, actorOf(principal, request), {
+      type: "user.updated",
+      tenantId,
+      target: { type: "user", id: userId },
+      details: { email: member.user.email, changes: { password: { from: "unset", to: "set" } } },
+    });
+    return findMember(tx, tenantId, userId);
+  });
+}

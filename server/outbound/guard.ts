@@ -1,0 +1,179 @@
+/**
+ * The SSRF guard: every outbound HTTP call (SSO metadata, webhooks) goes through `safeFetch`.
+ * The host is resolved once and every address checked: loopback, private, link-local, cloud
+ * metadata and other special ranges are refused unless OUTBOUND_ALLOW_PRIVATE=true, and the
+ * connection is made to the checked address (no second lookup to rebind). Public targets must be
+ * https. No redirects are followed; a deadline covers the whole exchange; the body is capped.
+ */
+import { lookup as dnsLookup } from "node:dns/promises";
+import http from "node:http";
+import https from "node:https";
+import { BlockList, isIP, type LookupFunction } from "node:net";
+import { env } from "../env.ts";
+
+export type OutboundFailure = "invalid_url" | "blocked" | "timeout" | "too_large" | "network" | "redirect";
+
+export class OutboundError extends Error {
+  override name = "OutboundError";
+  constructor(
+    readonly kind: OutboundFailure,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+const PRIVATE = new BlockList();
+for (const [net, prefix] of [
+  ["0.0.0.0", 8],
+  ["10.0.0.0", 8],
+  ["100.64.0.0", 10],
+  ["127.0.0.0", 8],
+  ["169.254.0.0", 16], // link-local, including 169.254.169.254 (cloud metadata)
+  ["172.16.0.0", 12],
+  ["192.0.0.0", 24],
+  ["192.0.2.0", 24],
+  ["192.88.99.0", 24],
+  ["192.168.0.0", 16],
+  ["198.18.0.0", 15],
+  ["198.51.100.0", 24],
+  ["203.0.113.0", 24],
+  ["224.0.0.0", 4],
+  ["240.0.0.0", 4],
+] as const) {
+  PRIVATE.addSubnet(net, prefix, "ipv4");
+}
+for (const [net, prefix] of [
+  ["::", 128],
+  ["::1", 128],
+  ["64:ff9b::", 96],
+  ["100::", 64],
+  ["2001:db8::", 32],
+  ["fc00::", 7],
+  ["fe80::", 10],
+  ["ff00::", 8],
+] as const) {
+  PRIVATE.addSubnet(net, prefix, "ipv6");
+}
+
+/** Whether an address is loopback, private, link-local or otherwise not a public host. */
+export function isPrivateAddress(address: string): boolean {
+  const family = isIP(address);
+  if (family === 4) return PRIVATE.check(address, "ipv4");
+  if (family === 6) {
+    const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
+    if (mapped) return PRIVATE.check(mapped[1]!, "ipv4");
+    return PRIVATE.check(address, "ipv6");
+  }
+  return true;
+}
+
+export interface SafeRequest {
+  method?: string;
+  headers?: Record<string, string>;
+  body?: string;
+  timeoutMs: number;
+  maxBytes: number;
+}
+
+export interface SafeResponse {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  body: Buffer;
+  /** The address actually connected to. */
+  address: string;
+}
+
+/** Checks a URL before any connection: scheme, and private hosts when not allowed. */
+export function checkUrl(raw: string): URL {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new OutboundError("invalid_url", "not an absolute URL");
+  }
+  if (url.protocol !== "https:" && url.protocol !== "http:") throw new OutboundError("invalid_url", "only http(s) URLs are allowed");
+  if (url.username || url.password) throw new OutboundError("invalid_url", "URLs with credentials are not allowed");
+  return url;
+}
+
+export async function safeFetch(raw: string, request: SafeRequest): Promise<SafeResponse> {
+  const url = checkUrl(raw);
+  const allowPrivate = env().OUTBOUND_ALLOW_PRIVATE;
+  const host = url.hostname.replace(/^\[|\]$/g, "");
+
+  // Resolve once, refuse if any address is private, then connect to exactly that address.
+  let addresses: { address: string; family: number }[];
+  if (isIP(host)) addresses = [{ address: host, family: isIP(host) }];
+  else {
+    try {
+      addresses = await dnsLookup(host, { all: true, verbatim: true });
+    } catch {
+      throw new OutboundError("network", `could not resolve ${host}`);
+    }
+  }
+  const anyPrivate = addresses.some((a) => isPrivateAddress(a.address));
+  if (anyPrivate && !allowPrivate) throw new OutboundError("blocked", `${host} resolves to a private or loopback address`);
+  if (url.protocol === "http:" && !(allowPrivate && anyPrivate)) {
+    throw new OutboundError("invalid_url", "public hosts must be reached over https");
+  }
+  const chosen = addresses[0]!;
+  const pinned: LookupFunction = (_hostname, options, callback) => {
+    if ((options as { all?: boolean }).all) callback(null, [{ address: chosen.address, family: chosen.family }]);
+    else callback(null, chosen.address, chosen.family);
+  };
+
+  const transport = url.protocol === "https:" ? https : http;
+  return new Promise<SafeResponse>((resolve, reject) => {
+    const fail = (error: OutboundError) => {
+      clearTimeout(deadline);
+      req.destroy();
+      reject(error);
+    };
+    const req = transport.request(
+      url,
+      {
+        method: request.method ?? "GET",
+        headers: { "user-agent": "ControlPlane/1.0", ...request.headers },
+        lookup: pinned,
+        agent: false,
+      },
+      (res) => {
+        const status = res.statusCode ?? 0;
+        if (status >= 300 && status < 400) {
+          res.resume();
+          return fail(new OutboundError("redirect", `answered ${status}: redirects are not followed`));
+        }
+        const declared = Number(res.headers["content-length"] ?? "0");
+        if (declared > request.maxBytes) {
+          res.destroy();
+          return fail(new OutboundError("too_large", `the response is larger than ${request.maxBytes} bytes`));
+        }
+        const chunks: Buffer[] = [];
+        let size = 0;
+        res.on("data", (chunk: Buffer) => {
+          size += chunk.length;
+          if (size > request.maxBytes) {
+            res.destroy();
+            fail(new OutboundError("too_large", `the response is larger than ${request.maxBytes} bytes`));
+          } else chunks.push(chunk);
+        });
+        res.on("end", () => {
+          clearTimeout(deadline);
+          resolve({ status, headers: res.headers, body: Buffer.concat(chunks), address: chosen.address });
+        });
+        res.on("error", () => fail(new OutboundError("network", "the connection broke while reading the response")));
+      },
+    );
+    const deadline = setTimeout(
+      () => fail(new OutboundError("timeout", `no complete answer within ${request.timeoutMs / 1000} s`)),
+      request.timeoutMs,
+    );
+    req.on("error", (error: NodeJS.ErrnoException) => {
+      clearTimeout(deadline);
+      reject(new OutboundError("network", error.code ? `connection failed (${error.code})` : "connection failed"));
+    });
+    if (request.body !== undefined) req.write(request.body);
+    req.end();
+  });
+}

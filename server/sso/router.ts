@@ -1,0 +1,133 @@
+/**
+ * SSO providers over REST at /sso (the tenant comes from the token, DESIGN §2) and at
+ * /tenants/{tenant_id}/sso (the same operations, naming the tenant). One set of procedures,
+ * built twice.
+ */
+import { z } from "zod";
+import { router } from "../trpc/init.ts";
+import { tenantProcedure } from "../trpc/procedures.ts";
+import { created, noContent } from "../trpc/context.ts";
+import { envelope, pageRequest } from "../http/pagination.ts";
+import {
+  CreateSsoInput,
+  CreateSsoInTenantInput,
+  ListSsoInput,
+  ListSsoInTenantInput,
+  ProviderInTenantPathInput,
+  ProviderPathInput,
+  SsoPage,
+  SsoProvider,
+  UpdateSsoInput,
+  UpdateSsoInTenantInput,
+} from "./schemas.ts";
+import { createProvider, deleteProvider, getProvider, listProviders, presentProvider, updateProvider } from "./service.ts";
+import { runMetadataCheck, scheduleMetadataCheck } from "./checks.ts";
+
+const tags = ["SSO"];
+
+function ssoRouter<
+  L extends typeof ListSsoInput | typeof ListSsoInTenantInput,
+  C extends typeof CreateSsoInput | typeof CreateSsoInTenantInput,
+  U extends typeof UpdateSsoInput | typeof UpdateSsoInTenantInput,
+  P extends typeof ProviderPathInput | typeof ProviderInTenantPathInput,
+>(base: `/${string}`, note: string, schemas: { list: L; create: C; update: U; path: P }) {
+  const one = `${base}/{provider_id}` as const;
+  return router({
+    list: tenantProcedure("viewer")
+      .meta({ openapi: { method: "GET", path: base, tags, summary: `List SSO providers${note}`, protect: true } })
+      .input(schemas.list)
+      .output(SsoPage)
+      .query(async ({ ctx, input }) =>
+        envelope(ctx.url, input, await listProviders(ctx.db.prisma, ctx.tenant.id, pageRequest(input)), presentProvider),
+      ),
+
+    create: tenantProcedure("admin")
+      .meta({
+        successStatus: 201,
+        openapi: {
+          method: "POST",
+          path: base,
+          tags,
+          summary: `Create an SSO provider${note}`,
+          description: "The metadata document is fetched and checked after the reply (see `metadata.status`). Emits `sso_provider.created`.",
+          protect: true,
+        },
+      })
+      .input(schemas.create)
+      .output(SsoProvider)
+      .mutation(async ({ ctx, input }) => {
+        const provider = await createProvider(ctx.db, ctx.principal, ctx.request, ctx.tenant.id, input);
+        scheduleMetadataCheck(ctx.db, provider.id);
+        return created(ctx, `/api/v1/tenants/${ctx.tenant.id}/sso/${provider.id}`, presentProvider(provider));
+      }),
+
+    get: tenantProcedure("viewer")
+      .meta({ openapi: { method: "GET", path: one, tags, summary: `Get an SSO provider${note}`, protect: true } })
+      .input(schemas.path)
+      .output(SsoProvider)
+      .query(async ({ ctx, input }) => presentProvider(await getProvider(ctx.db.prisma, ctx.tenant.id, input.provider_id))),
+
+    update: tenantProcedure("admin")
+      .meta({
+        stepUp: true,
+        openapi: {
+          method: "PATCH",
+          path: one,
+          tags,
+          summary: `Update an SSO provider${note}`,
+          description:
+            "`enabled: true` needs the tenant admin role; `enabled: false` also needs a step-up in the last 10 minutes (else 401 `step_up_required`). " +
+            "Emits `sso_provider.updated` (changed fields) and `sso_provider.enabled`/`.disabled`.",
+          protect: true,
+        },
+      })
+      .input(schemas.update)
+      .output(SsoProvider)
+      .mutation(async ({ ctx, input }) => {
+        const { provider, metadataChanged } = await updateProvider(ctx.db, ctx.principal, ctx.request, ctx.tenant.id, input);
+        if (metadataChanged) scheduleMetadataCheck(ctx.db, provider.id);
+        return presentProvider(provider);
+      }),
+
+    delete: tenantProcedure("admin")
+      .meta({
+        successStatus: 204,
+        stepUp: true,
+        openapi: { method: "DELETE", path: one, tags, summary: `Delete an SSO provider${note}`, description: "Needs a step-up. Emits `sso_provider.deleted`.", protect: true },
+      })
+      .input(schemas.path)
+      .output(z.void())
+      .mutation(async ({ ctx, input }) => {
+        await deleteProvider(ctx.db, ctx.principal, ctx.request, ctx.tenant.id, input.provider_id);
+        noContent(ctx);
+      }),
+
+    refreshMetadata: tenantProcedure("admin")
+      .meta({
+        openapi: { method: "POST", path: `${one}/refresh-metadata`, tags, summary: `Fetch and check the metadata again${note}`, description: "Waits for the check (at most about 5 s) and answers the provider.", protect: true },
+      })
+      .input(schemas.path)
+      .output(SsoProvider)
+      .mutation(async ({ ctx, input }) => {
+        const provider = await getProvider(ctx.db.prisma, ctx.tenant.id, input.provider_id);
+        await runMetadataCheck(ctx.db, provider.id);
+        return presentProvider(await getProvider(ctx.db.prisma, ctx.tenant.id, provider.id));
+      }),
+  });
+}
+
+/** /api/v1/sso: the tenant is the token's tenant scope, or the caller's only tenant. */
+export const ssoRouterImplied = ssoRouter("/sso", "", {
+  list: ListSsoInput,
+  create: CreateSsoInput,
+  update: UpdateSsoInput,
+  path: ProviderPathInput,
+});
+
+/** /api/v1/tenants/{tenant_id}/sso: the same operations for a named tenant. */
+export const ssoRouterInTenant = ssoRouter("/tenants/{tenant_id}/sso", " (tenant in path)", {
+  list: ListSsoInTenantInput,
+  create: CreateSsoInTenantInput,
+  update: UpdateSsoInTenantInput,
+  path: ProviderInTenantPathInput,
+});

@@ -1,0 +1,116 @@
+import { isIP } from "node:net";
+import { z } from "zod";
+import { pageOf, PageQuery } from "../http/pagination.ts";
+import { JsonBoolean } from "../http/fields.ts";
+import { env } from "../env.ts";
+import { isPrivateAddress } from "../outbound/guard.ts";
+
+export const PROVIDER_TYPES = ["saml", "oidc", "google_workspace", "azure_ad"] as const;
+export type ProviderType = (typeof PROVIDER_TYPES)[number];
+
+export const ProviderTypeSchema = z.enum(PROVIDER_TYPES, { error: `must be one of ${PROVIDER_TYPES.join(", ")}` });
+
+export const ProviderName = z
+  .string({ error: "is required and must be a string" })
+  .trim()
+  .min(1, "must not be empty")
+  .max(100, "must be at most 100 characters");
+
+/** https, or http only where private hosts are allowed (DESIGN §6); never a private IP literal unless allowed. */
+export const MetadataUrl = z
+  .string({ error: "is required and must be a string" })
+  .max(2048, "must be at most 2048 characters")
+  .superRefine((value, ctx) => {
+    let url: URL;
+    try {
+      url = new URL(value);
+    } catch {
+      ctx.addIssue({ code: "custom", message: "must be an absolute https URL" });
+      return;
+    }
+    const allowPrivate = env().OUTBOUND_ALLOW_PRIVATE;
+    if (url.protocol !== "https:" && !(allowPrivate && url.protocol === "http:")) {
+      ctx.addIssue({ code: "custom", message: "must be an absolute https URL" });
+      return;
+    }
+    if (url.username || url.password) ctx.addIssue({ code: "custom", message: "must not contain credentials" });
+    const host = url.hostname.replace(/^\[|\]$/g, "");
+    const literalPrivate = (isIP(host) && isPrivateAddress(host)) || host === "localhost" || host.endsWith(".localhost");
+    if (literalPrivate && !allowPrivate) ctx.addIssue({ code: "custom", message: "must not point at a private or loopback address" });
+  });
+
+const DOMAIN = /^(?=.{1,253}$)(?!-)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/;
+
+export const Domains = z
+  .array(
+    z
+      .string({ error: "must be a string" })
+      .trim()
+      .toLowerCase()
+      .refine((d) => DOMAIN.test(d), "must be a domain name such as example.com"),
+    { error: "must be an array of domain names" },
+  )
+  .max(100, "at most 100 domains")
+  .refine((list) => new Set(list).size === list.length, "must not repeat a domain");
+
+const metadata = z
+  .object({
+    status: z.enum(["pending", "valid", "invalid", "unreachable"]),
+    checked_at: z.iso.datetime().nullable(),
+    error: z.string().nullable(),
+    entity_id: z.string().nullable().meta({ description: "SAML entityID." }),
+    issuer: z.string().nullable().meta({ description: "OpenID issuer." }),
+    sso_url: z.string().nullable().meta({ description: "SAML SingleSignOnService URL, or the OpenID authorization endpoint." }),
+    token_endpoint: z.string().nullable(),
+    jwks_uri: z.string().nullable(),
+    certificate_expires_at: z.iso.datetime().nullable().meta({ description: "The earliest notAfter of the SAML signing certificates." }),
+  })
+  .meta({ id: "SsoMetadata", description: "What the last metadata check found. It informs; it never blocks." });
+
+export const SsoProvider = z
+  .object({
+    id: z.uuid(),
+    tenant_id: z.uuid(),
+    provider_type: ProviderTypeSchema,
+    name: z.string(),
+    metadata_url: z.string(),
+    enabled: z.boolean(),
+    domains: z.array(z.string()),
+    metadata,
+    created_at: z.iso.datetime(),
+    updated_at: z.iso.datetime(),
+  })
+  .meta({ id: "SsoProvider" });
+export type SsoProvider = z.infer<typeof SsoProvider>;
+
+const TenantPath = { tenant_id: z.string().max(100) };
+const ProviderPath = { provider_id: z.string().max(100) };
+
+const createFields = {
+  provider_type: ProviderTypeSchema,
+  name: ProviderName,
+  metadata_url: MetadataUrl,
+  enabled: JsonBoolean.optional(),
+  domains: Domains.optional(),
+};
+const updateFields = {
+  enabled: JsonBoolean.optional(),
+  name: ProviderName.optional(),
+  metadata_url: MetadataUrl.optional(),
+  domains: Domains.optional(),
+};
+
+export const CreateSsoInput = z.strictObject(createFields).meta({ id: "CreateSsoProviderRequest" });
+export const CreateSsoInTenantInput = z.strictObject({ ...TenantPath, ...createFields });
+export type CreateSsoInput = z.infer<typeof CreateSsoInput>;
+
+export const UpdateSsoInput = z.strictObject({ ...ProviderPath, ...updateFields }).meta({ id: "UpdateSsoProviderRequest" });
+export const UpdateSsoInTenantInput = z.strictObject({ ...TenantPath, ...ProviderPath, ...updateFields });
+export type UpdateSsoInput = z.infer<typeof UpdateSsoInput>;
+
+export const ListSsoInput = PageQuery;
+export const ListSsoInTenantInput = PageQuery.extend(TenantPath);
+export const SsoPage = pageOf(SsoProvider).meta({ id: "SsoProviderPage" });
+
+export const ProviderPathInput = z.object(ProviderPath);
+export const ProviderInTenantPathInput = z.object({ ...TenantPath, ...ProviderPath });

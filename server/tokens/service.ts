@@ -1,0 +1,129 @@
+/**
+ * API tokens: minted for a user (shown once), listed, revoked. A token is never broader than the
+ * caller minting it: a tenant-scoped token can only mint tokens for the same tenant.
+ */
+import type { Database, Tx } from "../db/client.ts";
+import { keysetPage, keysetWhere, type PageRequest } from "../db/keyset.ts";
+import { Forbidden, InvalidField, NotFound } from "../errors.ts";
+import { clock } from "../clock.ts";
+import { generateTokenValue, hashToken } from "../auth/tokens.ts";
+import { asPlatformRole, asTenantRole, type Principal, type RequestInfo } from "../auth/principal.ts";
+import { mayActForOthers, tenantRoleOf } from "../auth/policy.ts";
+import { actorOf, emitEvent, emitForUser } from "../events/emit.ts";
+import type { ApiToken, CreateTokenInput } from "./schemas.ts";
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+interface TokenRow {
+  id: string;
+  name: string;
+  userId: string;
+  tenantId: string | null;
+  readOnly: boolean;
+  expiresAt: Date | null;
+  lastUsedAt: Date | null;
+  createdAt: Date;
+}
+
+export function presentToken(row: TokenRow): ApiToken {
+  return {
+    id: row.id,
+    name: row.name,
+    user_id: row.userId,
+    tenant_id: row.tenantId,
+    read_only: row.readOnly,
+    expires_at: row.expiresAt?.toISOString() ?? null,
+    last_used_at: row.lastUsedAt?.toISOString() ?? null,
+    created_at: row.createdAt.toISOString(),
+  };
+}
+
+/** Whose tokens the caller means: its own, or (operators) the user it names. */
+function ownerOf(principal: Principal, userId: string | undefined): string {
+  if (!userId || userId === principal.userId) {
+    if (principal.via === "system") throw InvalidField("user_id", "is required from the CLI");
+    return principal.userId;
+  }
+  if (!mayActForOthers(principal)) throw Forbidden("Only platform operators may manage another user's tokens");
+  return userId;
+}
+
+export async function listTokens(db: Tx, principal: Principal, userId: string | undefined, page: PageRequest) {
+  const where = { userId: ownerOf(principal, userId), revokedAt: null };
+  return keysetPage<TokenRow>(page, {
+    key: (row) => ({ at: row.createdAt, id: row.id }),
+    count: () => db.apiToken.count({ where }),
+    find: ({ after, order, skip, take }) =>
+      db.apiToken.findMany({
+        where: { AND: [where, keysetWhere("createdAt", after, order)] },
+        orderBy: [{ createdAt: order }, { id: order }],
+        skip,
+        take,
+      }),
+  });
+}
+
+export async function createToken(db: Database, principal: Principal, request: RequestInfo, input: CreateTokenInput) {
+  const ownerId = ownerOf(principal, input.user_id);
+  const owner = await db.prisma.user.findUnique({ where: { id: ownerId } });
+  if (!owner) throw InvalidField("user_id", "no such user");
+
+  const scope = principal.token?.tenantId;
+  if (scope && input.tenant_id !== scope) {
+    throw Forbidden("A tenant-scoped token can only create tokens scoped to the same tenant");
+  }
+  if (input.tenant_id) {
+    // The owner must be able to act in that tenant, or the token would be useless (or a leak).
+    const membership = await db.prisma.membership.findUnique({ where: { tenantId_userId: { tenantId: input.tenant_id, userId: ownerId } } });
+    const ownerPrincipal: Principal = { userId: ownerId, email: owner.email, platformRole: asPlatformRole(owner.platformRole), via: "token", token: null, sessionId: null };
+    const tenantExists = await db.prisma.tenant.count({ where: { id: input.tenant_id } });
+    if (!tenantExists || !tenantRoleOf(ownerPrincipal, input.tenant_id, asTenantRole(membership?.role ?? null))) {
+      throw InvalidField("tenant_id", "the token's owner has no access to this tenant");
+    }
+  }
+  const expiresAt = input.expires_at ? new Date(input.expires_at) : null;
+  if (expiresAt && expiresAt <= clock.now()) throw InvalidField("expires_at", "must be in the future");
+
+  const value = generateTokenValue();
+  const token = await db.prisma.$transaction(async (tx) => {
+    const row = await tx.apiToken.create({
+      data: {
+        userId: ownerId,
+        name: input.name,
+        tokenHash: hashToken(value),
+        tenantId: input.tenant_id ?? null,
+        // A read-only caller cannot mint a writing token (it cannot reach here: writes are refused).
+        readOnly: input.read_only ?? false,
+        expiresAt,
+      },
+    });
+    const event = {
+      type: "api_token.created" as const,
+      target: { type: "api_token", id: row.id },
+      details: { name: row.name, user_id: ownerId, tenant_id: row.tenantId, read_only: row.readOnly, expires_at: expiresAt?.toISOString() ?? null },
+    };
+    const actor = actorOf(principal, request);
+    if (row.tenantId) await emitEvent(tx, actor, { ...event, tenantId: row.tenantId });
+    else await emitForUser(tx, actor, ownerId, event);
+    return row;
+  });
+  return { token, value };
+}
+
+export async function revokeToken(db: Database, principal: Principal, request: RequestInfo, tokenId: string) {
+  const token = UUID.test(tokenId) ? await db.prisma.apiToken.findUnique({ where: { id: tokenId } }) : null;
+  const mine = token && token.userId === principal.userId;
+  if (!token || token.revokedAt || !(mine || mayActForOthers(principal))) throw NotFound("API token");
+  if (principal.token?.tenantId && token.tenantId !== principal.token.tenantId) throw NotFound("API token");
+  await db.prisma.$transaction(async (tx) => {
+    await tx.apiToken.update({ where: { id: token.id }, data: { revokedAt: clock.now() } });
+    const event = {
+      type: "api_token.revoked" as const,
+      target: { type: "api_token", id: token.id },
+      details: { name: token.name, user_id: token.userId, tenant_id: token.tenantId },
+    };
+    const actor = actorOf(principal, request);
+    if (token.tenantId) await emitEvent(tx, actor, { ...event, tenantId: token.tenantId });
+    else await emitForUser(tx, actor, token.userId, event);
+  });
+}

@@ -1,0 +1,87 @@
+/** Procedures the console calls through tRPC with its session (no REST mapping). */
+import { describe, expect, test } from "vitest";
+import { TRPCError } from "@trpc/server";
+import { createCallerFactory } from "../../server/trpc/init.ts";
+import { appRouter } from "../../server/trpc/router.ts";
+import { database } from "../../server/db/client.ts";
+import { sessionPrincipal, checkCredentials } from "../../server/auth/users.ts";
+import { createUser, db, tenantWithMembers } from "../support/fixtures.ts";
+
+const createCaller = createCallerFactory(appRouter);
+
+async function consoleAs(userId: string) {
+  const dbh = await database();
+  const principal = await sessionPrincipal(dbh.prisma, userId, `session-${userId}`);
+  return createCaller({
+    db: dbh,
+    principal,
+    authError: principal ? null : "missing",
+    request: { requestId: "test", ip: "127.0.0.1", userAgent: "vitest" },
+    url: new URL("http://localhost/api/trpc"),
+    response: { headers: {} },
+  });
+}
+
+async function codeOf(promise: Promise<unknown>): Promise<string | undefined> {
+  try {
+    await promise;
+    return undefined;
+  } catch (error) {
+    return (error as TRPCError).code;
+  }
+}
+
+describe("setting a member's first password (console)", () => {
+  test("an admin sets it for a member without one, who can then sign in; a second time is a conflict", async () => {
+    const { tenant, admin } = await tenantWithMembers();
+    const caller = await consoleAs(admin.user.id);
+    const added = await caller.members.add({ tenant_id: tenant.id, email: "first-pass@example.com", role: "viewer" });
+    expect(added.has_password).toBe(false);
+    const updated = await caller.members.setPassword({ tenant_id: tenant.id, user_id: added.user_id, password: "now-i-can-sign-in" });
+    expect(updated.has_password).toBe(true);
+    expect(await checkCredentials(await db(), "first-pass@example.com", "now-i-can-sign-in")).not.toBeNull();
+    expect(await codeOf(caller.members.setPassword({ tenant_id: tenant.id, user_id: added.user_id, password: "another-password" }))).toBe("CONFLICT");
+  });
+
+  test("refused when the user also belongs to a tenant the admin does not administer", async () => {
+    const a = await tenantWithMembers();
+    const b = await tenantWithMembers();
+    const shared = await createUser();
+    await (await db()).membership.createMany({
+      data: [
+        { tenantId: a.tenant.id, userId: shared.id, role: "viewer" },
+        { tenantId: b.tenant.id, userId: shared.id, role: "viewer" },
+      ],
+    });
+    const caller = await consoleAs(a.admin.user.id);
+    expect(await codeOf(caller.members.setPassword({ tenant_id: a.tenant.id, user_id: shared.id, password: "takeover-attempt" }))).toBe("FORBIDDEN");
+  });
+
+  test("a viewer cannot set passwords", async () => {
+    const { tenant, viewer } = await tenantWithMembers();
+    const caller = await consoleAs(viewer.user.id);
+    const target = await createUser();
+    await (await db()).membership.create({ data: { tenantId: tenant.id, userId: target.id, role: "viewer" } });
+    expect(await codeOf(caller.members.setPassword({ tenant_id: tenant.id, user_id: target.id, password: "whatever-pass" }))).toBe("FORBIDDEN");
+  });
+});
+
+describe("changing your own password (console)", () => {
+  test("needs the current password; then only the new one works", async () => {
+    const { viewer } = await tenantWithMembers();
+    const caller = await consoleAs(viewer.user.id);
+    expect(await codeOf(caller.auth.changePassword({ current_password: "wrong", new_password: "brand-new-password" }))).toBe("BAD_REQUEST");
+    expect(await caller.auth.changePassword({ current_password: "viewer-password", new_password: "brand-new-password" })).toEqual({ ok: true });
+    expect(await checkCredentials(await db(), viewer.user.email, "brand-new-password")).not.toBeNull();
+    expect(await checkCredentials(await db(), viewer.user.email, "viewer-password")).toBeNull();
+  });
+
+  test("console step-up is attached to the session", async () => {
+    const { admin } = await tenantWithMembers();
+    const caller = await consoleAs(admin.user.id);
+    expect((await caller.auth.me({})).step_up_expires_at).toBeNull();
+    const { step_up_expires_at } = await caller.auth.stepUp({ password: "admin-password" });
+    expect((await caller.auth.me({})).step_up_expires_at).toBe(step_up_expires_at);
+    expect(await (await db()).stepUp.count({ where: { subject: `session:session-${admin.user.id}` } })).toBe(1);
+  });
+});

@@ -1,0 +1,175 @@
+/**
+ * Every REST operation × every kind of caller that must be kept out (or kept to reading), built
+ * from the router itself: a new endpoint without an entry here fails the first test.
+ */
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { startApi, type TestApi } from "../support/api.ts";
+import { client, createToken, createUser, db, tenantWithMembers } from "../support/fixtures.ts";
+import { appRouter } from "../../server/trpc/router.ts";
+import type { Meta } from "../../server/trpc/meta.ts";
+import { metadataChecksIdle } from "../../server/sso/checks.ts";
+
+const SSO_BODY = { provider_type: "saml", name: "Matrix IdP", metadata_url: "https://idp.invalid/metadata.xml" };
+
+const CALLERS = ["none", "bad", "revoked", "expired", "otherAdmin", "viewer", "support", "readOnly", "scopedOther"] as const;
+type Caller = (typeof CALLERS)[number];
+
+interface World {
+  tenantA: { id: string; name: string };
+  providerId: string;
+  viewerId: string;
+  adminEmail: string;
+  adminTokenId: string;
+  tokens: Record<Caller, string | undefined>;
+}
+
+type Example = {
+  request: (w: World) => { path: string; body?: unknown };
+  /** Statuses that differ from what the operation's access kind implies. */
+  expect?: Partial<Record<Caller, number>>;
+};
+
+const EXAMPLES: Record<string, Example> = {
+  "GET /tenants": { request: () => ({ path: "/tenants" }) },
+  "POST /tenants": { request: () => ({ path: "/tenants", body: { name: "Matrix" } }) },
+  "GET /tenants/{tenant_id}": {
+    request: (w) => ({ path: `/tenants/${w.tenantA.id}` }),
+    expect: { otherAdmin: 404, scopedOther: 404 },
+  },
+  "GET /tenants/{tenant_id}/members": { request: (w) => ({ path: `/tenants/${w.tenantA.id}/members` }) },
+  "POST /tenants/{tenant_id}/members": {
+    request: (w) => ({ path: `/tenants/${w.tenantA.id}/members`, body: { email: "matrix@example.com", role: "admin" } }),
+  },
+  "GET /tenants/{tenant_id}/members/{user_id}": { request: (w) => ({ path: `/tenants/${w.tenantA.id}/members/${w.viewerId}` }) },
+  "PATCH /tenants/{tenant_id}/members/{user_id}": {
+    request: (w) => ({ path: `/tenants/${w.tenantA.id}/members/${w.viewerId}`, body: { role: "admin" } }),
+  },
+  "DELETE /tenants/{tenant_id}/members/{user_id}": { request: (w) => ({ path: `/tenants/${w.tenantA.id}/members/${w.viewerId}` }) },
+  "GET /tokens": { request: () => ({ path: "/tokens" }) },
+  "POST /tokens": {
+    // Valid callers mint their own token; never one for tenant A (they are not in it).
+    request: (w) => ({ path: "/tokens", body: { name: "matrix", tenant_id: w.tenantA.id } }),
+    expect: { otherAdmin: 400, viewer: 201, support: 201, scopedOther: 403 },
+  },
+  "DELETE /tokens/{token_id}": {
+    request: (w) => ({ path: `/tokens/${w.adminTokenId}` }),
+    expect: { otherAdmin: 404, viewer: 404, support: 404, scopedOther: 404 },
+  },
+  "GET /me": { request: () => ({ path: "/me" }) },
+  // SSO with the tenant implied by the caller: B's admin lands in B (its only tenant), support
+  // in no tenant (400), A's viewer and A's read-only token in A.
+  "GET /sso": { request: () => ({ path: "/sso" }), expect: { otherAdmin: 200, scopedOther: 200, support: 400 } },
+  "POST /sso": {
+    request: () => ({ path: "/sso", body: SSO_BODY }),
+    expect: { otherAdmin: 201, scopedOther: 201, support: 400 },
+  },
+  "GET /sso/{provider_id}": { request: (w) => ({ path: `/sso/${w.providerId}` }), expect: { support: 400 } },
+  "PATCH /sso/{provider_id}": { request: (w) => ({ path: `/sso/${w.providerId}`, body: { name: "Renamed" } }), expect: { support: 400 } },
+  "DELETE /sso/{provider_id}": { request: (w) => ({ path: `/sso/${w.providerId}` }), expect: { support: 400 } },
+  "POST /sso/{provider_id}/refresh-metadata": { request: (w) => ({ path: `/sso/${w.providerId}/refresh-metadata` }), expect: { support: 400 } },
+  "GET /tenants/{tenant_id}/sso": { request: (w) => ({ path: `/tenants/${w.tenantA.id}/sso` }) },
+  "POST /tenants/{tenant_id}/sso": { request: (w) => ({ path: `/tenants/${w.tenantA.id}/sso`, body: SSO_BODY }) },
+  "GET /tenants/{tenant_id}/sso/{provider_id}": { request: (w) => ({ path: `/tenants/${w.tenantA.id}/sso/${w.providerId}` }) },
+  "PATCH /tenants/{tenant_id}/sso/{provider_id}": {
+    request: (w) => ({ path: `/tenants/${w.tenantA.id}/sso/${w.providerId}`, body: { name: "Renamed" } }),
+  },
+  "DELETE /tenants/{tenant_id}/sso/{provider_id}": { request: (w) => ({ path: `/tenants/${w.tenantA.id}/sso/${w.providerId}` }) },
+  "POST /tenants/{tenant_id}/sso/{provider_id}/refresh-metadata": {
+    request: (w) => ({ path: `/tenants/${w.tenantA.id}/sso/${w.providerId}/refresh-metadata` }),
+    expect: { viewer: 403, support: 403, readOnly: 403 },
+  },
+  "POST /auth/step-up": {
+    request: () => ({ path: "/auth/step-up", body: { password: "not-the-password" } }),
+    expect: { otherAdmin: 401, viewer: 401, support: 401, readOnly: 401, scopedOther: 401 },
+  },
+};
+
+const operations = Object.values(appRouter._def.procedures as unknown as Record<string, { _def: { meta?: Meta } }>)
+  .map((p) => p._def.meta)
+  .filter((meta): meta is Meta & { openapi: NonNullable<Meta["openapi"]> } => Boolean(meta?.openapi))
+  .map((meta) => ({ key: `${meta.openapi.method} ${meta.openapi.path}`, method: meta.openapi.method, access: meta.access, write: meta.write }));
+
+function expected(op: (typeof operations)[number], caller: Caller): number {
+  const override = EXAMPLES[op.key]?.expect?.[caller];
+  if (override) return override;
+  if (["none", "bad", "revoked", "expired"].includes(caller)) return 401;
+  const ok = op.method === "POST" ? 201 : op.method === "DELETE" ? 204 : 200;
+  switch (op.access) {
+    case "operator":
+      return 403;
+    case "tenant:viewer":
+      return ["otherAdmin", "scopedOther"].includes(caller) ? 404 : ok;
+    case "tenant:admin":
+      return ["otherAdmin", "scopedOther"].includes(caller) ? 404 : 403;
+    default:
+      if (op.write && caller === "readOnly") return 403;
+      return ok;
+  }
+}
+
+let api: TestApi;
+let world: World;
+
+beforeAll(async () => {
+  api = await startApi();
+  const a = await tenantWithMembers("Alpha Secret Tenant");
+  const b = await tenantWithMembers("Bravo Tenant");
+  const prisma = await db();
+  const support = await createUser({ platformRole: "support" });
+  const dual = await createUser();
+  await prisma.membership.createMany({
+    data: [
+      { tenantId: a.tenant.id, userId: dual.id, role: "admin" },
+      { tenantId: b.tenant.id, userId: dual.id, role: "admin" },
+    ],
+  });
+  const adminToken = await prisma.apiToken.findFirstOrThrow({ where: { userId: a.admin.user.id } });
+  const provider = await prisma.ssoProvider.create({
+    data: { tenantId: a.tenant.id, providerType: "saml", name: "Alpha IdP", metadataUrl: "https://idp.invalid/a.xml" },
+  });
+  world = {
+    tenantA: a.tenant,
+    providerId: provider.id,
+    viewerId: a.viewer.user.id,
+    adminEmail: a.admin.user.email,
+    adminTokenId: adminToken.id,
+    tokens: {
+      none: undefined,
+      bad: "cp_this-token-does-not-exist-anywhere-at-all",
+      revoked: await createToken(a.admin.user.id, { revokedAt: new Date() }),
+      expired: await createToken(a.admin.user.id, { expiresAt: new Date(Date.now() - 60_000) }),
+      otherAdmin: b.admin.token,
+      viewer: a.viewer.token,
+      support: await createToken(support.id),
+      readOnly: await createToken(a.admin.user.id, { readOnly: true }),
+      scopedOther: await createToken(dual.id, { tenantId: b.tenant.id }),
+    },
+  };
+});
+afterAll(async () => {
+  await metadataChecksIdle();
+  await api.close();
+});
+
+test("every REST operation has an entry in the matrix", () => {
+  expect(operations.length).toBeGreaterThan(10);
+  const missing = operations.map((o) => o.key).filter((key) => !EXAMPLES[key]);
+  expect(missing).toEqual([]);
+  expect(Object.keys(EXAMPLES).filter((key) => !operations.some((o) => o.key === key))).toEqual([]);
+});
+
+describe.each(operations.map((op) => [op.key, op] as const))("%s", (_key, op) => {
+  test.each(CALLERS.map((c) => [c]))("as %s", async (caller) => {
+    const { path, body } = EXAMPLES[op.key]!.request(world);
+    const res = await client(api.url, world.tokens[caller]).call(op.method, `/api/v1${path}`, body);
+    expect(res.status, res.text).toBe(expected(op, caller));
+    if (res.status >= 400) expect(res.headers.get("content-type")).toBe("application/problem+json");
+    if (res.status === 401) expect(res.headers.get("www-authenticate")).toMatch(/^Bearer/);
+    if (["none", "bad", "revoked", "expired", "otherAdmin", "scopedOther"].includes(caller)) {
+      // Nothing of tenant A may show, whatever the status.
+      expect(res.text).not.toContain(world.tenantA.name);
+      expect(res.text).not.toContain(world.adminEmail);
+      if (res.status >= 400) expect(res.text).not.toContain(world.tenantA.id);
+    }
+  });
+});
