@@ -207,17 +207,21 @@ async function main() {
   const servers: Server[] = [];
   const proxies: PgProxy[] = [];
   let db: pg.Client | undefined;
-  let cleaned = false;
-  const cleanup = async () => {
-    if (cleaned) return;
-    cleaned = true;
-    await Promise.all(servers.map((s) => stopServer(s).catch(() => undefined)));
-    await Promise.all(proxies.map((p) => p.close()));
-    await db?.end().catch(() => undefined);
-    await dropDatabase().catch((e: Error) => console.error(`could not drop ${DB_NAME}: ${e.message}`));
-  };
+  let cleaning: Promise<void> | undefined;
+  const cleanup = () =>
+    (cleaning ??= (async () => {
+      await Promise.all(servers.map((s) => stopServer(s).catch(() => undefined)));
+      await Promise.all(proxies.map((p) => p.close()));
+      await db?.end().catch(() => undefined);
+      await dropDatabase().catch((e: Error) => console.error(`could not drop ${DB_NAME}: ${e.message}`));
+    })());
+  let signalled = false; // Ctrl-C arrives twice (terminal + tsx relay): clean up once.
   for (const signal of ["SIGINT", "SIGTERM"] as const) {
-    process.once(signal, () => void cleanup().finally(() => process.exit(130)));
+    process.on(signal, () => {
+      if (signalled) return;
+      signalled = true;
+      void cleanup().finally(() => process.exit(130));
+    });
   }
   const track = (server: Server) => servers.push(server);
 

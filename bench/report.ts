@@ -207,7 +207,7 @@ export function markdownSection(report: Report, resultsFile: string): string {
 Command: \`${report.command}\` (builds the app into \`.next-bench\` when the build is older than the
 sources, creates the database \`cp_bench\`, runs everything, drops \`cp_bench\` at the end).
 
-- Date: ${report.date}; app at commit \`${report.git.commit}\`${dirty}.
+- Date: ${report.date}; tree at commit \`${report.git.commit}\`${dirty}.
 - Machine: ${m.nproc} CPUs (\`nproc\`), ${m.memTotalGiB} GiB RAM, ${m.cpuModel}; Linux ${m.kernel}; Node ${m.node};
   ${m.postgres.replace(/ on .*/, "")} on 127.0.0.1.
 - The machine is shared: other processes used a median **${fmt(otherLoad, 2)} cores** (of ${m.nproc}) during the
@@ -222,14 +222,15 @@ same SQL, no framework), each its own process. autocannon at **${s.connections} 
 round (${s.warmupSeconds} s of every scenario on both servers), then per scenario **${s.reps} repetitions** on each server,
 app and baseline alternating, each 1 s warm-up + **${s.durationSeconds} s measured**; the table shows the **median** of
 the repetitions (and their range).
-req/s = responses / measured seconds; latency from autocannon's histogram (1 ms resolution). CPU
-ms/req = CPU time of the server process (or of its Postgres backends) / responses.
-POST rows are deleted (and the tables vacuumed) after each POST run, so every run starts at ${fmt(s.seedTenants)} tenants.
+req/s = responses / measured seconds; latency from autocannon's histogram (1 ms resolution);
+CPU ms/req = CPU time of the server process (or of its Postgres backends) / responses. POST rows
+are deleted (and the tables vacuumed) after each POST run, so every run starts at ${fmt(s.seedTenants)} tenants.
 
 Scenarios: ${Object.entries(report.scenarios)
     .map(([, label]) => `\`${label}\``)
-    .join(", ")} (the cursor is the \`next_cursor\` of page 250 of 500; every POST carries a
-fresh \`Idempotency-Key\` and name). Every response was 2xx (the run fails otherwise).
+    .join(", ")}
+(the cursor is the \`next_cursor\` of page 250 of 500; every POST carries a fresh \`Idempotency-Key\`
+and name). Every response was 2xx (the run fails otherwise).
 
 ${numbersTable(report)}
 
@@ -243,7 +244,8 @@ ${verdictTable(report)}
 
 ${plain}
 
-Raw numbers of this run: \`${resultsFile}\` (git-ignored).
+Raw numbers of this run: \`${resultsFile}\` (git-ignored). Where the app's time goes (SQL per request,
+cost per layer, Prisma against pg, CPU profile by package): \`npx tsx bench/profile.ts\`.
 `;
 }
 

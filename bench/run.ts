@@ -12,9 +12,10 @@
  * Options: --duration <s> (6) --warmup <s> (3, per scenario and server, once) --reps <n> (3)
  *          --connections <n> (10)
  *          --scenarios list,cursor,create   --skip-build   --no-markdown   --keep-db
+ *          --render bench/results/<date>.json (only rewrite BENCHMARKS.md from a saved run)
  * Env: BENCH_ADMIN_URL (postgres://postgres@127.0.0.1:5432/postgres).
  */
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import autocannon, { type Options, type Result } from "autocannon";
@@ -62,6 +63,7 @@ const { values: flags } = parseArgs({
     "skip-build": { type: "boolean", default: false },
     "no-markdown": { type: "boolean", default: false },
     "keep-db": { type: "boolean", default: false },
+    render: { type: "string" },
   },
 });
 const DURATION = Number(flags.duration);
@@ -173,16 +175,20 @@ async function main(): Promise<void> {
   const started = new Date();
   const servers: Server[] = [];
   let db: pg.Client | undefined;
-  let cleaned = false;
-  const cleanup = async () => {
-    if (cleaned) return;
-    cleaned = true;
-    await Promise.all(servers.map((s) => stopServer(s).catch(() => undefined)));
-    await db?.end().catch(() => undefined);
-    if (!flags["keep-db"]) await dropDatabase().catch((e: Error) => console.error(`could not drop ${DB_NAME}: ${e.message}`));
-  };
+  let cleaning: Promise<void> | undefined;
+  const cleanup = () =>
+    (cleaning ??= (async () => {
+      await Promise.all(servers.map((s) => stopServer(s).catch(() => undefined)));
+      await db?.end().catch(() => undefined);
+      if (!flags["keep-db"]) await dropDatabase().catch((e: Error) => console.error(`could not drop ${DB_NAME}: ${e.message}`));
+    })());
+  // Ctrl-C reaches this process twice (from the terminal and relayed by tsx): clean up once, and
+  // let nothing cut the clean-up short.
+  let signalled = false;
   for (const signal of ["SIGINT", "SIGTERM"] as const) {
-    process.once(signal, () => {
+    process.on(signal, () => {
+      if (signalled) return;
+      signalled = true;
       console.error(`\n${signal}: stopping servers and dropping ${DB_NAME}`);
       void cleanup().finally(() => process.exit(130));
     });
@@ -335,7 +341,18 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((error: unknown) => {
-  console.error(`\nBENCHMARK FAILED: ${error instanceof Error ? error.message : String(error)}`);
-  process.exit(1);
-});
+/** `--render bench/results/<date>.json`: rewrites the BENCHMARKS.md section from a saved run. */
+function render(file: string): void {
+  const report = JSON.parse(readFileSync(path.resolve(ROOT, file), "utf8")) as Report;
+  updateBenchmarksMd(path.join(ROOT, "BENCHMARKS.md"), markdownSection(report, path.relative(ROOT, path.resolve(ROOT, file))));
+  log(`BENCHMARKS.md (section "Tenants API") rendered from ${file}`);
+}
+
+if (flags.render) {
+  render(flags.render);
+} else {
+  main().catch((error: unknown) => {
+    console.error(`\nBENCHMARK FAILED: ${error instanceof Error ? error.message : String(error)}`);
+    process.exit(1);
+  });
+}
