@@ -6,8 +6,7 @@ import type { Tx } from "../db/client.ts";
 import { NotFound, TenantRequired } from "../errors.ts";
 import { asTenantRole, type Principal, type TenantRole } from "./principal.ts";
 import { seesAllTenants, tenantRoleOf } from "./policy.ts";
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+import { isUuid } from "../db/ids.ts";
 
 export interface TenantAccess {
   id: string;
@@ -20,7 +19,7 @@ export interface TenantAccess {
  */
 async function impliedTenantId(db: Tx, principal: Principal): Promise<string> {
   if (principal.token?.tenantId) return principal.token.tenantId;
-  if (!UUID.test(principal.userId)) throw TenantRequired("Name the tenant");
+  if (!isUuid(principal.userId)) throw TenantRequired("Name the tenant");
   const memberships = await db.membership.findMany({ where: { userId: principal.userId }, select: { tenantId: true }, take: 2 });
   if (memberships.length === 1 && !seesAllTenants(principal)) return memberships[0]!.tenantId;
   throw TenantRequired(
@@ -31,10 +30,10 @@ async function impliedTenantId(db: Tx, principal: Principal): Promise<string> {
 /** The tenant and the caller's role in it; 404 when the caller has no access (or it does not exist). */
 export async function resolveTenantAccess(db: Tx, principal: Principal, tenantId: unknown): Promise<TenantAccess> {
   const id = tenantId === undefined || tenantId === null || tenantId === "" ? await impliedTenantId(db, principal) : tenantId;
-  if (typeof id !== "string" || !UUID.test(id)) throw NotFound("Tenant");
+  if (!isUuid(id)) throw NotFound("Tenant");
   const tenant = await db.tenant.findUnique({ where: { id }, select: { id: true } });
   if (!tenant) throw NotFound("Tenant");
-  const membership = UUID.test(principal.userId)
+  const membership = isUuid(principal.userId)
     ? await db.membership.findUnique({ where: { tenantId_userId: { tenantId: id, userId: principal.userId } }, select: { role: true } })
     : null;
   const role = tenantRoleOf(principal, tenant.id, asTenantRole(membership?.role ?? null));

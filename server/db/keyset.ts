@@ -3,6 +3,7 @@
  * keyset pages (opaque cursor). Keyset pages stay stable while new rows arrive.
  */
 import { InvalidField } from "../errors.ts";
+import { isUuid } from "./ids.ts";
 
 export interface Cursor {
   direction: "next" | "prev";
@@ -25,8 +26,6 @@ export interface PageResult<T> {
   prevCursor: string | null;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 export function encodeCursor(cursor: Cursor): string {
   const payload = [cursor.direction === "next" ? "n" : "p", cursor.at.toISOString(), cursor.id];
   return Buffer.from(JSON.stringify(payload)).toString("base64url");
@@ -38,7 +37,7 @@ export function decodeCursor(value: string): Cursor {
     if (Array.isArray(parsed) && parsed.length === 3) {
       const [d, at, id] = parsed as unknown[];
       const date = typeof at === "string" ? new Date(at) : null;
-      if ((d === "n" || d === "p") && date && !Number.isNaN(date.getTime()) && typeof id === "string" && UUID.test(id)) {
+      if ((d === "n" || d === "p") && date && !Number.isNaN(date.getTime()) && isUuid(id)) {
         return { direction: d === "n" ? "next" : "prev", at: date, id };
       }
     }

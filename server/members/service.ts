@@ -9,8 +9,7 @@ import { isOperator } from "../auth/policy.ts";
 import type { Principal, RequestInfo, TenantRole } from "../auth/principal.ts";
 import { actorOf, emitEvent } from "../events/emit.ts";
 import type { AddMemberInput, Member, UpdateMemberInput } from "./schemas.ts";
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+import { isUuid } from "../db/ids.ts";
 
 const withUser = { user: { select: { email: true, name: true, passwordHash: true } } } as const;
 
@@ -50,7 +49,7 @@ export async function listMembers(db: Tx, tenantId: string, page: PageRequest) {
 }
 
 async function findMember(db: Tx, tenantId: string, userId: string): Promise<MemberRow> {
-  const row = UUID.test(userId)
+  const row = isUuid(userId)
     ? await db.membership.findUnique({ where: { tenantId_userId: { tenantId, userId } }, include: withUser })
     : null;
   if (!row) throw NotFound("Member");

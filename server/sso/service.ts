@@ -11,8 +11,8 @@ import { assertSteppedUp } from "../auth/step-up.ts";
 import { actorOf, emitEvent, type EventInput } from "../events/emit.ts";
 import type { MetadataDetails } from "./metadata.ts";
 import type { CreateSsoInput, ProviderType, SsoProvider, UpdateSsoInput } from "./schemas.ts";
+import { isUuid } from "../db/ids.ts";
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const withDomains = { domains: { select: { domain: true }, orderBy: { domain: "asc" } } } as const;
 
 export interface ProviderRow {
@@ -73,7 +73,7 @@ export async function listProviders(db: Tx, tenantId: string, page: PageRequest)
 }
 
 export async function getProvider(db: Tx, tenantId: string, providerId: string): Promise<ProviderRow> {
-  const row = UUID.test(providerId)
+  const row = isUuid(providerId)
     ? await db.ssoProvider.findFirst({ where: { id: providerId, tenantId }, include: withDomains })
     : null;
   if (!row) throw NotFound("SSO provider");
@@ -116,7 +116,7 @@ export async function createProvider(db: Database, principal: Principal, request
  */
 export async function updateProvider(db: Database, principal: Principal, request: RequestInfo, tenantId: string, input: UpdateSsoInput) {
   return db.prisma.$transaction(async (tx) => {
-    if (UUID.test(input.provider_id)) await tx.$queryRaw`SELECT id FROM sso_providers WHERE id = ${input.provider_id}::uuid FOR UPDATE`;
+    if (isUuid(input.provider_id)) await tx.$queryRaw`SELECT id FROM sso_providers WHERE id = ${input.provider_id}::uuid FOR UPDATE`;
     const current = await getProvider(tx, tenantId, input.provider_id);
     if (input.enabled === false && current.enabled) await assertSteppedUp(tx, principal);
 

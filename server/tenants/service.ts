@@ -6,6 +6,7 @@ import { isOperator, seesAllTenants } from "../auth/policy.ts";
 import type { Principal, RequestInfo } from "../auth/principal.ts";
 import { actorOf, emitEvent } from "../events/emit.ts";
 import type { CreateTenantInput, Tenant } from "./schemas.ts";
+import { isUuid } from "../db/ids.ts";
 
 interface TenantRow {
   id: string;
@@ -16,8 +17,6 @@ interface TenantRow {
 export function presentTenant(row: TenantRow): Tenant {
   return { id: row.id, name: row.name, created_at: row.createdAt.toISOString() };
 }
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Tenants the caller may see: all for operators and support, else those it is a member of. */
 function visibleTo(principal: Principal) {
@@ -62,7 +61,7 @@ export async function listTenants(db: Tx, principal: Principal, page: PageReques
 
 /** A tenant the caller may see; any other id, existing or not, is 404. */
 export async function getTenant(db: Tx, principal: Principal, tenantId: string): Promise<TenantRow> {
-  const tenant = UUID.test(tenantId)
+  const tenant = isUuid(tenantId)
     ? await db.tenant.findFirst({ where: { AND: [{ id: tenantId }, visibleTo(principal)] } })
     : null;
   if (!tenant) throw NotFound("Tenant");

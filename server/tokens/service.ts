@@ -11,8 +11,7 @@ import { asPlatformRole, asTenantRole, type Principal, type RequestInfo } from "
 import { mayActForOthers, tenantRoleOf } from "../auth/policy.ts";
 import { actorOf, emitEvent, emitForUser } from "../events/emit.ts";
 import type { ApiToken, CreateTokenInput } from "./schemas.ts";
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+import { isUuid } from "../db/ids.ts";
 
 interface TokenRow {
   id: string;
@@ -111,7 +110,7 @@ export async function createToken(db: Database, principal: Principal, request: R
 }
 
 export async function revokeToken(db: Database, principal: Principal, request: RequestInfo, tokenId: string) {
-  const token = UUID.test(tokenId) ? await db.prisma.apiToken.findUnique({ where: { id: tokenId } }) : null;
+  const token = isUuid(tokenId) ? await db.prisma.apiToken.findUnique({ where: { id: tokenId } }) : null;
   const mine = token && token.userId === principal.userId;
   if (!token || token.revokedAt || !(mine || mayActForOthers(principal))) throw NotFound("API token");
   if (principal.token?.tenantId && token.tenantId !== principal.token.tenantId) throw NotFound("API token");
