@@ -1,5 +1,5 @@
 import type { ComponentType, SVGProps } from "react";
-import { BuildingIcon } from "../icons";
+import { BuildingIcon, KeyIcon, ShieldIcon, UsersIcon } from "../icons";
 
 export interface NavItem {
   label: string;
@@ -12,7 +12,12 @@ export interface NavItem {
  * The console's navigation. Tenant pages (members, SSO, audit log, webhooks) take a function
  * href and appear once a tenant is selected; account pages (API tokens) take a plain path.
  */
-export const NAV: NavItem[] = [{ label: "Tenants", href: "/tenants", icon: BuildingIcon }];
+export const NAV: NavItem[] = [
+  { label: "Tenants", href: "/tenants", icon: BuildingIcon },
+  { label: "Members", href: (tenantId) => `/tenants/${tenantId}/members`, icon: UsersIcon },
+  { label: "SSO", href: (tenantId) => `/tenants/${tenantId}/sso`, icon: ShieldIcon },
+  { label: "API tokens", href: "/tokens", icon: KeyIcon },
+];
 
 /** The link for an item, or null for a tenant page while no tenant is selected. */
 export function hrefOf(item: NavItem, tenantId: string | null): string | null {

@@ -1,7 +1,7 @@
 "use client";
 
 import { useId } from "react";
-import { useParams, useRouter } from "next/navigation";
+import { useParams, usePathname, useRouter } from "next/navigation";
 import { useQuery } from "@tanstack/react-query";
 import { useTRPC } from "../trpc";
 import { cx } from "../ui/cx";
@@ -9,12 +9,20 @@ import { cx } from "../ui/cx";
 /** How many tenants the switcher lists; beyond that, use the Tenants page. */
 const SWITCHER_LIMIT = 100;
 
-/** Picks the tenant to work in; choosing one opens its page. */
+/** The same page of another tenant when on a tenant's page (members stay members), else its overview. */
+function sameSectionOf(pathname: string, current: string, next: string): string {
+  const base = `/tenants/${current}`;
+  if (current && pathname.startsWith(`${base}/`)) return `/tenants/${next}/${pathname.slice(base.length + 1).split("/")[0]}`;
+  return `/tenants/${next}`;
+}
+
+/** Picks the tenant to work in; choosing one opens its page (the same section when on one). */
 export function TenantSwitcher({ onNavigate, className }: { onNavigate?: () => void; className?: string }) {
   const id = useId();
   const trpc = useTRPC();
   const router = useRouter();
   const params = useParams<{ tenantId?: string }>();
+  const pathname = usePathname();
   const current = params.tenantId ?? "";
   const tenants = useQuery(trpc.tenants.list.queryOptions({ page_size: SWITCHER_LIMIT }));
 
@@ -40,7 +48,7 @@ export function TenantSwitcher({ onNavigate, className }: { onNavigate?: () => v
         onChange={(event) => {
           if (!event.target.value) return;
           onNavigate?.();
-          router.push(`/tenants/${event.target.value}`);
+          router.push(sameSectionOf(pathname, current, event.target.value));
         }}
         className={cx(
           "block h-9 w-full truncate rounded-md border-0 bg-white pr-8 pl-3 text-sm text-slate-900 shadow-sm ring-1 ring-inset ring-slate-300",

@@ -1,9 +1,9 @@
 import type { Metadata } from "next";
-import { TenantDetail } from "@/components/tenants/tenant-detail";
+import { TenantOverview } from "@/components/tenants/tenant-overview";
 
 export const metadata: Metadata = { title: "Tenant" };
 
 export default async function TenantPage({ params }: { params: Promise<{ tenantId: string }> }) {
   const { tenantId } = await params;
-  return <TenantDetail tenantId={tenantId} />;
+  return <TenantOverview tenantId={tenantId} />;
 }

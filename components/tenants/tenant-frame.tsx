@@ -1,0 +1,104 @@
+"use client";
+
+import type { ReactNode } from "react";
+import Link from "next/link";
+import { usePathname } from "next/navigation";
+import { useQuery } from "@tanstack/react-query";
+import { messageOf, statusOf, useTRPC } from "../trpc";
+import { Alert } from "../ui/alert";
+import { buttonClasses, Button } from "../ui/button";
+import { Card } from "../ui/card";
+import { EmptyState } from "../ui/empty-state";
+import { PageHeader } from "../ui/page-header";
+import { Skeleton } from "../ui/skeleton";
+import { AlertIcon, ChevronLeftIcon } from "../icons";
+import { activeTenantTab, TenantTabs } from "./tenant-tabs";
+
+function BackToTenants() {
+  return (
+    <Link
+      href="/tenants"
+      className="inline-flex items-center gap-1 rounded hover:text-slate-900 focus-visible:outline-2 focus-visible:outline-indigo-600"
+    >
+      <ChevronLeftIcon className="size-4" />
+      Tenants
+    </Link>
+  );
+}
+
+/**
+ * Every page of one tenant: its name as the page heading, the tabs, then the page. A tenant that
+ * does not exist (or is out of reach) shows "not found" instead of the page.
+ */
+export function TenantFrame({ tenantId, children }: { tenantId: string; children: ReactNode }) {
+  const trpc = useTRPC();
+  const pathname = usePathname();
+  const query = useQuery(trpc.tenants.get.queryOptions({ tenant_id: tenantId }));
+
+  if (query.isPending) {
+    return (
+      <div aria-busy="true">
+        <PageHeader eyebrow={<BackToTenants />} title={<Skeleton className="h-8 w-64" />} />
+        <TenantTabs tenantId={tenantId} />
+        <Card>
+          <div className="space-y-4 p-6">
+            <Skeleton className="h-4 w-1/2" />
+            <Skeleton className="h-4 w-2/3" />
+            <Skeleton className="h-4 w-1/3" />
+          </div>
+        </Card>
+      </div>
+    );
+  }
+
+  if (query.isError) {
+    if (statusOf(query.error) === 404) {
+      return (
+        <>
+          <title>Tenant not found · Control Plane</title>
+          <PageHeader eyebrow={<BackToTenants />} title="Tenant not found" />
+          <Card>
+            <EmptyState
+              icon={<AlertIcon className="size-6" />}
+              title="This tenant does not exist or you do not have access to it"
+              description="Check the link, or pick a tenant from the list."
+              action={
+                <Link href="/tenants" className={buttonClasses("secondary")}>
+                  Back to tenants
+                </Link>
+              }
+            />
+          </Card>
+        </>
+      );
+    }
+    return (
+      <>
+        <PageHeader eyebrow={<BackToTenants />} title="Tenant" />
+        <Alert
+          tone="danger"
+          title="The tenant could not be loaded"
+          action={
+            <Button variant="secondary" size="sm" onClick={() => query.refetch()} loading={query.isFetching}>
+              Try again
+            </Button>
+          }
+        >
+          {messageOf(query.error)}
+        </Alert>
+      </>
+    );
+  }
+
+  const tenant = query.data;
+  const tab = activeTenantTab(tenantId, pathname);
+  const title = tab && tab.segment ? `${tab.label} · ${tenant.name}` : tenant.name;
+  return (
+    <>
+      <title>{`${title} · Control Plane`}</title>
+      <PageHeader eyebrow={<BackToTenants />} title={tenant.name} />
+      <TenantTabs tenantId={tenantId} />
+      {children}
+    </>
+  );
+}
