@@ -6,24 +6,18 @@ import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { messageOf, useTRPC } from "../trpc";
 import { Alert } from "../ui/alert";
 import { Button } from "../ui/button";
-import { CardFooter } from "../ui/card";
 import { CopyButton } from "../ui/copy-button";
 import { cx } from "../ui/cx";
 import { EmptyState } from "../ui/empty-state";
 import { RelativeTime } from "../ui/relative-time";
 import { Skeleton } from "../ui/skeleton";
 import { Table, TBody, Td, Th, THead, Tr } from "../ui/table";
-import { BuildingIcon, ChevronLeftIcon, ChevronRightIcon } from "../icons";
+import { FIRST_PAGE, Pager, startOf, type TablePosition } from "../ui/pager";
+import { BuildingIcon } from "../icons";
 
 export const PAGE_SIZE = 20;
 
-/** Where the table is: the cursor of the page shown and how many rows come before it. */
-export interface TablePosition {
-  cursor?: string;
-  start: number;
-}
-
-export const FIRST_PAGE: TablePosition = { start: 0 };
+export { FIRST_PAGE, type TablePosition };
 
 interface TenantsTableProps {
   position: TablePosition;
@@ -96,8 +90,7 @@ export function TenantsTable({ position, onMove, emptyAction, highlightId }: Ten
   }
 
   const page = query.data;
-  // No previous page means this is the first one, whatever we counted on the way here.
-  const start = page.previous_cursor === null ? 0 : position.start;
+  const start = startOf(page, position);
 
   if (page.results.length === 0) {
     return start === 0 && !position.cursor ? (
@@ -152,33 +145,7 @@ export function TenantsTable({ position, onMove, emptyAction, highlightId }: Ten
           ))}
         </TBody>
       </Table>
-      <CardFooter>
-        <p className="text-sm text-slate-600" aria-live="polite" data-testid="page-range">
-          Showing <span className="font-medium text-slate-900">{start + 1}</span>–
-          <span className="font-medium text-slate-900">{start + page.results.length}</span> of{" "}
-          <span className="font-medium text-slate-900">{page.count}</span>
-        </p>
-        <nav aria-label="Pagination" className="flex gap-2">
-          <Button
-            variant="secondary"
-            size="sm"
-            disabled={!page.previous_cursor || changing}
-            onClick={() => onMove({ cursor: page.previous_cursor ?? undefined, start: Math.max(0, start - PAGE_SIZE) })}
-          >
-            <ChevronLeftIcon className="size-4" />
-            Previous
-          </Button>
-          <Button
-            variant="secondary"
-            size="sm"
-            disabled={!page.next_cursor || changing}
-            onClick={() => onMove({ cursor: page.next_cursor ?? undefined, start: start + page.results.length })}
-          >
-            Next
-            <ChevronRightIcon className="size-4" />
-          </Button>
-        </nav>
-      </CardFooter>
+      <Pager page={page} position={position} pageSize={PAGE_SIZE} onMove={onMove} changing={changing} />
     </>
   );
 }

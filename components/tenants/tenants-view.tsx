@@ -5,9 +5,10 @@ import { useConsoleUser } from "../console/user-context";
 import { Button } from "../ui/button";
 import { Card, CardHeader } from "../ui/card";
 import { PageHeader } from "../ui/page-header";
+import { FIRST_PAGE, type TablePosition } from "../ui/pagination";
 import { PlusIcon } from "../icons";
 import { CreateTenantForm, TENANT_NAME_INPUT_ID } from "./create-tenant-form";
-import { FIRST_PAGE, TenantsTable, type TablePosition } from "./tenants-table";
+import { TenantsTable } from "./tenants-table";
 
 export function TenantsView() {
   const user = useConsoleUser();

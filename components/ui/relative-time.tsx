@@ -32,10 +32,15 @@ export function formatRelative(date: Date, now: number): string {
   return "just now";
 }
 
+/** The time to the minute, ticking each minute; null on the server and during hydration. */
+export function useNow(): number | null {
+  return useSyncExternalStore(subscribe, nowToMinute, () => null);
+}
+
 /** "3 hours ago", with the exact UTC time in a tooltip and in the machine-readable attribute. */
 export function RelativeTime({ iso }: { iso: string }) {
   // null on the server and during hydration: shows the exact date there, so markup matches.
-  const now = useSyncExternalStore(subscribe, nowToMinute, () => null);
+  const now = useNow();
   const date = new Date(iso);
   const full = exact.format(date);
   return (
