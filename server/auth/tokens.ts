@@ -16,6 +16,18 @@ export function hashToken(value: string): string {
   return createHash("sha256").update(value).digest("hex");
 }
 
+interface TokenRow {
+  id: string;
+  tenantId: string | null;
+  readOnly: boolean;
+  expiresAt: Date | null;
+  revokedAt: Date | null;
+  lastUsedAt: Date | null;
+  userId: string;
+  email: string;
+  platformRole: string | null;
+}
+
 export type BearerResult = { principal: Principal } | { error: "invalid_token" };
 
 /**
@@ -25,10 +37,13 @@ export type BearerResult = { principal: Principal } | { error: "invalid_token" }
 export async function resolveBearer(db: Tx, value: string): Promise<BearerResult> {
   const now = clock.now();
   if (!value.startsWith(TOKEN_PREFIX) || value.length > 200) return { error: "invalid_token" };
-  const token = await db.apiToken.findUnique({
-    where: { tokenHash: hashToken(value) },
-    include: { user: { select: { id: true, email: true, platformRole: true } } },
-  });
+  // One statement (token joined to its owner): this runs on every API request.
+  const [token] = await db.$queryRaw<TokenRow[]>`
+    SELECT t.id, t.tenant_id AS "tenantId", t.read_only AS "readOnly", t.expires_at AS "expiresAt",
+           t.revoked_at AS "revokedAt", t.last_used_at AS "lastUsedAt",
+           u.id AS "userId", u.email, u.platform_role AS "platformRole"
+    FROM api_tokens t JOIN users u ON u.id = t.user_id
+    WHERE t.token_hash = ${hashToken(value)}`;
   if (!token || token.revokedAt || (token.expiresAt && token.expiresAt <= now)) {
     return { error: "invalid_token" };
   }
@@ -40,9 +55,9 @@ export async function resolveBearer(db: Tx, value: string): Promise<BearerResult
   }
   return {
     principal: {
-      userId: token.user.id,
-      email: token.user.email,
-      platformRole: asPlatformRole(token.user.platformRole),
+      userId: token.userId,
+      email: token.email,
+      platformRole: asPlatformRole(token.platformRole),
       via: "token",
       token: { id: token.id, tenantId: token.tenantId, readOnly: token.readOnly, expiresAt: token.expiresAt },
       sessionId: null,

@@ -65,7 +65,14 @@ export interface KeysetQuery<T> {
 export function keysetWhere(field: string, cursor: Cursor | undefined, order: Order, idField = "id") {
   if (!cursor) return {};
   const op = order === "desc" ? "lt" : "gt";
-  return { OR: [{ [field]: { [op]: cursor.at } }, { [field]: cursor.at, [idField]: { [op]: cursor.id } }] };
+  // The first, redundant bound lets Postgres seek in the (time, id) index instead of filtering
+  // every entry before the cursor (the OR alone is not an index condition).
+  return {
+    AND: [
+      { [field]: { [order === "desc" ? "lte" : "gte"]: cursor.at } },
+      { OR: [{ [field]: { [op]: cursor.at } }, { [field]: cursor.at, [idField]: { [op]: cursor.id } }] },
+    ],
+  };
 }
 
 export async function keysetPage<T>(request: PageRequest, query: KeysetQuery<T>): Promise<PageResult<T>> {
