@@ -12,12 +12,10 @@ import { EmptyState } from "../ui/empty-state";
 import { RelativeTime } from "../ui/relative-time";
 import { Skeleton } from "../ui/skeleton";
 import { Table, TBody, Td, Th, THead, Tr } from "../ui/table";
-import { FIRST_PAGE, Pager, startOf, type TablePosition } from "../ui/pager";
+import { FIRST_PAGE, Pagination, startOf, type TablePosition } from "../ui/pagination";
 import { BuildingIcon } from "../icons";
 
 export const PAGE_SIZE = 20;
-
-export { FIRST_PAGE, type TablePosition };
 
 interface TenantsTableProps {
   position: TablePosition;
@@ -145,7 +143,7 @@ export function TenantsTable({ position, onMove, emptyAction, highlightId }: Ten
           ))}
         </TBody>
       </Table>
-      <Pager page={page} position={position} pageSize={PAGE_SIZE} onMove={onMove} changing={changing} />
+      <Pagination page={page} position={position} pageSize={PAGE_SIZE} onMove={onMove} busy={changing} />
     </>
   );
 }
