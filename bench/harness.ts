@@ -162,8 +162,8 @@ export const newToken = () => `cp_${randomBytes(32).toString("base64url")}`;
 
 /**
  * The app's production server on `databaseUrl`: it migrates the database and creates the
- * operator with `token` itself. `nodeArgs` (e.g. --cpu-prof) run it as `node <args> next start`;
- * without, the `next` binary is started directly, so the PID held is the server's.
+ * operator with `token` itself: scripts/serve.ts (what `npm start` runs), as
+ * `node [nodeArgs] --import tsx scripts/serve.ts`, so the PID held is the server's.
  */
 export async function startApp(options: {
   port: number;
@@ -174,13 +174,11 @@ export async function startApp(options: {
   track?: (server: Server) => void;
 }): Promise<Server> {
   const url = `http://127.0.0.1:${options.port}`;
-  const nextArgs = ["start", "-p", String(options.port)];
-  const [command, args] = options.nodeArgs
-    ? [process.execPath, [...options.nodeArgs, path.join(ROOT, "node_modules/next/dist/bin/next"), ...nextArgs]]
-    : [path.join(ROOT, "node_modules/.bin/next"), nextArgs];
+  const [command, args] = [process.execPath, [...(options.nodeArgs ?? []), "--import", "tsx", path.join(ROOT, "scripts/serve.ts")]];
   const app = startServer("app", url, command, args, {
     ...process.env,
     NODE_ENV: "production",
+    PORT: String(options.port),
     NEXT_DIST_DIR: DIST_DIR,
     NEXT_TELEMETRY_DISABLED: "1",
     DATABASE_URL: options.databaseUrl ?? BENCH_URL,

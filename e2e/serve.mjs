@@ -1,4 +1,4 @@
-// The e2e server: a fresh Postgres database, then `next start` on the existing production build
+// The e2e server: a fresh Postgres database, then scripts/serve.ts on the existing production build
 // (NEXT_DIST_DIR if set, else .next) with a fixed test environment. Playwright starts it
 // (webServer in playwright.config.ts); it can also be run alone to poke at the e2e setup.
 import { spawn } from "node:child_process";
@@ -42,7 +42,8 @@ async function recreateDatabase(url) {
 await recreateDatabase(databaseUrl);
 
 const appUrl = `http://127.0.0.1:${port}`;
-const server = spawn("node_modules/.bin/next", ["start", "-p", String(port), "-H", "127.0.0.1"], {
+// The same production server `npm start` runs (REST edge + Next), not bare `next start`.
+const server = spawn(process.execPath, ["--import", "tsx", "scripts/serve.ts"], {
   stdio: "inherit",
   env: {
     ...process.env,

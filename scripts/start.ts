@@ -1,22 +1,21 @@
 /**
  * `npm start`: checks the environment, builds the app if the build is missing or older than the
- * sources, then serves the production build with `next start` on PORT. Migrations and bootstrap
- * accounts are applied by the server itself at start (instrumentation.ts).
+ * sources, then serves the production build on PORT (scripts/serve.ts: migrations and bootstrap
+ * accounts first, then the REST API and Next).
  */
-import { spawn, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
 import { env, EnvError } from "../server/env.ts";
 
-let port: number;
 try {
-  port = env().PORT;
+  env();
 } catch (error) {
   console.error(error instanceof EnvError ? error.message : String(error));
   process.exit(1);
 }
 
-const SOURCES = ["app", "server", "components", "prisma", "instrumentation.ts", "next.config.mjs", "package.json"];
+const SOURCES = ["app", "server", "components", "prisma", "scripts", "instrumentation.ts", "proxy.ts", "next.config.mjs", "package.json"];
 
 function newestMtime(entry: string): number {
   if (!existsSync(entry)) return 0;
@@ -33,6 +32,6 @@ if (stale) {
   if (build.status !== 0) process.exit(build.status ?? 1);
 }
 
-const server = spawn("node_modules/.bin/next", ["start", "-p", String(port)], { stdio: "inherit" });
-for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => server.kill(signal));
-server.on("exit", (code) => process.exit(code ?? 0));
+// Next selects its production runtime from NODE_ENV, as `next start` would set it.
+(process.env as Record<string, string>).NODE_ENV = "production";
+await import("./serve.ts");

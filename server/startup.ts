@@ -11,7 +11,18 @@ import { startInternalCron } from "./housekeeping.ts";
 import { secrets } from "./secrets.ts";
 import { log, errorFields } from "./log.ts";
 
-export async function startServer(): Promise<void> {
+const started = globalThis as unknown as { __controlPlaneStarted?: Promise<void> };
+
+/**
+ * Runs once per process, however many callers (scripts/serve.ts and Next's instrumentation both
+ * ask; they share globalThis).
+ */
+export function startServer(): Promise<void> {
+  started.__controlPlaneStarted ??= start();
+  return started.__controlPlaneStarted;
+}
+
+async function start(): Promise<void> {
   try {
     const e = env();
     secrets();
