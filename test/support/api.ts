@@ -4,7 +4,7 @@
  */
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { Readable } from "node:stream";
+import { sendWebResponse, toWebRequest } from "../../server/http/node.ts";
 import * as rest from "../../app/api/v1/[...path]/route.ts";
 import * as openapi from "../../app/api/v1/openapi.json/route.ts";
 import * as fallback from "../../app/api/[...path]/route.ts";
@@ -28,27 +28,9 @@ export async function startApi(): Promise<TestApi> {
   const server = http.createServer(async (req, res) => {
     try {
       const address = server.address() as AddressInfo;
-      const url = new URL(req.url ?? "/", `http://127.0.0.1:${address.port}`);
-      const headers = new Headers();
-      for (const [key, value] of Object.entries(req.headers)) {
-        if (typeof value === "string") headers.set(key, value);
-        else if (Array.isArray(value)) for (const v of value) headers.append(key, v);
-      }
-      // As Next's server does: the socket address is appended to X-Forwarded-For.
-      const forwarded = headers.get("x-forwarded-for");
-      headers.set("x-forwarded-for", forwarded ? `${forwarded}, ${req.socket.remoteAddress}` : String(req.socket.remoteAddress));
-      const method = req.method ?? "GET";
-      const hasBody = !["GET", "HEAD"].includes(method);
-      const request = new Request(url, {
-        method,
-        headers,
-        body: hasBody ? (Readable.toWeb(req) as ReadableStream) : undefined,
-        duplex: "half",
-      } as RequestInit);
-      const handler = route(method, url.pathname);
-      const response = handler ? await handler(request) : new Response("not found", { status: 404 });
-      res.writeHead(response.status, Object.fromEntries(response.headers));
-      res.end(Buffer.from(await response.arrayBuffer()));
+      const request = toWebRequest(req, `http://127.0.0.1:${address.port}`);
+      const handler = route(request.method, new URL(request.url).pathname);
+      await sendWebResponse(res, handler ? await handler(request) : new Response("not found", { status: 404 }));
     } catch (error) {
       res.writeHead(599);
       res.end(String(error));
