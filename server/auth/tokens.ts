@@ -2,7 +2,7 @@
  * API tokens: `cp_` + 32 random bytes (base64url), stored only as SHA-256 hex.
  */
 import { createHash, randomBytes } from "node:crypto";
-import type { Tx } from "../db/client.ts";
+import type { SqlRunner } from "../db/sql.ts";
 import { asPlatformRole, type Principal } from "./principal.ts";
 import { clock } from "../clock.ts";
 
@@ -34,24 +34,26 @@ export type BearerResult = { principal: Principal } | { error: "invalid_token" }
  * Resolves a bearer token to its principal. Unknown, revoked and expired tokens are all
  * `invalid_token` (the caller cannot tell which). `last_used_at` is written at most once a minute.
  */
-export async function resolveBearer(db: Tx, value: string): Promise<BearerResult> {
+export async function resolveBearer(sql: SqlRunner, value: string): Promise<BearerResult> {
   const now = clock.now();
   if (!value.startsWith(TOKEN_PREFIX) || value.length > 200) return { error: "invalid_token" };
-  // One statement (token joined to its owner): this runs on every API request.
-  const [token] = await db.$queryRaw<TokenRow[]>`
-    SELECT t.id, t.tenant_id AS "tenantId", t.read_only AS "readOnly", t.expires_at AS "expiresAt",
-           t.revoked_at AS "revokedAt", t.last_used_at AS "lastUsedAt",
-           u.id AS "userId", u.email, u.platform_role AS "platformRole"
-    FROM api_tokens t JOIN users u ON u.id = t.user_id
-    WHERE t.token_hash = ${hashToken(value)}`;
+  // Plain SQL, one statement (token joined to its owner): this runs on every API request.
+  const [token] = await sql.query<TokenRow>(
+    `SELECT t.id, t.tenant_id AS "tenantId", t.read_only AS "readOnly", t.expires_at AS "expiresAt",
+            t.revoked_at AS "revokedAt", t.last_used_at AS "lastUsedAt",
+            u.id AS "userId", u.email, u.platform_role AS "platformRole"
+     FROM api_tokens t JOIN users u ON u.id = t.user_id
+     WHERE t.token_hash = $1`,
+    [hashToken(value)],
+  );
   if (!token || token.revokedAt || (token.expiresAt && token.expiresAt <= now)) {
     return { error: "invalid_token" };
   }
   if (!token.lastUsedAt || now.getTime() - token.lastUsedAt.getTime() > 60_000) {
-    await db.apiToken.updateMany({
-      where: { id: token.id, OR: [{ lastUsedAt: null }, { lastUsedAt: { lt: new Date(now.getTime() - 60_000) } }] },
-      data: { lastUsedAt: now },
-    });
+    await sql.query(
+      `UPDATE api_tokens SET last_used_at = $2 WHERE id = $1 AND (last_used_at IS NULL OR last_used_at < $3)`,
+      [token.id, now, new Date(now.getTime() - 60_000)],
+    );
   }
   return {
     principal: {

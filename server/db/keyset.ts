@@ -75,6 +75,17 @@ export function keysetWhere(field: string, cursor: Cursor | undefined, order: Or
   };
 }
 
+/**
+ * The same bound in plain SQL: a row comparison `(time, id) < (…)` that Postgres answers with a
+ * seek in the (time, id) index. Appends its parameters to `params`.
+ */
+export function keysetSql(columns: [time: string, id: string], cursor: Cursor | undefined, order: Order, params: unknown[]): string {
+  if (!cursor) return "TRUE";
+  params.push(cursor.at, cursor.id);
+  const op = order === "desc" ? "<" : ">";
+  return `(${columns[0]}, ${columns[1]}) ${op} ($${params.length - 1}::timestamptz, $${params.length}::uuid)`;
+}
+
 export async function keysetPage<T>(request: PageRequest, query: KeysetQuery<T>): Promise<PageResult<T>> {
   const { pageSize, cursor } = request;
   const edge = (row: T | undefined, direction: Cursor["direction"]) =>

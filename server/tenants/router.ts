@@ -23,7 +23,7 @@ export const tenantsRouter = router({
     .input(ListTenantsInput)
     .output(TenantPage)
     .query(async ({ ctx, input }) =>
-      envelope(ctx.url, input, await listTenants(ctx.db.prisma, ctx.principal, pageRequest(input)), presentTenant),
+      envelope(ctx.url, input, await listTenants(ctx.db.sql, ctx.principal, pageRequest(input)), presentTenant),
     ),
 
   get: authedProcedure

@@ -29,7 +29,7 @@ export async function createRestContext(req: Request, requestId: string): Promis
   const bearer = bearerOf(req);
   const base = { db, request: requestInfo(req, requestId), url: publicUrl(req), response: { headers: {} } };
   if (bearer === null) return { ...base, principal: null, authError: "missing" };
-  const result = bearer ? await resolveBearer(db.prisma, bearer) : ({ error: "invalid_token" } as const);
+  const result = bearer ? await resolveBearer(db.sql, bearer) : ({ error: "invalid_token" } as const);
   return "principal" in result
     ? { ...base, principal: result.principal, authError: null }
     : { ...base, principal: null, authError: result.error };

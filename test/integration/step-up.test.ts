@@ -4,6 +4,7 @@ import { client, db, tenantWithMembers } from "../support/fixtures.ts";
 import { clock } from "../../server/clock.ts";
 import { assertSteppedUp } from "../../server/auth/step-up.ts";
 import { resolveBearer } from "../../server/auth/tokens.ts";
+import { database } from "../../server/db/client.ts";
 import { AppError } from "../../server/errors.ts";
 
 let api: TestApi;
@@ -18,7 +19,7 @@ afterEach(() => {
 
 /** Checks step-up the way stepUpProcedure does, for the principal of `token`. */
 async function stepUpState(token: string): Promise<"fresh" | AppError> {
-  const resolved = await resolveBearer(await db(), token);
+  const resolved = await resolveBearer((await database()).sql, token);
   if (!("principal" in resolved)) throw new Error("token did not resolve");
   try {
     await assertSteppedUp(await db(), resolved.principal);
