@@ -1,0 +1,206 @@
+"use client";
+
+import { keepPreviousData, useQuery } from "@tanstack/react-query";
+import type { Member } from "@/server/members/schemas";
+import type { TenantRole } from "../console/use-tenant-role";
+import { messageOf, useTRPC } from "../trpc";
+import { Alert } from "../ui/alert";
+import { Badge } from "../ui/badge";
+import { Button } from "../ui/button";
+import { cx } from "../ui/cx";
+import { EmptyState } from "../ui/empty-state";
+import { FIRST_PAGE, Pagination, startOf, type TablePosition } from "../ui/pagination";
+import { RelativeTime } from "../ui/relative-time";
+import { Select } from "../ui/select";
+import { Skeleton } from "../ui/skeleton";
+import { Table, TBody, Td, Th, THead, Tr } from "../ui/table";
+import { UsersIcon } from "../icons";
+import { ROLE_LABEL, ROLE_OPTIONS } from "./roles";
+
+export const MEMBERS_PAGE_SIZE = 20;
+
+export interface MemberActions {
+  changeRole: (member: Member, role: TenantRole) => void;
+  remove: (member: Member) => void;
+  setPassword: (member: Member) => void;
+}
+
+interface MembersTableProps {
+  tenantId: string;
+  position: TablePosition;
+  onMove: (position: TablePosition) => void;
+  /** Write controls (role select, remove, set password) when given; a read-only list otherwise. */
+  actions: MemberActions | null;
+  selfId: string;
+  /** The member whose role is being changed. */
+  pendingId?: string | null;
+  highlightId?: string | null;
+}
+
+function Head({ editable }: { editable: boolean }) {
+  return (
+    <THead>
+      <Tr>
+        <Th>Email</Th>
+        <Th className="hidden md:table-cell">Name</Th>
+        <Th>Role</Th>
+        <Th className="hidden sm:table-cell">Added</Th>
+        {editable ? (
+          <Th className="hidden sm:table-cell">
+            <span className="sr-only">Actions</span>
+          </Th>
+        ) : null}
+      </Tr>
+    </THead>
+  );
+}
+
+function RoleCell({ member, actions, pending, self }: { member: Member; actions: MemberActions | null; pending: boolean; self: boolean }) {
+  if (!actions) return <Badge tone={member.role === "admin" ? "accent" : "neutral"}>{ROLE_LABEL[member.role]}</Badge>;
+  return (
+    <Select
+      aria-label={`Role of ${member.email}${self ? " (you)" : ""}`}
+      value={member.role}
+      disabled={pending}
+      onChange={(event) => actions.changeRole(member, event.target.value as TenantRole)}
+      className="h-8 w-28 shrink-0"
+    >
+      {ROLE_OPTIONS.map((option) => (
+        <option key={option.value} value={option.value}>
+          {option.label}
+        </option>
+      ))}
+    </Select>
+  );
+}
+
+function RowActions({ member, actions, className }: { member: Member; actions: MemberActions; className?: string }) {
+  return (
+    <span className={cx("gap-2", className)}>
+      {member.has_password ? null : (
+        <Button variant="secondary" size="sm" onClick={() => actions.setPassword(member)} aria-label={`Set password for ${member.email}`}>
+          Set password
+        </Button>
+      )}
+      <Button variant="secondary" size="sm" onClick={() => actions.remove(member)} aria-label={`Remove ${member.email}`}>
+        Remove
+      </Button>
+    </span>
+  );
+}
+
+/** A tenant's members, newest first, a page at a time. */
+export function MembersTable({ tenantId, position, onMove, actions, selfId, pendingId, highlightId }: MembersTableProps) {
+  const trpc = useTRPC();
+  const input = { tenant_id: tenantId, page_size: MEMBERS_PAGE_SIZE, ...(position.cursor ? { cursor: position.cursor } : {}) };
+  const query = useQuery({ ...trpc.members.list.queryOptions(input), placeholderData: keepPreviousData });
+  const editable = actions !== null;
+
+  if (query.isPending) {
+    return (
+      <Table aria-label="Members" aria-busy="true">
+        <Head editable={editable} />
+        <TBody>
+          {Array.from({ length: 3 }, (_, i) => (
+            <Tr key={i}>
+              <Td>
+                <Skeleton className="h-4 w-48" />
+              </Td>
+              <Td className="hidden md:table-cell">
+                <Skeleton className="h-4 w-32" />
+              </Td>
+              <Td>
+                <Skeleton className="h-4 w-16" />
+              </Td>
+              <Td className="hidden sm:table-cell">
+                <Skeleton className="h-4 w-20" />
+              </Td>
+              {editable ? <Td className="hidden sm:table-cell" /> : null}
+            </Tr>
+          ))}
+        </TBody>
+      </Table>
+    );
+  }
+
+  if (query.isError) {
+    return (
+      <div className="p-4 sm:p-6">
+        <Alert
+          tone="danger"
+          title="Members could not be loaded"
+          action={
+            <Button variant="secondary" size="sm" onClick={() => query.refetch()} loading={query.isFetching}>
+              Try again
+            </Button>
+          }
+        >
+          {messageOf(query.error)}
+        </Alert>
+      </div>
+    );
+  }
+
+  const page = query.data;
+  if (page.results.length === 0) {
+    const first = startOf(page, position) === 0 && !position.cursor;
+    return first ? (
+      <EmptyState icon={<UsersIcon className="size-6" />} title="No members yet" description="Add people to give them access to this tenant." />
+    ) : (
+      <EmptyState
+        title="No more members"
+        description="This page is empty now; members may have been removed."
+        action={
+          <Button variant="secondary" onClick={() => onMove(FIRST_PAGE)}>
+            Back to the first page
+          </Button>
+        }
+      />
+    );
+  }
+
+  const changing = query.isPlaceholderData;
+  return (
+    <>
+      <Table aria-label="Members" aria-busy={changing || undefined} className={cx(changing && "opacity-60")}>
+        <Head editable={editable} />
+        <TBody>
+          {page.results.map((member) => {
+            const self = member.user_id === selfId;
+            return (
+              <Tr key={member.user_id} data-testid="member-row" className={cx(member.user_id === highlightId && "bg-indigo-50/60")}>
+                <Td className="w-full max-w-0">
+                  <span className="block truncate font-medium text-slate-900" title={member.email}>
+                    {member.email}
+                    {self ? <span className="ml-1.5 font-normal text-slate-600">(you)</span> : null}
+                  </span>
+                  {member.name || !member.has_password ? (
+                    <span className="mt-1 flex min-w-0 flex-wrap items-center gap-x-2 gap-y-1 text-xs text-slate-600">
+                      {member.name ? <span className="truncate md:hidden">{member.name}</span> : null}
+                      {member.has_password ? null : <Badge tone="warning">No password</Badge>}
+                    </span>
+                  ) : null}
+                  {/* Narrow screens: the actions under the member, as the table has no room for their column. */}
+                  {actions ? <RowActions member={member} actions={actions} className="mt-2 flex flex-wrap sm:hidden" /> : null}
+                </Td>
+                <Td className="hidden max-w-48 truncate md:table-cell">{member.name ?? <span className="text-slate-500">—</span>}</Td>
+                <Td>
+                  <RoleCell member={member} actions={actions} pending={pendingId === member.user_id} self={self} />
+                </Td>
+                <Td className="hidden text-slate-600 sm:table-cell">
+                  <RelativeTime iso={member.created_at} />
+                </Td>
+                {actions ? (
+                  <Td className="hidden text-right sm:table-cell">
+                    <RowActions member={member} actions={actions} className="inline-flex" />
+                  </Td>
+                ) : null}
+              </Tr>
+            );
+          })}
+        </TBody>
+      </Table>
+      <Pagination page={page} position={position} pageSize={MEMBERS_PAGE_SIZE} onMove={onMove} busy={changing} />
+    </>
+  );
+}

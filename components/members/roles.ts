@@ -1,0 +1,8 @@
+import type { TenantRole } from "../console/use-tenant-role";
+
+export const ROLE_OPTIONS: Array<{ value: TenantRole; label: string }> = [
+  { value: "viewer", label: "Viewer" },
+  { value: "admin", label: "Admin" },
+];
+
+export const ROLE_LABEL: Record<TenantRole, string> = { admin: "Admin", viewer: "Viewer" };
