@@ -3,8 +3,11 @@
 import { useEffect, useState } from "react";
 import { cx } from "./cx";
 
-/** Copies `value` to the clipboard; says "Copied" for a moment. */
-export function CopyButton({ value, label = "Copy", className }: { value: string; label?: string; className?: string }) {
+/**
+ * Copies `value` to the clipboard; says "Copied" for a moment. An icon button named by `label`,
+ * or with `text` a secondary button that shows its label ("Copy").
+ */
+export function CopyButton({ value, label = "Copy", text, className }: { value: string; label?: string; text?: string; className?: string }) {
   const [copied, setCopied] = useState(false);
 
   useEffect(() => {
@@ -26,11 +29,14 @@ export function CopyButton({ value, label = "Copy", className }: { value: string
     <button
       type="button"
       onClick={copy}
-      aria-label={copied ? "Copied" : label}
-      title={copied ? "Copied" : label}
+      aria-label={text ? undefined : copied ? "Copied" : label}
+      title={text ? undefined : copied ? "Copied" : label}
       className={cx(
-        "inline-flex size-7 items-center justify-center rounded-md text-slate-500 hover:bg-slate-100 hover:text-slate-800",
+        "inline-flex items-center justify-center rounded-md",
         "focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-indigo-600",
+        text
+          ? "h-9 gap-2 bg-white px-3.5 text-sm font-medium text-slate-700 shadow-sm ring-1 ring-slate-300 ring-inset hover:bg-slate-50"
+          : "size-7 text-slate-500 hover:bg-slate-100 hover:text-slate-800",
         className,
       )}
     >
@@ -44,6 +50,7 @@ export function CopyButton({ value, label = "Copy", className }: { value: string
           <path d="M13 4.5A1.5 1.5 0 0 0 11.5 3h-6A1.5 1.5 0 0 0 4 4.5v8A1.5 1.5 0 0 0 5.5 14" />
         </svg>
       )}
+      {text ? <span>{copied ? "Copied" : text}</span> : null}
     </button>
   );
 }
