@@ -7,7 +7,7 @@ import type { ConsoleUser } from "@/server/auth/session";
 import { Brand } from "../brand";
 import { Badge } from "../ui/badge";
 import { cx } from "../ui/cx";
-import { BookIcon, CloseIcon, MenuIcon } from "../icons";
+import { BookIcon, CloseIcon, MenuIcon, UserIcon } from "../icons";
 import { hrefOf, isActive, NAV } from "./nav";
 import { SignOutButton } from "./sign-out-button";
 import { TenantSwitcher } from "./tenant-switcher";
@@ -51,14 +51,29 @@ function Navigation({ onNavigate }: { onNavigate: () => void }) {
   );
 }
 
-function Account({ user }: { user: ConsoleUser }) {
+function Account({ user, onNavigate }: { user: ConsoleUser; onNavigate: () => void }) {
+  const pathname = usePathname();
+  const current = pathname === "/profile";
   return (
     <div className="space-y-3">
       <div className="min-w-0">
         <p className="text-xs text-slate-600">Signed in as</p>
-        <p className="truncate text-sm font-medium text-slate-900" title={user.email} data-testid="user-email">
-          {user.email}
-        </p>
+        <Link
+          href="/profile"
+          onClick={onNavigate}
+          aria-current={current ? "page" : undefined}
+          title={`${user.email}: your profile`}
+          className={cx(
+            "-mx-1 flex items-center gap-1.5 rounded px-1 text-sm font-medium hover:text-indigo-700 hover:underline",
+            "focus-visible:outline-2 focus-visible:outline-indigo-600",
+            current ? "text-indigo-700" : "text-slate-900",
+          )}
+        >
+          <UserIcon className="size-4 shrink-0 text-slate-500" />
+          <span className="truncate" data-testid="user-email">
+            {user.email}
+          </span>
+        </Link>
         {user.platformRole ? (
           <Badge tone="accent" className="mt-1.5">
             {ROLE_LABEL[user.platformRole]}
@@ -104,7 +119,7 @@ export function ConsoleShell({ user, children }: { user: ConsoleUser; children: 
           <Navigation onNavigate={close} />
         </div>
         <div className="border-t border-slate-200 px-5 py-4">
-          <Account user={user} />
+          <Account user={user} onNavigate={close} />
         </div>
       </aside>
 
@@ -128,7 +143,7 @@ export function ConsoleShell({ user, children }: { user: ConsoleUser; children: 
           <TenantSwitcher onNavigate={close} />
           <Navigation onNavigate={close} />
           <div className="border-t border-slate-200 pt-4">
-            <Account user={user} />
+            <Account user={user} onNavigate={close} />
           </div>
         </div>
       </header>
