@@ -8,7 +8,7 @@ import { Button } from "../ui/button";
 import { Field } from "../ui/field";
 import { Input } from "../ui/input";
 import { useHydrated } from "../use-hydrated";
-import { SIGN_IN_FAILED, WRONG_CREDENTIALS } from "./messages";
+import { SIGN_IN_FAILED, signInErrorMessage, WRONG_CREDENTIALS } from "./messages";
 
 export function LoginForm({ callbackUrl, initialError }: { callbackUrl: string; initialError: string | null }) {
   const router = useRouter();
@@ -29,7 +29,7 @@ export function LoginForm({ callbackUrl, initialError }: { callbackUrl: string; 
     try {
       const result = await signIn("credentials", { redirect: false, email: email.trim(), password });
       if (!result || result.error) {
-        setError(!result || result.error === "CredentialsSignin" ? WRONG_CREDENTIALS : SIGN_IN_FAILED);
+        setError(result ? (signInErrorMessage(result.error) ?? SIGN_IN_FAILED) : WRONG_CREDENTIALS);
         setSubmitting(false);
         return;
       }

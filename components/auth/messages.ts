@@ -2,8 +2,24 @@
 export const WRONG_CREDENTIALS = "Email or password is incorrect";
 export const SIGN_IN_FAILED = "Sign-in failed. Try again.";
 
-/** The message for the `error` next-auth puts on /login when it sends someone back here. */
-export function signInErrorMessage(code: string | undefined): string | null {
+/**
+ * next-auth's error for a rate-limited sign-in is this prefix plus the seconds to wait. The same
+ * string as RATE_LIMITED_PREFIX in server/auth/nextauth.ts, which cannot be imported here: that
+ * module is server-only and this one reaches the browser.
+ */
+const RATE_LIMITED_PREFIX = "rate_limited:";
+
+/** "Too many attempts. Try again in 15 minutes." for a rate-limited sign-in, else null. */
+function rateLimitedMessage(code: string): string | null {
+  if (!code.startsWith(RATE_LIMITED_PREFIX)) return null;
+  const seconds = Number(code.slice(RATE_LIMITED_PREFIX.length));
+  const minutes = Number.isFinite(seconds) && seconds > 0 ? Math.ceil(seconds / 60) : 15;
+  return `Too many attempts. Try again in ${minutes} ${minutes === 1 ? "minute" : "minutes"}.`;
+}
+
+/** The message for next-auth's `error` (from signIn's result, or the `error` it puts on /login). */
+export function signInErrorMessage(code: string | undefined | null): string | null {
   if (!code) return null;
-  return code === "CredentialsSignin" ? WRONG_CREDENTIALS : SIGN_IN_FAILED;
+  if (code === "CredentialsSignin") return WRONG_CREDENTIALS;
+  return rateLimitedMessage(code) ?? SIGN_IN_FAILED;
 }
