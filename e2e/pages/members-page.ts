@@ -1,0 +1,64 @@
+import { expect, type Locator, type Page } from "@playwright/test";
+import { ConsoleShell } from "./console";
+
+/** A tenant's Members tab. */
+export class MembersPage {
+  readonly shell: ConsoleShell;
+  readonly table: Locator;
+  readonly addButton: Locator;
+  readonly dialog: Locator;
+  readonly toast: Locator;
+  readonly readOnlyNote: Locator;
+  readonly actionError: Locator;
+
+  constructor(readonly page: Page) {
+    this.shell = new ConsoleShell(page);
+    this.table = page.getByRole("table", { name: "Members" });
+    this.addButton = page.getByRole("button", { name: "Add member" });
+    this.dialog = page.getByRole("dialog");
+    this.toast = page.getByTestId("toast");
+    this.readOnlyNote = page.getByText("You have view-only access");
+    this.actionError = page.locator("section[aria-labelledby=members-title] [role=alert]");
+  }
+
+  async goto(tenantId: string) {
+    await this.page.goto(`/tenants/${tenantId}/members`);
+    await this.waitUntilLoaded();
+  }
+
+  /** The list is drawn by the hydrated client once members and the caller's role are known. */
+  async waitUntilLoaded() {
+    await expect(this.table.getByTestId("member-row").first()).toBeVisible();
+    await expect(this.page.locator('table[aria-busy="true"]')).toHaveCount(0);
+  }
+
+  row(email: string): Locator {
+    return this.table.getByTestId("member-row").filter({ hasText: email });
+  }
+
+  roleSelect(email: string): Locator {
+    return this.page.getByRole("combobox", { name: new RegExp(`^Role of ${email.replace(/[.+]/g, "\\$&")}`) });
+  }
+
+  removeButton(email: string): Locator {
+    return this.page.getByRole("button", { name: `Remove ${email}` });
+  }
+
+  setPasswordButton(email: string): Locator {
+    return this.page.getByRole("button", { name: `Set password for ${email}` });
+  }
+
+  async openAddDialog() {
+    await this.addButton.click();
+    await expect(this.dialog).toBeVisible();
+  }
+
+  async addMember(member: { email: string; name?: string; role: "admin" | "viewer"; password?: string }) {
+    await this.openAddDialog();
+    await this.dialog.getByLabel("Email").fill(member.email);
+    if (member.name) await this.dialog.getByLabel("Name (optional)").fill(member.name);
+    await this.dialog.getByLabel("Role").selectOption(member.role);
+    if (member.password) await this.dialog.getByLabel("Password (optional)").fill(member.password);
+    await this.dialog.getByRole("button", { name: "Add member" }).click();
+  }
+}
