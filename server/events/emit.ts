@@ -4,6 +4,7 @@
  * (hash chain for the audit log, outbox rows for webhooks), not at the call sites.
  */
 import type { Tx } from "../db/client.ts";
+import type { SqlRunner } from "../db/sql.ts";
 import type { Principal, RequestInfo } from "../auth/principal.ts";
 import type { EventType } from "./types.ts";
 
@@ -31,20 +32,27 @@ export interface EventInput {
   details?: Record<string, unknown>;
 }
 
-export async function emitEvent(tx: Tx, actor: Actor, event: EventInput) {
-  return tx.auditEvent.create({
-    data: {
-      tenantId: event.tenantId,
-      eventType: event.type,
-      actorId: actor.id,
-      actorEmail: actor.email,
-      ipAddress: actor.ip,
-      userAgent: actor.userAgent,
-      targetType: event.target?.type ?? null,
-      targetId: event.target?.id ?? null,
-      details: (event.details ?? {}) as object,
-    },
-  });
+/** A transaction to write in: Prisma's, or the plain-SQL runner's (hot paths use that). */
+export type EventTx = Tx | SqlRunner;
+
+const INSERT_EVENT = `INSERT INTO audit_events
+  (tenant_id, event_type, actor_id, actor_email, ip_address, user_agent, target_type, target_id, details)
+  VALUES ($1::uuid, $2, $3, $4, $5, $6, $7, $8, $9::jsonb)`;
+
+export async function emitEvent(tx: EventTx, actor: Actor, event: EventInput): Promise<void> {
+  const values = [
+    event.tenantId,
+    event.type,
+    actor.id,
+    actor.email,
+    actor.ip,
+    actor.userAgent,
+    event.target?.type ?? null,
+    event.target?.id ?? null,
+    JSON.stringify(event.details ?? {}),
+  ];
+  if ("query" in tx && typeof tx.query === "function") await tx.query(INSERT_EVENT, values);
+  else await (tx as Tx).$executeRawUnsafe(INSERT_EVENT, ...values);
 }
 
 /**

@@ -33,15 +33,17 @@ export async function createTenant(
   input: CreateTenantInput,
 ): Promise<TenantRow> {
   if (!isOperator(principal)) throw Forbidden("Only platform operators may create tenants");
-  return db.prisma.$transaction(async (tx) => {
-    const tenant = await tx.tenant.create({ data: { name: input.name } });
+  return db.sql.transaction(async (tx) => {
+    const [tenant] = await tx.query<TenantRow>(`INSERT INTO tenants (name) VALUES ($1) RETURNING id, name, created_at AS "createdAt"`, [
+      input.name,
+    ]);
     await emitEvent(tx, actorOf(principal, request), {
       type: "tenant.created",
-      tenantId: tenant.id,
-      target: { type: "tenant", id: tenant.id },
-      details: { name: tenant.name },
+      tenantId: tenant!.id,
+      target: { type: "tenant", id: tenant!.id },
+      details: { name: tenant!.name },
     });
-    return tenant;
+    return tenant!;
   });
 }
 
