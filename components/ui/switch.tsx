@@ -23,8 +23,8 @@ export function Switch({ checked, onCheckedChange, busy = false, disabled, class
         "relative inline-flex h-6 w-11 shrink-0 items-center rounded-full transition-colors",
         "focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600",
         "disabled:cursor-not-allowed",
-        checked ? "bg-indigo-600" : "bg-slate-300",
-        disabled && !busy && (checked ? "bg-indigo-300" : "bg-slate-200"),
+        // Paler when it cannot be changed (but not while busy: the change is on its way).
+        checked ? (disabled && !busy ? "bg-indigo-300" : "bg-indigo-600") : disabled && !busy ? "bg-slate-200" : "bg-slate-300",
         className,
       )}
       {...props}

@@ -1,0 +1,201 @@
+"use client";
+
+import { useState, type FormEvent } from "react";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import type { ProviderType, SsoProvider } from "@/server/sso/schemas";
+import { focusFirstError } from "../form-errors";
+import { messageOf, useTRPC } from "../trpc";
+import { Alert } from "../ui/alert";
+import { Button } from "../ui/button";
+import { Checkbox } from "../ui/checkbox";
+import { Dialog } from "../ui/dialog";
+import { Field } from "../ui/field";
+import { Input } from "../ui/input";
+import { Select } from "../ui/select";
+import { DomainsInput } from "./domains-input";
+import { addDomains, checkForm, FIELD_IDS, hasErrors, NAME_MAX, NO_ERRORS, serverFieldErrors, splitDomains, type FormErrors } from "./provider-form";
+import { PROVIDER_TYPE_INFO, PROVIDER_TYPE_OPTIONS, ProviderTypeIcon } from "./provider-types";
+
+interface ProviderDialogProps {
+  tenantId: string;
+  /** The provider to edit; none to add a new one. */
+  provider?: SsoProvider;
+  onClose: () => void;
+  onSaved: (provider: SsoProvider, created: boolean) => void;
+}
+
+/**
+ * Adds or edits an SSO provider. The URL field follows the type: SAML metadata for SAML, an
+ * OpenID discovery document for the rest. The type is fixed once created.
+ */
+export function ProviderDialog({ tenantId, provider, onClose, onSaved }: ProviderDialogProps) {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const [type, setType] = useState<ProviderType>(provider?.provider_type ?? "saml");
+  const [name, setName] = useState(provider?.name ?? "");
+  const [url, setUrl] = useState(provider?.metadata_url ?? "");
+  const [domains, setDomains] = useState<string[]>(provider?.domains ?? []);
+  const [draft, setDraft] = useState("");
+  const [enabled, setEnabled] = useState(true);
+  const [errors, setErrors] = useState<FormErrors>(NO_ERRORS);
+  const [formError, setFormError] = useState<string | null>(null);
+
+  const invalidate = () => queryClient.invalidateQueries(trpc.tenantSso.pathFilter());
+  const create = useMutation(trpc.tenantSso.create.mutationOptions({ onSuccess: invalidate }));
+  const update = useMutation(trpc.tenantSso.update.mutationOptions({ onSuccess: invalidate }));
+  const pending = create.isPending || update.isPending;
+  const info = PROVIDER_TYPE_INFO[type];
+
+  function clearError(field: keyof FormErrors["fields"]) {
+    if (errors.fields[field]) setErrors((e) => ({ fields: { ...e.fields, [field]: undefined }, badDomains: field === "domains" ? [] : e.badDomains }));
+  }
+
+  function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    setFormError(null);
+    const allDomains = addDomains(domains, splitDomains(draft));
+    setDomains(allDomains);
+    setDraft("");
+    const values = { provider_type: type, name: name.trim(), metadata_url: url.trim(), domains: allDomains, enabled };
+    const found = checkForm(values, info.urlLabel);
+    setErrors(found);
+    if (hasErrors(found)) return focusFirstError(found.fields, FIELD_IDS);
+
+    const done = {
+      onSuccess: (saved: SsoProvider) => onSaved(saved, !provider),
+      onError: (error: unknown) => {
+        const onFields = serverFieldErrors(error, allDomains, info.urlLabel);
+        if (onFields) {
+          setErrors(onFields);
+          focusFirstError(onFields.fields, FIELD_IDS);
+        } else {
+          setFormError(messageOf(error));
+        }
+      },
+    };
+    if (provider) {
+      update.mutate(
+        { tenant_id: tenantId, provider_id: provider.id, name: values.name, metadata_url: values.metadata_url, domains: values.domains },
+        done,
+      );
+    } else {
+      create.mutate({ tenant_id: tenantId, ...values }, done);
+    }
+  }
+
+  return (
+    <Dialog
+      title={provider ? `Edit ${provider.name}` : "Add an SSO provider"}
+      description={
+        provider
+          ? "Changing the URL checks the metadata again."
+          : "People whose email domain is listed sign in through this identity provider."
+      }
+      size="md"
+      onClose={onClose}
+      onSubmit={submit}
+      busy={pending}
+      footer={
+        <>
+          <Button variant="secondary" onClick={onClose} disabled={pending}>
+            Cancel
+          </Button>
+          <Button type="submit" loading={pending}>
+            {provider ? "Save changes" : "Add provider"}
+          </Button>
+        </>
+      }
+    >
+      <div className="space-y-4">
+        {provider ? (
+          <div className="flex items-center gap-3 rounded-md bg-slate-50 px-3 py-2 ring-1 ring-slate-200 ring-inset">
+            <ProviderTypeIcon type={type} className="size-7" />
+            <p className="text-sm text-slate-700">
+              <span className="font-medium text-slate-900">{info.label}</span>
+              <span className="text-slate-600"> · the type cannot be changed</span>
+            </p>
+          </div>
+        ) : (
+          <Field id="sso-provider_type" label="Type" error={errors.fields.provider_type}>
+            {(control) => (
+              <Select {...control} name="provider_type" value={type} onChange={(event) => setType(event.target.value as ProviderType)}>
+                {PROVIDER_TYPE_OPTIONS.map((option) => (
+                  <option key={option} value={option}>
+                    {PROVIDER_TYPE_INFO[option].label}
+                  </option>
+                ))}
+              </Select>
+            )}
+          </Field>
+        )}
+
+        <Field id="sso-name" label="Name" hint={`Shown to your team, up to ${NAME_MAX} characters.`} error={errors.fields.name}>
+          {(control) => (
+            <Input
+              {...control}
+              name="name"
+              autoComplete="off"
+              value={name}
+              onChange={(event) => {
+                setName(event.target.value);
+                clearError("name");
+              }}
+            />
+          )}
+        </Field>
+
+        <Field id="sso-metadata_url" label={info.urlLabel} hint={info.hint} error={errors.fields.metadata_url}>
+          {(control) => (
+            <Input
+              {...control}
+              type="url"
+              name="metadata_url"
+              inputMode="url"
+              autoComplete="off"
+              spellCheck={false}
+              placeholder={info.placeholder}
+              value={url}
+              onChange={(event) => {
+                setUrl(event.target.value);
+                clearError("metadata_url");
+              }}
+            />
+          )}
+        </Field>
+
+        <Field
+          id="sso-domains"
+          label="Domains"
+          hint="Email domains that sign in here, separated by commas or spaces. Optional."
+          error={errors.fields.domains}
+        >
+          {(control) => (
+            <DomainsInput
+              control={control}
+              domains={domains}
+              draft={draft}
+              invalid={errors.badDomains}
+              onChange={(nextDomains, nextDraft) => {
+                setDomains(nextDomains);
+                setDraft(nextDraft);
+                clearError("domains");
+              }}
+            />
+          )}
+        </Field>
+
+        {provider ? null : (
+          <Checkbox
+            id="sso-enabled"
+            label="Enabled"
+            description="People can sign in through it as soon as it is added."
+            checked={enabled}
+            onChange={(event) => setEnabled(event.target.checked)}
+          />
+        )}
+
+        {formError ? <Alert tone="danger">{formError}</Alert> : null}
+      </div>
+    </Dialog>
+  );
+}

@@ -1,0 +1,94 @@
+/**
+ * The create/edit form's values, the few checks worth making before a round trip, and where the
+ * server's field errors belong. The server's schemas (server/sso/schemas.ts) stay the authority:
+ * they cannot run here (the URL rule reads the server's environment and its SSRF guard), so the
+ * client only catches what is plainly missing or malformed and shows the server's words for the rest.
+ */
+import type { ProviderType } from "@/server/sso/schemas";
+import { serverErrors } from "../form-errors";
+import { fieldErrorsOf } from "../trpc";
+
+export interface ProviderFormValues {
+  provider_type: ProviderType;
+  name: string;
+  metadata_url: string;
+  domains: string[];
+  enabled: boolean;
+}
+
+export type FormField = "provider_type" | "name" | "metadata_url" | "domains";
+
+export interface FormErrors {
+  fields: Partial<Record<FormField, string>>;
+  /** Positions of the domains the server refused (paths `domains.N`). */
+  badDomains: number[];
+}
+
+export const NO_ERRORS: FormErrors = { fields: {}, badDomains: [] };
+
+/** The fields in form order, with the id of their control (for focusFirstError). */
+export const FIELD_IDS: Array<[FormField, string]> = [
+  ["provider_type", "sso-provider_type"],
+  ["name", "sso-name"],
+  ["metadata_url", "sso-metadata_url"],
+  ["domains", "sso-domains"],
+];
+
+export const NAME_MAX = 100;
+
+/** Splits what was typed or pasted into domains: commas, semicolons and whitespace separate. */
+export function splitDomains(text: string): string[] {
+  return text
+    .split(/[\s,;]+/)
+    .map((d) => d.trim().toLowerCase())
+    .filter(Boolean);
+}
+
+/** Adds domains to a list, skipping the ones already in it. */
+export function addDomains(list: string[], more: string[]): string[] {
+  const next = [...list];
+  for (const domain of more) if (!next.includes(domain)) next.push(domain);
+  return next;
+}
+
+function isWebUrl(value: string) {
+  try {
+    const url = new URL(value);
+    return url.protocol === "https:" || url.protocol === "http:";
+  } catch {
+    return false;
+  }
+}
+
+/** Missing or plainly malformed values, in the order of the form's fields. */
+export function checkForm(values: ProviderFormValues, urlLabel: string): FormErrors {
+  const fields: FormErrors["fields"] = {};
+  const name = values.name.trim();
+  if (!name) fields.name = "Name must not be empty";
+  else if (name.length > NAME_MAX) fields.name = `Name must be at most ${NAME_MAX} characters`;
+  const url = values.metadata_url.trim();
+  if (!url) fields.metadata_url = `${urlLabel} must not be empty`;
+  else if (!isWebUrl(url)) fields.metadata_url = `${urlLabel} must be an absolute https URL`;
+  return { fields, badDomains: [] };
+}
+
+export function hasErrors(errors: FormErrors): boolean {
+  return Object.keys(errors.fields).length > 0;
+}
+
+/**
+ * The server's `errors: [{path, message}]` on the form's fields, where "domains.1" names the
+ * second domain; null when none of them is about a field the form shows.
+ */
+export function serverFieldErrors(error: unknown, domains: string[], urlLabel: string): FormErrors | null {
+  const fields: FormErrors["fields"] = serverErrors(error, { provider_type: "Type", name: "Name", metadata_url: urlLabel, domains: "Domains" });
+  const badDomains: number[] = [];
+  for (const { path, message } of fieldErrorsOf(error)) {
+    const index = Number(/^domains\.(\d+)$/.exec(path)?.[1] ?? NaN);
+    const domain = domains[index];
+    if (domain === undefined) continue;
+    badDomains.push(index);
+    fields.domains ??= `${domain} ${message}`;
+  }
+  return Object.keys(fields).length ? { fields, badDomains } : null;
+}

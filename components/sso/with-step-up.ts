@@ -1,0 +1,21 @@
+/** Whether a failed call wants a fresh step-up (tRPC UNAUTHORIZED with appCode step_up_required). */
+export function isStepUpRequired(error: unknown): boolean {
+  return (error as { data?: { appCode?: string } } | null)?.data?.appCode === "step_up_required";
+}
+
+/**
+ * Runs a call that needs a step-up: asks for it first, and once more (then retries once) if the
+ * server still answers step_up_required, e.g. because the step-up expired in between. Resolves
+ * false when the person cancelled the password dialog; the call's own errors are thrown.
+ */
+export async function withStepUp(ensureSteppedUp: () => Promise<boolean>, call: () => Promise<unknown>): Promise<boolean> {
+  if (!(await ensureSteppedUp())) return false;
+  try {
+    await call();
+  } catch (error) {
+    if (!isStepUpRequired(error)) throw error;
+    if (!(await ensureSteppedUp())) return false;
+    await call();
+  }
+  return true;
+}
