@@ -43,7 +43,7 @@ function Head({ editable }: { editable: boolean }) {
       <Tr>
         <Th>Email</Th>
         <Th className="hidden md:table-cell">Name</Th>
-        <Th>Role</Th>
+        <Th className="hidden sm:table-cell">Role</Th>
         <Th className="hidden sm:table-cell">Added</Th>
         {editable ? (
           <Th className="hidden sm:table-cell">
@@ -63,7 +63,7 @@ function RoleCell({ member, actions, pending, self }: { member: Member; actions:
       value={member.role}
       disabled={pending}
       onChange={(event) => actions.changeRole(member, event.target.value as TenantRole)}
-      className="h-8 w-28 shrink-0"
+      className="h-8 min-w-28"
     >
       {ROLE_OPTIONS.map((option) => (
         <option key={option.value} value={option.value}>
@@ -89,6 +89,30 @@ function RowActions({ member, actions, className }: { member: Member; actions: M
   );
 }
 
+/** Email, then name and badges; on narrow screens also the role and actions, as there is no room for their columns. */
+function MemberCell({ member, actions, pending, self }: { member: Member; actions: MemberActions | null; pending: boolean; self: boolean }) {
+  return (
+    <>
+      <span className="block truncate font-medium text-slate-900" title={member.email}>
+        {member.email}
+      </span>
+      {member.name || self || !member.has_password ? (
+        <span className="mt-1 flex min-w-0 flex-wrap items-center gap-x-2 gap-y-1 text-xs text-slate-600">
+          {member.name ? <span className="truncate md:hidden">{member.name}</span> : null}
+          {self ? <Badge>You</Badge> : null}
+          {member.has_password ? null : <Badge tone="warning">No password</Badge>}
+        </span>
+      ) : null}
+      <span className="mt-2 flex flex-wrap items-center gap-2 sm:hidden">
+        <span className="inline-block">
+          <RoleCell member={member} actions={actions} pending={pending} self={self} />
+        </span>
+        {actions ? <RowActions member={member} actions={actions} className="contents" /> : null}
+      </span>
+    </>
+  );
+}
+
 /** A tenant's members, newest first, a page at a time. */
 export function MembersTable({ tenantId, position, onMove, actions, selfId, pendingId, highlightId }: MembersTableProps) {
   const trpc = useTRPC();
@@ -109,7 +133,7 @@ export function MembersTable({ tenantId, position, onMove, actions, selfId, pend
               <Td className="hidden md:table-cell">
                 <Skeleton className="h-4 w-32" />
               </Td>
-              <Td>
+              <Td className="hidden sm:table-cell">
                 <Skeleton className="h-4 w-16" />
               </Td>
               <Td className="hidden sm:table-cell">
@@ -170,21 +194,10 @@ export function MembersTable({ tenantId, position, onMove, actions, selfId, pend
             return (
               <Tr key={member.user_id} data-testid="member-row" className={cx(member.user_id === highlightId && "bg-indigo-50/60")}>
                 <Td className="w-full max-w-0">
-                  <span className="block truncate font-medium text-slate-900" title={member.email}>
-                    {member.email}
-                    {self ? <span className="ml-1.5 font-normal text-slate-600">(you)</span> : null}
-                  </span>
-                  {member.name || !member.has_password ? (
-                    <span className="mt-1 flex min-w-0 flex-wrap items-center gap-x-2 gap-y-1 text-xs text-slate-600">
-                      {member.name ? <span className="truncate md:hidden">{member.name}</span> : null}
-                      {member.has_password ? null : <Badge tone="warning">No password</Badge>}
-                    </span>
-                  ) : null}
-                  {/* Narrow screens: the actions under the member, as the table has no room for their column. */}
-                  {actions ? <RowActions member={member} actions={actions} className="mt-2 flex flex-wrap sm:hidden" /> : null}
+                  <MemberCell member={member} actions={actions} pending={pendingId === member.user_id} self={self} />
                 </Td>
                 <Td className="hidden max-w-48 truncate md:table-cell">{member.name ?? <span className="text-slate-500">—</span>}</Td>
-                <Td>
+                <Td className="hidden sm:table-cell">
                   <RoleCell member={member} actions={actions} pending={pendingId === member.user_id} self={self} />
                 </Td>
                 <Td className="hidden text-slate-600 sm:table-cell">

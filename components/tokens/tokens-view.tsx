@@ -41,7 +41,7 @@ export function TokensView() {
     <>
       <PageHeader
         title="API tokens"
-        description="Tokens for the REST API (Authorization: Bearer …). Each acts as you, with your current roles, narrowed by its scope."
+        description="Tokens for the REST API. Each acts as you, with your current roles, narrowed by its scope."
         actions={createButton}
       />
       <div className="space-y-6">
