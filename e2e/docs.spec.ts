@@ -8,7 +8,7 @@ test("the API reference renders the OpenAPI document with assets served by the a
   });
   await page.goto("/docs");
   await expect(page.getByRole("heading", { name: /Control Plane API/ })).toBeVisible();
-  await expect(page.getByText("/tenants/{tenant_id}")).toBeVisible();
+  await expect(page.getByText("/tenants/{tenant_id}", { exact: true })).toBeVisible();
   expect(external).toEqual([]);
 
   const bundle = page.locator("script[src*='swagger-ui-bundle.js']");
