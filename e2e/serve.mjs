@@ -58,6 +58,7 @@ const server = spawn(process.execPath, ["--import", "tsx", "scripts/serve.ts"], 
     BOOTSTRAP_ADMIN_EMAIL: constants.operatorEmail,
     BOOTSTRAP_ADMIN_PASSWORD: constants.operatorPassword,
     BOOTSTRAP_TOKEN: constants.bootstrapToken,
+    OUTBOUND_ALLOW_PRIVATE: "true", // the SSO journeys fetch metadata from an identity provider on 127.0.0.1
     LOG_LEVEL: "warn",
     INTERNAL_CRON: "off",
   },
