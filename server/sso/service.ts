@@ -5,7 +5,7 @@
  */
 import type { Database, Tx } from "../db/client.ts";
 import { keysetPage, keysetWhere, type PageRequest } from "../db/keyset.ts";
-import { Conflict, NotFound } from "../errors.ts";
+import { AppError, Conflict, NotFound } from "../errors.ts";
 import type { Principal, RequestInfo } from "../auth/principal.ts";
 import { assertSteppedUp } from "../auth/step-up.ts";
 import { actorOf, emitEvent, type EventInput } from "../events/emit.ts";
@@ -85,7 +85,12 @@ async function claimDomains(tx: Tx, tenantId: string, providerId: string, domain
   await tx.ssoDomain.deleteMany({ where: { providerId } });
   if (domains.length === 0) return;
   const taken = await tx.ssoDomain.findMany({ where: { tenantId, domain: { in: domains } }, select: { domain: true } });
-  if (taken.length) throw Conflict(`Domain ${taken.map((t) => t.domain).join(", ")} is already routed to another SSO provider of this tenant`);
+  if (taken.length) {
+    const names = taken.map((t) => t.domain);
+    throw new AppError("conflict", `Domain ${names.join(", ")} is already routed to another SSO provider of this tenant`, {
+      errors: names.map((name) => ({ path: `domains.${domains.indexOf(name)}`, message: "is already routed to another SSO provider" })),
+    });
+  }
   try {
     await tx.ssoDomain.createMany({ data: domains.map((domain) => ({ tenantId, domain, providerId })) });
   } catch (error) {

@@ -92,6 +92,7 @@ describe("creating SSO providers", () => {
     const clash = await a.admin.post(a.base, { provider_type: "oidc", name: "Two", metadata_url: oidcUrl(), domains: ["ACME.test"] });
     expect(clash.status).toBe(409);
     expect(clash.json.detail).toMatch(/acme\.test/);
+    expect(clash.json.errors).toEqual([{ path: "domains.0", message: "is already routed to another SSO provider" }]);
     expect((await b.admin.post(b.base, { provider_type: "saml", name: "Elsewhere", metadata_url: samlUrl(), domains: ["acme.test"] })).status).toBe(201);
   });
 
