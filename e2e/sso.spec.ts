@@ -91,7 +91,8 @@ test("the URL field follows the type, and bad values are explained inline", asyn
   await expect(dialog.error("metadata_url")).toHaveText("SAML metadata URL must not be empty");
   await expect(dialog.name).toBeFocused();
 
-  // Refused by the server: a malformed domain (path domains.1), then a domain another provider has.
+  // Refused by the server: a malformed domain (path domains.1), then a domain another provider
+  // has (409 whose errors name domains.1 too).
   await ssoPage.fillProvider({ type: "SAML 2.0", name: "Second", url: `${idp.url}/saml.xml`, domains: "ok.example not_a_domain" });
   await expect(dialog.chips()).toHaveText(["ok.example"]);
   await dialog.submit.click();
@@ -100,7 +101,8 @@ test("the URL field follows the type, and bad values are explained inline", asyn
   await dialog.dialog.getByRole("button", { name: "Remove not_a_domain" }).click();
   await dialog.domains.fill("taken.example ");
   await dialog.submit.click();
-  await expect(dialog.alert).toContainText("taken.example is already routed to another SSO provider");
+  await expect(dialog.error("domains")).toHaveText("taken.example is already routed to another SSO provider");
+  await expect(dialog.chips()).toHaveText(["ok.example", "taken.example"]);
   expect(await ssoApi.listProviders(tenant.id)).toHaveLength(1);
 });
 
