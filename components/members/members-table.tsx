@@ -4,11 +4,11 @@ import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import type { Member } from "@/server/members/schemas";
 import type { TenantRole } from "../console/use-tenant-role";
 import { messageOf, useTRPC } from "../trpc";
-import { Alert } from "../ui/alert";
 import { Badge } from "../ui/badge";
 import { Button } from "../ui/button";
 import { cx } from "../ui/cx";
 import { EmptyState } from "../ui/empty-state";
+import { LoadError, PagePastEnd } from "../ui/list-states";
 import { FIRST_PAGE, Pagination, startOf, type TablePosition } from "../ui/pagination";
 import { RelativeTime } from "../ui/relative-time";
 import { Select } from "../ui/select";
@@ -148,21 +148,7 @@ export function MembersTable({ tenantId, position, onMove, actions, selfId, pend
   }
 
   if (query.isError) {
-    return (
-      <div className="p-4 sm:p-6">
-        <Alert
-          tone="danger"
-          title="Members could not be loaded"
-          action={
-            <Button variant="secondary" size="sm" onClick={() => query.refetch()} loading={query.isFetching}>
-              Try again
-            </Button>
-          }
-        >
-          {messageOf(query.error)}
-        </Alert>
-      </div>
-    );
+    return <LoadError title="Members could not be loaded" message={messageOf(query.error)} onRetry={() => query.refetch()} retrying={query.isFetching} />;
   }
 
   const page = query.data;
@@ -171,15 +157,7 @@ export function MembersTable({ tenantId, position, onMove, actions, selfId, pend
     return first ? (
       <EmptyState icon={<UsersIcon className="size-6" />} title="No members yet" description="Add people to give them access to this tenant." />
     ) : (
-      <EmptyState
-        title="No more members"
-        description="This page is empty now; members may have been removed."
-        action={
-          <Button variant="secondary" onClick={() => onMove(FIRST_PAGE)}>
-            Back to the first page
-          </Button>
-        }
-      />
+      <PagePastEnd noun="members" reason="removed" onFirstPage={() => onMove(FIRST_PAGE)} />
     );
   }
 

@@ -4,10 +4,9 @@ import type { ReactNode } from "react";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import type { SsoProvider } from "@/server/sso/schemas";
 import { messageOf, useTRPC } from "../trpc";
-import { Alert } from "../ui/alert";
-import { Button } from "../ui/button";
 import { cx } from "../ui/cx";
 import { EmptyState } from "../ui/empty-state";
+import { LoadError, PagePastEnd } from "../ui/list-states";
 import { FIRST_PAGE, Pagination, startOf, type TablePosition } from "../ui/pagination";
 import { Skeleton } from "../ui/skeleton";
 import { Table, TBody, Td, Th, THead, Tr } from "../ui/table";
@@ -96,21 +95,7 @@ export function ProvidersTable({ tenantId, position, onMove, emptyAction, highli
   if (query.isPending) return <LoadingRows canWrite={rowProps.canWrite} />;
 
   if (query.isError) {
-    return (
-      <div className="p-4 sm:p-6">
-        <Alert
-          tone="danger"
-          title="SSO providers could not be loaded"
-          action={
-            <Button variant="secondary" size="sm" onClick={() => query.refetch()} loading={query.isFetching}>
-              Try again
-            </Button>
-          }
-        >
-          {messageOf(query.error)}
-        </Alert>
-      </div>
-    );
+    return <LoadError title="SSO providers could not be loaded" message={messageOf(query.error)} onRetry={() => query.refetch()} retrying={query.isFetching} />;
   }
 
   const page = query.data;
@@ -123,15 +108,7 @@ export function ProvidersTable({ tenantId, position, onMove, emptyAction, highli
         action={emptyAction}
       />
     ) : (
-      <EmptyState
-        title="No more providers"
-        description="This page is empty now; providers may have been deleted."
-        action={
-          <Button variant="secondary" onClick={() => onMove(FIRST_PAGE)}>
-            Back to the first page
-          </Button>
-        }
-      />
+      <PagePastEnd noun="providers" reason="deleted" onFirstPage={() => onMove(FIRST_PAGE)} />
     );
   }
 

@@ -4,11 +4,10 @@ import type { ReactNode } from "react";
 import Link from "next/link";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { messageOf, useTRPC } from "../trpc";
-import { Alert } from "../ui/alert";
-import { Button } from "../ui/button";
 import { CopyButton } from "../ui/copy-button";
 import { cx } from "../ui/cx";
 import { EmptyState } from "../ui/empty-state";
+import { LoadError, PagePastEnd } from "../ui/list-states";
 import { RelativeTime } from "../ui/relative-time";
 import { Skeleton } from "../ui/skeleton";
 import { Table, TBody, Td, Th, THead, Tr } from "../ui/table";
@@ -70,21 +69,7 @@ export function TenantsTable({ position, onMove, emptyAction, highlightId }: Ten
   if (query.isPending) return <LoadingRows />;
 
   if (query.isError) {
-    return (
-      <div className="p-4 sm:p-6">
-        <Alert
-          tone="danger"
-          title="Tenants could not be loaded"
-          action={
-            <Button variant="secondary" size="sm" onClick={() => query.refetch()} loading={query.isFetching}>
-              Try again
-            </Button>
-          }
-        >
-          {messageOf(query.error)}
-        </Alert>
-      </div>
-    );
+    return <LoadError title="Tenants could not be loaded" message={messageOf(query.error)} onRetry={() => query.refetch()} retrying={query.isFetching} />;
   }
 
   const page = query.data;
@@ -99,15 +84,7 @@ export function TenantsTable({ position, onMove, emptyAction, highlightId }: Ten
         action={emptyAction}
       />
     ) : (
-      <EmptyState
-        title="No more tenants"
-        description="This page is empty now; tenants may have been removed."
-        action={
-          <Button variant="secondary" onClick={() => onMove(FIRST_PAGE)}>
-            Back to the first page
-          </Button>
-        }
-      />
+      <PagePastEnd noun="tenants" reason="removed" onFirstPage={() => onMove(FIRST_PAGE)} />
     );
   }
 

@@ -4,11 +4,11 @@ import type { ReactNode } from "react";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import type { ApiToken } from "@/server/tokens/schemas";
 import { messageOf, useTRPC } from "../trpc";
-import { Alert } from "../ui/alert";
 import { Badge } from "../ui/badge";
 import { Button } from "../ui/button";
 import { cx } from "../ui/cx";
 import { EmptyState } from "../ui/empty-state";
+import { LoadError, PagePastEnd } from "../ui/list-states";
 import { FIRST_PAGE, Pagination, startOf, type TablePosition } from "../ui/pagination";
 import { formatExact, RelativeTime, useNow } from "../ui/relative-time";
 import { Skeleton } from "../ui/skeleton";
@@ -82,21 +82,7 @@ export function TokensTable({ position, onMove, tenantName, onRevoke, emptyActio
   }
 
   if (query.isError) {
-    return (
-      <div className="p-4 sm:p-6">
-        <Alert
-          tone="danger"
-          title="API tokens could not be loaded"
-          action={
-            <Button variant="secondary" size="sm" onClick={() => query.refetch()} loading={query.isFetching}>
-              Try again
-            </Button>
-          }
-        >
-          {messageOf(query.error)}
-        </Alert>
-      </div>
-    );
+    return <LoadError title="API tokens could not be loaded" message={messageOf(query.error)} onRetry={() => query.refetch()} retrying={query.isFetching} />;
   }
 
   const page = query.data;
@@ -109,15 +95,7 @@ export function TokensTable({ position, onMove, tenantName, onRevoke, emptyActio
         action={emptyAction}
       />
     ) : (
-      <EmptyState
-        title="No more tokens"
-        description="This page is empty now; tokens may have been revoked."
-        action={
-          <Button variant="secondary" onClick={() => onMove(FIRST_PAGE)}>
-            Back to the first page
-          </Button>
-        }
-      />
+      <PagePastEnd noun="tokens" reason="revoked" onFirstPage={() => onMove(FIRST_PAGE)} />
     );
   }
 
