@@ -25,21 +25,34 @@ export function actorOf(principal: Principal | null, request: RequestInfo): Acto
 }
 
 export interface EventInput {
-  type: EventType;
+  /** One of EVENT_TYPES, or a tenant application's own kind (POST /tenants/{id}/audit). */
+  type: EventType | (string & {});
   /** The tenant the event belongs to; null for a platform event outside any tenant. */
   tenantId: string | null;
   target?: { type: string; id: string };
   details?: Record<string, unknown>;
+  /** When it happened, if not now (appended events may carry their own past timestamp). */
+  timestamp?: Date;
+}
+
+/** What the database assigned: the event's id, time and place in its tenant's hash chain. */
+export interface RecordedEvent {
+  id: string;
+  timestamp: Date;
+  sequence: number;
 }
 
 /** A transaction to write in: Prisma's, or the plain-SQL runner's (hot paths use that). */
 export type EventTx = Tx | SqlRunner;
 
+// sequence, prev_hash and hash are filled in by the audit_events_chain trigger, which locks the
+// tenant's chain head until this transaction ends (see migration 20261122000000_audit_chain).
 const INSERT_EVENT = `INSERT INTO audit_events
-  (tenant_id, event_type, actor_id, actor_email, ip_address, user_agent, target_type, target_id, details)
-  VALUES ($1::uuid, $2, $3, $4, $5, $6, $7, $8, $9::jsonb)`;
+  (tenant_id, event_type, actor_id, actor_email, ip_address, user_agent, target_type, target_id, details, timestamp)
+  VALUES ($1::uuid, $2, $3, $4, $5, $6, $7, $8, $9::jsonb, coalesce($10::timestamptz, now()))
+  RETURNING id, timestamp, sequence::int AS sequence`;
 
-export async function emitEvent(tx: EventTx, actor: Actor, event: EventInput): Promise<void> {
+export async function emitEvent(tx: EventTx, actor: Actor, event: EventInput): Promise<RecordedEvent> {
   const values = [
     event.tenantId,
     event.type,
@@ -50,9 +63,13 @@ export async function emitEvent(tx: EventTx, actor: Actor, event: EventInput): P
     event.target?.type ?? null,
     event.target?.id ?? null,
     JSON.stringify(event.details ?? {}),
+    event.timestamp?.toISOString() ?? null,
   ];
-  if ("query" in tx && typeof tx.query === "function") await tx.query(INSERT_EVENT, values);
-  else await (tx as Tx).$executeRawUnsafe(INSERT_EVENT, ...values);
+  const rows =
+    "query" in tx && typeof tx.query === "function"
+      ? await tx.query<RecordedEvent>(INSERT_EVENT, values)
+      : await (tx as Tx).$queryRawUnsafe<RecordedEvent[]>(INSERT_EVENT, ...values);
+  return rows[0]!;
 }
 
 /**
