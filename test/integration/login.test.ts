@@ -27,7 +27,7 @@ describe("console sign-in", () => {
     const events = await (await db()).auditEvent.findMany({ where: { tenantId: tenant.id, eventType: "user.login_failed" } });
     expect(events).toHaveLength(1);
     expect(events[0]).toMatchObject({ ipAddress: "203.0.113.8", details: { email: admin.user.email, reason: "wrong_password" } });
-    expect(JSON.stringify(events[0].details)).not.toContain("guess-one");
+    expect(JSON.stringify(events[0]!.details)).not.toContain("guess-one");
   });
 
   test("an unknown email fails the same way and is recorded as a platform event", async () => {

@@ -87,6 +87,6 @@ describe("step-up", () => {
     const events = await (await db()).auditEvent.findMany({ where: { tenantId: tenant.id, eventType: "user.step_up" } });
     expect(events).toHaveLength(1);
     expect(events[0]).toMatchObject({ actorId: admin.user.id, targetId: admin.user.id });
-    expect(JSON.stringify(events[0].details)).not.toContain("admin-password");
+    expect(JSON.stringify(events[0]!.details)).not.toContain("admin-password");
   });
 });

@@ -33,7 +33,7 @@ describe("API tokens", () => {
 
     const events = await (await db()).auditEvent.findMany({ where: { eventType: "api_token.created", targetId: res.json.id } });
     expect(events).toHaveLength(1);
-    expect(JSON.stringify(events[0].details)).not.toContain(res.json.token);
+    expect(JSON.stringify(events[0]!.details)).not.toContain(res.json.token);
   });
 
   test("revoked and expired tokens answer 401 invalid_token", async () => {
