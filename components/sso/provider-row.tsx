@@ -14,7 +14,7 @@ import { ChevronDownIcon, PencilIcon, RefreshIcon, TrashIcon } from "../icons";
 import { CertificateExpiry, CertificateWarning, MetadataStatusBadge } from "./metadata-status";
 import { ProviderDetails } from "./provider-details";
 import { PROVIDER_TYPE_INFO, ProviderTypeIcon } from "./provider-types";
-import { withStepUp } from "./with-step-up";
+import { withStepUp } from "../auth/with-step-up";
 
 interface ProviderRowProps {
   tenantId: string;

@@ -15,7 +15,7 @@ import { useToast } from "../ui/toast";
 import { PlusIcon } from "../icons";
 import { ProviderDialog } from "./provider-dialog";
 import { ProvidersTable } from "./providers-table";
-import { withStepUp } from "./with-step-up";
+import { withStepUp } from "../auth/with-step-up";
 
 type Editing = { provider?: SsoProvider } | null;
 
