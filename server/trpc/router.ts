@@ -5,6 +5,8 @@ import { membersRouter } from "../members/router.ts";
 import { tokensRouter } from "../tokens/router.ts";
 import { authRouter } from "../auth/router.ts";
 import { ssoRouterImplied, ssoRouterInTenant } from "../sso/router.ts";
+import { webhooksRouter } from "../webhooks/router.ts";
+import { auditRouter } from "../audit/router.ts";
 
 export const appRouter = router({
   tenants: tenantsRouter,
@@ -13,6 +15,8 @@ export const appRouter = router({
   auth: authRouter,
   sso: ssoRouterImplied,
   tenantSso: ssoRouterInTenant,
+  webhooks: webhooksRouter,
+  audit: auditRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -8,6 +8,8 @@ import { client, createToken, createUser, db, tenantWithMembers } from "../suppo
 import { appRouter } from "../../server/trpc/router.ts";
 import type { Meta } from "../../server/trpc/meta.ts";
 import { metadataChecksIdle } from "../../server/sso/checks.ts";
+import { database } from "../../server/db/client.ts";
+import { emitEvent } from "../../server/events/emit.ts";
 
 const SSO_BODY = { provider_type: "saml", name: "Matrix IdP", metadata_url: "https://idp.invalid/metadata.xml" };
 
@@ -17,6 +19,7 @@ type Caller = (typeof CALLERS)[number];
 interface World {
   tenantA: { id: string; name: string };
   providerId: string;
+  auditEventId: string;
   viewerId: string;
   adminEmail: string;
   adminTokenId: string;
@@ -82,6 +85,13 @@ const EXAMPLES: Record<string, Example> = {
     request: () => ({ path: "/auth/step-up", body: { password: "not-the-password" } }),
     expect: { otherAdmin: 401, viewer: 401, support: 401, readOnly: 401, scopedOther: 401 },
   },
+  "GET /tenants/{tenant_id}/audit": { request: (w) => ({ path: `/tenants/${w.tenantA.id}/audit` }) },
+  "POST /tenants/{tenant_id}/audit": {
+    request: (w) => ({ path: `/tenants/${w.tenantA.id}/audit`, body: { event_type: "matrix.appended", actor: { id: "matrix" } } }),
+  },
+  "GET /tenants/{tenant_id}/audit/event-types": { request: (w) => ({ path: `/tenants/${w.tenantA.id}/audit/event-types` }) },
+  "GET /tenants/{tenant_id}/audit/verify": { request: (w) => ({ path: `/tenants/${w.tenantA.id}/audit/verify` }) },
+  "GET /tenants/{tenant_id}/audit/{event_id}": { request: (w) => ({ path: `/tenants/${w.tenantA.id}/audit/${w.auditEventId}` }) },
 };
 
 const operations = Object.values(appRouter._def.procedures as unknown as Record<string, { _def: { meta?: Meta } }>)
@@ -127,9 +137,15 @@ beforeAll(async () => {
   const provider = await prisma.ssoProvider.create({
     data: { tenantId: a.tenant.id, providerType: "saml", name: "Alpha IdP", metadataUrl: "https://idp.invalid/a.xml" },
   });
+  const auditEvent = await emitEvent((await database()).sql, { id: a.admin.user.id, email: a.admin.user.email, ip: null, userAgent: null }, {
+    type: "sso_provider.created",
+    tenantId: a.tenant.id,
+    target: { type: "sso_provider", id: provider.id },
+  });
   world = {
     tenantA: a.tenant,
     providerId: provider.id,
+    auditEventId: auditEvent.id,
     viewerId: a.viewer.user.id,
     adminEmail: a.admin.user.email,
     adminTokenId: adminToken.id,

@@ -1,0 +1,168 @@
+/**
+ * The audit list's SQL, shared by the paginated list and the streamed export. Plain SQL over the
+ * (tenant_id, …, timestamp, id) indexes: one index-ordered, LIMITed branch per event kind joined
+ * with UNION ALL beats `event_type = ANY(…)` plus a sort at millions of rows.
+ */
+import type { SqlRunner } from "../db/sql.ts";
+import { parseIsoDate } from "./schemas.ts";
+import type { AuditEvent } from "./schemas.ts";
+
+export interface AuditFilterParams {
+  event_type?: string;
+  start_date?: string;
+  end_date?: string;
+  actor_id?: string;
+}
+
+export interface AuditFilter {
+  tenantId: string;
+  /** Exact kinds to match (prefixes already expanded), or undefined for every kind. */
+  kinds?: string[];
+  start?: Date;
+  end?: Date;
+  actorId?: string;
+  /** Export snapshot: only events at or below this chain sequence. */
+  maxSequence?: number;
+}
+
+export interface AuditRow {
+  id: string;
+  tenant_id: string | null;
+  event_type: string;
+  actor_id: string | null;
+  actor_email: string | null;
+  timestamp: Date;
+  ip_address: string | null;
+  user_agent: string | null;
+  target_type: string | null;
+  target_id: string | null;
+  details: Record<string, unknown>;
+  sequence: number | string | bigint;
+  prev_hash: string;
+  hash: string;
+}
+
+export const AUDIT_COLUMNS = `e.id, e.tenant_id, e.event_type, e.actor_id, e.actor_email, e."timestamp", e.ip_address,
+  e.user_agent, e.target_type, e.target_id, e.details, e.sequence, e.prev_hash, e.hash`;
+
+export function presentEvent(row: AuditRow): AuditEvent {
+  return {
+    id: row.id,
+    tenant_id: row.tenant_id,
+    event_type: row.event_type,
+    actor: { id: row.actor_id, email: row.actor_email },
+    timestamp: new Date(row.timestamp).toISOString(),
+    metadata: { ip_address: row.ip_address, user_agent: row.user_agent },
+    target: row.target_type !== null && row.target_id !== null ? { type: row.target_type, id: row.target_id } : null,
+    details: row.details ?? {},
+    sequence: Number(row.sequence),
+    prev_hash: row.prev_hash,
+    hash: row.hash,
+  };
+}
+
+interface ChainHead {
+  sequence: number;
+  kinds: Record<string, number>;
+}
+
+/** The tenant's chain head: its sequence (= number of events) and the count per kind. */
+export async function chainHead(sql: SqlRunner, tenantId: string): Promise<ChainHead> {
+  const [row] = await sql.query<{ sequence: string | number; event_types: Record<string, number | string> }>(
+    `SELECT sequence, event_types FROM audit_chains WHERE chain_id = $1::uuid`,
+    [tenantId],
+  );
+  const kinds: Record<string, number> = {};
+  for (const [kind, n] of Object.entries(row?.event_types ?? {})) kinds[kind] = Number(n);
+  return { sequence: Number(row?.sequence ?? 0), kinds };
+}
+
+/** Turns validated query parameters into a filter, expanding `user.*` to the tenant's own kinds. */
+export function resolveFilter(tenantId: string, params: AuditFilterParams, head: ChainHead): AuditFilter {
+  const filter: AuditFilter = { tenantId };
+  if (params.event_type) {
+    const known = Object.keys(head.kinds);
+    const kinds = new Set<string>();
+    for (const item of params.event_type.split(",").map((s) => s.trim())) {
+      if (item.endsWith(".*")) {
+        const prefix = item.slice(0, -1);
+        for (const kind of known) if (kind.startsWith(prefix)) kinds.add(kind);
+      } else if (item in head.kinds) {
+        kinds.add(item);
+      }
+    }
+    filter.kinds = [...kinds].sort();
+  }
+  if (params.start_date) filter.start = parseIsoDate(params.start_date)!;
+  if (params.end_date) filter.end = parseIsoDate(params.end_date)!;
+  if (params.actor_id) filter.actorId = params.actor_id;
+  return filter;
+}
+
+/** Total events matching: from the chain head when only kinds (or nothing) filter, else counted. */
+export async function countEvents(sql: SqlRunner, filter: AuditFilter, head: ChainHead): Promise<number> {
+  if (filter.kinds?.length === 0) return 0;
+  const onlyKinds = !filter.start && !filter.end && !filter.actorId && filter.maxSequence === undefined;
+  if (onlyKinds && !filter.kinds) return head.sequence;
+  if (onlyKinds) return filter.kinds!.reduce((sum, kind) => sum + (head.kinds[kind] ?? 0), 0);
+  const params: unknown[] = [];
+  const where = whereClause(filter, params);
+  const kinds = filter.kinds ? ` AND e.event_type = ANY($${params.push(filter.kinds)}::text[])` : "";
+  const [row] = await sql.query<{ count: number }>(`SELECT count(*)::int AS count FROM audit_events e WHERE ${where}${kinds}`, params);
+  return row!.count;
+}
+
+/** The (timestamp, id) bound of a keyset walk; `inclusive` includes the row at the bound itself. */
+export interface Bound {
+  at: Date;
+  id: string;
+  inclusive?: boolean;
+}
+
+/** Everything but the kind: tenant, dates, actor, snapshot. Appends to `params`. */
+function whereClause(filter: AuditFilter, params: unknown[]): string {
+  const where = [`e.tenant_id = $${params.push(filter.tenantId)}::uuid`];
+  if (filter.start) where.push(`e."timestamp" >= $${params.push(filter.start)}::timestamptz`);
+  if (filter.end) where.push(`e."timestamp" < $${params.push(filter.end)}::timestamptz`);
+  if (filter.actorId) where.push(`e.actor_id = $${params.push(filter.actorId)}`);
+  if (filter.maxSequence !== undefined) where.push(`e.sequence <= $${params.push(filter.maxSequence)}::bigint`);
+  return where.join(" AND ");
+}
+
+/**
+ * One window of matching events in (timestamp, id) order `order`, beyond `after` (older for
+ * "desc", newer for "asc"), skipping `skip` and taking `take`.
+ */
+export async function findEvents(
+  sql: SqlRunner,
+  filter: AuditFilter,
+  args: { after?: Bound; order: "asc" | "desc"; skip: number; take: number },
+): Promise<AuditRow[]> {
+  if (filter.kinds?.length === 0) return [];
+  const { order, skip, take } = args;
+  const params: unknown[] = [];
+  const base = whereClause(filter, params);
+  let bound = "";
+  if (args.after) {
+    const op = (order === "desc" ? "<" : ">") + (args.after.inclusive ? "=" : "");
+    bound = ` AND (e."timestamp", e.id) ${op} ($${params.push(args.after.at)}::timestamptz, $${params.push(args.after.id)}::uuid)`;
+  }
+  const innerSort = `ORDER BY e."timestamp" ${order}, e.id ${order}`;
+  if (!filter.kinds || filter.kinds.length === 1) {
+    const kind = filter.kinds ? ` AND e.event_type = $${params.push(filter.kinds[0])}` : "";
+    return sql.query<AuditRow>(
+      `SELECT ${AUDIT_COLUMNS} FROM audit_events e WHERE ${base}${kind}${bound} ${innerSort}
+       LIMIT $${params.push(take)} OFFSET $${params.push(skip)}`,
+      params,
+    );
+  }
+  const limit = `$${params.push(skip + take)}`;
+  const branches = filter.kinds.map(
+    (kind) =>
+      `(SELECT ${AUDIT_COLUMNS} FROM audit_events e WHERE ${base} AND e.event_type = $${params.push(kind)}${bound} ${innerSort} LIMIT ${limit})`,
+  );
+  return sql.query<AuditRow>(
+    `SELECT * FROM (${branches.join(" UNION ALL ")}) u ORDER BY "timestamp" ${order}, id ${order} LIMIT $${params.push(take)} OFFSET $${params.push(skip)}`,
+    params,
+  );
+}

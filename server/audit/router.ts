@@ -1,0 +1,92 @@
+/**
+ * The audit log over REST at /tenants/{tenant_id}/audit. The export streams, so it is served by
+ * the REST edge itself (server/audit/export.ts), not by a procedure. Static paths come before
+ * `/audit/{event_id}`: the REST adapter takes the first path that matches.
+ */
+import { router } from "../trpc/init.ts";
+import { tenantProcedure } from "../trpc/procedures.ts";
+import { created } from "../trpc/context.ts";
+import { envelope, pageRequest } from "../http/pagination.ts";
+import {
+  AppendAuditInTenantInput,
+  AuditEvent,
+  AuditEventInput,
+  AuditEventTypes,
+  AuditPage,
+  AuditVerification,
+  ListAuditInput,
+  TenantAuditInput,
+  VerifyAuditInput,
+} from "./schemas.ts";
+import { appendEvent, eventTypes, getEvent, listEvents } from "./service.ts";
+import { presentEvent } from "./query.ts";
+import { verifyChain } from "./verify.ts";
+
+const tags = ["Audit"];
+const base = "/tenants/{tenant_id}/audit";
+
+export const auditRouter = router({
+  list: tenantProcedure("viewer")
+    .meta({
+      openapi: {
+        method: "GET",
+        path: base,
+        tags,
+        summary: "List audit events",
+        description: "Newest first. Filters combine (AND); `event_type` items combine with OR.",
+        protect: true,
+      },
+    })
+    .input(ListAuditInput)
+    .output(AuditPage)
+    .query(async ({ ctx, input }) =>
+      envelope(ctx.url, input, await listEvents(ctx.db.sql, ctx.tenant.id, input, pageRequest(input)), presentEvent),
+    ),
+
+  eventTypes: tenantProcedure("viewer")
+    .meta({ openapi: { method: "GET", path: `${base}/event-types`, tags, summary: "Event kinds in the tenant's audit log, with counts", protect: true } })
+    .input(TenantAuditInput)
+    .output(AuditEventTypes)
+    .query(({ ctx }) => eventTypes(ctx.db.sql, ctx.tenant.id)),
+
+  verify: tenantProcedure("viewer")
+    .meta({
+      openapi: {
+        method: "GET",
+        path: `${base}/verify`,
+        tags,
+        summary: "Verify the audit hash chain",
+        description: "Recomputes every hash from `from_sequence` (default 1) to the head and names the first altered, missing or wrongly linked event.",
+        protect: true,
+      },
+    })
+    .input(VerifyAuditInput)
+    .output(AuditVerification)
+    .query(({ ctx, input }) => verifyChain(ctx.db.sql, ctx.tenant.id, input.from_sequence)),
+
+  append: tenantProcedure("admin")
+    .meta({
+      successStatus: 201,
+      openapi: {
+        method: "POST",
+        path: base,
+        tags,
+        summary: "Append an event from the tenant's application",
+        description: "`actor`, `metadata` and `timestamp` (not in the future) are stored as given; `details` at most 32 KiB.",
+        protect: true,
+      },
+    })
+    .input(AppendAuditInTenantInput)
+    .output(AuditEvent)
+    .mutation(async ({ ctx, input }) => {
+      const { tenant_id: _tenant, ...body } = input;
+      const event = presentEvent(await appendEvent(ctx.db, ctx.tenant.id, body));
+      return created(ctx, `/api/v1/tenants/${ctx.tenant.id}/audit/${event.id}`, event);
+    }),
+
+  get: tenantProcedure("viewer")
+    .meta({ openapi: { method: "GET", path: `${base}/{event_id}`, tags, summary: "Get an audit event", protect: true } })
+    .input(AuditEventInput)
+    .output(AuditEvent)
+    .query(async ({ ctx, input }) => presentEvent(await getEvent(ctx.db.sql, ctx.tenant.id, input.event_id))),
+});

@@ -1,0 +1,169 @@
+import { isIP } from "node:net";
+import { z } from "zod";
+import { pageOf, PageQuery } from "../http/pagination.ts";
+
+/** A kind to filter by: exact (`user.login`) or a prefix (`user.*`). */
+const KIND_PATTERN = /^[a-z][a-z0-9_]*(\.[a-z][a-z0-9_]*)*(\.\*)?$/;
+/** A kind a tenant's application may append: at least two dot-separated parts. */
+const APPEND_KIND = /^[a-z][a-z0-9_]*(\.[a-z][a-z0-9_]*)+$/;
+/** ISO 8601: a date, or a date and time (seconds and fraction optional), with or without an offset (UTC if none). */
+const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(Z|[+-]\d{2}(?::?\d{2})?)?)?$/;
+
+export const MAX_DETAILS_BYTES = 32 * 1024;
+export const FUTURE_TOLERANCE_MS = 5_000;
+
+/** Parses an ISO 8601 date or date-time, or returns null if it is not one (including 2025-02-30). */
+export function parseIsoDate(value: string): Date | null {
+  const m = ISO_DATE.exec(value);
+  if (!m) return null;
+  const [, y, mo, d, h = "00", mi = "00", s = "00", zone] = m;
+  const body = zone ? value.slice(0, -zone.length) : value;
+  const date = new Date(`${body.includes("T") ? body : `${body}T00:00`}${normalizeZone(zone)}`);
+  if (Number.isNaN(date.getTime())) return null;
+  const calendar = new Date(Date.UTC(Number(y), Number(mo) - 1, Number(d)));
+  const valid =
+    calendar.getUTCFullYear() === Number(y) &&
+    calendar.getUTCMonth() === Number(mo) - 1 &&
+    calendar.getUTCDate() === Number(d) &&
+    Number(h) < 24 &&
+    Number(mi) < 60 &&
+    Number(s) < 60;
+  return valid ? date : null;
+}
+
+function normalizeZone(zone: string | undefined): string {
+  if (!zone || zone === "Z") return "Z";
+  if (zone.length === 3) return `${zone}:00`;
+  return zone.includes(":") ? zone : `${zone.slice(0, 3)}:${zone.slice(3)}`;
+}
+
+const IsoDateParam = z
+  .string()
+  .max(40, "must be an ISO 8601 date or date-time")
+  .refine((v) => parseIsoDate(v) !== null, "must be an ISO 8601 date or date-time (e.g. 2026-01-31 or 2026-01-31T12:00:00Z)");
+
+/** The filters of the list and the export (all optional), as query parameters. */
+export const auditFilterFields = {
+  event_type: z
+    .string()
+    .max(2000, "is too long")
+    .refine(
+      (v) => {
+        const items = v.split(",").map((s) => s.trim());
+        return items.length <= 50 && items.every((item) => KIND_PATTERN.test(item));
+      },
+      "must be event kinds separated by commas (at most 50), each exact (user.login) or a prefix (user.*)",
+    )
+    .optional()
+    .meta({ description: "Exact kind (`user.login`), comma list (`user.login,user.step_up`) or prefix (`user.*`)." }),
+  start_date: IsoDateParam.optional().meta({ description: "ISO 8601 date or date-time, inclusive (UTC when no offset is given)." }),
+  end_date: IsoDateParam.optional().meta({ description: "ISO 8601 date or date-time, exclusive (UTC when no offset is given)." }),
+  actor_id: z.string().min(1, "must not be empty").max(200, "must be at most 200 characters").optional(),
+};
+
+const TenantPath = { tenant_id: z.string().max(100) };
+
+function startNotAfterEnd(value: { start_date?: string; end_date?: string }, ctx: z.RefinementCtx) {
+  if (!value.start_date || !value.end_date) return;
+  const start = parseIsoDate(value.start_date);
+  const end = parseIsoDate(value.end_date);
+  if (start && end && start > end) ctx.addIssue({ code: "custom", path: ["start_date"], message: "must not be after end_date" });
+}
+
+export const ListAuditInput = PageQuery.extend({ ...TenantPath, ...auditFilterFields }).superRefine(startNotAfterEnd);
+export type ListAuditInput = z.infer<typeof ListAuditInput>;
+
+export const EXPORT_FORMATS = ["json", "csv"] as const;
+export const ExportAuditQuery = z
+  .strictObject({
+    ...auditFilterFields,
+    format: z.enum(EXPORT_FORMATS, { error: "must be json or csv" }).optional(),
+  })
+  .superRefine(startNotAfterEnd);
+
+export const AuditEvent = z
+  .object({
+    id: z.uuid(),
+    tenant_id: z.uuid().nullable(),
+    event_type: z.string(),
+    actor: z.object({ id: z.string().nullable(), email: z.string().nullable() }),
+    timestamp: z.iso.datetime(),
+    metadata: z.object({ ip_address: z.string().nullable(), user_agent: z.string().nullable() }),
+    target: z.object({ type: z.string(), id: z.string() }).nullable(),
+    details: z.record(z.string(), z.unknown()),
+    sequence: z.number().int().meta({ description: "Position in the tenant's hash chain: 1, 2, 3, … without gaps." }),
+    prev_hash: z.string().meta({ description: "The previous event's `hash` (64 zeros for the first)." }),
+    hash: z.string().meta({ description: "Hex SHA-256 of the canonical form of this event and `prev_hash` (see README)." }),
+  })
+  .meta({ id: "AuditEvent" });
+export type AuditEvent = z.infer<typeof AuditEvent>;
+
+export const AuditPage = pageOf(AuditEvent).meta({ id: "AuditEventPage" });
+
+export const AuditEventInput = z.object({ ...TenantPath, event_id: z.string().max(100) });
+export const TenantAuditInput = z.object(TenantPath);
+
+export const AuditEventTypes = z
+  .object({ results: z.array(z.object({ event_type: z.string(), count: z.number().int() })) })
+  .meta({ id: "AuditEventTypes" });
+
+export const VerifyAuditInput = z.object({
+  ...TenantPath,
+  from_sequence: z.coerce
+    .number({ error: "must be an integer of at least 1" })
+    .int("must be an integer of at least 1")
+    .min(1, "must be an integer of at least 1")
+    .max(Number.MAX_SAFE_INTEGER, "is too large")
+    .optional()
+    .meta({ description: "Check from this sequence on (default 1)." }),
+});
+
+export const AuditVerification = z
+  .object({
+    valid: z.boolean(),
+    checked: z.number().int().meta({ description: "Events whose hash and link were checked." }),
+    first_invalid_sequence: z.number().int().nullable().meta({ description: "The first sequence whose event is altered, missing or wrongly linked." }),
+    head_sequence: z.number().int().meta({ description: "The chain head's sequence when the check started." }),
+  })
+  .meta({ id: "AuditVerification" });
+export type AuditVerification = z.infer<typeof AuditVerification>;
+
+const appendFields = {
+  event_type: z
+    .string({ error: "is required and must be a string" })
+    .max(100, "must be at most 100 characters")
+    .regex(APPEND_KIND, "must be dot-separated lowercase words, at least two (e.g. invoice.paid)"),
+  actor: z.strictObject(
+    {
+      id: z.string({ error: "is required and must be a string" }).min(1, "must not be empty").max(200, "must be at most 200 characters"),
+      email: z.string({ error: "must be a string" }).max(320, "must be at most 320 characters").optional(),
+    },
+    { error: "is required: an object with id (and optionally email)" },
+  ),
+  timestamp: z
+    .string({ error: "must be an ISO 8601 date-time" })
+    .max(40, "must be an ISO 8601 date-time")
+    .refine((v) => parseIsoDate(v) !== null, "must be an ISO 8601 date-time")
+    .refine((v) => (parseIsoDate(v)?.getTime() ?? 0) <= Date.now() + FUTURE_TOLERANCE_MS, "must not be in the future")
+    .optional(),
+  metadata: z
+    .strictObject({
+      ip_address: z.string({ error: "must be a string" }).refine((v) => isIP(v) !== 0, "must be an IPv4 or IPv6 address").optional(),
+      user_agent: z.string({ error: "must be a string" }).max(512, "must be at most 512 characters").optional(),
+    })
+    .optional(),
+  target: z
+    .strictObject({
+      type: z.string({ error: "is required and must be a string" }).min(1, "must not be empty").max(100, "must be at most 100 characters"),
+      id: z.string({ error: "is required and must be a string" }).min(1, "must not be empty").max(200, "must be at most 200 characters"),
+    })
+    .optional(),
+  details: z
+    .record(z.string(), z.unknown(), { error: "must be a JSON object" })
+    .refine((v) => Buffer.byteLength(JSON.stringify(v), "utf8") <= MAX_DETAILS_BYTES, "must be at most 32 KiB as JSON")
+    .optional(),
+};
+
+export const AppendAuditInput = z.strictObject(appendFields).meta({ id: "AppendAuditEventRequest" });
+export const AppendAuditInTenantInput = z.strictObject({ ...TenantPath, ...appendFields });
+export type AppendAuditInput = z.infer<typeof AppendAuditInput>;

@@ -1,0 +1,66 @@
+/**
+ * Checks a tenant's hash chain: every event's hash recomputed by the database's own
+ * audit_event_hash(), each prev_hash equal to the previous event's hash, sequences without gaps,
+ * and the last event equal to the chain head. Walks in keyset batches, so memory stays flat.
+ */
+import type { SqlRunner } from "../db/sql.ts";
+import type { AuditVerification } from "./schemas.ts";
+
+const BATCH = 5000;
+const GENESIS = "0".repeat(64);
+
+interface Link {
+  sequence: string | number;
+  hash: string;
+  prev_hash: string;
+  computed: string;
+}
+
+export async function verifyChain(sql: SqlRunner, tenantId: string, fromSequence = 1): Promise<AuditVerification> {
+  const [head] = await sql.query<{ sequence: string | number; hash: string }>(
+    `SELECT sequence, hash FROM audit_chains WHERE chain_id = $1::uuid`,
+    [tenantId],
+  );
+  const headSequence = Number(head?.sequence ?? 0);
+  let checked = 0;
+  const result = (firstInvalid: number | null): AuditVerification => ({
+    valid: firstInvalid === null,
+    checked,
+    first_invalid_sequence: firstInvalid,
+    head_sequence: headSequence,
+  });
+  if (fromSequence > headSequence) return result(null);
+
+  let expected = fromSequence;
+  let previousHash = GENESIS;
+  if (fromSequence > 1) {
+    const [before] = await sql.query<{ hash: string }>(
+      `SELECT hash FROM audit_events WHERE tenant_id = $1::uuid AND sequence = $2::bigint`,
+      [tenantId, fromSequence - 1],
+    );
+    if (!before) return result(fromSequence - 1);
+    previousHash = before.hash;
+  }
+
+  while (expected <= headSequence) {
+    const rows = await sql.query<Link>(
+      `SELECT e.sequence, e.hash, e.prev_hash, audit_event_hash(e) AS computed
+         FROM audit_events e
+        WHERE e.tenant_id = $1::uuid AND e.sequence >= $2::bigint AND e.sequence <= $3::bigint
+        ORDER BY e.sequence LIMIT ${BATCH}`,
+      [tenantId, expected, headSequence],
+    );
+    if (rows.length === 0) return result(expected);
+    for (const row of rows) {
+      const sequence = Number(row.sequence);
+      if (sequence !== expected) return result(expected);
+      if (row.prev_hash !== previousHash || row.computed !== row.hash) return result(sequence);
+      checked++;
+      previousHash = row.hash;
+      expected++;
+    }
+  }
+  // The head must be the last event: a head that moved or was rewritten is a break after it.
+  if (previousHash !== head!.hash) return result(headSequence);
+  return result(null);
+}
