@@ -15,6 +15,7 @@ export const TENANT_TABS: TenantTab[] = [
   { label: "Overview", segment: "" },
   { label: "Members", segment: "members" },
   { label: "SSO", segment: "sso" },
+  { label: "Audit log", segment: "audit" },
 ];
 
 export function tenantTabHref(tenantId: string, tab: TenantTab): string {

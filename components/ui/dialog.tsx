@@ -16,6 +16,8 @@ interface DialogProps {
   /** The body is a form: the footer's submit button submits it. */
   onSubmit?: (event: React.FormEvent<HTMLFormElement>) => void;
   size?: "sm" | "md";
+  /** "side": a full-height panel along the right edge (a drawer), for reading a record in detail. */
+  placement?: "center" | "side";
   /** Dialogs with a pending request ignore Escape and the backdrop. */
   busy?: boolean;
   className?: string;
@@ -27,7 +29,7 @@ interface DialogProps {
  * is open: `{open ? <Dialog …/> : null}`. The first element with `data-autofocus`, else the first
  * field, gets focus.
  */
-export function Dialog({ title, description, onClose, children, footer, onSubmit, size = "sm", busy = false, className }: DialogProps) {
+export function Dialog({ title, description, onClose, children, footer, onSubmit, size = "sm", placement = "center", busy = false, className }: DialogProps) {
   const ref = useRef<HTMLDialogElement>(null);
   const titleId = useId();
   const descriptionId = useId();
@@ -119,8 +121,10 @@ export function Dialog({ title, description, onClose, children, footer, onSubmit
         if (event.target === ref.current && !busyRef.current) closeRef.current();
       }}
       className={cx(
-        "m-auto max-h-[calc(100dvh-2rem)] w-[calc(100%-2rem)] overflow-y-auto rounded-lg bg-white p-0 text-slate-900 shadow-xl backdrop:bg-slate-900/40",
-        size === "sm" ? "max-w-md" : "max-w-lg",
+        "overflow-y-auto bg-white p-0 text-slate-900 shadow-xl backdrop:bg-slate-900/40",
+        placement === "side"
+          ? "my-0 mr-0 ml-auto h-dvh max-h-dvh w-full max-w-xl"
+          : cx("m-auto max-h-[calc(100dvh-2rem)] w-[calc(100%-2rem)] rounded-lg", size === "sm" ? "max-w-md" : "max-w-lg"),
         className,
       )}
     >

@@ -1,0 +1,149 @@
+"use client";
+
+import { useState, type FormEvent } from "react";
+import { useQuery } from "@tanstack/react-query";
+import { useTRPC } from "../trpc";
+import { Button } from "../ui/button";
+import { Field } from "../ui/field";
+import { Input } from "../ui/input";
+import { Select } from "../ui/select";
+import {
+  isoOfUtcInput,
+  NO_FILTERS,
+  RANGE_OPTIONS,
+  typeSuggestions,
+  utcInputValue,
+  type AuditFilters,
+  type Range,
+} from "./filters";
+
+/** Messages under the filter fields, by the API parameter the server named. */
+export type FilterErrors = Partial<Record<"event_type" | "actor_id" | "start_date" | "end_date", string>>;
+
+interface FilterBarProps {
+  tenantId: string;
+  /** The filters in force (from the URL); the bar edits a copy until it is applied. */
+  filters: AuditFilters;
+  errors: FilterErrors;
+  onApply: (filters: AuditFilters) => void;
+}
+
+/** How many members the actor field suggests; beyond that, paste a user id. */
+const MEMBER_SUGGESTIONS = 100;
+
+/**
+ * Event type (with the tenant's own kinds as suggestions), actor, and a date range with presets.
+ * Render it with `key` set to the applied filters so that navigating back resets the draft.
+ */
+export function FilterBar({ tenantId, filters, errors, onApply }: FilterBarProps) {
+  const trpc = useTRPC();
+  const [draft, setDraft] = useState<AuditFilters>(filters);
+  const kinds = useQuery(trpc.audit.eventTypes.queryOptions({ tenant_id: tenantId }, { staleTime: 60_000 }));
+  const members = useQuery(trpc.members.list.queryOptions({ tenant_id: tenantId, page_size: MEMBER_SUGGESTIONS }, { staleTime: 60_000 }));
+
+  const set = (change: Partial<AuditFilters>) => setDraft((d) => ({ ...d, ...change }));
+  const memberList = members.data?.results ?? [];
+
+  function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    // An email typed into the actor field stands for that member.
+    const byEmail = memberList.find((m) => m.email === draft.actor.trim().toLowerCase());
+    onApply({ ...draft, actor: byEmail ? byEmail.user_id : draft.actor.trim(), type: draft.type.trim() });
+  }
+
+  const suggestions = typeSuggestions(draft.type, kinds.data?.results ?? []);
+  const custom = draft.range === "custom";
+
+  return (
+    <form
+      role="search"
+      aria-label="Filter audit events"
+      onSubmit={submit}
+      noValidate
+      className="grid gap-4 border-b border-slate-200 px-4 py-4 sm:grid-cols-2 sm:px-6 lg:grid-cols-12"
+    >
+      <Field
+        id="audit-type"
+        label="Event type"
+        hint="Exact kinds or prefix.*, separated by commas"
+        error={errors.event_type}
+        className="lg:col-span-4"
+      >
+        {(control) => (
+          <>
+            <Input
+              {...control}
+              list="audit-type-suggestions"
+              autoComplete="off"
+              spellCheck={false}
+              placeholder="user.*, tenant.created"
+              value={draft.type}
+              onChange={(e) => set({ type: e.target.value })}
+            />
+            <datalist id="audit-type-suggestions">
+              {suggestions.map((s) => (
+                <option key={s.value} value={s.value} label={s.label} />
+              ))}
+            </datalist>
+          </>
+        )}
+      </Field>
+
+      <Field id="audit-actor" label="Actor" hint="A member's email or any user id" error={errors.actor_id} className="lg:col-span-3">
+        {(control) => (
+          <>
+            <Input
+              {...control}
+              list="audit-actor-suggestions"
+              autoComplete="off"
+              spellCheck={false}
+              placeholder="Anyone"
+              value={draft.actor}
+              onChange={(e) => set({ actor: e.target.value })}
+            />
+            <datalist id="audit-actor-suggestions">
+              {memberList.map((m) => (
+                <option key={m.user_id} value={m.user_id} label={m.email} />
+              ))}
+            </datalist>
+          </>
+        )}
+      </Field>
+
+      <Field id="audit-range" label="Date range" error={custom ? undefined : (errors.start_date ?? errors.end_date)} className="lg:col-span-3">
+        {(control) => (
+          <Select {...control} value={draft.range} onChange={(e) => set({ range: e.target.value as Range })}>
+            {RANGE_OPTIONS.map((o) => (
+              <option key={o.value} value={o.value}>
+                {o.label}
+              </option>
+            ))}
+          </Select>
+        )}
+      </Field>
+
+      <div className="flex items-end gap-2 sm:col-span-2 lg:col-span-2 lg:justify-end">
+        <Button type="submit">Apply</Button>
+        <Button variant="ghost" onClick={() => onApply(NO_FILTERS)}>
+          Clear
+        </Button>
+      </div>
+
+      {custom ? (
+        <fieldset className="grid gap-4 sm:col-span-2 sm:grid-cols-2 lg:col-span-12 lg:grid-cols-12">
+          <legend className="sr-only">Custom date range</legend>
+          <Field id="audit-from" label="From (UTC)" hint="Included" error={errors.start_date} className="lg:col-span-3">
+            {(control) => (
+              <Input {...control} type="datetime-local" value={utcInputValue(draft.from)} onChange={(e) => set({ from: isoOfUtcInput(e.target.value) })} />
+            )}
+          </Field>
+          <Field id="audit-to" label="To (UTC)" hint="Not included" error={errors.end_date} className="lg:col-span-3">
+            {(control) => (
+              <Input {...control} type="datetime-local" value={utcInputValue(draft.to)} onChange={(e) => set({ to: isoOfUtcInput(e.target.value) })} />
+            )}
+          </Field>
+        </fieldset>
+      ) : null}
+    </form>
+  );
+}
