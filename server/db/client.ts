@@ -17,6 +17,8 @@ export interface Database {
   kind: "postgres" | "pglite";
   prisma: PrismaClient;
   sql: SqlRunner;
+  /** LISTEN on a channel (notifications arrive after the notifying transaction commits). */
+  listen(channel: string, onNotify: () => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
 }
 
@@ -28,10 +30,35 @@ export function connectPostgres(url: string, poolSize = 10): Database {
     kind: "postgres",
     prisma,
     sql: pgRunner(pool),
+    listen: (channel, onNotify) => listenPostgres(url, channel, onNotify),
     async close() {
       await prisma.$disconnect();
       await pool.end();
     },
+  };
+}
+
+/** A dedicated connection that LISTENs, reconnecting after a second if it drops. */
+async function listenPostgres(url: string, channel: string, onNotify: () => void): Promise<() => Promise<void>> {
+  let client: pg.Client | null = null;
+  let stopped = false;
+  const connect = async (): Promise<void> => {
+    const c = new pg.Client({ connectionString: url });
+    c.on("notification", () => onNotify());
+    c.on("error", () => undefined);
+    c.on("end", () => {
+      if (!stopped) setTimeout(() => void connect().catch(() => undefined), 1000).unref();
+    });
+    await c.connect();
+    await c.query(`LISTEN "${channel}"`);
+    client = c;
+    if (stopped) await c.end();
+    else onNotify(); // anything committed while we were not listening
+  };
+  await connect();
+  return async () => {
+    stopped = true;
+    await client?.end().catch(() => undefined);
   };
 }
 
@@ -48,6 +75,7 @@ export async function openPglite(dir: string): Promise<Database> {
     kind: "pglite",
     prisma,
     sql: pgliteRunner(lite),
+    listen: async (channel, onNotify) => lite.listen(channel, () => onNotify()),
     async close() {
       await prisma.$disconnect();
       await lite.close();

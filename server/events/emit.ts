@@ -7,6 +7,7 @@ import type { Tx } from "../db/client.ts";
 import type { SqlRunner } from "../db/sql.ts";
 import type { Principal, RequestInfo } from "../auth/principal.ts";
 import type { EventType } from "./types.ts";
+import { enqueueDeliveries } from "../webhooks/outbox.ts";
 
 export interface Actor {
   id: string | null;
@@ -69,7 +70,20 @@ export async function emitEvent(tx: EventTx, actor: Actor, event: EventInput): P
     "query" in tx && typeof tx.query === "function"
       ? await tx.query<RecordedEvent>(INSERT_EVENT, values)
       : await (tx as Tx).$queryRawUnsafe<RecordedEvent[]>(INSERT_EVENT, ...values);
-  return rows[0]!;
+  const recorded = rows[0]!;
+  // The webhook outbox: one delivery per matching enabled webhook, in this same transaction.
+  if (event.tenantId) {
+    await enqueueDeliveries(tx, {
+      id: recorded.id,
+      type: event.type,
+      tenantId: event.tenantId,
+      createdAt: recorded.timestamp,
+      actor: { id: actor.id, email: actor.email },
+      target: event.target ?? null,
+      details: event.details ?? {},
+    });
+  }
+  return recorded;
 }
 
 /**

@@ -10,6 +10,7 @@ import type { Meta } from "../../server/trpc/meta.ts";
 import { metadataChecksIdle } from "../../server/sso/checks.ts";
 import { database } from "../../server/db/client.ts";
 import { emitEvent } from "../../server/events/emit.ts";
+import { encryptSecret } from "../../server/webhooks/crypto.ts";
 
 const SSO_BODY = { provider_type: "saml", name: "Matrix IdP", metadata_url: "https://idp.invalid/metadata.xml" };
 
@@ -20,6 +21,8 @@ interface World {
   tenantA: { id: string; name: string };
   providerId: string;
   auditEventId: string;
+  webhookId: string;
+  deliveryId: string;
   viewerId: string;
   adminEmail: string;
   adminTokenId: string;
@@ -92,6 +95,25 @@ const EXAMPLES: Record<string, Example> = {
   "GET /tenants/{tenant_id}/audit/event-types": { request: (w) => ({ path: `/tenants/${w.tenantA.id}/audit/event-types` }) },
   "GET /tenants/{tenant_id}/audit/verify": { request: (w) => ({ path: `/tenants/${w.tenantA.id}/audit/verify` }) },
   "GET /tenants/{tenant_id}/audit/{event_id}": { request: (w) => ({ path: `/tenants/${w.tenantA.id}/audit/${w.auditEventId}` }) },
+  "GET /tenants/{tenant_id}/webhooks": { request: (w) => ({ path: `/tenants/${w.tenantA.id}/webhooks` }) },
+  "POST /tenants/{tenant_id}/webhooks": {
+    request: (w) => ({ path: `/tenants/${w.tenantA.id}/webhooks`, body: { url: "https://hooks.invalid/matrix", events: ["*"] } }),
+  },
+  "GET /tenants/{tenant_id}/webhooks/{webhook_id}": { request: (w) => ({ path: `/tenants/${w.tenantA.id}/webhooks/${w.webhookId}` }) },
+  "PATCH /tenants/{tenant_id}/webhooks/{webhook_id}": {
+    request: (w) => ({ path: `/tenants/${w.tenantA.id}/webhooks/${w.webhookId}`, body: { description: "Renamed" } }),
+  },
+  "DELETE /tenants/{tenant_id}/webhooks/{webhook_id}": { request: (w) => ({ path: `/tenants/${w.tenantA.id}/webhooks/${w.webhookId}` }) },
+  "POST /tenants/{tenant_id}/webhooks/{webhook_id}/rotate-secret": {
+    request: (w) => ({ path: `/tenants/${w.tenantA.id}/webhooks/${w.webhookId}/rotate-secret`, body: {} }),
+  },
+  "POST /tenants/{tenant_id}/webhooks/{webhook_id}/test": { request: (w) => ({ path: `/tenants/${w.tenantA.id}/webhooks/${w.webhookId}/test` }) },
+  "GET /tenants/{tenant_id}/webhooks/{webhook_id}/deliveries": {
+    request: (w) => ({ path: `/tenants/${w.tenantA.id}/webhooks/${w.webhookId}/deliveries` }),
+  },
+  "POST /tenants/{tenant_id}/webhooks/{webhook_id}/deliveries/{delivery_id}/retry": {
+    request: (w) => ({ path: `/tenants/${w.tenantA.id}/webhooks/${w.webhookId}/deliveries/${w.deliveryId}/retry` }),
+  },
 };
 
 const operations = Object.values(appRouter._def.procedures as unknown as Record<string, { _def: { meta?: Meta } }>)
@@ -142,8 +164,16 @@ beforeAll(async () => {
     tenantId: a.tenant.id,
     target: { type: "sso_provider", id: provider.id },
   });
+  const webhook = await prisma.webhook.create({
+    data: { tenantId: a.tenant.id, url: "https://hooks.invalid/a", events: ["*"], secretCiphertext: encryptSecret("matrix-secret-0123456789"), secretHint: "6789" },
+  });
+  const delivery = await prisma.webhookDelivery.create({
+    data: { tenantId: a.tenant.id, webhookId: webhook.id, eventId: auditEvent.id, eventType: "sso_provider.created", payload: "{}", status: "exhausted" },
+  });
   world = {
     tenantA: a.tenant,
+    webhookId: webhook.id,
+    deliveryId: delivery.id,
     providerId: provider.id,
     auditEventId: auditEvent.id,
     viewerId: a.viewer.user.id,

@@ -47,6 +47,7 @@ const columnOf = (model: DmmfModel, fieldName: string) => {
 
 /** The Postgres type Prisma creates for a scalar field, as information_schema spells it. */
 function expectedType(field: DmmfField): string {
+  if (field.isList) return `${expectedType({ ...field, isList: false })}[]`;
   const [native, args] = field.nativeType ?? [null, []];
   if (native === "Uuid") return "uuid";
   if (native === "Timestamptz") return `timestamp with time zone(${args[0] ?? 6})`;
@@ -81,6 +82,7 @@ interface ColumnRow {
   table_name: string;
   column_name: string;
   data_type: string;
+  udt_name: string;
   datetime_precision: number | null;
   character_maximum_length: number | null;
   is_nullable: "YES" | "NO";
@@ -100,7 +102,7 @@ beforeAll(async () => {
     )
   ).map((r) => r.table_name);
   columns = await sql.query<ColumnRow>(
-    `SELECT table_name, column_name, data_type, datetime_precision, character_maximum_length, is_nullable, column_default
+    `SELECT table_name, column_name, data_type, udt_name, datetime_precision, character_maximum_length, is_nullable, column_default
      FROM information_schema.columns WHERE table_schema = 'public'`,
   );
   indexes = await sql.query(
@@ -137,7 +139,10 @@ describe("schema.prisma and the migrated database agree", () => {
         .filter((c) => c.table_name === table)
         .map((c) => ({
           column: c.column_name,
-          type: c.data_type.startsWith("timestamp")
+          // Arrays: information_schema says ARRAY; the element type is the udt name without its "_".
+          type: c.data_type === "ARRAY"
+            ? `${c.udt_name.slice(1)}[]`
+            : c.data_type.startsWith("timestamp")
             ? `${c.data_type}(${c.datetime_precision})`
             : c.character_maximum_length
               ? `${c.data_type}(${c.character_maximum_length})`

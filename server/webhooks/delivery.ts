@@ -1,0 +1,210 @@
+/**
+ * The delivery engine. Claims due deliveries (`FOR UPDATE SKIP LOCKED`, then a lease in
+ * `locked_until` so a crashed worker's claims simply expire and are retried: at-least-once), sends
+ * them with bounded concurrency within a time budget, and records each attempt and the next state
+ * in one statement. Any number of instances may run it at once; they coordinate only by row locks.
+ */
+import type { Database } from "../db/client.ts";
+import { env } from "../env.ts";
+import { OutboundError, safeFetch } from "../outbound/guard.ts";
+import { log, errorFields } from "../log.ts";
+import { decryptSecret } from "./crypto.ts";
+import { deliveryHeaders } from "./signing.ts";
+import { disableWebhook } from "./disable.ts";
+
+export const DEFAULT_SCHEDULE_SECONDS = [5, 300, 1800, 7200, 18000, 36000, 36000];
+export const TIMEOUT_MS = 5000;
+const FAILING_DAYS_BEFORE_DISABLE = 5;
+const MAX_RETRY_AFTER_SECONDS = 24 * 60 * 60;
+const SNIPPET_BYTES = 1024;
+
+export interface DeliverOptions {
+  /** Stop claiming after this long (claimed work is still finished). */
+  budgetMs?: number;
+  concurrency?: number;
+  batchSize?: number;
+  /** How long a claim is ours; must exceed the time one attempt can take. */
+  leaseMs?: number;
+}
+
+export interface DeliverySummary {
+  claimed: number;
+  succeeded: number;
+  failed: number;
+  exhausted: number;
+  disabled: number;
+}
+
+interface Claimed {
+  id: string;
+  tenant_id: string;
+  webhook_id: string;
+  event_id: string;
+  payload: string;
+  attempt_count: number;
+  url: string;
+  enabled: boolean;
+  secret_ciphertext: string;
+  previous_secret_ciphertext: string | null;
+  previous_valid: boolean | null;
+  failing_since: Date | null;
+}
+
+const CLAIM = `UPDATE webhook_deliveries d SET locked_until = now() + $2 * interval '1 millisecond'
+  FROM webhooks w
+  WHERE d.id IN (
+    SELECT id FROM webhook_deliveries
+    WHERE status IN ('pending', 'failed') AND next_attempt_at <= now() AND (locked_until IS NULL OR locked_until <= now())
+    ORDER BY next_attempt_at
+    LIMIT $1
+    FOR UPDATE SKIP LOCKED)
+  AND w.id = d.webhook_id
+  RETURNING d.id, d.tenant_id, d.webhook_id, d.event_id, d.payload, d.attempt_count, w.url, w.enabled, w.secret_ciphertext,
+    w.previous_secret_ciphertext, w.previous_secret_expires_at > now() AS previous_valid, w.failing_since`;
+
+// One statement: the attempt row, the delivery's next state, and the webhook's failure streak.
+const RECORD = `WITH a AS (
+    INSERT INTO webhook_attempts (delivery_id, attempt, started_at, duration_ms, response_status, response_body, error, next_attempt_at)
+    VALUES ($1::uuid, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (delivery_id, attempt) DO NOTHING
+  ), w AS (
+    UPDATE webhooks SET failing_since = CASE WHEN $9 = 'succeeded' THEN NULL ELSE $3 END
+    WHERE id = $10::uuid AND (CASE WHEN $9 = 'succeeded' THEN failing_since IS NOT NULL ELSE failing_since IS NULL END)
+  )
+  UPDATE webhook_deliveries SET status = $9, attempt_count = $2, next_attempt_at = $8, locked_until = NULL,
+    last_attempt_at = $3, last_response_status = $5, last_error = $7, updated_at = now()
+  WHERE id = $1::uuid`;
+
+export function retrySchedule(): number[] {
+  return env().WEBHOOK_RETRY_SCHEDULE ?? DEFAULT_SCHEDULE_SECONDS;
+}
+
+/** Seconds from a Retry-After header (delta-seconds or an HTTP date), or null. */
+export function parseRetryAfter(value: string | string[] | undefined, now = Date.now()): number | null {
+  const raw = Array.isArray(value) ? value[0] : value;
+  if (!raw) return null;
+  const seconds = /^\d+$/.test(raw.trim()) ? Number(raw.trim()) : (Date.parse(raw) - now) / 1000;
+  if (!Number.isFinite(seconds)) return null;
+  return Math.min(Math.max(0, Math.ceil(seconds)), MAX_RETRY_AFTER_SECONDS);
+}
+
+interface AttemptResult {
+  status: number | null;
+  body: string | null;
+  error: string | null;
+  retryAfter: number | null;
+}
+
+function snippet(body: Buffer): string {
+  return body.subarray(0, SNIPPET_BYTES).toString("utf8").replace(/\0/g, "");
+}
+
+async function send(row: Claimed): Promise<AttemptResult> {
+  const secret = decryptSecret(row.secret_ciphertext);
+  const previousSecret = row.previous_valid && row.previous_secret_ciphertext ? decryptSecret(row.previous_secret_ciphertext) : null;
+  const headers = deliveryHeaders({ eventId: row.event_id, body: row.payload, timestamp: Math.floor(Date.now() / 1000), secret, previousSecret });
+  try {
+    const res = await safeFetch(row.url, { method: "POST", headers, body: row.payload, timeoutMs: TIMEOUT_MS, maxBytes: 1024 * 1024 });
+    return { status: res.status, body: snippet(res.body), error: null, retryAfter: parseRetryAfter(res.headers["retry-after"]) };
+  } catch (error) {
+    if (!(error instanceof OutboundError)) throw error;
+    const kind = error.kind === "blocked" ? "ssrf_refused" : error.kind === "timeout" ? "timeout" : error.kind === "network" ? error.message : `${error.kind}: ${error.message}`;
+    return { status: null, body: null, error: kind, retryAfter: null };
+  }
+}
+
+type Outcome = "succeeded" | "failed" | "exhausted" | "disabled" | "cancelled";
+
+async function attempt(db: Database, row: Claimed): Promise<Outcome> {
+  if (!row.enabled) {
+    await db.sql.query(
+      `UPDATE webhook_deliveries SET status = 'cancelled', next_attempt_at = NULL, locked_until = NULL, last_error = 'webhook disabled' WHERE id = $1::uuid`,
+      [row.id],
+    );
+    return "cancelled";
+  }
+  const startedAt = new Date();
+  const result = await send(row);
+  const durationMs = Date.now() - startedAt.getTime();
+  const number = row.attempt_count + 1;
+  const ok = result.status !== null && result.status >= 200 && result.status < 300;
+
+  if (result.status === 410) {
+    await disableWebhook(db, {
+      webhookId: row.webhook_id,
+      tenantId: row.tenant_id,
+      reason: "The endpoint answered 410 Gone",
+      attempt: { deliveryId: row.id, number, startedAt, durationMs, status: 410, body: result.body, error: null },
+    });
+    return "disabled";
+  }
+
+  const schedule = retrySchedule();
+  let status: Outcome = "succeeded";
+  let next: Date | null = null;
+  if (!ok) {
+    const delay = result.retryAfter ?? schedule[number - 1];
+    status = delay === undefined ? "exhausted" : "failed";
+    next = delay === undefined ? null : new Date(Date.now() + delay * 1000);
+  }
+  const error = ok ? null : (result.error ?? `HTTP ${result.status}`);
+  await db.sql.query(RECORD, [row.id, number, startedAt, durationMs, result.status, result.body, error, next, status, row.webhook_id]);
+
+  if (!ok && row.failing_since && Date.now() - row.failing_since.getTime() >= FAILING_DAYS_BEFORE_DISABLE * 86_400_000) {
+    await disableWebhook(db, {
+      webhookId: row.webhook_id,
+      tenantId: row.tenant_id,
+      reason: `Every delivery failed for ${FAILING_DAYS_BEFORE_DISABLE} days (since ${row.failing_since.toISOString()})`,
+    });
+    return "disabled";
+  }
+  return status;
+}
+
+/** Delivers what is due until nothing is left or the budget is spent. */
+export async function deliverDue(db: Database, options: DeliverOptions = {}): Promise<DeliverySummary> {
+  const { budgetMs = 10_000, concurrency = 20, batchSize = 50, leaseMs = 60_000 } = options;
+  const deadline = Date.now() + budgetMs;
+  const summary: DeliverySummary = { claimed: 0, succeeded: 0, failed: 0, exhausted: 0, disabled: 0 };
+  const queue: Claimed[] = [];
+  let drained = false;
+  let claiming: Promise<void> | null = null;
+
+  const next = async (): Promise<Claimed | undefined> => {
+    for (;;) {
+      if (queue.length) return queue.shift();
+      if (drained || Date.now() >= deadline) return undefined;
+      claiming ??= db.sql
+        .query<Claimed>(CLAIM, [batchSize, leaseMs])
+        .then((rows) => {
+          summary.claimed += rows.length;
+          queue.push(...rows);
+          if (rows.length === 0) drained = true;
+        })
+        .finally(() => {
+          claiming = null;
+        });
+      await claiming;
+    }
+  };
+  const worker = async () => {
+    for (let row = await next(); row; row = await next()) {
+      try {
+        const outcome = await attempt(db, row);
+        if (outcome !== "cancelled") summary[outcome] += 1;
+      } catch (error) {
+        // Left claimed: the lease expires and another run retries it.
+        log.error("webhook delivery failed to record", { delivery_id: row.id, ...errorFields(error) });
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, worker));
+  return summary;
+}
+
+/** When the earliest waiting delivery falls due (for the dispatcher's timer), or null. */
+export async function nextDueAt(db: Database): Promise<Date | null> {
+  const rows = await db.sql.query<{ at: Date }>(
+    `SELECT next_attempt_at AS at FROM webhook_deliveries WHERE status IN ('pending', 'failed') ORDER BY next_attempt_at LIMIT 1`,
+  );
+  return rows[0]?.at ?? null;
+}

@@ -1,0 +1,64 @@
+/**
+ * The transactional outbox: emitEvent calls `enqueueDeliveries` inside the event's transaction, so
+ * one delivery row per matching enabled webhook exists if and only if the event does. The body is
+ * built once here and stored, so every attempt sends identical bytes. `pg_notify` (delivered only
+ * on commit, to every instance listening) wakes the dispatchers for the first attempt.
+ */
+import type { Tx } from "../db/client.ts";
+import type { SqlRunner } from "../db/sql.ts";
+
+export const WAKE_CHANNEL = "webhook_deliveries_due";
+
+export interface PayloadEvent {
+  id: string;
+  type: string;
+  tenantId: string;
+  createdAt: Date;
+  actor: { id: string | null; email: string | null };
+  target: { type: string; id: string } | null;
+  details: Record<string, unknown>;
+}
+
+/** The delivered body: `{"id","type","tenant_id","created_at","data":{actor,target,details}}`. */
+export function payloadOf(event: PayloadEvent): string {
+  return JSON.stringify({
+    id: event.id,
+    type: event.type,
+    tenant_id: event.tenantId,
+    created_at: event.createdAt.toISOString(),
+    data: { actor: event.actor, target: event.target, details: event.details },
+  });
+}
+
+async function run<T extends object>(tx: Tx | SqlRunner, text: string, values: unknown[]): Promise<T[]> {
+  return "query" in tx && typeof tx.query === "function"
+    ? tx.query<T>(text, values)
+    : (tx as Tx).$queryRawUnsafe<T[]>(text, ...values);
+}
+
+const ENQUEUE = `WITH d AS (
+    INSERT INTO webhook_deliveries (tenant_id, webhook_id, event_id, event_type, payload, next_attempt_at)
+    SELECT tenant_id, id, $2::uuid, $3, $4, now() FROM webhooks
+    WHERE tenant_id = $1::uuid AND enabled AND events && ARRAY[$3, '*']::text[]
+    RETURNING 1
+  )
+  SELECT n, CASE WHEN n > 0 THEN pg_notify('${WAKE_CHANNEL}', '')::text END AS notified
+  FROM (SELECT count(*)::int AS n FROM d) c`;
+
+/** Writes the deliveries of one event; returns how many webhooks it goes to. */
+export async function enqueueDeliveries(tx: Tx | SqlRunner, event: PayloadEvent): Promise<number> {
+  const rows = await run<{ n: number }>(tx, ENQUEUE, [event.tenantId, event.id, event.type, payloadOf(event)]);
+  return rows[0]?.n ?? 0;
+}
+
+/** One delivery to one webhook, outside any fan-out (the `webhook.test` event). */
+export async function enqueueSingle(tx: Tx, webhookId: string, event: PayloadEvent): Promise<string> {
+  const rows = await run<{ id: string }>(
+    tx,
+    `INSERT INTO webhook_deliveries (tenant_id, webhook_id, event_id, event_type, payload, next_attempt_at)
+     VALUES ($1::uuid, $2::uuid, $3::uuid, $4, $5, now()) RETURNING id`,
+    [event.tenantId, webhookId, event.id, event.type, payloadOf(event)],
+  );
+  await run(tx, `SELECT pg_notify('${WAKE_CHANNEL}', '')::text AS notified`, []);
+  return rows[0]!.id;
+}

@@ -1,0 +1,159 @@
+/** Webhooks of a tenant over REST at /tenants/{tenant_id}/webhooks (DESIGN §6). */
+import { z } from "zod";
+import { router } from "../trpc/init.ts";
+import { tenantProcedure } from "../trpc/procedures.ts";
+import { created, noContent } from "../trpc/context.ts";
+import { envelope, pageRequest } from "../http/pagination.ts";
+import {
+  CreateWebhookInput,
+  DeliveryPage,
+  DeliveryPathInput,
+  ListDeliveriesInput,
+  ListWebhooksInput,
+  RotateSecretInput,
+  UpdateWebhookInput,
+  Webhook,
+  WebhookDelivery,
+  WebhookPage,
+  WebhookPathInput,
+  WebhookWithSecret,
+} from "./schemas.ts";
+import { createWebhook, deleteWebhook, getWebhook, listWebhooks, presentWebhook, rotateSecret, updateWebhook } from "./service.ts";
+import { listDeliveries, presentDelivery, retryDelivery, sendTestEvent } from "./deliveries.ts";
+import { wakeDispatcher } from "./dispatcher.ts";
+
+const tags = ["Webhooks"];
+const base = "/tenants/{tenant_id}/webhooks";
+const one = `${base}/{webhook_id}` as const;
+
+export const webhooksRouter = router({
+  list: tenantProcedure("viewer")
+    .meta({ openapi: { method: "GET", path: base, tags, summary: "List webhooks", protect: true } })
+    .input(ListWebhooksInput)
+    .output(WebhookPage)
+    .query(async ({ ctx, input }) =>
+      envelope(ctx.url, input, await listWebhooks(ctx.db.prisma, ctx.tenant.id, pageRequest(input)), presentWebhook),
+    ),
+
+  create: tenantProcedure("admin")
+    .meta({
+      successStatus: 201,
+      openapi: {
+        method: "POST",
+        path: base,
+        tags,
+        summary: "Create a webhook",
+        description:
+          "`secret` (16-256 characters) is generated when omitted (`whsec_` + 32 random bytes, base64). The reply is the only time the secret is returned. Emits `webhook.created`.",
+        protect: true,
+      },
+    })
+    .input(CreateWebhookInput)
+    .output(WebhookWithSecret)
+    .mutation(async ({ ctx, input }) => {
+      const { webhook, secret } = await createWebhook(ctx.db, ctx.principal, ctx.request, ctx.tenant.id, input);
+      return created(ctx, `/api/v1/tenants/${ctx.tenant.id}/webhooks/${webhook.id}`, { ...presentWebhook(webhook), secret });
+    }),
+
+  get: tenantProcedure("viewer")
+    .meta({ openapi: { method: "GET", path: one, tags, summary: "Get a webhook", protect: true } })
+    .input(WebhookPathInput)
+    .output(Webhook)
+    .query(async ({ ctx, input }) => presentWebhook(await getWebhook(ctx.db.prisma, ctx.tenant.id, input.webhook_id))),
+
+  update: tenantProcedure("admin")
+    .meta({
+      openapi: {
+        method: "PATCH",
+        path: one,
+        tags,
+        summary: "Update a webhook",
+        description:
+          "Emits `webhook.updated` (changed fields) and `webhook.enabled`/`.disabled`. Disabling cancels deliveries still due; enabling clears `disabled_reason`.",
+        protect: true,
+      },
+    })
+    .input(UpdateWebhookInput)
+    .output(Webhook)
+    .mutation(async ({ ctx, input }) => presentWebhook(await updateWebhook(ctx.db, ctx.principal, ctx.request, ctx.tenant.id, input))),
+
+  delete: tenantProcedure("admin")
+    .meta({
+      successStatus: 204,
+      openapi: { method: "DELETE", path: one, tags, summary: "Delete a webhook", description: "Nothing more is delivered to it. Emits `webhook.deleted`.", protect: true },
+    })
+    .input(WebhookPathInput)
+    .output(z.void())
+    .mutation(async ({ ctx, input }) => {
+      await deleteWebhook(ctx.db, ctx.principal, ctx.request, ctx.tenant.id, input.webhook_id);
+      noContent(ctx);
+    }),
+
+  rotateSecret: tenantProcedure("admin")
+    .meta({
+      stepUp: true,
+      openapi: {
+        method: "POST",
+        path: `${one}/rotate-secret`,
+        tags,
+        summary: "Rotate the signing secret",
+        description:
+          "Needs a step-up in the last 10 minutes (else 401 `step_up_required`). The new secret (given, or generated) is returned once; the old one keeps signing alongside for 24 hours. Emits `webhook.secret_rotated`.",
+        protect: true,
+      },
+    })
+    .input(RotateSecretInput)
+    .output(WebhookWithSecret)
+    .mutation(async ({ ctx, input }) => {
+      const { webhook, secret } = await rotateSecret(ctx.db, ctx.principal, ctx.request, ctx.tenant.id, input);
+      return { ...presentWebhook(webhook), secret };
+    }),
+
+  test: tenantProcedure("admin")
+    .meta({
+      openapi: {
+        method: "POST",
+        path: `${one}/test`,
+        tags,
+        summary: "Send a test event",
+        description: "Queues a `webhook.test` event to this webhook only and answers its delivery (first attempt right away). 409 when the webhook is disabled.",
+        protect: true,
+      },
+    })
+    .input(WebhookPathInput)
+    .output(WebhookDelivery)
+    .mutation(async ({ ctx, input }) => {
+      const delivery = await sendTestEvent(ctx.db, ctx.principal, ctx.tenant.id, input.webhook_id);
+      wakeDispatcher(ctx.db);
+      return presentDelivery(delivery);
+    }),
+
+  deliveries: tenantProcedure("viewer")
+    .meta({
+      openapi: { method: "GET", path: `${one}/deliveries`, tags, summary: "List deliveries and their attempts", description: "Newest first; attempts oldest first. Filter with `status`.", protect: true },
+    })
+    .input(ListDeliveriesInput)
+    .output(DeliveryPage)
+    .query(async ({ ctx, input }) =>
+      envelope(ctx.url, input, await listDeliveries(ctx.db.prisma, ctx.tenant.id, input.webhook_id, input.status, pageRequest(input)), presentDelivery),
+    ),
+
+  retry: tenantProcedure("admin")
+    .meta({
+      openapi: {
+        method: "POST",
+        path: `${one}/deliveries/{delivery_id}/retry`,
+        tags,
+        summary: "Retry a delivery now",
+        description: "Makes the delivery due now (also an exhausted or cancelled one). 409 for a delivery that succeeded, or when the webhook is disabled.",
+        protect: true,
+      },
+    })
+    .input(DeliveryPathInput)
+    .output(WebhookDelivery)
+    .mutation(async ({ ctx, input }) => {
+      const delivery = await retryDelivery(ctx.db, ctx.tenant.id, input.webhook_id, input.delivery_id);
+      wakeDispatcher(ctx.db);
+      return presentDelivery(delivery);
+    }),
+});

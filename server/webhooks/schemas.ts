@@ -1,0 +1,123 @@
+import { z } from "zod";
+import { pageOf, PageQuery } from "../http/pagination.ts";
+import { JsonBoolean } from "../http/fields.ts";
+import { EVENT_TYPES } from "../events/types.ts";
+import { MetadataUrl } from "../sso/schemas.ts";
+
+/** https, or http to private hosts only where OUTBOUND_ALLOW_PRIVATE allows; no credentials; ≤ 2048. */
+export const WebhookUrl = MetadataUrl;
+
+const KNOWN = new Set<string>([...EVENT_TYPES, "*"]);
+
+/** Known event kinds or `*`; at least one; duplicates dropped. */
+export const WebhookEvents = z
+  .array(
+    z.string({ error: "must be a string" }).refine((kind) => KNOWN.has(kind), "must be a known event kind or *"),
+    { error: "must be an array of event kinds" },
+  )
+  .min(1, "must name at least one event kind (or *)")
+  .max(100, "at most 100 event kinds")
+  .transform((kinds) => [...new Set(kinds)])
+  .meta({ description: `Event kinds to deliver, or \`*\` for all: ${EVENT_TYPES.join(", ")}.` });
+
+export const WebhookSecret = z
+  .string({ error: "must be a string" })
+  .min(16, "must be at least 16 characters")
+  .max(256, "must be at most 256 characters")
+  .refine(
+    (s) => !s.startsWith("whsec_") || (/^[A-Za-z0-9+/]+={0,2}$/.test(s.slice(6)) && Buffer.from(s.slice(6), "base64").length >= 16),
+    "a whsec_ secret must be whsec_ followed by at least 16 bytes in base64",
+  );
+
+const Description = z.string({ error: "must be a string" }).trim().max(500, "must be at most 500 characters");
+
+export const DELIVERY_STATUSES = ["pending", "succeeded", "failed", "exhausted", "cancelled"] as const;
+export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
+
+export const Webhook = z
+  .object({
+    id: z.uuid(),
+    tenant_id: z.uuid(),
+    url: z.string(),
+    events: z.array(z.string()),
+    enabled: z.boolean(),
+    description: z.string().nullable(),
+    secret_hint: z.string().meta({ description: "The last four characters of the signing secret." }),
+    created_at: z.iso.datetime(),
+    updated_at: z.iso.datetime(),
+    disabled_reason: z.string().nullable().meta({ description: "Why the service disabled it (410, 5 days of failures), or null." }),
+    last_delivery: z
+      .object({ status: z.enum(DELIVERY_STATUSES), response_status: z.number().int().nullable(), attempted_at: z.iso.datetime() })
+      .nullable()
+      .meta({ description: "The latest attempted delivery, or null." }),
+  })
+  .meta({ id: "Webhook" });
+export type Webhook = z.infer<typeof Webhook>;
+
+export const WebhookWithSecret = Webhook.extend({
+  secret: z.string().meta({ description: "The signing secret. Returned only by create and rotate-secret." }),
+}).meta({ id: "WebhookWithSecret" });
+
+export const WebhookAttempt = z
+  .object({
+    attempt: z.number().int(),
+    started_at: z.iso.datetime(),
+    duration_ms: z.number().int(),
+    response_status: z.number().int().nullable(),
+    response_body: z.string().nullable().meta({ description: "At most 1 KiB of the response body." }),
+    error: z.string().nullable().meta({ description: "e.g. `timeout`, `ssrf_refused`, `connection failed (ECONNREFUSED)`." }),
+    next_attempt_at: z.iso.datetime().nullable(),
+  })
+  .meta({ id: "WebhookAttempt" });
+
+export const WebhookDelivery = z
+  .object({
+    id: z.uuid(),
+    webhook_id: z.uuid(),
+    event_id: z.uuid(),
+    event_type: z.string(),
+    status: z.enum(DELIVERY_STATUSES),
+    attempt_count: z.number().int(),
+    next_attempt_at: z.iso.datetime().nullable(),
+    created_at: z.iso.datetime(),
+    updated_at: z.iso.datetime(),
+    attempts: z.array(WebhookAttempt).meta({ description: "Oldest first." }),
+  })
+  .meta({ id: "WebhookDelivery" });
+export type WebhookDelivery = z.infer<typeof WebhookDelivery>;
+
+const TenantPath = { tenant_id: z.string().max(100) };
+const WebhookPath = { ...TenantPath, webhook_id: z.string().max(100) };
+
+export const ListWebhooksInput = PageQuery.extend(TenantPath);
+export const WebhookPage = pageOf(Webhook).meta({ id: "WebhookPage" });
+
+export const CreateWebhookInput = z
+  .strictObject({ ...TenantPath, url: WebhookUrl, events: WebhookEvents, secret: WebhookSecret.optional(), description: Description.optional() })
+  .meta({ id: "CreateWebhookRequest" });
+export type CreateWebhookInput = z.infer<typeof CreateWebhookInput>;
+
+export const UpdateWebhookInput = z
+  .strictObject({
+    ...WebhookPath,
+    enabled: JsonBoolean.optional(),
+    url: WebhookUrl.optional(),
+    events: WebhookEvents.optional(),
+    description: Description.nullable().optional(),
+  })
+  .meta({ id: "UpdateWebhookRequest" });
+export type UpdateWebhookInput = z.infer<typeof UpdateWebhookInput>;
+
+export const WebhookPathInput = z.object(WebhookPath);
+
+export const RotateSecretInput = z.strictObject({ ...WebhookPath, secret: WebhookSecret.optional() }).meta({ id: "RotateWebhookSecretRequest" });
+export type RotateSecretInput = z.infer<typeof RotateSecretInput>;
+
+export const ListDeliveriesInput = PageQuery.extend({
+  ...WebhookPath,
+  status: z.enum(DELIVERY_STATUSES, { error: `must be one of ${DELIVERY_STATUSES.join(", ")}` }).optional(),
+});
+export type ListDeliveriesInput = z.infer<typeof ListDeliveriesInput>;
+export const DeliveryPage = pageOf(WebhookDelivery).meta({ id: "WebhookDeliveryPage" });
+
+export const DeliveryPathInput = z.object({ ...WebhookPath, delivery_id: z.string().max(100) });

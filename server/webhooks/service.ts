@@ -1,0 +1,205 @@
+/**
+ * Webhooks of a tenant (DESIGN §6). The secret is stored encrypted and returned only by create and
+ * rotate-secret; rotating needs a fresh step-up and keeps the old secret signing for 24 hours.
+ * Disabling cancels what is still due; re-enabling clears the reason and the failure streak.
+ */
+import type { Database, Tx } from "../db/client.ts";
+import { keysetPage, keysetWhere, type PageRequest } from "../db/keyset.ts";
+import { isUuid } from "../db/ids.ts";
+import { NotFound } from "../errors.ts";
+import { clock } from "../clock.ts";
+import type { Principal, RequestInfo } from "../auth/principal.ts";
+import { assertSteppedUp } from "../auth/step-up.ts";
+import { actorOf, emitEvent, type EventInput } from "../events/emit.ts";
+import { encryptSecret, generateSecret, secretHint } from "./crypto.ts";
+import type { CreateWebhookInput, DeliveryStatus, RotateSecretInput, UpdateWebhookInput, Webhook } from "./schemas.ts";
+
+export const SECRET_OVERLAP_MS = 24 * 60 * 60 * 1000;
+
+const withLastDelivery = {
+  deliveries: {
+    where: { lastAttemptAt: { not: null } },
+    orderBy: [{ lastAttemptAt: "desc" as const }, { id: "desc" as const }],
+    take: 1,
+    select: { status: true, lastResponseStatus: true, lastAttemptAt: true },
+  },
+};
+
+export interface WebhookRow {
+  id: string;
+  tenantId: string;
+  url: string;
+  events: string[];
+  enabled: boolean;
+  description: string | null;
+  secretHint: string;
+  disabledReason: string | null;
+  createdAt: Date;
+  updatedAt: Date;
+  deliveries: { status: string; lastResponseStatus: number | null; lastAttemptAt: Date | null }[];
+}
+
+export function presentWebhook(row: WebhookRow): Webhook {
+  const last = row.deliveries[0];
+  return {
+    id: row.id,
+    tenant_id: row.tenantId,
+    url: row.url,
+    events: row.events,
+    enabled: row.enabled,
+    description: row.description,
+    secret_hint: row.secretHint,
+    created_at: row.createdAt.toISOString(),
+    updated_at: row.updatedAt.toISOString(),
+    disabled_reason: row.disabledReason,
+    last_delivery:
+      last?.lastAttemptAt != null
+        ? { status: last.status as DeliveryStatus, response_status: last.lastResponseStatus, attempted_at: last.lastAttemptAt.toISOString() }
+        : null,
+  };
+}
+
+export async function listWebhooks(db: Tx, tenantId: string, page: PageRequest) {
+  return keysetPage<WebhookRow>(page, {
+    key: (row) => ({ at: row.createdAt, id: row.id }),
+    count: () => db.webhook.count({ where: { tenantId } }),
+    find: ({ after, order, skip, take }) =>
+      db.webhook.findMany({
+        where: { AND: [{ tenantId }, keysetWhere("createdAt", after, order)] },
+        orderBy: [{ createdAt: order }, { id: order }],
+        include: withLastDelivery,
+        skip,
+        take,
+      }),
+  });
+}
+
+export async function getWebhook(db: Tx, tenantId: string, webhookId: string): Promise<WebhookRow> {
+  const row = isUuid(webhookId) ? await db.webhook.findFirst({ where: { id: webhookId, tenantId }, include: withLastDelivery }) : null;
+  if (!row) throw NotFound("Webhook");
+  return row;
+}
+
+/** Locks the webhook row for the rest of the transaction, then reads it (404 outside the tenant). */
+async function lockWebhook(tx: Tx, tenantId: string, webhookId: string): Promise<WebhookRow> {
+  if (isUuid(webhookId)) await tx.$queryRaw`SELECT id FROM webhooks WHERE id = ${webhookId}::uuid FOR UPDATE`;
+  return getWebhook(tx, tenantId, webhookId);
+}
+
+const target = (id: string) => ({ type: "webhook", id });
+
+export async function createWebhook(db: Database, principal: Principal, request: RequestInfo, tenantId: string, input: CreateWebhookInput) {
+  const secret = input.secret ?? generateSecret();
+  const webhook = await db.prisma.$transaction(async (tx) => {
+    const row = await tx.webhook.create({
+      data: {
+        tenantId,
+        url: input.url,
+        events: input.events,
+        description: input.description || null,
+        secretCiphertext: encryptSecret(secret),
+        secretHint: secretHint(secret),
+      },
+    });
+    await emitEvent(tx, actorOf(principal, request), {
+      type: "webhook.created",
+      tenantId,
+      target: target(row.id),
+      details: { url: row.url, events: row.events, description: row.description, enabled: row.enabled },
+    });
+    return getWebhook(tx, tenantId, row.id);
+  });
+  return { webhook, secret };
+}
+
+/** Applies a PATCH: `.updated` with the changed fields, `.enabled`/`.disabled` when the state flips. */
+export async function updateWebhook(db: Database, principal: Principal, request: RequestInfo, tenantId: string, input: UpdateWebhookInput) {
+  return db.prisma.$transaction(async (tx) => {
+    const current = await lockWebhook(tx, tenantId, input.webhook_id);
+    const changes: Record<string, { from: unknown; to: unknown }> = {};
+    if (input.url !== undefined && input.url !== current.url) changes.url = { from: current.url, to: input.url };
+    if (input.events !== undefined && [...input.events].sort().join() !== [...current.events].sort().join()) {
+      changes.events = { from: current.events, to: input.events };
+    }
+    const description = input.description === undefined ? undefined : input.description || null;
+    if (description !== undefined && description !== current.description) changes.description = { from: current.description, to: description };
+    const flipped = input.enabled !== undefined && input.enabled !== current.enabled;
+    if (!flipped && Object.keys(changes).length === 0) return current;
+
+    await tx.webhook.update({
+      where: { id: current.id },
+      data: {
+        url: input.url,
+        events: input.events,
+        description,
+        enabled: input.enabled,
+        ...(flipped && input.enabled ? { disabledReason: null, failingSince: null } : {}),
+        ...(flipped && !input.enabled ? { disabledReason: null } : {}),
+      },
+    });
+    if (flipped && !input.enabled) await cancelDue(tx, current.id, "webhook disabled");
+
+    const events: EventInput[] = [];
+    if (Object.keys(changes).length) events.push({ type: "webhook.updated", tenantId, target: target(current.id), details: { url: input.url ?? current.url, changes } });
+    if (flipped) {
+      events.push({
+        type: input.enabled ? "webhook.enabled" : "webhook.disabled",
+        tenantId,
+        target: target(current.id),
+        details: { url: input.url ?? current.url, changes: { enabled: { from: current.enabled, to: input.enabled } } },
+      });
+    }
+    for (const event of events) await emitEvent(tx, actorOf(principal, request), event);
+    return getWebhook(tx, tenantId, current.id);
+  });
+}
+
+/** Deliveries still due for a webhook are cancelled (nothing is sent to a disabled webhook). */
+export async function cancelDue(tx: Tx, webhookId: string, reason: string) {
+  await tx.webhookDelivery.updateMany({
+    where: { webhookId, status: { in: ["pending", "failed"] } },
+    data: { status: "cancelled", nextAttemptAt: null, lastError: reason },
+  });
+}
+
+/** Deletes the webhook; its deliveries (due or not) go with it, so nothing more is sent. */
+export async function deleteWebhook(db: Database, principal: Principal, request: RequestInfo, tenantId: string, webhookId: string) {
+  await db.prisma.$transaction(async (tx) => {
+    const current = await lockWebhook(tx, tenantId, webhookId);
+    await tx.webhook.delete({ where: { id: current.id } });
+    await emitEvent(tx, actorOf(principal, request), {
+      type: "webhook.deleted",
+      tenantId,
+      target: target(current.id),
+      details: { url: current.url, events: current.events },
+    });
+  });
+}
+
+/** New secret (given or generated); the old one keeps signing alongside for 24 hours. Needs step-up. */
+export async function rotateSecret(db: Database, principal: Principal, request: RequestInfo, tenantId: string, input: RotateSecretInput) {
+  const secret = input.secret ?? generateSecret();
+  const webhook = await db.prisma.$transaction(async (tx) => {
+    const current = await lockWebhook(tx, tenantId, input.webhook_id);
+    await assertSteppedUp(tx, principal);
+    const { secretCiphertext } = await tx.webhook.findUniqueOrThrow({ where: { id: current.id }, select: { secretCiphertext: true } });
+    const previousExpiresAt = new Date(clock.now().getTime() + SECRET_OVERLAP_MS);
+    await tx.webhook.update({
+      where: { id: current.id },
+      data: {
+        secretCiphertext: encryptSecret(secret),
+        secretHint: secretHint(secret),
+        previousSecretCiphertext: secretCiphertext,
+        previousSecretExpiresAt: previousExpiresAt,
+      },
+    });
+    await emitEvent(tx, actorOf(principal, request), {
+      type: "webhook.secret_rotated",
+      tenantId,
+      target: target(current.id),
+      details: { url: current.url, previous_secret_expires_at: previousExpiresAt.toISOString() },
+    });
+    return getWebhook(tx, tenantId, current.id);
+  });
+  return { webhook, secret };
+}

@@ -1,0 +1,45 @@
+/**
+ * Delivery headers (DESIGN §6): the spec's `X-Webhook-Signature` (lowercase hex HMAC-SHA256 of
+ * the raw body, keyed with the secret string exactly as issued) and the Standard Webhooks trio
+ * (`webhook-signature: v1,<base64>` over `{id}.{timestamp}.{body}`). Standard Webhooks keys with
+ * the secret's bytes: for a `whsec_` secret the base64 after the prefix, decoded (what the
+ * libraries do with the string as given); for any other secret its UTF-8 bytes (the libraries'
+ * `format: "raw"`). During a rotation overlap both secrets sign: `webhook-signature` carries both,
+ * space-separated; `X-Webhook-Signature` the current one.
+ */
+import { createHmac } from "node:crypto";
+
+const PREFIX = "whsec_";
+
+/** The Standard Webhooks signing key of a secret. */
+export function standardKey(secret: string): Buffer {
+  return secret.startsWith(PREFIX) ? Buffer.from(secret.slice(PREFIX.length), "base64") : Buffer.from(secret, "utf8");
+}
+
+export function hexSignature(secret: string, body: string): string {
+  return createHmac("sha256", secret).update(body).digest("hex");
+}
+
+export function standardSignature(secret: string, id: string, timestamp: number, body: string): string {
+  return `v1,${createHmac("sha256", standardKey(secret)).update(`${id}.${timestamp}.${body}`).digest("base64")}`;
+}
+
+export const USER_AGENT = "ControlPlane-Webhooks/1.0";
+
+/** Every header of one attempt. `timestamp` is Unix seconds at the attempt. */
+export function deliveryHeaders(input: { eventId: string; body: string; timestamp: number; secret: string; previousSecret?: string | null }) {
+  const { eventId, body, timestamp, secret, previousSecret } = input;
+  const signatures = [standardSignature(secret, eventId, timestamp, body)];
+  if (previousSecret) signatures.push(standardSignature(previousSecret, eventId, timestamp, body));
+  return {
+    "content-type": "application/json",
+    "user-agent": USER_AGENT,
+    "x-webhook-signature": hexSignature(secret, body),
+    "x-webhook-id": eventId,
+    "x-webhook-timestamp": String(timestamp),
+    "idempotency-key": eventId,
+    "webhook-id": eventId,
+    "webhook-timestamp": String(timestamp),
+    "webhook-signature": signatures.join(" "),
+  };
+}
