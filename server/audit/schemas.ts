@@ -75,7 +75,7 @@ export type ListAuditInput = z.infer<typeof ListAuditInput>;
 
 export const EXPORT_FORMATS = ["json", "csv"] as const;
 export const ExportAuditQuery = z
-  .strictObject({
+  .object({
     ...auditFilterFields,
     format: z.enum(EXPORT_FORMATS, { error: "must be json or csv" }).optional(),
   })

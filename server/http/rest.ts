@@ -10,10 +10,13 @@ import { invokeOperation } from "./openapi-handler.ts";
 import { problemFromAppError, problemFromTRPCError, problemResponse } from "./problem.ts";
 import { publicUrl, requestIdOf } from "./request.ts";
 import * as idempotency from "./idempotency.ts";
+import { exportAudit } from "../audit/export.ts";
 
 export const API_PREFIX = "/api/v1";
 export const MAX_BODY_BYTES = 1024 * 1024;
 const BODY_METHODS = new Set(["POST", "PUT", "PATCH"]);
+/** Streamed, so served here rather than through the tRPC adapter (which buffers JSON). */
+const AUDIT_EXPORT_PATH = /^\/tenants\/([^/]+)\/audit\/export\/?$/;
 
 /** Bodies up to this size are read to the end even when refused, so the client sees the 413. */
 const DRAIN_LIMIT_BYTES = 16 * MAX_BODY_BYTES;
@@ -71,6 +74,10 @@ export async function handleRest(req: Request): Promise<Response> {
   const method = req.method.toUpperCase();
   const operationPath = url.pathname.slice(API_PREFIX.length) || "/";
   try {
+    const auditExport = method === "GET" ? AUDIT_EXPORT_PATH.exec(operationPath) : null;
+    if (auditExport) {
+      return await exportAudit(req, auditExport[1]!, () => createRestContext(req, requestId), requestId);
+    }
     const raw = BODY_METHODS.has(method) ? await readBody(req) : "";
     const body = parseJsonBody(method, req.headers.get("content-type"), raw);
     const operationUrl = new URL(operationPath + url.search, url.origin);

@@ -1,0 +1,175 @@
+/**
+ * GET /api/v1/tenants/{tenant_id}/audit/export (bearer token, via the REST edge) and
+ * /api/console/tenants/{tenantId}/audit/export (console session): the filtered log as one JSON
+ * array or CSV, streamed in keyset batches pulled as the client reads, so memory stays flat.
+ *
+ * The export's own `audit.exported` event is written first, in its own transaction, after the
+ * snapshot (the chain head's sequence and the newest matching row) is taken: it is never in it.
+ */
+import { stringify } from "csv-stringify/sync";
+import { AppError, InvalidRequest, Unauthenticated } from "../errors.ts";
+import { log, errorFields } from "../log.ts";
+import { resolveTenantAccess } from "../auth/access.ts";
+import { actorOf, emitEvent } from "../events/emit.ts";
+import { problemFromAppError, problemResponse } from "../http/problem.ts";
+import { publicUrl } from "../http/request.ts";
+import type { Context } from "../trpc/context.ts";
+import { fieldErrorsOf } from "../trpc/errors.ts";
+import type { SqlRunner } from "../db/sql.ts";
+import { ExportAuditQuery } from "./schemas.ts";
+import { chainHead, findEvents, presentEvent, resolveFilter, type AuditFilter, type AuditRow, type Bound } from "./query.ts";
+
+const BATCH = 2000;
+
+export const CSV_COLUMNS = [
+  "id",
+  "event_type",
+  "actor_id",
+  "actor_email",
+  "timestamp",
+  "ip_address",
+  "user_agent",
+  "target_type",
+  "target_id",
+  "details",
+  "sequence",
+  "hash",
+] as const;
+
+/** A cell a spreadsheet would run as a formula (= + - @, or tab/CR first) gets a leading `'`. */
+export function neutralise(cell: string | null): string | null {
+  return cell !== null && /^[=+\-@\t\r]/.test(cell) ? `'${cell}` : cell;
+}
+
+function csvRecord(row: AuditRow): (string | number | null)[] {
+  const cells = [
+    row.id,
+    row.event_type,
+    row.actor_id,
+    row.actor_email,
+    new Date(row.timestamp).toISOString(),
+    row.ip_address,
+    row.user_agent,
+    row.target_type,
+    row.target_id,
+    JSON.stringify(row.details ?? {}),
+  ].map(neutralise);
+  return [...cells, Number(row.sequence), row.hash];
+}
+
+const csv = (records: unknown[][]) => stringify(records, { record_delimiter: "\r\n", quoted_match: /[\r\n]/ });
+
+const FORMATS = {
+  csv: {
+    contentType: "text/csv; charset=utf-8",
+    open: csv([[...CSV_COLUMNS]]),
+    batch: (rows: AuditRow[]) => csv(rows.map(csvRecord)),
+    close: "",
+  },
+  json: {
+    contentType: "application/json",
+    open: "[",
+    batch: (rows: AuditRow[], first: boolean) => (first ? "" : ",") + rows.map((r) => JSON.stringify(presentEvent(r))).join(",\n"),
+    close: "]\n",
+  },
+};
+
+function slug(name: string): string {
+  return name
+    .toLowerCase()
+    .normalize("NFKD")
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-+|-+$/g, "")
+    .slice(0, 60)
+    .replace(/-+$/, "");
+}
+
+/** The rows of `filter` newest first from `start` (inclusive), in batches, as text chunks. */
+function rowStream(sql: SqlRunner, filter: AuditFilter, start: Bound | undefined, format: (typeof FORMATS)["csv" | "json"], requestId: string) {
+  const encoder = new TextEncoder();
+  let after = start;
+  let first = true;
+  let done = !start;
+  return new ReadableStream<Uint8Array>(
+    {
+      start(controller) {
+        controller.enqueue(encoder.encode(format.open));
+      },
+      async pull(controller) {
+        try {
+          if (done) {
+            controller.enqueue(encoder.encode(format.close));
+            controller.close();
+            return;
+          }
+          const rows = await findEvents(sql, filter, { after, order: "desc", skip: 0, take: BATCH });
+          if (rows.length < BATCH) done = true;
+          const last = rows.at(-1);
+          if (last) after = { at: new Date(last.timestamp), id: last.id };
+          if (rows.length) controller.enqueue(encoder.encode(format.batch(rows, first)));
+          first = first && rows.length === 0;
+        } catch (error) {
+          log.error("audit export failed while streaming", { request_id: requestId, ...errorFields(error) });
+          controller.error(error);
+        }
+      },
+      cancel() {
+        done = true;
+      },
+    },
+    { highWaterMark: 1 },
+  );
+}
+
+async function startExport(req: Request, tenantId: string, ctx: Context): Promise<Response> {
+  const principal = ctx.principal;
+  if (!principal) {
+    throw ctx.authError === "invalid_token" ? Unauthenticated("The access token is invalid, expired or revoked", "invalid_token") : Unauthenticated();
+  }
+  const tenant = await resolveTenantAccess(ctx.db.prisma, principal, tenantId);
+  const parsed = ExportAuditQuery.safeParse(Object.fromEntries(new URL(req.url).searchParams));
+  if (!parsed.success) {
+    const errors = fieldErrorsOf(parsed.error);
+    throw InvalidRequest(errors.map((e) => `${e.path}: ${e.message}`).join("; "), errors);
+  }
+  const { format = "json", ...filters } = parsed.data;
+  const { sql } = ctx.db;
+
+  const head = await chainHead(sql, tenant.id);
+  const filter = { ...resolveFilter(tenant.id, filters, head), maxSequence: head.sequence };
+  const [newest] = await findEvents(sql, filter, { order: "desc", skip: 0, take: 1 });
+  await sql.transaction((tx) =>
+    emitEvent(tx, actorOf(principal, ctx.request), {
+      type: "audit.exported",
+      tenantId: tenant.id,
+      target: { type: "tenant", id: tenant.id },
+      details: { format, filters, exported_through_sequence: head.sequence },
+    }),
+  );
+
+  const [row] = await sql.query<{ name: string }>(`SELECT name FROM tenants WHERE id = $1::uuid`, [tenant.id]);
+  const filename = `audit-${slug(row?.name ?? "") || tenant.id}-${new Date().toISOString().slice(0, 10)}.${format}`;
+  const start = newest ? { at: new Date(newest.timestamp), id: newest.id, inclusive: true } : undefined;
+  return new Response(rowStream(sql, filter, start, FORMATS[format], ctx.request.requestId), {
+    status: 200,
+    headers: {
+      "Content-Type": FORMATS[format].contentType,
+      "Content-Disposition": `attachment; filename="${filename}"`,
+      "Cache-Control": "no-store",
+      "X-Content-Type-Options": "nosniff",
+      "X-Request-Id": ctx.request.requestId,
+    },
+  });
+}
+
+/** Serves an export for `tenantId`; errors before the first byte are problem+json. */
+export async function exportAudit(req: Request, tenantId: string, context: () => Promise<Context>, requestId: string): Promise<Response> {
+  const origin = publicUrl(req).origin;
+  try {
+    return await startExport(req, tenantId, await context());
+  } catch (error) {
+    if (error instanceof AppError) return problemResponse(problemFromAppError(error), requestId, origin);
+    log.error("audit export failed", { request_id: requestId, ...errorFields(error) });
+    return problemResponse({ code: "internal", detail: "An unexpected error occurred; quote the request id when reporting it" }, requestId, origin);
+  }
+}

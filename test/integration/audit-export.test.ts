@@ -1,0 +1,205 @@
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { parse } from "csv-parse/sync";
+import { encode } from "next-auth/jwt";
+import { startApi, type TestApi } from "../support/api.ts";
+import { client, createToken, createUser, tenantWithMembers } from "../support/fixtures.ts";
+import { database } from "../../server/db/client.ts";
+import { emitEvent } from "../../server/events/emit.ts";
+import { secrets } from "../../server/secrets.ts";
+import { CSV_COLUMNS, neutralise } from "../../server/audit/export.ts";
+import * as consoleExport from "../../app/api/console/tenants/[tenantId]/audit/export/route.ts";
+
+let api: TestApi;
+let world: Awaited<ReturnType<typeof tenantWithMembers>>;
+let base: string;
+const BULK = 4500;
+
+beforeAll(async () => {
+  api = await startApi();
+  world = await tenantWithMembers("Acme Corp, Ltd.");
+  base = `/api/v1/tenants/${world.tenant.id}/audit`;
+  const { sql } = await database();
+  // Enough rows for several export batches, three to a timestamp (ties cross batch edges).
+  await sql.query(
+    `INSERT INTO audit_events (tenant_id, event_type, actor_id, actor_email, ip_address, user_agent, target_type, target_id, details, "timestamp")
+     SELECT $1::uuid, (ARRAY['user.login','user.created','sso_provider.updated'])[1 + g % 3], 'actor-' || (g % 4), 'a' || (g % 4) || '@example.com',
+            '10.0.0.' || (g % 250), 'bulk/1.0', 'thing', 't' || g, jsonb_build_object('g', g), timestamptz '2026-01-01' + (g / 3) * interval '1 second'
+       FROM generate_series(1, ${BULK}) g`,
+    [world.tenant.id],
+  );
+  // Cells a spreadsheet would run, and cells that need RFC 4180 quoting.
+  await emitEvent(
+    sql,
+    { id: "@evil", email: "=HYPERLINK(\"http://x\")", ip: "10.9.9.9", userAgent: 'agent "quoted", with comma\nand newline' },
+    { type: "user.login", tenantId: world.tenant.id, target: { type: "+cmd", id: "-2+3" }, details: { note: "=1+1", tab: "\tx" }, timestamp: new Date("2026-02-01T00:00:00Z") },
+  );
+  await emitEvent(sql, { id: "\tTabbed", email: "\rcr@example.com", ip: null, userAgent: null }, { type: "user.created", tenantId: world.tenant.id, timestamp: new Date("2026-02-01T00:00:01Z") });
+});
+afterAll(async () => {
+  await api.close();
+});
+
+type Event = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+/** Every event of the list for `query`, all pages by cursor. */
+async function listAll(query: string, token = world.viewer.token): Promise<Event[]> {
+  const c = client(api.url, token);
+  const out: Event[] = [];
+  let res = await c.get(`${base}?${query}&page_size=100`);
+  for (;;) {
+    expect(res.status, res.text).toBe(200);
+    out.push(...res.json.results);
+    if (!res.json.next_cursor) return out;
+    res = await c.get(`${base}?${query}&page_size=100&cursor=${res.json.next_cursor}`);
+  }
+}
+
+function asCsvRecord(e: Event): Record<string, string> {
+  const cells: Record<string, string | null> = {
+    id: e.id,
+    event_type: e.event_type,
+    actor_id: neutralise(e.actor.id),
+    actor_email: neutralise(e.actor.email),
+    timestamp: e.timestamp,
+    ip_address: neutralise(e.metadata.ip_address),
+    user_agent: neutralise(e.metadata.user_agent),
+    target_type: neutralise(e.target?.type ?? null),
+    target_id: neutralise(e.target?.id ?? null),
+    details: JSON.stringify(e.details),
+    sequence: String(e.sequence),
+    hash: e.hash,
+  };
+  return Object.fromEntries(Object.entries(cells).map(([k, v]) => [k, v ?? ""]));
+}
+
+async function exportEvents(query: string, token = world.viewer.token) {
+  return fetch(`${api.url}${base}/export?${query}`, { headers: { authorization: `Bearer ${token}` } });
+}
+
+describe("exporting the audit log", () => {
+  test.each([
+    ["no filter", ""],
+    ["kinds, actor and dates", "event_type=user.*&actor_id=actor-1&start_date=2026-01-01T00:05:00Z&end_date=2026-01-01T00:20:00Z"],
+    ["a prefix", "event_type=user.*"],
+  ])("CSV parsed back equals the list (%s)", async (_name, query) => {
+    const expected = (await listAll(query)).map(asCsvRecord);
+    const res = await exportEvents(`format=csv&${query}`);
+    expect(res.status).toBe(200);
+    const text = await res.text();
+    expect(text.split("\r\n")[0]).toBe(CSV_COLUMNS.join(","));
+    const records = parse(text, { columns: true, relax_column_count: false }) as Record<string, string>[];
+    // Listed before the export: the export's own audit.exported event is in neither.
+    expect(records).toEqual(expected);
+    if (!query) expect(records.length).toBeGreaterThan(BULK);
+  });
+
+  test("formula cells are neutralised and awkward cells quoted (RFC 4180)", async () => {
+    const text = await (await exportEvents("format=csv&start_date=2026-02-01&end_date=2026-02-02")).text();
+    const [, tabbed, evil] = parse(text) as string[][];
+    const row = (cells: string[]) => Object.fromEntries(CSV_COLUMNS.map((c, i) => [c, cells[i]]));
+    expect(row(evil!)).toMatchObject({
+      actor_id: "'@evil",
+      actor_email: "'=HYPERLINK(\"http://x\")",
+      user_agent: 'agent "quoted", with comma\nand newline',
+      target_type: "'+cmd",
+      target_id: "'-2+3",
+    });
+    expect(JSON.parse(row(evil!).details!)).toEqual({ note: "=1+1", tab: "\tx" });
+    expect(row(tabbed!)).toMatchObject({ actor_id: "'\tTabbed", actor_email: "'\rcr@example.com" });
+    expect(text).toContain('"agent ""quoted"", with comma\nand newline"');
+  });
+
+  test("JSON is one valid array equal to the list, with download headers", async () => {
+    const query = "event_type=user.login,sso_provider.updated&actor_id=actor-2";
+    const expected = await listAll(query);
+    const res = await exportEvents(query);
+    expect(res.headers.get("content-type")).toBe("application/json");
+    const today = new Date().toISOString().slice(0, 10);
+    expect(res.headers.get("content-disposition")).toBe(`attachment; filename="audit-acme-corp-ltd-${today}.json"`);
+    expect(res.headers.get("cache-control")).toBe("no-store");
+    expect(JSON.parse(await res.text())).toEqual(expected);
+    const csv = await exportEvents(`format=csv&${query}`);
+    expect(csv.headers.get("content-type")).toBe("text/csv; charset=utf-8");
+    expect(csv.headers.get("content-disposition")).toBe(`attachment; filename="audit-acme-corp-ltd-${today}.csv"`);
+    await csv.text();
+  });
+
+  test("an empty result is an empty array / a header row", async () => {
+    expect(await (await exportEvents("event_type=nothing.here")).json()).toEqual([]);
+    expect(await (await exportEvents("format=csv&actor_id=nobody")).text()).toBe(`${CSV_COLUMNS.join(",")}\r\n`);
+  });
+
+  test("each export writes audit.exported with its filters, never inside itself", async () => {
+    const t = await tenantWithMembers();
+    const { sql } = await database();
+    await emitEvent(sql, { id: "x", email: null, ip: null, userAgent: null }, { type: "user.login", tenantId: t.tenant.id });
+    const url = `${api.url}/api/v1/tenants/${t.tenant.id}/audit/export?format=json&event_type=audit.*,user.login&start_date=2026-01-01`;
+    const run = async () => (await fetch(url, { headers: { authorization: `Bearer ${t.admin.token}`, "user-agent": "export-test" } })).json();
+    const first = await run();
+    expect(first.map((e: Event) => e.event_type)).toEqual(["user.login"]);
+    const second = await run();
+    expect(second.map((e: Event) => e.event_type)).toEqual(["audit.exported", "user.login"]);
+    expect(second[0]).toMatchObject({
+      actor: { id: t.admin.user.id, email: t.admin.user.email },
+      metadata: { ip_address: "127.0.0.1", user_agent: "export-test" },
+      target: { type: "tenant", id: t.tenant.id },
+      details: { format: "json", filters: { event_type: "audit.*,user.login", start_date: "2026-01-01" }, exported_through_sequence: 1 },
+    });
+  });
+
+  test.each([
+    ["format", "format=xml"],
+    ["event_type", "event_type=Bad.Kind"],
+    ["start_date", "start_date=2026-01-02&end_date=2026-01-01"],
+    ["end_date", "end_date=soon"],
+    ["actor_id", "actor_id="],
+  ])("bad %s is a 400 naming it", async (param, query) => {
+    const res = await exportEvents(query);
+    expect(res.status).toBe(400);
+    expect(res.headers.get("content-type")).toBe("application/problem+json");
+    expect((await res.json()).errors.map((e: { path: string }) => e.path)).toContain(param);
+  });
+});
+
+describe("who may export", () => {
+  test("viewer, support and operator may; another tenant's admin or scoped token gets 404; no token 401", async () => {
+    const support = await createUser({ platformRole: "support" });
+    const other = await tenantWithMembers();
+    const dual = await createUser();
+    const prisma = (await database()).prisma;
+    await prisma.membership.create({ data: { tenantId: world.tenant.id, userId: dual.id, role: "admin" } });
+    expect((await exportEvents("event_type=user.created&actor_id=actor-0", await createToken(support.id))).status).toBe(200);
+    expect((await exportEvents("actor_id=x", world.admin.token)).status).toBe(200);
+    expect((await exportEvents("actor_id=x", await createToken(world.admin.user.id, { readOnly: true }))).status).toBe(200);
+    for (const token of [other.admin.token, await createToken(dual.id, { tenantId: other.tenant.id })]) {
+      const res = await exportEvents("format=csv", token);
+      expect(res.status).toBe(404);
+      const text = await res.text();
+      expect(text).not.toContain(world.tenant.id);
+      expect(text).not.toContain("Acme");
+    }
+    const anonymous = await fetch(`${api.url}${base}/export`);
+    expect(anonymous.status).toBe(401);
+    expect(anonymous.headers.get("www-authenticate")).toMatch(/^Bearer/);
+    expect((await exportEvents("", "cp_not-a-real-token-at-all-anywhere")).status).toBe(401);
+  });
+
+  test("the console route serves the same export to a signed-in session", async () => {
+    const viewer = world.viewer.user;
+    const jwt = await encode({ token: { sub: viewer.id, email: viewer.email }, secret: secrets().nextauthSecret });
+    const call = (tenantId: string, cookie?: string) =>
+      consoleExport.GET(
+        new Request(`http://localhost/api/console/tenants/${tenantId}/audit/export?format=csv&event_type=user.created&actor_id=actor-3`, {
+          headers: cookie ? { cookie } : {},
+        }),
+        { params: Promise.resolve({ tenantId }) },
+      );
+    const res = await call(world.tenant.id, `next-auth.session-token=${jwt}`);
+    expect(res.status).toBe(200);
+    const records = parse(await res.text(), { columns: true });
+    expect(records).toEqual((await listAll("event_type=user.created&actor_id=actor-3")).map(asCsvRecord));
+    expect((await call(world.tenant.id)).status).toBe(401);
+    const other = await tenantWithMembers();
+    expect((await call(other.tenant.id, `next-auth.session-token=${jwt}`)).status).toBe(404);
+  });
+});
