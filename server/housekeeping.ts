@@ -7,6 +7,7 @@ import { purgeExpired } from "./http/idempotency.ts";
 import { purgeOldFailures } from "./auth/limits.ts";
 import { recheckStalePending } from "./sso/checks.ts";
 import { log, errorFields } from "./log.ts";
+import { wakeDispatcher } from "./webhooks/dispatcher.ts";
 
 export interface HousekeepingSummary {
   idempotency_keys_purged: number;
@@ -23,8 +24,10 @@ export async function runHousekeeping(db: Database): Promise<HousekeepingSummary
 }
 
 const HOUSEKEEPING_INTERVAL_MS = 60 * 1000;
+/** Due webhook retries are also picked up this often (the dispatcher's own timer is the fast path). */
+const WEBHOOK_TICK_MS = 5 * 1000;
 
-/** Starts the in-process ticker; returns a function that stops it. */
+/** Starts the in-process ticker (housekeeping, and webhook deliveries); returns a function that stops it. */
 export function startInternalCron(db: Database): () => void {
   const tick = async () => {
     try {
@@ -36,6 +39,11 @@ export function startInternalCron(db: Database): () => void {
   };
   const timer = setInterval(tick, HOUSEKEEPING_INTERVAL_MS);
   timer.unref();
+  const webhooks = setInterval(() => wakeDispatcher(db), WEBHOOK_TICK_MS);
+  webhooks.unref();
   void tick();
-  return () => clearInterval(timer);
+  return () => {
+    clearInterval(timer);
+    clearInterval(webhooks);
+  };
 }

@@ -8,6 +8,7 @@ import { database } from "./db/client.ts";
 import { migrate } from "./db/migrate.ts";
 import { bootstrap } from "./auth/bootstrap.ts";
 import { startInternalCron } from "./housekeeping.ts";
+import { startWebhookDispatcher } from "./webhooks/dispatcher.ts";
 import { secrets } from "./secrets.ts";
 import { log, errorFields } from "./log.ts";
 
@@ -32,6 +33,8 @@ async function start(): Promise<void> {
     const migrated = await migrate(db.sql);
     if (migrated.applied.length) log.info("applied migrations", { migrations: migrated.applied });
     for (const note of await bootstrap(db, e)) console.log(note);
+    // First webhook attempts right after commit (LISTEN); runs whether or not the cron is internal.
+    await startWebhookDispatcher(db);
     if (e.INTERNAL_CRON === "on") startInternalCron(db);
     console.log(`Control Plane is serving on ${appUrl()} (${db.kind === "pglite" ? `embedded database in ${e.DATA_DIR}` : "Postgres"}).`);
   } catch (error) {

@@ -8,6 +8,7 @@ import { sendWebResponse, toWebRequest } from "../../server/http/node.ts";
 import * as rest from "../../app/api/v1/[...path]/route.ts";
 import * as openapi from "../../app/api/v1/openapi.json/route.ts";
 import * as fallback from "../../app/api/[...path]/route.ts";
+import * as cron from "../../app/api/cron/webhooks/route.ts";
 
 type Handler = (req: Request) => Response | Promise<Response>;
 
@@ -15,6 +16,7 @@ function route(method: string, pathname: string): Handler | undefined {
   const pick = (mod: Record<string, unknown>) => mod[method] as Handler | undefined;
   if (pathname === "/api/v1/openapi.json") return pick(openapi);
   if (pathname.startsWith("/api/v1/") || pathname === "/api/v1") return pick(rest);
+  if (pathname === "/api/cron/webhooks") return pick(cron);
   if (pathname.startsWith("/api/")) return pick(fallback);
   return undefined;
 }
