@@ -7,6 +7,7 @@ import { generateOpenApiDocument, type OpenAPIObject } from "trpc-to-openapi";
 import { appRouter } from "../trpc/router.ts";
 import type { Meta } from "../trpc/meta.ts";
 import { PROBLEM_TITLES } from "./problem.ts";
+import { auditExportPath } from "../audit/openapi.ts";
 
 type Json = Record<string, unknown>;
 
@@ -121,6 +122,11 @@ function build(): OpenAPIObject {
       operation.parameters = [...((operation.parameters as unknown[]) ?? []), { $ref: "#/components/parameters/IdempotencyKey" }];
     }
   }
+  // Served by the REST edge itself (it streams), so written here by hand.
+  const paths = (doc.paths ??= {}) as Json;
+  paths["/tenants/{tenant_id}/audit/export"] = auditExportPath(
+    Object.fromEntries(Object.keys(ERROR_STATUSES).filter((s) => !["409", "413", "415", "422"].includes(s)).map((s) => [s, { $ref: `#/components/responses/Problem${s}` }])),
+  );
   return doc;
 }
 

@@ -203,3 +203,11 @@ describe("who may export", () => {
     expect((await call(other.tenant.id, `next-auth.session-token=${jwt}`)).status).toBe(404);
   });
 });
+
+test("the OpenAPI document describes the export", async () => {
+  const doc = await (await fetch(`${api.url}/api/v1/openapi.json`)).json();
+  const op = doc.paths["/tenants/{tenant_id}/audit/export"].get;
+  expect(op.parameters.map((p: { name: string }) => p.name)).toEqual(["tenant_id", "format", "event_type", "start_date", "end_date", "actor_id"]);
+  expect(Object.keys(op.responses["200"].content)).toEqual(["application/json", "text/csv"]);
+  expect(op.responses["404"]).toEqual({ $ref: "#/components/responses/Problem404" });
+});
