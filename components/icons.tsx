@@ -151,3 +151,19 @@ export function ChevronDownIcon(props: SVGProps<SVGSVGElement>) {
     </Icon>
   );
 }
+
+export function SendIcon(props: SVGProps<SVGSVGElement>) {
+  return (
+    <Icon {...props}>
+      <path d="M21 3 10 14M21 3l-7 18-4-7-7-4 18-7Z" />
+    </Icon>
+  );
+}
+
+export function WebhookIcon(props: SVGProps<SVGSVGElement>) {
+  return (
+    <Icon {...props}>
+      <path d="M9.5 7.5a3 3 0 1 1 4.6 2.5L17 15M6.5 11.5a3 3 0 1 0 3.5 4.5h7M16 19a3 3 0 1 0-1.3-5.7L12 8.5" />
+    </Icon>
+  );
+}

@@ -16,6 +16,7 @@ export const TENANT_TABS: TenantTab[] = [
   { label: "Members", segment: "members" },
   { label: "SSO", segment: "sso" },
   { label: "Audit log", segment: "audit" },
+  { label: "Webhooks", segment: "webhooks" },
 ];
 
 export function tenantTabHref(tenantId: string, tab: TenantTab): string {

@@ -1,0 +1,43 @@
+import { EVENT_TYPES } from "@/server/events/types";
+
+/** "All events" in a webhook's `events`. */
+export const ALL_EVENTS = "*";
+
+export interface EventGroup {
+  /** The part before the dot: "user", "sso_provider". */
+  prefix: string;
+  label: string;
+  kinds: string[];
+}
+
+const GROUP_LABELS: Record<string, string> = {
+  tenant: "Tenant",
+  user: "Users",
+  sso_provider: "SSO providers",
+  webhook: "Webhooks",
+  api_token: "API tokens",
+  audit: "Audit log",
+};
+
+/** The known event kinds, grouped by what they are about, in the order the server lists them. */
+export const EVENT_GROUPS: EventGroup[] = EVENT_TYPES.reduce<EventGroup[]>((groups, kind) => {
+  const prefix = kind.split(".")[0]!;
+  let group = groups.find((g) => g.prefix === prefix);
+  if (!group) {
+    group = { prefix, label: GROUP_LABELS[prefix] ?? prefix, kinds: [] };
+    groups.push(group);
+  }
+  group.kinds.push(kind);
+  return groups;
+}, []);
+
+export function subscribesToAll(events: string[]): boolean {
+  return events.includes(ALL_EVENTS);
+}
+
+/** "All events", or the kinds themselves, shortened after `max`: "user.created, user.updated +3 more". */
+export function describeEvents(events: string[], max = 2): string {
+  if (subscribesToAll(events)) return "All events";
+  if (events.length <= max) return events.join(", ");
+  return `${events.slice(0, max).join(", ")} +${events.length - max} more`;
+}

@@ -1,0 +1,67 @@
+"use client";
+
+import { Badge } from "../ui/badge";
+import { RelativeTime } from "../ui/relative-time";
+import type { Delivery, DeliveryStatus, Webhook } from "./types";
+
+const DELIVERY_STATUS: Record<DeliveryStatus, { tone: "neutral" | "accent" | "success" | "warning" | "danger"; label: string }> = {
+  pending: { tone: "accent", label: "Pending" },
+  succeeded: { tone: "success", label: "Succeeded" },
+  failed: { tone: "warning", label: "Failed" },
+  exhausted: { tone: "danger", label: "Gave up" },
+  cancelled: { tone: "neutral", label: "Cancelled" },
+};
+
+export function deliveryStatusLabel(status: DeliveryStatus): string {
+  return DELIVERY_STATUS[status].label;
+}
+
+export function DeliveryStatusBadge({ status }: { status: DeliveryStatus }) {
+  const { tone, label } = DELIVERY_STATUS[status];
+  return (
+    <span data-testid="delivery-status" data-status={status}>
+      <Badge tone={tone}>{label}</Badge>
+    </span>
+  );
+}
+
+/** Whether the server will try this delivery again by itself (so the view keeps refreshing). */
+export function isInFlight(delivery: Pick<Delivery, "status" | "next_attempt_at">): boolean {
+  return delivery.status === "pending" || (delivery.status === "failed" && delivery.next_attempt_at !== null);
+}
+
+/** "HTTP 200", or what went wrong before an answer came. */
+export function responseLabel(status: number | null | undefined): string {
+  return status ? `HTTP ${status}` : "No response";
+}
+
+/** Enabled, or disabled with the reason the server gave when it switched the webhook off. */
+export function WebhookStatus({ webhook }: { webhook: Pick<Webhook, "enabled" | "disabled_reason"> }) {
+  return (
+    <div data-testid="webhook-status" data-enabled={webhook.enabled}>
+      <Badge tone={webhook.enabled ? "success" : webhook.disabled_reason ? "danger" : "neutral"}>{webhook.enabled ? "Enabled" : "Disabled"}</Badge>
+      {!webhook.enabled && webhook.disabled_reason ? (
+        <p className="mt-1 max-w-56 text-xs whitespace-normal text-red-700">{webhook.disabled_reason}</p>
+      ) : null}
+    </div>
+  );
+}
+
+/** The result of the webhook's latest delivery: status, response code and when. */
+export function LastDelivery({ last }: { last: Webhook["last_delivery"] }) {
+  if (!last) return <span className="text-slate-500">None yet</span>;
+  return (
+    <div data-testid="last-delivery" data-status={last.status}>
+      <DeliveryStatusBadge status={last.status} />
+      <p className="mt-1 text-xs text-slate-600">
+        {last.response_status ? `HTTP ${last.response_status}` : last.status === "pending" ? "Not sent yet" : "No response"}
+        {last.attempted_at ? (
+          <>
+            {" · "}
+            <RelativeTime iso={last.attempted_at} />
+          </>
+        ) : null}
+      </p>
+    </div>
+  );
+}

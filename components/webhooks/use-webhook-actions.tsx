@@ -1,0 +1,194 @@
+"use client";
+
+import { useState, type ReactNode } from "react";
+import Link from "next/link";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useStepUp } from "../auth/step-up-dialog";
+import { isStepUpRequired, withStepUp } from "../auth/with-step-up";
+import { messageOf, useTRPC } from "../trpc";
+import { ConfirmDialog } from "../ui/confirm-dialog";
+import { useToast } from "../ui/toast";
+import { SecretDialog } from "./secret-dialog";
+import type { Webhook } from "./types";
+import { WebhookDialog } from "./webhook-dialog";
+
+type Asking = { kind: "delete" | "rotate"; webhook: Webhook } | null;
+type Shown = { reason: "created" | "rotated"; url: string; secret: string } | null;
+
+export interface WebhookActions {
+  add: () => void;
+  edit: (webhook: Webhook) => void;
+  askDelete: (webhook: Webhook) => void;
+  askRotate: (webhook: Webhook) => void;
+  sendTest: (webhook: Webhook) => void;
+  setEnabled: (webhook: Webhook, enabled: boolean) => void;
+  /** Whether a test or an enable/disable of this webhook is on its way. */
+  testing: (webhook: Webhook) => boolean;
+  switching: (webhook: Webhook) => boolean;
+  /** The dialogs these actions open: render them somewhere in the caller's tree. */
+  dialogs: ReactNode;
+}
+
+export function webhookHref(tenantId: string, webhookId: string): string {
+  return `/tenants/${tenantId}/webhooks/${webhookId}`;
+}
+
+/** The webhook's page, scrolled to its deliveries with this one opened. */
+export function deliveryHref(tenantId: string, webhookId: string, deliveryId: string): string {
+  return `${webhookHref(tenantId, webhookId)}?delivery=${encodeURIComponent(deliveryId)}#deliveries`;
+}
+
+/**
+ * What a tenant admin can do to webhooks, shared by the list and the details page: the dialogs
+ * (add, edit, delete, rotate, the secret shown once) and the one-click actions with their toasts.
+ */
+export function useWebhookActions(tenantId: string, { onSaved, onDeleted }: { onSaved?: (webhook: Webhook, created: boolean) => void; onDeleted?: () => void } = {}): WebhookActions {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const notify = useToast();
+  const { ensureSteppedUp, dialog: stepUpDialog } = useStepUp();
+  const [editing, setEditing] = useState<{ webhook?: Webhook } | null>(null);
+  const [asking, setAsking] = useState<Asking>(null);
+  const [askError, setAskError] = useState<string | null>(null);
+  const [shown, setShown] = useState<Shown>(null);
+
+  const invalidate = () => queryClient.invalidateQueries(trpc.webhooks.pathFilter());
+  const update = useMutation(trpc.webhooks.update.mutationOptions({ onSettled: invalidate }));
+  const remove = useMutation(trpc.webhooks.delete.mutationOptions({ onSettled: invalidate }));
+  const rotate = useMutation(trpc.webhooks.rotateSecret.mutationOptions({ onSettled: invalidate }));
+  const test = useMutation(trpc.webhooks.test.mutationOptions({ onSettled: invalidate }));
+  const ids = (webhook: Webhook) => ({ tenant_id: tenantId, webhook_id: webhook.id });
+  const url = (webhook: Webhook) => <span className="font-medium wrap-anywhere">{webhook.url}</span>;
+
+  /** Calls that do not need a step-up now but would say so if the server's rule changed. */
+  async function steppingUpIfAsked(call: () => Promise<unknown>): Promise<boolean> {
+    try {
+      await call();
+      return true;
+    } catch (error) {
+      if (!isStepUpRequired(error)) throw error;
+      return withStepUp(ensureSteppedUp, call);
+    }
+  }
+
+  async function setEnabled(webhook: Webhook, enabled: boolean) {
+    try {
+      if (await steppingUpIfAsked(() => update.mutateAsync({ ...ids(webhook), enabled }))) {
+        notify(<>{url(webhook)} is {enabled ? "enabled" : "disabled"}.</>);
+      }
+    } catch (error) {
+      notify(<>{url(webhook)} could not be {enabled ? "enabled" : "disabled"}: {messageOf(error)}</>, "danger");
+    }
+  }
+
+  function sendTest(webhook: Webhook) {
+    test.mutate(ids(webhook), {
+      onSuccess: (delivery) =>
+        notify(
+          <>
+            A test event is on its way to {url(webhook)}.{" "}
+            <Link href={deliveryHref(tenantId, webhook.id, delivery.id)} className="font-medium text-indigo-700 underline hover:text-indigo-900">
+              See the delivery
+            </Link>
+          </>,
+          "info",
+        ),
+      onError: (error) => notify(<>The test event could not be sent to {url(webhook)}: {messageOf(error)}</>, "danger"),
+    });
+  }
+
+  async function confirm() {
+    if (!asking) return;
+    const { kind, webhook } = asking;
+    setAskError(null);
+    try {
+      if (kind === "delete") {
+        if (!(await steppingUpIfAsked(() => remove.mutateAsync(ids(webhook))))) return;
+        setAsking(null);
+        notify(<>{url(webhook)} was deleted.</>);
+        onDeleted?.();
+      } else {
+        let secret: string | undefined;
+        const done = await withStepUp(ensureSteppedUp, async () => {
+          secret = (await rotate.mutateAsync(ids(webhook))).secret;
+        });
+        if (!done || secret === undefined) return;
+        setAsking(null);
+        setShown({ reason: "rotated", url: webhook.url, secret });
+      }
+    } catch (error) {
+      setAskError(messageOf(error));
+    }
+  }
+
+  const ask = (kind: "delete" | "rotate") => (webhook: Webhook) => {
+    setAskError(null);
+    setAsking({ kind, webhook });
+  };
+
+  const dialogs = (
+    <>
+      {editing ? (
+        <WebhookDialog
+          tenantId={tenantId}
+          webhook={editing.webhook}
+          onClose={() => setEditing(null)}
+          onSaved={(saved, secret) => {
+            setEditing(null);
+            onSaved?.(saved, !editing.webhook);
+            if (secret) setShown({ reason: "created", url: saved.url, secret });
+            else notify(<>{url(saved)} was saved.</>);
+          }}
+        />
+      ) : null}
+
+      {asking?.kind === "delete" ? (
+        <ConfirmDialog
+          title="Delete this webhook?"
+          confirmLabel="Delete webhook"
+          pending={remove.isPending}
+          error={askError}
+          onConfirm={confirm}
+          onCancel={() => setAsking(null)}
+        >
+          <p>
+            {url(asking.webhook)} gets no more events, and its delivery history is deleted with it. This cannot be undone.
+          </p>
+        </ConfirmDialog>
+      ) : null}
+
+      {asking?.kind === "rotate" ? (
+        <ConfirmDialog
+          title="Rotate the signing secret?"
+          confirmLabel="Rotate secret"
+          tone="primary"
+          pending={rotate.isPending}
+          error={askError}
+          onConfirm={confirm}
+          onCancel={() => setAsking(null)}
+        >
+          <p>
+            A new secret is generated for {url(asking.webhook)} and shown to you once. The old one keeps signing deliveries alongside
+            it for 24 hours, so your receiver can switch over without missing any.
+          </p>
+          <p>You will be asked for your password first if you have not confirmed it in the last 10 minutes.</p>
+        </ConfirmDialog>
+      ) : null}
+
+      {shown ? <SecretDialog {...shown} onClose={() => setShown(null)} /> : null}
+      {stepUpDialog}
+    </>
+  );
+
+  return {
+    add: () => setEditing({}),
+    edit: (webhook) => setEditing({ webhook }),
+    askDelete: ask("delete"),
+    askRotate: ask("rotate"),
+    sendTest,
+    setEnabled: (webhook, enabled) => void setEnabled(webhook, enabled),
+    testing: (webhook) => test.isPending && test.variables?.webhook_id === webhook.id,
+    switching: (webhook) => update.isPending && update.variables?.webhook_id === webhook.id,
+    dialogs,
+  };
+}

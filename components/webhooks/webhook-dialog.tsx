@@ -1,0 +1,206 @@
+"use client";
+
+import { useState, type FormEvent } from "react";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { focusFirstError, type FieldErrors } from "../form-errors";
+import { messageOf, useTRPC } from "../trpc";
+import { Alert } from "../ui/alert";
+import { Button } from "../ui/button";
+import { Dialog } from "../ui/dialog";
+import { Field } from "../ui/field";
+import { Input } from "../ui/input";
+import { subscribesToAll } from "./event-kinds";
+import { EventsPicker, type EventsChoice } from "./events-picker";
+import type { Webhook } from "./types";
+import { checkForm, DESCRIPTION_MAX, eventsOf, FIELD_IDS, SECRET_MIN, serverFieldErrors } from "./webhook-form";
+
+interface WebhookDialogProps {
+  tenantId: string;
+  /** The webhook to edit; none to create one. */
+  webhook?: Webhook;
+  onClose: () => void;
+  /** `secret` is the signing secret of a webhook just created, to be shown once. */
+  onSaved: (webhook: Webhook, secret?: string) => void;
+}
+
+function SecretChoice({ own, onOwn, secret, onSecret, error }: {
+  own: boolean;
+  onOwn: (own: boolean) => void;
+  secret: string;
+  onSecret: (secret: string) => void;
+  error?: string;
+}) {
+  const radio = "mt-0.5 size-4 shrink-0 accent-indigo-600 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600";
+  return (
+    <fieldset>
+      <legend className="text-sm font-medium text-slate-700">Signing secret</legend>
+      <div className="mt-2 space-y-3 text-sm">
+        <div className="flex gap-3">
+          <input id="webhook-secret-generate" type="radio" name="secret-mode" checked={!own} onChange={() => onOwn(false)} className={radio} />
+          <label htmlFor="webhook-secret-generate" className="font-medium text-slate-700">
+            Generate one for me <span className="font-normal text-slate-600">(recommended)</span>
+          </label>
+        </div>
+        <div className="flex gap-3">
+          <input id="webhook-secret-own" type="radio" name="secret-mode" checked={own} onChange={() => onOwn(true)} className={radio} />
+          <label htmlFor="webhook-secret-own" className="font-medium text-slate-700">
+            Use my own
+          </label>
+        </div>
+        {own ? (
+          <Field id="webhook-secret" label="Secret" hint={`At least ${SECRET_MIN} characters. Deliveries are signed with it.`} error={error}>
+            {(control) => (
+              <Input
+                {...control}
+                name="secret"
+                autoComplete="off"
+                spellCheck={false}
+                className="font-mono"
+                value={secret}
+                onChange={(event) => onSecret(event.target.value)}
+              />
+            )}
+          </Field>
+        ) : null}
+      </div>
+    </fieldset>
+  );
+}
+
+/** Creates a webhook (URL, description, events, secret) or edits one (the secret is rotated elsewhere). */
+export function WebhookDialog({ tenantId, webhook, onClose, onSaved }: WebhookDialogProps) {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const [url, setUrl] = useState(webhook?.url ?? "");
+  const [description, setDescription] = useState(webhook?.description ?? "");
+  const [events, setEvents] = useState<EventsChoice>(
+    webhook ? { all: subscribesToAll(webhook.events), kinds: subscribesToAll(webhook.events) ? [] : webhook.events } : { all: true, kinds: [] },
+  );
+  const [ownSecret, setOwnSecret] = useState(false);
+  const [secret, setSecret] = useState("");
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const [formError, setFormError] = useState<string | null>(null);
+
+  const invalidate = () => queryClient.invalidateQueries(trpc.webhooks.pathFilter());
+  const create = useMutation(trpc.webhooks.create.mutationOptions({ onSuccess: invalidate }));
+  const update = useMutation(trpc.webhooks.update.mutationOptions({ onSuccess: invalidate }));
+  const pending = create.isPending || update.isPending;
+
+  const clear = (field: string) => errors[field] && setErrors(({ [field]: _, ...rest }) => rest);
+
+  function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    setFormError(null);
+    const values = { url: url.trim(), description: description.trim(), events, secret: !webhook && ownSecret ? secret : null };
+    const found = checkForm(values);
+    setErrors(found);
+    if (Object.keys(found).length) return focusFirstError(found, FIELD_IDS);
+
+    const onError = (error: unknown) => {
+      const onFields = serverFieldErrors(error);
+      if (onFields) {
+        setErrors(onFields);
+        focusFirstError(onFields, FIELD_IDS);
+      } else {
+        setFormError(messageOf(error));
+      }
+    };
+    const fields = { url: values.url, events: eventsOf(events), description: values.description || undefined };
+    if (webhook) {
+      update.mutate(
+        { tenant_id: tenantId, webhook_id: webhook.id, ...fields, description: values.description || null },
+        { onSuccess: (saved) => onSaved(saved), onError },
+      );
+    } else {
+      create.mutate(
+        { tenant_id: tenantId, ...fields, ...(values.secret !== null ? { secret: values.secret } : {}) },
+        { onSuccess: ({ secret: shown, ...saved }) => onSaved(saved, shown), onError },
+      );
+    }
+  }
+
+  return (
+    <Dialog
+      title={webhook ? "Edit webhook" : "Add a webhook"}
+      description={webhook ? <span className="break-all">{webhook.url}</span> : "We POST a signed JSON message to this URL whenever a chosen event happens."}
+      size="md"
+      onClose={onClose}
+      onSubmit={submit}
+      busy={pending}
+      footer={
+        <>
+          <Button variant="secondary" onClick={onClose} disabled={pending}>
+            Cancel
+          </Button>
+          <Button type="submit" loading={pending}>
+            {webhook ? "Save changes" : "Add webhook"}
+          </Button>
+        </>
+      }
+    >
+      <div className="space-y-5">
+        <Field id="webhook-url" label="Endpoint URL" hint="Must be https. It should answer 2xx within 5 seconds." error={errors.url}>
+          {(control) => (
+            <Input
+              {...control}
+              type="url"
+              name="url"
+              inputMode="url"
+              autoComplete="off"
+              spellCheck={false}
+              placeholder="https://example.com/webhooks/control-plane"
+              value={url}
+              onChange={(event) => {
+                setUrl(event.target.value);
+                clear("url");
+              }}
+            />
+          )}
+        </Field>
+
+        <Field id="webhook-description" label="Description" hint={`Optional, up to ${DESCRIPTION_MAX} characters.`} error={errors.description}>
+          {(control) => (
+            <Input
+              {...control}
+              name="description"
+              autoComplete="off"
+              value={description}
+              onChange={(event) => {
+                setDescription(event.target.value);
+                clear("description");
+              }}
+            />
+          )}
+        </Field>
+
+        <EventsPicker
+          id="webhook-events"
+          value={events}
+          onChange={(next) => {
+            setEvents(next);
+            clear("events");
+          }}
+          error={errors.events}
+        />
+
+        {webhook ? null : (
+          <SecretChoice
+            own={ownSecret}
+            onOwn={(own) => {
+              setOwnSecret(own);
+              clear("secret");
+            }}
+            secret={secret}
+            onSecret={(value) => {
+              setSecret(value);
+              clear("secret");
+            }}
+            error={errors.secret}
+          />
+        )}
+
+        {formError ? <Alert tone="danger">{formError}</Alert> : null}
+      </div>
+    </Dialog>
+  );
+}

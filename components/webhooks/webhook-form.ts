@@ -1,0 +1,63 @@
+/**
+ * The create/edit form: its checks before a round trip, and where the server's field errors go.
+ * The server's schema stays the authority (its URL rule reads the server's environment), so the
+ * client only catches what is plainly missing or malformed.
+ */
+import { serverErrors, type FieldErrors } from "../form-errors";
+import { fieldErrorsOf } from "../trpc";
+import { ALL_EVENTS } from "./event-kinds";
+import type { EventsChoice } from "./events-picker";
+
+export const SECRET_MIN = 16;
+export const DESCRIPTION_MAX = 500;
+
+export interface WebhookFormValues {
+  url: string;
+  description: string;
+  events: EventsChoice;
+  /** Create only: null to have the server generate one. */
+  secret: string | null;
+}
+
+/** The fields in form order, with the id of their control (for focusFirstError). */
+export const FIELD_IDS: Array<[string, string]> = [
+  ["url", "webhook-url"],
+  ["description", "webhook-description"],
+  ["events", "webhook-events"],
+  ["secret", "webhook-secret"],
+];
+
+const LABELS = { url: "URL", description: "Description", events: "Events", secret: "Secret" };
+
+export function eventsOf(choice: EventsChoice): string[] {
+  return choice.all ? [ALL_EVENTS] : choice.kinds;
+}
+
+function isWebUrl(value: string): boolean {
+  try {
+    return ["https:", "http:"].includes(new URL(value).protocol);
+  } catch {
+    return false;
+  }
+}
+
+export function checkForm(values: WebhookFormValues): FieldErrors {
+  const errors: FieldErrors = {};
+  const url = values.url.trim();
+  if (!url) errors.url = "URL must not be empty";
+  else if (!isWebUrl(url)) errors.url = "URL must be an absolute https URL";
+  if (values.description.trim().length > DESCRIPTION_MAX) errors.description = `Description must be at most ${DESCRIPTION_MAX} characters`;
+  if (!values.events.all && values.events.kinds.length === 0) errors.events = "Pick at least one event, or choose All events";
+  if (values.secret !== null && values.secret.length < SECRET_MIN) errors.secret = `Secret must be at least ${SECRET_MIN} characters`;
+  return errors;
+}
+
+/** The server's field errors on the form's fields ("events.2" counts as events); null if none fit. */
+export function serverFieldErrors(error: unknown): FieldErrors | null {
+  const errors = serverErrors(error, LABELS);
+  for (const { path, message } of fieldErrorsOf(error)) {
+    const match = /^events\.(\d+)$/.exec(path);
+    if (match && !errors.events) errors.events = `Event ${Number(match[1]) + 1} ${message}`;
+  }
+  return Object.keys(errors).length ? errors : null;
+}
