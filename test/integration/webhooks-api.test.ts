@@ -241,7 +241,7 @@ describe("test event, deliveries log, retry", () => {
 
 describe("cron route", () => {
   test("401 problem+json without the bearer secret, or with a wrong one", async () => {
-    for (const headers of [{}, { authorization: "Bearer wrong-secret-wrong-secret" }, { authorization: "cron-secret-for-the-webhooks-api-test" }]) {
+    for (const headers of [{} as Record<string, string>, { authorization: "Bearer wrong-secret-wrong-secret" }, { authorization: "cron-secret-for-the-webhooks-api-test" }]) {
       const res = await client(api.url).get("/api/cron/webhooks", headers);
       expect(res.status).toBe(401);
       expect(res.headers.get("content-type")).toContain("application/problem+json");
