@@ -92,7 +92,10 @@ export async function emitEvent(tx: EventTx, actor: Actor, event: EventInput): P
  * event when the user belongs to none.
  */
 export async function emitForUser(tx: Tx, actor: Actor, userId: string | null, event: Omit<EventInput, "tenantId">) {
-  const memberships = userId ? await tx.membership.findMany({ where: { userId }, select: { tenantId: true } }) : [];
+  // In tenant-id order: every transaction takes chain-head locks in the same order (no deadlocks).
+  const memberships = userId
+    ? await tx.membership.findMany({ where: { userId }, select: { tenantId: true }, orderBy: { tenantId: "asc" } })
+    : [];
   const tenantIds = memberships.length ? memberships.map((m) => m.tenantId) : [null];
   for (const tenantId of tenantIds) await emitEvent(tx, actor, { ...event, tenantId });
 }

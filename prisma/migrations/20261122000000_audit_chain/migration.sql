@@ -46,6 +46,9 @@ BEGIN
            ORDER BY coalesce("tenant_id", '00000000-0000-0000-0000-000000000000'), "timestamp", "id" LOOP
     chain := coalesce(r."tenant_id", '00000000-0000-0000-0000-000000000000');
     IF current_chain IS DISTINCT FROM chain THEN
+      IF current_chain IS NOT NULL THEN
+        INSERT INTO "audit_chains" ("chain_id", "sequence", "hash") VALUES (current_chain, head_sequence, head_hash);
+      END IF;
       current_chain := chain;
       head_sequence := 0;
       head_hash := repeat('0', 64);
@@ -56,9 +59,10 @@ BEGIN
     UPDATE "audit_events" SET "sequence" = r."sequence", "prev_hash" = r."prev_hash", "hash" = r."hash" WHERE "id" = r."id";
     head_sequence := r."sequence";
     head_hash := r."hash";
-    INSERT INTO "audit_chains" ("chain_id", "sequence", "hash") VALUES (chain, head_sequence, head_hash)
-      ON CONFLICT ("chain_id") DO UPDATE SET "sequence" = EXCLUDED."sequence", "hash" = EXCLUDED."hash";
   END LOOP;
+  IF current_chain IS NOT NULL THEN
+    INSERT INTO "audit_chains" ("chain_id", "sequence", "hash") VALUES (current_chain, head_sequence, head_hash);
+  END IF;
   UPDATE "audit_chains" c SET "event_types" = counts.types
     FROM (SELECT chain_id, jsonb_object_agg(event_type, n) AS types
             FROM (SELECT coalesce("tenant_id", '00000000-0000-0000-0000-000000000000') AS chain_id, "event_type", count(*) AS n
@@ -72,35 +76,62 @@ ALTER TABLE "audit_events" ALTER COLUMN "sequence" SET NOT NULL,
 ALTER COLUMN "prev_hash" SET NOT NULL,
 ALTER COLUMN "hash" SET NOT NULL;
 
--- Appends: lock the chain head, link the row, advance the head (and count the event kind, which
--- gives the console its event-type suggestions and unfiltered counts without scanning).
+-- Appends. The first event a transaction writes to a chain locks that chain's head row (held
+-- until the transaction ends); the head is then carried in a transaction-local setting, so a
+-- transaction (or one INSERT … SELECT) writing many events does not rewrite the head row per
+-- event. The statement-level trigger writes the head back once per statement, with the count
+-- per event kind (the console's event-type suggestions and unfiltered counts).
 CREATE FUNCTION audit_events_chain() RETURNS trigger LANGUAGE plpgsql AS $fn$
 DECLARE
   chain UUID := coalesce(NEW."tenant_id", '00000000-0000-0000-0000-000000000000');
+  setting TEXT := 'audit_chain.head_' || replace(chain::TEXT, '-', '');
+  cached TEXT := current_setting(setting, true);
   head_sequence BIGINT;
   head_hash TEXT;
 BEGIN
-  SELECT "sequence", "hash" INTO head_sequence, head_hash FROM "audit_chains" WHERE "chain_id" = chain FOR UPDATE;
-  IF NOT FOUND THEN
-    INSERT INTO "audit_chains" ("chain_id", "sequence", "hash") VALUES (chain, 0, repeat('0', 64))
-      ON CONFLICT ("chain_id") DO NOTHING;
+  IF cached IS NULL OR cached = '' THEN
     SELECT "sequence", "hash" INTO head_sequence, head_hash FROM "audit_chains" WHERE "chain_id" = chain FOR UPDATE;
+    IF NOT FOUND THEN
+      INSERT INTO "audit_chains" ("chain_id", "sequence", "hash") VALUES (chain, 0, repeat('0', 64))
+        ON CONFLICT ("chain_id") DO NOTHING;
+      SELECT "sequence", "hash" INTO head_sequence, head_hash FROM "audit_chains" WHERE "chain_id" = chain FOR UPDATE;
+    END IF;
+  ELSE
+    head_sequence := split_part(cached, ':', 1)::BIGINT;
+    head_hash := split_part(cached, ':', 2);
   END IF;
   NEW."sequence" := head_sequence + 1;
   NEW."prev_hash" := head_hash;
   NEW."hash" := audit_event_hash(NEW);
-  UPDATE "audit_chains"
-     SET "sequence" = NEW."sequence",
-         "hash" = NEW."hash",
-         "event_types" = jsonb_set("event_types", ARRAY[NEW."event_type"],
-                                   to_jsonb(coalesce(("event_types" ->> NEW."event_type")::BIGINT, 0) + 1))
-   WHERE "chain_id" = chain;
+  PERFORM set_config(setting, NEW."sequence"::TEXT || ':' || NEW."hash", true);
   RETURN NEW;
+END
+$fn$;
+
+CREATE FUNCTION audit_events_advance_heads() RETURNS trigger LANGUAGE plpgsql AS $fn$
+BEGIN
+  UPDATE "audit_chains" c
+     SET "sequence" = h.last_sequence,
+         "hash" = h.last_hash,
+         "event_types" = c."event_types" || (
+           SELECT jsonb_object_agg(t."event_type", coalesce((c."event_types" ->> t."event_type")::BIGINT, 0) + t.n)
+             FROM (SELECT i."event_type", count(*) AS n FROM inserted i
+                    WHERE coalesce(i."tenant_id", '00000000-0000-0000-0000-000000000000') = c."chain_id"
+                    GROUP BY i."event_type") t)
+    FROM (SELECT DISTINCT ON (1) coalesce("tenant_id", '00000000-0000-0000-0000-000000000000') AS chain_id,
+                 "sequence" AS last_sequence, "hash" AS last_hash
+            FROM inserted ORDER BY 1, "sequence" DESC) h
+   WHERE c."chain_id" = h.chain_id;
+  RETURN NULL;
 END
 $fn$;
 
 CREATE TRIGGER "audit_events_chain" BEFORE INSERT ON "audit_events"
   FOR EACH ROW EXECUTE FUNCTION audit_events_chain();
+
+CREATE TRIGGER "audit_events_advance_heads" AFTER INSERT ON "audit_events"
+  REFERENCING NEW TABLE AS inserted
+  FOR EACH STATEMENT EXECUTE FUNCTION audit_events_advance_heads();
 
 -- Append-only: the database itself refuses to change or remove audit rows, whoever asks.
 CREATE FUNCTION audit_events_append_only() RETURNS trigger LANGUAGE plpgsql AS $fn$
