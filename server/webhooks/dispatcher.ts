@@ -91,7 +91,12 @@ export async function startWebhookDispatcher(db: Database, options: DeliverOptio
     dispatcher = new Dispatcher(db, options);
     dispatchers.set(db, dispatcher);
     const d = dispatcher;
-    d.stopListening = await db.listen(WAKE_CHANNEL, () => d.wake());
+    try {
+      d.stopListening = await db.listen(WAKE_CHANNEL, () => d.wake());
+    } catch (error) {
+      // Without LISTEN (e.g. a transaction-pooling proxy) first attempts wait for the cron tick.
+      log.warn("webhook dispatcher cannot LISTEN; deliveries wait for the cron", errorFields(error));
+    }
   }
   const d = dispatcher;
   return async () => {
