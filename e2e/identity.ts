@@ -2,7 +2,9 @@
  * Journeys about people and tokens: the REST calls that arrange them (as the bootstrap operator),
  * signing in as someone else, and the identity page objects as fixtures.
  */
+import { execFileSync } from "node:child_process";
 import type { APIRequestContext, Page } from "@playwright/test";
+import constants from "./constants.json" with { type: "json" };
 import { OPERATOR_TOKEN } from "./constants";
 import { expect, test as base, uniqueName, type Tenant } from "./fixtures";
 import { LoginPage } from "./pages/login-page";
@@ -76,6 +78,30 @@ export class IdentityApi {
     const member = await this.addMember(tenant.id, { email, role, name: `E2E ${role}`, password: PASSWORD });
     return { tenant, person: { email, password: PASSWORD, userId: member.user_id } };
   }
+}
+
+/**
+ * A user with a platform role (support staff, another operator), made with the CLI against the
+ * e2e database: platform roles are not granted over the API.
+ */
+export function createPlatformUser(role: "support" | "operator", email = uniqueEmail(role), password = PASSWORD): Person {
+  const output = execFileSync(
+    process.execPath,
+    ["--import", "tsx", "scripts/cli.ts", "user", "create", "--email", email, "--password", password, "--platform-role", role],
+    {
+      encoding: "utf8",
+      env: {
+        ...process.env,
+        NODE_ENV: "production",
+        DATABASE_URL: process.env.E2E_DATABASE_URL ?? constants.databaseUrl,
+        ENCRYPTION_KEY: constants.encryptionKey,
+        NEXTAUTH_SECRET: constants.nextauthSecret,
+        LOG_LEVEL: "warn",
+      },
+    },
+  );
+  const user = JSON.parse(output) as { id: string; email: string };
+  return { email: user.email, password, userId: user.id };
 }
 
 /** Signs `page` in as someone and waits for the console. */

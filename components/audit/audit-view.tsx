@@ -30,15 +30,16 @@ import type { AuditEventView, AuditPageView } from "./types";
 
 export const AUDIT_PAGE_SIZE = 25;
 
-const FILTER_PARAMS = ["event_type", "actor_id", "start_date", "end_date"] as const;
+/** The filter parameters of the API, named as a person reads them in an error message. */
+const FILTER_LABELS = { event_type: "Event type", actor_id: "Actor", start_date: "Start date", end_date: "End date" } as const;
 
 /** The filter fields the server's 400 named, with its words; null when it named none of them. */
 function filterErrorsOf(error: unknown): FilterErrors | null {
   if (statusOf(error) !== 400) return null;
   const errors: FilterErrors = {};
   for (const { path, message } of fieldErrorsOf(error)) {
-    const field = FILTER_PARAMS.find((p) => p === path);
-    if (field && !errors[field]) errors[field] = `${message.charAt(0).toUpperCase()}${message.slice(1)}.`;
+    const field = (Object.keys(FILTER_LABELS) as Array<keyof FilterErrors>).find((p) => p === path);
+    if (field && !errors[field]) errors[field] = `${FILTER_LABELS[field]} ${message}.`;
   }
   return Object.keys(errors).length ? errors : null;
 }

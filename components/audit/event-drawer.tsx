@@ -12,7 +12,7 @@ import type { AuditEventView } from "./types";
 
 function Row({ label, children }: { label: string; children: ReactNode }) {
   return (
-    <div className="py-3 sm:grid sm:grid-cols-3 sm:gap-4">
+    <div data-field={label} className="py-3 sm:grid sm:grid-cols-3 sm:gap-4">
       <dt className="text-sm font-medium text-slate-600">{label}</dt>
       <dd className="mt-1 min-w-0 text-sm text-slate-900 sm:col-span-2 sm:mt-0">{children}</dd>
     </div>

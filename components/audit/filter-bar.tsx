@@ -122,7 +122,8 @@ export function FilterBar({ tenantId, filters, errors, onApply }: FilterBarProps
         )}
       </Field>
 
-      <div className="flex items-end gap-2 sm:col-span-2 lg:col-span-2 lg:justify-end">
+      {/* Level with the fields (below their labels), however tall an error under them grows. */}
+      <div className="flex items-end gap-2 sm:col-span-2 lg:col-span-2 lg:mt-6.5 lg:items-start lg:justify-end">
         <Button type="submit">Apply</Button>
         <Button variant="ghost" onClick={() => onApply(NO_FILTERS)}>
           Clear

@@ -1,0 +1,182 @@
+import { readFileSync } from "node:fs";
+import type { APIRequestContext } from "@playwright/test";
+import { parse } from "csv-parse/sync";
+import { expectNoSeriousA11yViolations } from "./axe";
+import { OPERATOR_TOKEN } from "./constants";
+import { createPlatformUser, expect, signInAs, test, uniqueName } from "./identity";
+import { AuditPage } from "./pages/audit-page";
+
+const DAY = 24 * 60 * 60 * 1000;
+const daysAgo = (days: number) => new Date(Date.now() - days * DAY).toISOString();
+/** A `datetime-local` value, in UTC as the console's range fields read it. */
+const utcInput = (days: number) => daysAgo(days).slice(0, 16);
+
+interface AppendedEvent {
+  id: string;
+  event_type: string;
+  timestamp: string;
+}
+
+/** Appends an event as the tenant's own application would (POST /tenants/{id}/audit), as the operator. */
+async function append(request: APIRequestContext, tenantId: string, body: Record<string, unknown>): Promise<AppendedEvent> {
+  const response = await request.post(`/api/v1/tenants/${tenantId}/audit`, { headers: { Authorization: `Bearer ${OPERATOR_TOKEN}` }, data: body });
+  expect(response.status(), await response.text()).toBe(201);
+  return (await response.json()) as AppendedEvent;
+}
+
+const BILLING = { id: "billing-service", email: "billing@example.com" };
+
+test("support staff filter by type and date, open an event, export CSV and the file matches", async ({ page, people, request }) => {
+  const tenant = await people.createTenant(uniqueName("Audit journey"));
+  const refunded = await append(request, tenant.id, {
+    event_type: "invoice.refunded",
+    actor: BILLING,
+    timestamp: daysAgo(2),
+    metadata: { ip_address: "203.0.113.7", user_agent: "billing/2.1" },
+    target: { type: "invoice", id: "inv_1002" },
+    details: { amount: 1250, currency: "EUR", reason: 'duplicate, "double" charge' },
+  });
+  const paid = await append(request, tenant.id, {
+    event_type: "invoice.paid",
+    actor: BILLING,
+    timestamp: daysAgo(3),
+    target: { type: "invoice", id: "inv_1002" },
+    details: { amount: 1250, currency: "EUR" },
+  });
+  const paidOlder = await append(request, tenant.id, { event_type: "invoice.paid", actor: BILLING, timestamp: daysAgo(10), details: { amount: 99 } });
+  const paidOldest = await append(request, tenant.id, { event_type: "invoice.paid", actor: BILLING, timestamp: daysAgo(40), details: { amount: 7 } });
+  await append(request, tenant.id, { event_type: "report.viewed", actor: { id: "analyst", email: "analyst@example.com" }, timestamp: daysAgo(1) });
+
+  const support = createPlatformUser("support");
+  await signInAs(page, support.email, support.password);
+  const audit = new AuditPage(page);
+  await audit.goto(tenant.id);
+
+  // Everything, newest first: the tenant's own creation (now), then the appended events by time.
+  await expect(audit.rows).toHaveCount(6);
+  await expect(audit.rows.first()).toContainText("tenant.created");
+  await expect(audit.chainStatus).toContainText("Verified ✓ 6 events");
+  await expectNoSeriousA11yViolations(page);
+
+  // By type (a prefix) and a preset: the week's invoices only.
+  await audit.filter({ type: "invoice.*", range: "Last 7 days" });
+  await audit.expectShown([refunded.id, paid.id]);
+  await expect(audit.pageRange).toHaveText("Showing 1–2 of 2");
+  expect(new URL(page.url()).searchParams.get("type")).toBe("invoice.*");
+  expect(new URL(page.url()).searchParams.get("range")).toBe("7d");
+
+  // The link keeps the filters.
+  await page.reload();
+  await audit.waitUntilLoaded();
+  await expect(audit.eventType).toHaveValue("invoice.*");
+  await expect(audit.range).toHaveValue("7d");
+  await audit.expectShown([refunded.id, paid.id]);
+
+  // The drawer shows the whole event.
+  await audit.open("invoice.refunded");
+  const drawer = audit.drawer;
+  await expect(drawer.dialog).toHaveAccessibleName("invoice.refunded");
+  await expect(drawer.exactTime).toHaveAttribute("datetime", refunded.timestamp);
+  await expect(drawer.details).toContainText('"reason": "duplicate, \\"double\\" charge"');
+  await expect(drawer.details).toContainText('"amount": 1250');
+  await expect(drawer.value("IP address")).toHaveText("203.0.113.7");
+  await expect(drawer.value("User agent")).toHaveText("billing/2.1");
+  await expect(drawer.value("Target")).toContainText("inv_1002");
+  await expect(drawer.value("Sequence")).toHaveText(/^#\d+$/);
+  await expect(drawer.value("Hash")).toHaveText(/^[0-9a-f]{64}$/);
+  await expect(drawer.value("Previous hash")).toHaveText(/^[0-9a-f]{64}$/);
+  await expect(drawer.copyButton("hash")).toBeVisible();
+  expect(new URL(page.url()).searchParams.get("event")).toBe(refunded.id);
+  await expectNoSeriousA11yViolations(page);
+  await page.keyboard.press("Escape");
+  await expect(drawer.dialog).toBeHidden();
+  await expect(audit.eventButton("invoice.refunded")).toBeFocused();
+
+  // The CSV export holds exactly the filtered events, in the table's order.
+  const download = await audit.download(audit.exportCsv);
+  expect(download.suggestedFilename()).toMatch(/\.csv$/);
+  const records = parse(readFileSync(await download.path(), "utf8"), { columns: true, bom: true }) as Array<Record<string, string>>;
+  expect(Object.keys(records[0] ?? {})).toEqual([
+    "id",
+    "event_type",
+    "actor_id",
+    "actor_email",
+    "timestamp",
+    "ip_address",
+    "user_agent",
+    "target_type",
+    "target_id",
+    "details",
+    "sequence",
+    "hash",
+  ]);
+  expect(records.map((r) => r.id)).toEqual([refunded.id, paid.id]);
+  expect(records.map((r) => r.id)).toEqual(await audit.shownIds());
+  expect(records.map((r) => r.event_type)).toEqual(["invoice.refunded", "invoice.paid"]);
+  expect(records.map((r) => r.actor_email)).toEqual([BILLING.email, BILLING.email]);
+  expect(records[0]!.ip_address).toBe("203.0.113.7");
+  expect(JSON.parse(records[0]!.details!)).toEqual({ amount: 1250, currency: "EUR", reason: 'duplicate, "double" charge' });
+
+  // A custom range (UTC, end excluded) finds the older invoices instead.
+  await audit.filter({ range: "Custom range", from: utcInput(45), to: utcInput(5) });
+  await audit.expectShown([paidOlder.id, paidOldest.id]);
+  const older = await audit.download(audit.exportCsv);
+  const olderRecords = parse(readFileSync(await older.path(), "utf8"), { columns: true, bom: true }) as Array<Record<string, string>>;
+  expect(olderRecords.map((r) => r.id)).toEqual([paidOlder.id, paidOldest.id]);
+});
+
+test("a filter the API refuses is shown on its field, and nothing is exported", async ({ page, people }) => {
+  const tenant = await people.createTenant(uniqueName("Audit bad filter"));
+  const support = createPlatformUser("support");
+  await signInAs(page, support.email, support.password);
+  const audit = new AuditPage(page);
+  await audit.goto(tenant.id);
+  await expect(audit.rows).toHaveCount(1);
+
+  await audit.filter({ type: "Invoice Paid" });
+  await expect(audit.error("type")).toContainText("Event type must be event kinds separated by commas");
+  await expect(audit.eventType).toHaveAttribute("aria-invalid", "true");
+  await expect(audit.exportCsv).toHaveCount(0);
+  await expect(page.getByRole("button", { name: "Export CSV" })).toBeDisabled();
+
+  await audit.filter({ range: "Custom range", type: "", from: utcInput(1), to: utcInput(3) });
+  await expect(audit.error("from")).toContainText("Start date must not be after end_date");
+  await expectNoSeriousA11yViolations(page);
+});
+
+test("pages follow the cursor, and the link keeps the filters and the page", async ({ page, people, request }) => {
+  const tenant = await people.createTenant(uniqueName("Audit paging"));
+  const ids: string[] = [];
+  for (let i = 0; i < 27; i++) {
+    const actor = i % 3 === 0 ? { id: "robot", email: "robot@example.com" } : BILLING;
+    const event = await append(request, tenant.id, { event_type: "invoice.paid", actor, timestamp: daysAgo(1 + i / 24) });
+    ids.push(event.id);
+  }
+  const support = createPlatformUser("support");
+  await signInAs(page, support.email, support.password);
+  const audit = new AuditPage(page);
+  await audit.goto(tenant.id);
+
+  await audit.filter({ actor: BILLING.id, type: "invoice.paid" });
+  const billing = ids.filter((_, i) => i % 3 !== 0);
+  await audit.expectShown(billing.slice(0, 18));
+  await expect(audit.pageRange).toHaveText("Showing 1–18 of 18");
+
+  await audit.filter({ actor: "" });
+  await audit.expectShown(ids.slice(0, 25));
+  await expect(audit.pageRange).toHaveText("Showing 1–25 of 27");
+  await page.getByRole("button", { name: "Next" }).click();
+  await audit.expectShown(ids.slice(25));
+  await expect(audit.pageRange).toHaveText("Showing 26–27 of 27");
+  expect(new URL(page.url()).searchParams.get("cursor")).toBeTruthy();
+
+  await page.reload();
+  await audit.waitUntilLoaded();
+  await audit.expectShown(ids.slice(25));
+  await expect(audit.pageRange).toHaveText("Showing 26–27 of 27");
+  await expect(audit.eventType).toHaveValue("invoice.paid");
+
+  await page.getByRole("button", { name: "Previous" }).click();
+  await audit.expectShown(ids.slice(0, 25));
+  await expect(page.getByRole("button", { name: "Previous" })).toBeDisabled();
+});
