@@ -249,9 +249,8 @@ cost per layer, Prisma against pg, CPU profile by package): \`npx tsx bench/prof
 `;
 }
 
-/** Replaces the "## Tenants API" section of BENCHMARKS.md (or adds it), keeping the rest. */
-export function updateBenchmarksMd(file: string, section: string): void {
-  const heading = "## Tenants API";
+/** Replaces the `heading` section of BENCHMARKS.md (or adds it), keeping the rest. */
+export function updateBenchmarksMd(file: string, section: string, heading = "## Tenants API"): void {
   let text = existsSync(file)
     ? readFileSync(file, "utf8")
     : "# Benchmarks\n\nHTTP benchmarks of the REST API against a bare baseline. Run them with `npm run bench`.\n";

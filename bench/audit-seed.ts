@@ -1,0 +1,112 @@
+/**
+ * Seeds audit events for the audit benchmark, through the real chain trigger (so every row has
+ * its sequence, prev_hash and hash, exactly as the app writes them).
+ *
+ *   node --import tsx bench/audit-seed.ts <database url> [--tenants 50] [--events 1000000]
+ *                                                         [--export-events 1000000]
+ *
+ * `--events` are spread evenly over `--tenants` tenants ("Audit bench tenant N"), a year back from
+ * now; `--export-events` go to one more tenant ("Audit bench export"), the export scenario's.
+ * Kinds: a realistic mix of 12 (user.* are about half); 200 actors per tenant. Rows are inserted
+ * in batches of 20,000 per statement, two tenants at a time.
+ */
+import { parseArgs } from "node:util";
+import pg from "pg";
+
+export const KINDS = [
+  "user.login",
+  "user.login",
+  "user.login",
+  "user.login_failed",
+  "user.created",
+  "user.updated",
+  "user.step_up",
+  "api_token.created",
+  "api_token.revoked",
+  "sso_provider.updated",
+  "invoice.paid",
+  "document.shared",
+  "document.viewed",
+  "document.viewed",
+  "project.archived",
+  "webhook.updated",
+];
+
+const BATCH = 20_000;
+
+/** Inserts `count` events for one tenant, newest `now()`, oldest a year back, in batches. */
+async function seedTenant(pool: pg.Pool, tenantId: string, count: number): Promise<void> {
+  for (let done = 0; done < count; done += BATCH) {
+    const n = Math.min(BATCH, count - done);
+    // g runs oldest → newest, so sequence order matches time order, as in real use.
+    await pool.query(
+      `INSERT INTO audit_events (tenant_id, event_type, actor_id, actor_email, ip_address, user_agent,
+                                 target_type, target_id, details, "timestamp")
+       SELECT $1::uuid, ($2::text[])[1 + (g * 7919) % array_length($2::text[], 1)],
+              'user_' || (g * 31) % 200, 'user' || (g * 31) % 200 || '@example.com',
+              '203.0.113.' || g % 250, 'Mozilla/5.0 (X11; Linux x86_64) bench',
+              'document', 'doc_' || g % 5000,
+              jsonb_build_object('request', g, 'path', '/projects/' || g % 97, 'changes', jsonb_build_array('name', 'owner')),
+              now() - make_interval(secs => (($3::bigint - g)::float8 / $3::bigint) * 365 * 86400)
+       FROM generate_series($4::bigint, $5::bigint) AS g
+       ORDER BY g`,
+      [tenantId, KINDS, count, done + 1, done + n],
+    );
+  }
+}
+
+export async function seedAudit(
+  databaseUrl: string,
+  options: { tenants: number; events: number; exportEvents: number },
+  log: (message: string) => void = console.log,
+): Promise<{ tenantIds: string[]; exportTenantId: string }> {
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: 2 });
+  try {
+    const { rows } = await pool.query<{ id: string; name: string }>(
+      `INSERT INTO tenants (name) SELECT 'Audit bench tenant ' || g FROM generate_series(1, $1) g
+       UNION ALL SELECT 'Audit bench export' RETURNING id, name`,
+      [options.tenants],
+    );
+    const exportTenantId = rows.find((r) => r.name === "Audit bench export")!.id;
+    const tenantIds = rows.filter((r) => r.id !== exportTenantId).map((r) => r.id);
+    const perTenant = Math.floor(options.events / options.tenants);
+    const jobs = [...tenantIds.map((id) => ({ id, count: perTenant })), { id: exportTenantId, count: options.exportEvents }];
+    const started = Date.now();
+    let next = 0;
+    let inserted = 0;
+    const worker = async () => {
+      while (next < jobs.length) {
+        const job = jobs[next++]!;
+        await seedTenant(pool, job.id, job.count);
+        inserted += job.count;
+        if (inserted % 200_000 < job.count) log(`seeded ${inserted.toLocaleString("en")} events`);
+      }
+    };
+    await Promise.all([worker(), worker()]);
+    await pool.query("VACUUM ANALYZE audit_events, audit_chains");
+    log(`seeded ${inserted.toLocaleString("en")} events in ${((Date.now() - started) / 1000).toFixed(0)} s`);
+    return { tenantIds, exportTenantId };
+  } finally {
+    await pool.end();
+  }
+}
+
+if (import.meta.filename === process.argv[1]) {
+  const { values, positionals } = parseArgs({
+    allowPositionals: true,
+    options: {
+      tenants: { type: "string", default: "50" },
+      events: { type: "string", default: "1000000" },
+      "export-events": { type: "string", default: "1000000" },
+    },
+  });
+  if (!positionals[0]) {
+    console.error("usage: node --import tsx bench/audit-seed.ts <database url> [--tenants n] [--events n] [--export-events n]");
+    process.exit(2);
+  }
+  await seedAudit(positionals[0], {
+    tenants: Number(values.tenants),
+    events: Number(values.events),
+    exportEvents: Number(values["export-events"]),
+  });
+}

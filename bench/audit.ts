@@ -1,0 +1,248 @@
+/**
+ * `npm run bench:audit`: the audit log at scale (issue 5), each number next to a baseline
+ * measured in the same run.
+ *
+ * 1. Drops and creates cp_bench_audit, starts the app on it (it migrates), seeds 1,000,000
+ *    events over 50 tenants plus 1,000,000 for one export tenant (bench/audit-seed.ts, through
+ *    the chain trigger).
+ * 2. Filtered list pages (`event_type=user.*` + `start_date` six months back: prefix expansion,
+ *    date range and a real count), first page and a deep cursor page (page 150), rotating over
+ *    the 50 tenants, at 10 connections: the app vs bench/audit-baseline.ts (bare node:http + pg
+ *    running the app's own SQL). Reps alternate app and baseline; medians reported.
+ * 3. Export of the export tenant's 1,000,000 rows as CSV through the app (streamed, read to the
+ *    end), time and the app's RSS growth (sampled from /proc every 25 ms), vs `psql \copy` of the
+ *    same rows and columns to a file.
+ * 4. Appends with the hash chain for one tenant: POST /api/v1/tenants/{id}/audit at 10 and 50
+ *    connections; then GET …/audit/verify must answer valid.
+ *
+ * Options: --duration <s> (6) --reps <n> (3) --skip-build --keep-db --reuse-db (skip 1's seeding
+ * when cp_bench_audit is already seeded by --keep-db) --no-markdown
+ *          --events <n> (1000000) --export-events <n> (1000000), smaller for a quick try
+ */
+import { execFileSync } from "node:child_process";
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import autocannon, { type Options, type Result } from "autocannon";
+import { ADMIN_URL, ROOT, ensureBuild, getJson, log, newToken, startApp, withClient } from "./harness.ts";
+import { freePort, startServer, stopServer, waitReady, type Server } from "./procs.ts";
+import { machine } from "./system.ts";
+import { updateBenchmarksMd } from "./report.ts";
+import { seedAudit } from "./audit-seed.ts";
+import { auditMarkdown, type AuditReport, type ListRun } from "./audit-report.ts";
+
+const { values: flags } = parseArgs({
+  options: {
+    duration: { type: "string", default: "6" },
+    reps: { type: "string", default: "3" },
+    "skip-build": { type: "boolean", default: false },
+    "keep-db": { type: "boolean", default: false },
+    "reuse-db": { type: "boolean", default: false },
+    "no-markdown": { type: "boolean", default: false },
+    events: { type: "string", default: "1000000" },
+    "export-events": { type: "string", default: "1000000" },
+  },
+});
+const DURATION = Number(flags.duration);
+const REPS = Number(flags.reps);
+const DB = "cp_bench_audit";
+const DB_URL = Object.assign(new URL(ADMIN_URL), { pathname: `/${DB}` }).toString();
+const SIX_MONTHS_AGO = new Date(Date.now() - 182 * 86400_000).toISOString().slice(0, 10);
+const FILTER = `event_type=user.*&start_date=${SIX_MONTHS_AGO}`;
+
+function load(options: Options, connections = 10, seconds = DURATION): Promise<Result> {
+  return Promise.resolve(autocannon({ ...options, connections, duration: seconds, timeout: 10 }));
+}
+
+function check(result: Result, what: string): void {
+  if (result.non2xx || result.errors || result.timeouts) {
+    throw new Error(`${what}: ${result.non2xx} non-2xx, ${result.errors} errors, ${result.timeouts} timeouts`);
+  }
+}
+
+/** Requests rotating over the tenants: GET {path(tenant)} with the operator's token. */
+function rotating(base: string, token: string, paths: string[]): Options {
+  let i = 0;
+  return {
+    url: base,
+    requests: [
+      {
+        method: "GET",
+        headers: { authorization: `Bearer ${token}` },
+        setupRequest: (request) => ({ ...request, path: paths[i++ % paths.length]! }),
+      },
+    ],
+  };
+}
+
+/** The cursor after page 150 of the filtered list (or ¾ of the way when there are fewer pages). */
+async function deepCursor(app: string, token: string, tenantId: string): Promise<string> {
+  const first = await getJson(`${app}/api/v1/tenants/${tenantId}/audit?${FILTER}`, token);
+  const pageNumber = Math.min(150, Math.floor((Number(first.count) / 20) * 0.75));
+  const page = await getJson(`${app}/api/v1/tenants/${tenantId}/audit?${FILTER}&page=${pageNumber}`, token);
+  if (typeof page.next_cursor !== "string") throw new Error(`tenant ${tenantId} has no page ${pageNumber} for ${FILTER}`);
+  return page.next_cursor;
+}
+
+function rssKiB(pid: number): number {
+  return Number(/^VmRSS:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? "0");
+}
+
+async function exportThroughApp(app: Server, token: string, tenantId: string) {
+  const pid = app.child.pid!;
+  const before = rssKiB(pid);
+  let peak = before;
+  const sampler = setInterval(() => (peak = Math.max(peak, rssKiB(pid))), 25);
+  const started = performance.now();
+  const response = await fetch(`${app.url}/api/v1/tenants/${tenantId}/audit/export?format=csv`, { headers: { authorization: `Bearer ${token}` } });
+  if (response.status !== 200 || !response.body) throw new Error(`export: ${response.status}`);
+  let lines = 0;
+  let bytes = 0;
+  for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
+    bytes += chunk.length;
+    for (const byte of chunk) if (byte === 10) lines++;
+  }
+  const seconds = (performance.now() - started) / 1000;
+  clearInterval(sampler);
+  return { seconds, rows: lines - 1, bytes, rssGrowthMiB: (peak - before) / 1024, rssBeforeMiB: before / 1024 };
+}
+
+/** The same rows as the app's export (which stops at the chain head it started from), via COPY. */
+function exportThroughCopy(tenantId: string, maxSequence: number) {
+  const file = path.join(ROOT, "bench/results/audit-copy.csv");
+  const query = `SELECT id, event_type, actor_id, actor_email, "timestamp", ip_address, user_agent, target_type, target_id, details, sequence, hash
+    FROM audit_events WHERE tenant_id = '${tenantId}' AND sequence <= ${maxSequence} ORDER BY "timestamp" DESC, id DESC`;
+  mkdirSync(path.dirname(file), { recursive: true });
+  const started = performance.now();
+  execFileSync("psql", [DB_URL, "-q", "-c", `\\copy (${query.replace(/\s+/g, " ")}) to '${file}' csv header`]);
+  const seconds = (performance.now() - started) / 1000;
+  const rows = readFileSync(file, "utf8").split("\n").length - 2;
+  rmSync(file);
+  return { seconds, rows };
+}
+
+async function main(): Promise<void> {
+  const servers: Server[] = [];
+  const started = new Date();
+  const version = await withClient(ADMIN_URL, async (c) => {
+    if (!flags["reuse-db"]) {
+      await c.query(`DROP DATABASE IF EXISTS ${DB} WITH (FORCE)`);
+      await c.query(`CREATE DATABASE ${DB}`);
+    }
+    return (await c.query<{ version: string }>("SELECT version()")).rows[0]!.version;
+  });
+  try {
+    const build = ensureBuild(flags["skip-build"]);
+    const token = newToken();
+    const app = await startApp({ port: await freePort(), token, databaseUrl: DB_URL, track: (s) => servers.push(s) });
+    const names = async () =>
+      withClient(DB_URL, (c) => c.query<{ id: string; name: string }>("SELECT id, name FROM tenants WHERE name LIKE 'Audit bench%' ORDER BY name"));
+    let rows = (await names()).rows;
+    if (!rows.length) {
+      await seedAudit(DB_URL, { tenants: 50, events: Number(flags.events), exportEvents: Number(flags["export-events"]) }, log);
+      rows = (await names()).rows;
+    }
+    const exportTenant = rows.find((r) => r.name === "Audit bench export")!.id;
+    const tenants = rows.filter((r) => r.id !== exportTenant).map((r) => r.id);
+    const totalEvents = await withClient(DB_URL, async (c) => Number((await c.query("SELECT count(*) FROM audit_events")).rows[0].count));
+
+    const baselinePort = await freePort();
+    const baseline = startServer("baseline", `http://127.0.0.1:${baselinePort}`, process.execPath, ["--import", "tsx", path.join(ROOT, "bench/audit-baseline.ts")], {
+      ...process.env,
+      NODE_ENV: "production",
+      BASELINE_DATABASE_URL: DB_URL,
+      BASELINE_PORT: String(baselinePort),
+    });
+    servers.push(baseline);
+    await waitReady(baseline, `${baseline.url}/healthz`);
+
+    // Same answers from both before measuring.
+    const cursors = await Promise.all(tenants.map((t) => deepCursor(app.url, token, t)));
+    for (const query of [FILTER, `${FILTER}&cursor=${cursors[0]}`]) {
+      const [a, b] = await Promise.all([app, baseline].map((s) => getJson(`${s.url}/api/v1/tenants/${tenants[0]}/audit?${query}`, token)));
+      for (const field of ["results", "count", "next_cursor", "previous_cursor"]) {
+        if (JSON.stringify(a![field]) !== JSON.stringify(b![field])) throw new Error(`app and baseline disagree on ${field} for ${query}`);
+      }
+    }
+
+    const scenarios = {
+      first: tenants.map((t) => `/api/v1/tenants/${t}/audit?${FILTER}`),
+      deep: tenants.map((t, i) => `/api/v1/tenants/${t}/audit?${FILTER}&cursor=${cursors[i]}`),
+    };
+    const list: ListRun[] = [];
+    for (const [scenario, paths] of Object.entries(scenarios)) {
+      for (const server of [app, baseline]) check(await load(rotating(server.url, token, paths), 10, 2), `warm-up ${scenario}`);
+      for (let rep = 0; rep < REPS; rep++) {
+        for (const server of rep % 2 ? [baseline, app] : [app, baseline]) {
+          const result = await load(rotating(server.url, token, paths));
+          check(result, `${server.name} ${scenario}`);
+          list.push({ scenario, target: server.name as "app" | "baseline", rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99 });
+          log(`${scenario} ${server.name}: ${result.requests.average.toFixed(0)} req/s, p99 ${result.latency.p99} ms`);
+        }
+      }
+    }
+
+    const exports: AuditReport["exports"] = [];
+    for (let rep = 0; rep < REPS; rep++) {
+      const head = await withClient(DB_URL, (c) => c.query("SELECT sequence FROM audit_chains WHERE chain_id = $1", [exportTenant]));
+      const viaApp = await exportThroughApp(app, token, exportTenant);
+      const viaCopy = exportThroughCopy(exportTenant, Number(head.rows[0].sequence));
+      if (viaApp.rows !== viaCopy.rows) throw new Error(`export wrote ${viaApp.rows} rows, COPY ${viaCopy.rows}`);
+      exports.push({ app: viaApp, copy: viaCopy });
+      log(`export: app ${viaApp.seconds.toFixed(2)} s (+${viaApp.rssGrowthMiB.toFixed(0)} MiB RSS), COPY ${viaCopy.seconds.toFixed(2)} s, ${viaApp.rows} rows`);
+    }
+
+    const appends: AuditReport["appends"] = [];
+    const appendTenant = tenants[1]!;
+    let n = 0;
+    for (const connections of [10, 50]) {
+      const result = await load(
+        {
+          url: app.url,
+          requests: [
+            {
+              method: "POST",
+              path: `/api/v1/tenants/${appendTenant}/audit`,
+              headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+              setupRequest: (request) => ({
+                ...request,
+                body: JSON.stringify({ event_type: "bench.appended", actor: { id: "bench", email: "bench@example.com" }, details: { n: ++n } }),
+              }),
+            },
+          ],
+        },
+        connections,
+      );
+      check(result, `append at ${connections} connections`);
+      appends.push({ connections, eventsPerSecond: result.requests.average, p99: result.latency.p99 });
+      log(`append at ${connections} connections: ${result.requests.average.toFixed(0)} events/s, p99 ${result.latency.p99} ms`);
+    }
+    const verify = await getJson(`${app.url}/api/v1/tenants/${appendTenant}/audit/verify`, token);
+    if (verify.valid !== true) throw new Error(`chain broken after the append load: ${JSON.stringify(verify)}`);
+
+    const report: AuditReport = {
+      date: started.toISOString(),
+      machine: machine(version),
+      build,
+      totalEvents,
+      filter: FILTER,
+      durationSeconds: DURATION,
+      reps: REPS,
+      list,
+      exports,
+      appends,
+      verifiedChain: Number(verify.checked),
+    };
+    mkdirSync(path.join(ROOT, "bench/results"), { recursive: true });
+    const file = path.join(ROOT, `bench/results/audit-${started.toISOString().replace(/[:.]/g, "-")}.json`);
+    writeFileSync(file, JSON.stringify(report, null, 2));
+    const section = auditMarkdown(report, path.relative(ROOT, file));
+    console.log(`\n${section}`);
+    if (!flags["no-markdown"]) updateBenchmarksMd(path.join(ROOT, "BENCHMARKS.md"), section, "## Audit log");
+  } finally {
+    await Promise.all(servers.map((s) => stopServer(s).catch(() => undefined)));
+    if (!flags["keep-db"]) await withClient(ADMIN_URL, (c) => c.query(`DROP DATABASE IF EXISTS ${DB} WITH (FORCE)`)).catch(() => undefined);
+  }
+}
+
+await main();
