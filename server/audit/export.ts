@@ -69,7 +69,7 @@ const FORMATS = {
   json: {
     contentType: "application/json",
     open: "[",
-    batch: (rows: AuditRow[], first: boolean) => (first ? "" : ",") + rows.map((r) => JSON.stringify(presentEvent(r))).join(",\n"),
+    batch: (rows: AuditRow[], first: boolean) => (first ? "\n" : ",\n") + rows.map((r) => JSON.stringify(presentEvent(r))).join(",\n"),
     close: "]\n",
   },
 };

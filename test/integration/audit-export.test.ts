@@ -6,7 +6,9 @@ import { client, createToken, createUser, tenantWithMembers } from "../support/f
 import { database } from "../../server/db/client.ts";
 import { emitEvent } from "../../server/events/emit.ts";
 import { secrets } from "../../server/secrets.ts";
-import { CSV_COLUMNS, neutralise } from "../../server/audit/export.ts";
+import { CSV_COLUMNS, exportAudit, neutralise } from "../../server/audit/export.ts";
+import { createRestContext } from "../../server/trpc/create-context.ts";
+import type { SqlRunner } from "../../server/db/sql.ts";
 import * as consoleExport from "../../app/api/console/tenants/[tenantId]/audit/export/route.ts";
 
 let api: TestApi;
@@ -210,4 +212,35 @@ test("the OpenAPI document describes the export", async () => {
   expect(op.parameters.map((p: { name: string }) => p.name)).toEqual(["tenant_id", "format", "event_type", "start_date", "end_date", "actor_id"]);
   expect(Object.keys(op.responses["200"].content)).toEqual(["application/json", "text/csv"]);
   expect(op.responses["404"]).toEqual({ $ref: "#/components/responses/Problem404" });
+});
+
+test("the export reads a batch only when the client has read the previous one (backpressure)", async () => {
+  const req = new Request(`${api.url}${base}/export?format=csv`, { headers: { authorization: `Bearer ${world.viewer.token}` } });
+  const ctx = await createRestContext(req, "backpressure");
+  let batches = 0;
+  const sql: SqlRunner = {
+    ...ctx.db.sql,
+    query: (text, params) => {
+      if (/FROM audit_events e/.test(text)) batches++;
+      return ctx.db.sql.query(text, params);
+    },
+  };
+  const res = await exportAudit(req, world.tenant.id, async () => ({ ...ctx, db: { ...ctx.db, sql } }), "backpressure");
+  expect(res.status).toBe(200);
+  batches = 0;
+  const reader = res.body!.getReader();
+  const decoder = new TextDecoder();
+  let text = decoder.decode((await reader.read()).value);
+  expect(text).toBe(`${CSV_COLUMNS.join(",")}\r\n`);
+  text += decoder.decode((await reader.read()).value);
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  // One batch read and at most one more fetched ahead, of the three the rows need.
+  expect(batches).toBeLessThanOrEqual(2);
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    text += decoder.decode(value);
+  }
+  expect(batches).toBe(Math.ceil((BULK + 2) / 2000));
+  expect(parse(text, { columns: true }).length).toBeGreaterThan(BULK);
 });
