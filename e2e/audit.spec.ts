@@ -179,4 +179,12 @@ test("pages follow the cursor, and the link keeps the filters and the page", asy
   await page.getByRole("button", { name: "Previous" }).click();
   await audit.expectShown(ids.slice(0, 25));
   await expect(page.getByRole("button", { name: "Previous" })).toBeDisabled();
+
+  // A link to one event opens it even when it is not on the page shown.
+  await audit.goto(tenant.id, `event=${ids[26]}`);
+  await expect(audit.drawer.dialog).toHaveAccessibleName("invoice.paid");
+  await expect(audit.drawer.value("Event ID")).toHaveText(ids[26]!);
+  await audit.drawer.closeButton.click();
+  await expect(audit.drawer.dialog).toBeHidden();
+  expect(new URL(page.url()).searchParams.has("event")).toBe(false);
 });

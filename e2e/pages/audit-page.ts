@@ -69,7 +69,7 @@ export class AuditPage {
   async waitUntilLoaded() {
     await expect(this.page.getByRole("heading", { level: 2, name: "Audit log" })).toBeVisible();
     await expect(this.page.locator('table[aria-busy="true"]')).toHaveCount(0);
-    await expect(this.rows.first().or(this.page.getByRole("heading", { level: 3 }).first())).toBeVisible();
+    await expect(this.rows.first().or(this.page.locator("section[aria-labelledby=audit-title] h3").first())).toBeVisible();
   }
 
   async filter({ type, actor, range, from, to }: { type?: string; actor?: string; range?: RangeLabel; from?: string; to?: string }) {
