@@ -4,7 +4,7 @@ import type { SqlRunner } from "../db/sql.ts";
 import { keysetPage, type PageRequest } from "../db/keyset.ts";
 import { isUuid } from "../db/ids.ts";
 import { NotFound } from "../errors.ts";
-import { emitEvent } from "../events/emit.ts";
+import { appendToLog } from "./appender.ts";
 import { parseIsoDate, type AppendAuditInput } from "./schemas.ts";
 import {
   AUDIT_COLUMNS,
@@ -52,26 +52,23 @@ export async function eventTypes(sql: SqlRunner, tenantId: string) {
 /**
  * Records an event sent by the tenant's own application. The actor, metadata and timestamp are
  * the application's account of what happened, stored as given; the API caller who appended it is
- * not written into the event (see README, "Appending events").
+ * not written into the event (see README, "Appending events"). Concurrent appends to one tenant
+ * share a transaction (see appender.ts).
  */
 export async function appendEvent(db: Database, tenantId: string, input: AppendAuditInput): Promise<AuditRow> {
-  return db.sql.transaction(async (tx) => {
-    const recorded = await emitEvent(
-      tx,
-      {
-        id: input.actor.id,
-        email: input.actor.email ?? null,
-        ip: input.metadata?.ip_address ?? null,
-        userAgent: input.metadata?.user_agent ?? null,
-      },
-      {
-        type: input.event_type,
-        tenantId,
-        target: input.target,
-        details: input.details,
-        timestamp: input.timestamp ? parseIsoDate(input.timestamp)! : undefined,
-      },
-    );
-    return getEvent(tx, tenantId, recorded.id);
+  return appendToLog(db, tenantId, {
+    actor: {
+      id: input.actor.id,
+      email: input.actor.email ?? null,
+      ip: input.metadata?.ip_address ?? null,
+      userAgent: input.metadata?.user_agent ?? null,
+    },
+    event: {
+      type: input.event_type,
+      tenantId,
+      target: input.target,
+      details: input.details,
+      timestamp: input.timestamp ? parseIsoDate(input.timestamp)! : undefined,
+    },
   });
 }

@@ -46,44 +46,89 @@ export interface RecordedEvent {
 /** A transaction to write in: Prisma's, or the plain-SQL runner's (hot paths use that). */
 export type EventTx = Tx | SqlRunner;
 
+/** An event as stored: every column of its audit_events row, chain fields included. */
+export interface StoredEvent extends RecordedEvent {
+  tenant_id: string | null;
+  event_type: string;
+  actor_id: string | null;
+  actor_email: string | null;
+  ip_address: string | null;
+  user_agent: string | null;
+  target_type: string | null;
+  target_id: string | null;
+  details: Record<string, unknown>;
+  prev_hash: string;
+  hash: string;
+}
+
 // sequence, prev_hash and hash are filled in by the audit_events_chain trigger, which locks the
 // tenant's chain head until this transaction ends (see migration 20261122000000_audit_chain).
-const INSERT_EVENT = `INSERT INTO audit_events
+// Rows go in in the order given (ORDER BY ord), so each tenant's sequence follows that order.
+const INSERT_EVENTS = `INSERT INTO audit_events
   (tenant_id, event_type, actor_id, actor_email, ip_address, user_agent, target_type, target_id, details, timestamp)
-  VALUES ($1::uuid, $2, $3, $4, $5, $6, $7, $8, $9::jsonb, coalesce($10::timestamptz, now()))
-  RETURNING id, timestamp, sequence::int AS sequence`;
+  SELECT v.tenant_id, v.event_type, v.actor_id, v.actor_email, v.ip_address, v.user_agent, v.target_type, v.target_id,
+         v.details, coalesce(v.at, now())
+  FROM unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[],
+              $9::jsonb[], $10::timestamptz[]) WITH ORDINALITY
+       AS v(tenant_id, event_type, actor_id, actor_email, ip_address, user_agent, target_type, target_id, details, at, ord)
+  ORDER BY v.ord
+  RETURNING id, tenant_id, event_type, actor_id, actor_email, ip_address, user_agent, target_type, target_id, details,
+            timestamp, sequence::int AS sequence, prev_hash, hash`;
 
-export async function emitEvent(tx: EventTx, actor: Actor, event: EventInput): Promise<RecordedEvent> {
+export interface EventToEmit {
+  actor: Actor;
+  event: EventInput;
+}
+
+/**
+ * Records several events in one statement (appends batched by the audit appender), in the order
+ * given; returns them stored, in that order. Same guarantees as emitEvent.
+ */
+export async function emitEvents(tx: EventTx, items: EventToEmit[]): Promise<StoredEvent[]> {
+  if (!items.length) return [];
+  const column = <T>(pick: (item: EventToEmit) => T) => items.map(pick);
   const values = [
-    event.tenantId,
-    event.type,
-    actor.id,
-    actor.email,
-    actor.ip,
-    actor.userAgent,
-    event.target?.type ?? null,
-    event.target?.id ?? null,
-    JSON.stringify(event.details ?? {}),
-    event.timestamp?.toISOString() ?? null,
+    column((i) => i.event.tenantId),
+    column((i) => i.event.type),
+    column((i) => i.actor.id),
+    column((i) => i.actor.email),
+    column((i) => i.actor.ip),
+    column((i) => i.actor.userAgent),
+    column((i) => i.event.target?.type ?? null),
+    column((i) => i.event.target?.id ?? null),
+    column((i) => JSON.stringify(i.event.details ?? {})),
+    column((i) => i.event.timestamp?.toISOString() ?? null),
   ];
   const rows =
     "query" in tx && typeof tx.query === "function"
-      ? await tx.query<RecordedEvent>(INSERT_EVENT, values)
-      : await (tx as Tx).$queryRawUnsafe<RecordedEvent[]>(INSERT_EVENT, ...values);
-  const recorded = rows[0]!;
+      ? await tx.query<StoredEvent>(INSERT_EVENTS, values)
+      : await (tx as Tx).$queryRawUnsafe<StoredEvent[]>(INSERT_EVENTS, ...values);
+  // RETURNING order is not promised; within a tenant, sequence order is the order given.
+  const byTenant = new Map<string | null, StoredEvent[]>();
+  for (const row of [...rows].sort((a, b) => a.sequence - b.sequence)) {
+    byTenant.set(row.tenant_id, [...(byTenant.get(row.tenant_id) ?? []), row]);
+  }
+  const stored = items.map((item) => byTenant.get(item.event.tenantId)!.shift()!);
   // The webhook outbox: one delivery per matching enabled webhook, in this same transaction.
-  if (event.tenantId) {
+  for (const [index, item] of items.entries()) {
+    const row = stored[index]!;
+    if (!item.event.tenantId) continue;
     await enqueueDeliveries(tx, {
-      id: recorded.id,
-      type: event.type,
-      tenantId: event.tenantId,
-      createdAt: recorded.timestamp,
-      actor: { id: actor.id, email: actor.email },
-      target: event.target ?? null,
-      details: event.details ?? {},
+      id: row.id,
+      type: item.event.type,
+      tenantId: item.event.tenantId,
+      createdAt: row.timestamp,
+      actor: { id: item.actor.id, email: item.actor.email },
+      target: item.event.target ?? null,
+      details: item.event.details ?? {},
     });
   }
-  return recorded;
+  return stored;
+}
+
+export async function emitEvent(tx: EventTx, actor: Actor, event: EventInput): Promise<RecordedEvent> {
+  const [stored] = await emitEvents(tx, [{ actor, event }]);
+  return { id: stored!.id, timestamp: stored!.timestamp, sequence: stored!.sequence };
 }
 
 /**
