@@ -175,6 +175,8 @@ export async function startApp(options: {
   token: string;
   databaseUrl?: string;
   nodeArgs?: string[];
+  /** Environment variables set over the defaults below (e.g. INTERNAL_CRON=on). */
+  env?: Record<string, string>;
   /** Called with the process as soon as it is spawned (so a Ctrl-C while waiting can stop it). */
   track?: (server: Server) => void;
 }): Promise<Server> {
@@ -194,6 +196,7 @@ export async function startApp(options: {
     BOOTSTRAP_ADMIN_EMAIL: "bench-operator@example.com",
     BOOTSTRAP_ADMIN_PASSWORD: randomBytes(12).toString("base64url"),
     BOOTSTRAP_TOKEN: options.token,
+    ...options.env,
   });
   options.track?.(app);
   await waitReady(app, `${url}/api/v1/openapi.json`).catch(async (error: unknown) => {
