@@ -3,6 +3,7 @@
 import { Badge } from "../ui/badge";
 import { cx } from "../ui/cx";
 import { formatExact } from "../ui/relative-time";
+import { responseLabel } from "./status";
 import type { Attempt, Delivery } from "./types";
 import { When } from "./when";
 
@@ -38,13 +39,13 @@ export function AttemptsTimeline({ delivery }: { delivery: Delivery }) {
             />
             <div className="flex flex-wrap items-center gap-x-3 gap-y-1 text-sm">
               <span className="font-medium text-slate-900">Attempt {attempt.attempt}</span>
-              <Badge tone={ok ? "success" : "danger"}>{attempt.response_status ? `HTTP ${attempt.response_status}` : "No response"}</Badge>
+              <Badge tone={ok ? "success" : "danger"}>{responseLabel(attempt.response_status)}</Badge>
               {attempt.duration_ms !== null ? <span className="text-slate-600">{attempt.duration_ms} ms</span> : null}
               <time dateTime={attempt.started_at} className="text-slate-600">
                 {formatExact(attempt.started_at)}
               </time>
             </div>
-            {attempt.error ? (
+            {attempt.error && attempt.error !== responseLabel(attempt.response_status) ? (
               <p className="mt-1 text-sm break-words text-red-700" data-testid="attempt-error">
                 {attempt.error}
               </p>

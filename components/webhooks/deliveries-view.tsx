@@ -1,7 +1,7 @@
 "use client";
 
-import { useState } from "react";
-import { keepPreviousData, useQuery } from "@tanstack/react-query";
+import { useEffect, useRef, useState } from "react";
+import { keepPreviousData, useQuery, useQueryClient } from "@tanstack/react-query";
 import { messageOf, useTRPC } from "../trpc";
 import { Card, CardHeader } from "../ui/card";
 import { cx } from "../ui/cx";
@@ -13,12 +13,10 @@ import { Skeleton } from "../ui/skeleton";
 import { Spinner } from "../ui/spinner";
 import { SendIcon } from "../icons";
 import { DeliveryItem } from "./delivery-item";
-import { deliveryStatusLabel, isInFlight } from "./status";
+import { deliveryStatusLabel, isInFlight, pollInterval } from "./status";
 import type { DeliveryStatus } from "./types";
 
 const PAGE_SIZE = 20;
-/** While a delivery is pending or will be retried, the list asks again this often. */
-const IN_FLIGHT_POLL_MS = 2_000;
 const STATUSES: DeliveryStatus[] = ["pending", "succeeded", "failed", "exhausted", "cancelled"];
 
 interface DeliveriesViewProps {
@@ -44,9 +42,20 @@ export function DeliveriesView({ tenantId, webhookId, canWrite, openDeliveryId }
   const query = useQuery({
     ...trpc.webhooks.deliveries.queryOptions(input),
     placeholderData: keepPreviousData,
-    refetchInterval: (q) => (q.state.data?.results.some(isInFlight) ? IN_FLIGHT_POLL_MS : false),
+    refetchInterval: (q) => (q.state.data ? pollInterval(q.state.data.results) : false),
   });
   const polling = query.data?.results.some(isInFlight) ?? false;
+
+  // When a delivery moves on, the webhook's "last delivery" (here and in the list) has too.
+  const queryClient = useQueryClient();
+  const progress = query.data?.results.map((d) => `${d.id}:${d.status}:${d.attempt_count}`).join() ?? "";
+  const seen = useRef("");
+  useEffect(() => {
+    if (seen.current === progress) return;
+    seen.current = progress;
+    void queryClient.invalidateQueries(trpc.webhooks.get.queryFilter({ tenant_id: tenantId, webhook_id: webhookId }));
+    void queryClient.invalidateQueries(trpc.webhooks.list.pathFilter());
+  }, [progress, queryClient, trpc, tenantId, webhookId]);
 
   let body;
   if (query.isPending) {

@@ -30,6 +30,19 @@ export function isInFlight(delivery: Pick<Delivery, "status" | "next_attempt_at"
   return delivery.status === "pending" || (delivery.status === "failed" && delivery.next_attempt_at !== null);
 }
 
+const SOON_MS = 30_000;
+
+/**
+ * How often to ask again while deliveries are under way: every 2 s while one is about to be
+ * attempted, every 15 s while the next retry is further off, not at all once all are settled.
+ */
+export function pollInterval(deliveries: Array<Pick<Delivery, "status" | "next_attempt_at">>, now = Date.now()): number | false {
+  const inFlight = deliveries.filter(isInFlight);
+  if (inFlight.length === 0) return false;
+  const soon = inFlight.some((d) => d.status === "pending" || !d.next_attempt_at || Date.parse(d.next_attempt_at) - now < SOON_MS);
+  return soon ? 2_000 : 15_000;
+}
+
 /** "HTTP 200", or what went wrong before an answer came. */
 export function responseLabel(status: number | null | undefined): string {
   return status ? `HTTP ${status}` : "No response";

@@ -12,6 +12,9 @@ import { SecretDialog } from "./secret-dialog";
 import type { Webhook } from "./types";
 import { WebhookDialog } from "./webhook-dialog";
 
+/** How long after a test event the list keeps asking for its result. */
+const AWAIT_TEST_MS = 30_000;
+
 type Asking = { kind: "delete" | "rotate"; webhook: Webhook } | null;
 type Shown = { reason: "created" | "rotated"; url: string; secret: string } | null;
 
@@ -25,6 +28,8 @@ export interface WebhookActions {
   /** Whether a test or an enable/disable of this webhook is on its way. */
   testing: (webhook: Webhook) => boolean;
   switching: (webhook: Webhook) => boolean;
+  /** A test event was sent in the last half minute: its result is worth polling for. */
+  awaitingTest: boolean;
   /** The dialogs these actions open: render them somewhere in the caller's tree. */
   dialogs: ReactNode;
 }
@@ -51,6 +56,7 @@ export function useWebhookActions(tenantId: string, { onSaved, onDeleted }: { on
   const [asking, setAsking] = useState<Asking>(null);
   const [askError, setAskError] = useState<string | null>(null);
   const [shown, setShown] = useState<Shown>(null);
+  const [awaitingTests, setAwaitingTests] = useState(0);
 
   const invalidate = () => queryClient.invalidateQueries(trpc.webhooks.pathFilter());
   const update = useMutation(trpc.webhooks.update.mutationOptions({ onSettled: invalidate }));
@@ -83,7 +89,9 @@ export function useWebhookActions(tenantId: string, { onSaved, onDeleted }: { on
 
   function sendTest(webhook: Webhook) {
     test.mutate(ids(webhook), {
-      onSuccess: (delivery) =>
+      onSuccess: (delivery) => {
+        setAwaitingTests((n) => n + 1);
+        setTimeout(() => setAwaitingTests((n) => n - 1), AWAIT_TEST_MS);
         notify(
           <>
             A test event is on its way to {url(webhook)}.{" "}
@@ -92,7 +100,8 @@ export function useWebhookActions(tenantId: string, { onSaved, onDeleted }: { on
             </Link>
           </>,
           "info",
-        ),
+        );
+      },
       onError: (error) => notify(<>The test event could not be sent to {url(webhook)}: {messageOf(error)}</>, "danger"),
     });
   }
@@ -188,6 +197,7 @@ export function useWebhookActions(tenantId: string, { onSaved, onDeleted }: { on
     sendTest,
     setEnabled: (webhook, enabled) => void setEnabled(webhook, enabled),
     testing: (webhook) => test.isPending && test.variables?.webhook_id === webhook.id,
+    awaitingTest: awaitingTests > 0,
     switching: (webhook) => update.isPending && update.variables?.webhook_id === webhook.id,
     dialogs,
   };

@@ -14,7 +14,7 @@ import type { WebhookActions } from "./use-webhook-actions";
 import { WebhookRow } from "./webhook-row";
 
 export const PAGE_SIZE = 20;
-/** While a last delivery is still on its way, the list asks again this often. */
+/** While a last delivery (or a test event just sent) is on its way, the list asks again this often. */
 const PENDING_POLL_MS = 3_000;
 
 interface WebhooksTableProps {
@@ -80,7 +80,8 @@ export function WebhooksTable({ tenantId, position, onMove, canWrite, actions, e
   const query = useQuery({
     ...trpc.webhooks.list.queryOptions(input),
     placeholderData: keepPreviousData,
-    refetchInterval: (q) => (q.state.data?.results.some((w) => w.last_delivery?.status === "pending") ? PENDING_POLL_MS : false),
+    refetchInterval: (q) =>
+      actions.awaitingTest || q.state.data?.results.some((w) => w.last_delivery?.status === "pending") ? PENDING_POLL_MS : false,
   });
 
   if (query.isPending) return <LoadingRows canWrite={canWrite} />;
