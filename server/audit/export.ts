@@ -126,7 +126,7 @@ async function startExport(req: Request, tenantId: string, ctx: Context): Promis
   if (!principal) {
     throw ctx.authError === "invalid_token" ? Unauthenticated("The access token is invalid, expired or revoked", "invalid_token") : Unauthenticated();
   }
-  const tenant = await resolveTenantAccess(ctx.db.prisma, principal, tenantId);
+  const tenant = await resolveTenantAccess(ctx.db.sql, principal, tenantId);
   const parsed = ExportAuditQuery.safeParse(Object.fromEntries(new URL(req.url).searchParams));
   if (!parsed.success) {
     const errors = fieldErrorsOf(parsed.error);

@@ -54,7 +54,7 @@ export const operatorProcedure = authedProcedure.meta({ access: "operator", writ
 export function tenantProcedure(role: TenantRole) {
   return authedProcedure.meta({ access: `tenant:${role}`, write: role === "admin" }).use(async ({ ctx, next, getRawInput }) => {
     const raw = (await getRawInput()) as { tenant_id?: unknown } | undefined;
-    const tenant = await resolveTenantAccess(ctx.db.prisma, ctx.principal, raw?.tenant_id);
+    const tenant = await resolveTenantAccess(ctx.db.sql, ctx.principal, raw?.tenant_id);
     if (!roleSatisfies(tenant.role, role)) {
       throw Forbidden(ctx.principal.token?.readOnly ? "This token is read-only" : `This needs the tenant ${role} role`);
     }
