@@ -7,7 +7,7 @@ import { Switch } from "../ui/switch";
 import { Td, Tr } from "../ui/table";
 import { KeyIcon, PencilIcon, SendIcon, TrashIcon } from "../icons";
 import { describeEvents } from "./event-kinds";
-import { LastDelivery, WebhookStatus } from "./status";
+import { deliveryStatusLabel, LastDelivery, WebhookStatus } from "./status";
 import type { Webhook } from "./types";
 import { webhookHref, type WebhookActions } from "./use-webhook-actions";
 
@@ -37,6 +37,12 @@ export function WebhookRow({ tenantId, webhook, canWrite, actions, highlight }: 
           <span className="sr-only">Events: </span>
           {describeEvents(webhook.events)}
         </p>
+        {webhook.last_delivery ? (
+          <p className="text-xs text-slate-600 md:hidden">
+            Last delivery: {deliveryStatusLabel(webhook.last_delivery.status).toLowerCase()}
+            {webhook.last_delivery.response_status ? ` (HTTP ${webhook.last_delivery.response_status})` : ""}
+          </p>
+        ) : null}
         {!webhook.enabled && webhook.disabled_reason ? (
           <p className="text-xs whitespace-normal text-red-700 sm:hidden">Disabled: {webhook.disabled_reason}</p>
         ) : null}
