@@ -2,8 +2,9 @@
  * The SSRF guard: every outbound HTTP call (SSO metadata, webhooks) goes through `safeFetch`.
  * The host is resolved once and every address checked: loopback, private, link-local, cloud
  * metadata and other special ranges are refused unless OUTBOUND_ALLOW_PRIVATE=true, and the
- * connection is made to the checked address (no second lookup to rebind). Public targets must be
- * https. No redirects are followed; a deadline covers the whole exchange; the body is capped.
+ * connection is made to the checked address (no second lookup to rebind). Connections are kept
+ * alive and reused only for the same host and checked address (see `pooledAgent`). Public targets
+ * must be https. No redirects are followed; a deadline covers the whole exchange; the body is capped.
  */
 import { lookup as dnsLookup } from "node:dns/promises";
 import http from "node:http";
@@ -118,13 +119,65 @@ export async function safeFetch(raw: string, request: SafeRequest): Promise<Safe
     throw new OutboundError("invalid_url", "public hosts must be reached over https");
   }
   const chosen = addresses[0]!;
-  const pinned: LookupFunction = (_hostname, options, callback) => {
+  const agent = pooledAgent(url, chosen);
+  try {
+    return await exchange(url, request, chosen, agent);
+  } catch (error) {
+    // A pooled connection the server closed while idle fails before any answer: once, afresh.
+    if (error instanceof StaleSocket) return exchange(url, request, chosen, false);
+    throw error;
+  }
+}
+
+/** The request failed on a reused keep-alive socket before any response arrived. */
+class StaleSocket extends Error {}
+
+function pinnedLookup(chosen: { address: string; family: number }): LookupFunction {
+  return (_hostname, options, callback) => {
     if ((options as { all?: boolean }).all) callback(null, [{ address: chosen.address, family: chosen.family }]);
     else callback(null, chosen.address, chosen.family);
   };
+}
 
+/**
+ * Keep-alive pools, one per (scheme, host, checked address, port): a pooled socket is only ever
+ * reused for a request whose host resolved, in this attempt, to the very address that socket is
+ * connected to (the lookup is still done and checked per attempt, above). Least recently used
+ * pools beyond POOL_LIMIT are closed. Idle sockets close after IDLE_MS (sooner when the server's
+ * Keep-Alive header says so) and do not keep the process alive.
+ */
+const POOL_LIMIT = 256;
+const IDLE_MS = 4000;
+const pools = new Map<string, http.Agent>();
+
+function pooledAgent(url: URL, chosen: { address: string; family: number }): http.Agent {
+  const port = url.port || (url.protocol === "https:" ? "443" : "80");
+  const key = `${url.protocol}//${url.hostname}@${chosen.address}:${port}`;
+  let agent = pools.get(key);
+  if (agent) pools.delete(key);
+  else {
+    const options = { keepAlive: true, maxSockets: 64, maxFreeSockets: 64, timeout: IDLE_MS, lookup: pinnedLookup(chosen) };
+    agent = url.protocol === "https:" ? new https.Agent(options) : new http.Agent(options);
+  }
+  pools.set(key, agent);
+  if (pools.size > POOL_LIMIT) {
+    const [oldest, old] = pools.entries().next().value!;
+    pools.delete(oldest);
+    old.destroy();
+  }
+  return agent;
+}
+
+/** Closes every pooled connection (tests, shutdown). */
+export function closeOutboundPools(): void {
+  for (const agent of pools.values()) agent.destroy();
+  pools.clear();
+}
+
+function exchange(url: URL, request: SafeRequest, chosen: { address: string; family: number }, agent: http.Agent | false): Promise<SafeResponse> {
   const transport = url.protocol === "https:" ? https : http;
   return new Promise<SafeResponse>((resolve, reject) => {
+    let answered = false;
     const fail = (error: OutboundError) => {
       clearTimeout(deadline);
       req.destroy();
@@ -135,10 +188,11 @@ export async function safeFetch(raw: string, request: SafeRequest): Promise<Safe
       {
         method: request.method ?? "GET",
         headers: { "user-agent": "ControlPlane/1.0", ...request.headers },
-        lookup: pinned,
-        agent: false,
+        lookup: pinnedLookup(chosen),
+        agent,
       },
       (res) => {
+        answered = true;
         const status = res.statusCode ?? 0;
         if (status >= 300 && status < 400) {
           res.resume();
@@ -171,6 +225,8 @@ export async function safeFetch(raw: string, request: SafeRequest): Promise<Safe
     );
     req.on("error", (error: NodeJS.ErrnoException) => {
       clearTimeout(deadline);
+      const stale = req.reusedSocket && !answered && ["ECONNRESET", "EPIPE", "ECONNABORTED"].includes(error.code ?? "");
+      if (stale) return reject(new StaleSocket());
       reject(new OutboundError("network", error.code ? `connection failed (${error.code})` : "connection failed"));
     });
     if (request.body !== undefined) req.write(request.body);
