@@ -62,17 +62,83 @@ const CLAIM = `UPDATE webhook_deliveries d SET locked_until = now() + $2 * inter
   RETURNING d.id, d.tenant_id, d.webhook_id, d.event_id, d.payload, d.attempt_count, w.url, w.enabled, w.secret_ciphertext,
     w.previous_secret_ciphertext, w.previous_secret_expires_at > now() AS previous_valid, w.failing_since`;
 
-// One statement: the attempt row, the delivery's next state, and the webhook's failure streak.
-const RECORD = `WITH a AS (
+// One statement for a group of attempts: the attempt rows, the deliveries' next states, and each
+// webhook's failure streak (cleared by a success, started by the first failure after it; written
+// only when it changes). Recording in groups makes one commit serve many deliveries.
+const RECORD = `WITH r AS (
+    SELECT * FROM unnest($1::uuid[], $2::int[], $3::timestamptz[], $4::int[], $5::int[], $6::text[], $7::text[], $8::timestamptz[], $9::text[], $10::uuid[])
+      AS r(id, attempt, started_at, duration_ms, response_status, response_body, error, next_attempt_at, status, webhook_id)
+  ), a AS (
     INSERT INTO webhook_attempts (delivery_id, attempt, started_at, duration_ms, response_status, response_body, error, next_attempt_at)
-    VALUES ($1::uuid, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (delivery_id, attempt) DO NOTHING
+    SELECT id, attempt, started_at, duration_ms, response_status, response_body, error, next_attempt_at FROM r
+    ON CONFLICT (delivery_id, attempt) DO NOTHING
+  ), s AS (
+    SELECT webhook_id, max(started_at) FILTER (WHERE status = 'succeeded') AS last_ok FROM r GROUP BY webhook_id
+  ), f AS (
+    SELECT s.webhook_id, s.last_ok,
+      min(r.started_at) FILTER (WHERE r.status <> 'succeeded' AND (s.last_ok IS NULL OR r.started_at > s.last_ok)) AS first_fail
+    FROM s JOIN r USING (webhook_id) GROUP BY s.webhook_id, s.last_ok
   ), w AS (
-    UPDATE webhooks SET failing_since = CASE WHEN $9 = 'succeeded' THEN NULL ELSE $3 END
-    WHERE id = $10::uuid AND (CASE WHEN $9 = 'succeeded' THEN failing_since IS NOT NULL ELSE failing_since IS NULL END)
+    UPDATE webhooks w SET failing_since = CASE WHEN f.last_ok IS NULL THEN coalesce(w.failing_since, f.first_fail) ELSE f.first_fail END
+    FROM f
+    WHERE w.id = f.webhook_id
+      AND w.failing_since IS DISTINCT FROM (CASE WHEN f.last_ok IS NULL THEN coalesce(w.failing_since, f.first_fail) ELSE f.first_fail END)
   )
-  UPDATE webhook_deliveries SET status = $9, attempt_count = $2, next_attempt_at = $8, locked_until = NULL,
-    last_attempt_at = $3, last_response_status = $5, last_error = $7, updated_at = now()
-  WHERE id = $1::uuid`;
+  UPDATE webhook_deliveries d SET status = r.status, attempt_count = r.attempt, next_attempt_at = r.next_attempt_at, locked_until = NULL,
+    last_attempt_at = r.started_at, last_response_status = r.response_status, last_error = r.error, updated_at = now()
+  FROM r WHERE d.id = r.id`;
+
+interface Attempted {
+  id: string;
+  number: number;
+  startedAt: Date;
+  durationMs: number;
+  status: number | null;
+  body: string | null;
+  error: string | null;
+  next: Date | null;
+  outcome: "succeeded" | "failed" | "exhausted";
+  webhookId: string;
+}
+
+/**
+ * Group commit: the first attempt to finish is written at once; those finishing while a write is
+ * in flight are written together by the next one. Each caller learns when its own row is written.
+ */
+function recorder(db: Database) {
+  let waiting: { entry: Attempted; done: (error?: unknown) => void }[] = [];
+  let writing = false;
+  const write = async (entries: Attempted[]) => {
+    const column = <K extends keyof Attempted>(key: K) => entries.map((e) => e[key]);
+    const values = [column("id"), column("number"), column("startedAt"), column("durationMs"), column("status"), column("body"), column("error"), column("next"), column("outcome"), column("webhookId")];
+    try {
+      await db.sql.query(RECORD, values);
+    } catch (error) {
+      // Two instances changing several webhooks' streaks in opposite orders: run it again.
+      if ((error as { code?: string }).code !== "40P01") throw error;
+      await db.sql.query(RECORD, values);
+    }
+  };
+  const drain = async () => {
+    writing = true;
+    while (waiting.length) {
+      const group = waiting;
+      waiting = [];
+      try {
+        await write(group.map((g) => g.entry));
+        for (const g of group) g.done();
+      } catch (error) {
+        for (const g of group) g.done(error);
+      }
+    }
+    writing = false;
+  };
+  return (entry: Attempted) =>
+    new Promise<void>((resolve, reject) => {
+      waiting.push({ entry, done: (error) => (error ? reject(error) : resolve()) });
+      if (!writing) void drain();
+    });
+}
 
 export function retrySchedule(): number[] {
   return env().WEBHOOK_RETRY_SCHEDULE ?? DEFAULT_SCHEDULE_SECONDS;
@@ -114,7 +180,7 @@ async function send(row: Claimed): Promise<AttemptResult> {
 
 type Outcome = "succeeded" | "failed" | "exhausted" | "disabled" | "cancelled";
 
-async function attempt(db: Database, row: Claimed): Promise<Outcome> {
+async function attempt(db: Database, row: Claimed, record: (entry: Attempted) => Promise<void>): Promise<Outcome> {
   if (!row.enabled) {
     await db.sql.query(
       `UPDATE webhook_deliveries SET status = 'cancelled', next_attempt_at = NULL, locked_until = NULL, last_error = 'webhook disabled' WHERE id = $1::uuid`,
@@ -139,7 +205,7 @@ async function attempt(db: Database, row: Claimed): Promise<Outcome> {
   }
 
   const schedule = retrySchedule();
-  let status: Outcome = "succeeded";
+  let status: Attempted["outcome"] = "succeeded";
   let next: Date | null = null;
   if (!ok) {
     const delay = result.retryAfter ?? schedule[number - 1];
@@ -147,7 +213,7 @@ async function attempt(db: Database, row: Claimed): Promise<Outcome> {
     next = delay === undefined ? null : new Date(Date.now() + delay * 1000);
   }
   const error = ok ? null : (result.error ?? `HTTP ${result.status}`);
-  await db.sql.query(RECORD, [row.id, number, startedAt, durationMs, result.status, result.body, error, next, status, row.webhook_id]);
+  await record({ id: row.id, number, startedAt, durationMs, status: result.status, body: result.body, error, next, outcome: status, webhookId: row.webhook_id });
 
   if (!ok && row.failing_since && Date.now() - row.failing_since.getTime() >= FAILING_DAYS_BEFORE_DISABLE * 86_400_000) {
     await disableWebhook(db, {
@@ -160,36 +226,56 @@ async function attempt(db: Database, row: Claimed): Promise<Outcome> {
   return status;
 }
 
-/** Delivers what is due until nothing is left or the budget is spent. */
+/**
+ * Delivers what is due until nothing is left or the budget is spent. The next batch is claimed
+ * while the current one is still being sent (when the queue runs below `concurrency`), so the
+ * senders do not wait for the claim; a claimed row left waiting past half its lease is dropped
+ * unsent (the lease expires and it is claimed again), never sent late under someone else's claim.
+ */
 export async function deliverDue(db: Database, options: DeliverOptions = {}): Promise<DeliverySummary> {
-  const { budgetMs = 10_000, concurrency = 20, batchSize = 50, leaseMs = 60_000 } = options;
+  const { budgetMs = 10_000, concurrency = 50, batchSize = 100, leaseMs = 60_000 } = options;
   const deadline = Date.now() + budgetMs;
   const summary: DeliverySummary = { claimed: 0, succeeded: 0, failed: 0, exhausted: 0, disabled: 0 };
-  const queue: Claimed[] = [];
+  const record = recorder(db);
+  const queue: { row: Claimed; claimedAt: number }[] = [];
   let drained = false;
   let claiming: Promise<void> | null = null;
 
+  const claim = () =>
+    (claiming ??= (async () => {
+      const claimedAt = Date.now();
+      try {
+        const rows = await db.sql.query<Claimed>(CLAIM, [batchSize, leaseMs]);
+        summary.claimed += rows.length;
+        for (const row of rows) queue.push({ row, claimedAt });
+        if (rows.length === 0) drained = true;
+      } finally {
+        claiming = null;
+      }
+    })());
+
   const next = async (): Promise<Claimed | undefined> => {
     for (;;) {
-      if (queue.length) return queue.shift();
-      if (drained || Date.now() >= deadline) return undefined;
-      claiming ??= db.sql
-        .query<Claimed>(CLAIM, [batchSize, leaseMs])
-        .then((rows) => {
-          summary.claimed += rows.length;
-          queue.push(...rows);
-          if (rows.length === 0) drained = true;
-        })
-        .finally(() => {
-          claiming = null;
-        });
-      await claiming;
+      const item = queue.shift();
+      if (queue.length < concurrency && !drained && !claiming && Date.now() < deadline) void claim().catch(() => undefined);
+      if (item) {
+        if (Date.now() - item.claimedAt < leaseMs / 2) return item.row;
+        continue;
+      }
+      if (drained) return undefined;
+      if (Date.now() >= deadline) {
+        // A claim started before the deadline: what it took is ours to send.
+        if (!claiming) return undefined;
+        await claiming;
+        continue;
+      }
+      await claim();
     }
   };
   const worker = async () => {
     for (let row = await next(); row; row = await next()) {
       try {
-        const outcome = await attempt(db, row);
+        const outcome = await attempt(db, row, record);
         if (outcome !== "cancelled") summary[outcome] += 1;
       } catch (error) {
         // Left claimed: the lease expires and another run retries it.
