@@ -17,9 +17,10 @@ import type { Context } from "../trpc/context.ts";
 import { fieldErrorsOf } from "../trpc/errors.ts";
 import type { SqlRunner } from "../db/sql.ts";
 import { ExportAuditQuery } from "./schemas.ts";
-import { chainHead, findEvents, presentEvent, resolveFilter, type AuditFilter, type AuditRow, type Bound } from "./query.ts";
+import { AUDIT_COLUMNS, CSV_EXPORT_COLUMNS, chainHead, findEvents, presentEvent, resolveFilter, type AuditFilter, type AuditRow, type Bound } from "./query.ts";
 
-const BATCH = 2000;
+/** Rows per keyset query: small batches keep what a scavenge finds alive (and promotes) small. */
+export const EXPORT_BATCH = 500;
 
 export const CSV_COLUMNS = [
   "id",
@@ -41,32 +42,36 @@ export function neutralise(cell: string | null): string | null {
   return cell !== null && /^[=+\-@\t\r]/.test(cell) ? `'${cell}` : cell;
 }
 
-function csvRecord(row: AuditRow): (string | number | null)[] {
-  const cells = [
+/** One CSV record from a row selected with CSV_EXPORT_COLUMNS (every cell already text). */
+function csvRecord(row: AuditRow): (string | null)[] {
+  return [
     row.id,
     row.event_type,
-    row.actor_id,
-    row.actor_email,
-    new Date(row.timestamp).toISOString(),
-    row.ip_address,
-    row.user_agent,
-    row.target_type,
-    row.target_id,
-    JSON.stringify(row.details ?? {}),
-  ].map(neutralise);
-  return [...cells, Number(row.sequence), row.hash];
+    neutralise(row.actor_id),
+    neutralise(row.actor_email),
+    row.timestamp as unknown as string,
+    neutralise(row.ip_address),
+    neutralise(row.user_agent),
+    neutralise(row.target_type),
+    neutralise(row.target_id),
+    row.details as unknown as string,
+    row.sequence as string,
+    row.hash,
+  ];
 }
 
 const csv = (records: unknown[][]) => stringify(records, { record_delimiter: "\r\n", quoted_match: /[\r\n]/ });
 
 const FORMATS = {
   csv: {
+    columns: CSV_EXPORT_COLUMNS,
     contentType: "text/csv; charset=utf-8",
     open: csv([[...CSV_COLUMNS]]),
     batch: (rows: AuditRow[]) => csv(rows.map(csvRecord)),
     close: "",
   },
   json: {
+    columns: AUDIT_COLUMNS,
     contentType: "application/json",
     open: "[",
     batch: (rows: AuditRow[], first: boolean) => (first ? "\n" : ",\n") + rows.map((r) => JSON.stringify(presentEvent(r))).join(",\n"),
@@ -84,12 +89,23 @@ function slug(name: string): string {
     .replace(/-+$/, "");
 }
 
-/** The rows of `filter` newest first from `start` (inclusive), in batches, as text chunks. */
+/** Rows turned into text per chunk: small chunks stay in V8's young generation and die there. */
+const CHUNK_ROWS = 100;
+
+/**
+ * The rows of `filter` newest first from `start` (inclusive), in batches, as text chunks. The
+ * next batch's query is sent as soon as the current batch is in, so the database works while
+ * the current batch is formatted and written (at most two batches in memory).
+ */
 function rowStream(sql: SqlRunner, filter: AuditFilter, start: Bound | undefined, format: (typeof FORMATS)["csv" | "json"], requestId: string) {
   const encoder = new TextEncoder();
-  let after = start;
   let first = true;
-  let done = !start;
+  const fetchAfter = (after: Bound | undefined) => {
+    const rows = findEvents(sql, filter, { after, order: "desc", skip: 0, take: EXPORT_BATCH, columns: format.columns });
+    rows.catch(() => undefined); // handled when pulled; a prefetch failing first must not crash the process
+    return rows;
+  };
+  let next: Promise<AuditRow[]> | null = start ? fetchAfter(start) : null;
   return new ReadableStream<Uint8Array>(
     {
       start(controller) {
@@ -97,24 +113,25 @@ function rowStream(sql: SqlRunner, filter: AuditFilter, start: Bound | undefined
       },
       async pull(controller) {
         try {
-          if (done) {
+          const rows = next ? await next : [];
+          const last = rows.at(-1);
+          next = rows.length === EXPORT_BATCH && last ? fetchAfter({ at: new Date(last.timestamp), id: last.id }) : null;
+          for (let at = 0; at < rows.length; at += CHUNK_ROWS) {
+            controller.enqueue(encoder.encode(format.batch(rows.slice(at, at + CHUNK_ROWS), first)));
+            first = false;
+          }
+          if (!next) {
             controller.enqueue(encoder.encode(format.close));
             controller.close();
-            return;
           }
-          const rows = await findEvents(sql, filter, { after, order: "desc", skip: 0, take: BATCH });
-          if (rows.length < BATCH) done = true;
-          const last = rows.at(-1);
-          if (last) after = { at: new Date(last.timestamp), id: last.id };
-          if (rows.length) controller.enqueue(encoder.encode(format.batch(rows, first)));
-          first = first && rows.length === 0;
         } catch (error) {
           log.error("audit export failed while streaming", { request_id: requestId, ...errorFields(error) });
           controller.error(error);
         }
       },
       cancel() {
-        done = true;
+        // A batch already asked for is left to finish; its rows are dropped.
+        next = null;
       },
     },
     { highWaterMark: 1 },
