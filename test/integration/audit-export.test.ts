@@ -203,7 +203,7 @@ describe("who may export", () => {
       );
     const res = await call(world.tenant.id, `next-auth.session-token=${jwt}`);
     expect(res.status).toBe(200);
-    const records = parse(await res.text(), { columns: true });
+    const records = parse(await res.text(), { columns: true }) as Record<string, string>[];
     expect(records.map(compactDetails)).toEqual((await listAll("event_type=user.created&actor_id=actor-3")).map(asCsvRecord));
     expect((await call(world.tenant.id)).status).toBe(401);
     const other = await tenantWithMembers();
