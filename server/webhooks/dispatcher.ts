@@ -1,9 +1,10 @@
 /**
  * First attempts right after commit. Every instance LISTENs on the outbox channel; a commit that
  * wrote deliveries notifies them all (pg_notify fires only on commit), and each runs the engine,
- * the row locks deciding who sends what. Wake-ups during a run coalesce into one more run. After a
- * run a timer waits for the earliest retry that falls due within a minute, so short retry
- * schedules keep their times; the cron route (and the internal ticker) remain the safety net.
+ * the row locks deciding who sends what. Wake-ups during a run coalesce into one more run, and a
+ * run that sent something is followed by another (a budget may have cut it short). Once a run
+ * finds nothing, a timer waits for the earliest retry that falls due within a minute, so short
+ * retry schedules keep their times; the cron route (and the internal ticker) remain the safety net.
  */
 import type { Database } from "../db/client.ts";
 import { log, errorFields } from "../log.ts";
@@ -42,7 +43,10 @@ class Dispatcher {
     do {
       this.again = false;
       try {
-        await deliverDue(this.db, this.options);
+        // A run that sent something may have stopped at its budget with more due: run again now
+        // rather than after the timer's second (the next run ends at its first empty claim).
+        const summary = await deliverDue(this.db, this.options);
+        if (summary.claimed > 0 && !this.stopped) this.again = true;
       } catch (error) {
         log.error("webhook dispatcher run failed", errorFields(error));
       }
