@@ -8,8 +8,7 @@ export interface WebhooksRun {
   load1: number;
   deliveriesPerSecond: number;
   appendsPerSecond: number;
-  drainAfterAppendsSeconds: number;
-  burst: { p50: number; p99: number };
+  backlogSeconds: number;
   paced: { offeredPerSecond: number; p50: number; p99: number; max: number };
 }
 
@@ -42,20 +41,20 @@ export function webhooksMarkdown(r: WebhooksReport, resultsFile: string): string
   const lines = [
     "## Webhooks",
     "",
-    `\`npm run bench:webhooks -- --events ${r.events} --paced-events ${r.pacedEvents} --reps ${r.reps}\` (bench/webhooks.ts), ${r.date.slice(0, 16).replace("T", " ")} UTC, commit ${r.commit} (${r.build}).`,
+    `\`npm run bench:webhooks -- --events ${r.events} --paced-events ${r.pacedEvents} --reps ${r.reps}\` (bench/webhooks.ts), ${r.date.slice(0, 16).replace("T", " ")} UTC, commit ${r.commit} (${r.build}; /api/v1 and the dispatcher run from source in scripts/serve.ts, so only the console depends on the build).`,
     `Machine: ${m.nproc} cores (${m.cpuModel}), ${m.memTotalGiB} GiB, Node ${m.node}, ${m.postgres.split(" on ")[0]}, shared with other engineers' test runs (load average at the end: ${r.uptime}).`,
     "",
     `One receiver (node:http on 127.0.0.1, answers 200 at once), ${r.webhooks} webhooks subscribed to \`*\` in one tenant, created over REST. ` +
-      `Burst: ${n0(r.events)} events appended (POST …/audit, ${r.concurrency} at a time) → ${n0(r.events * r.webhooks)} deliveries; deliveries/s = deliveries ÷ (last receipt − first receipt), the appends running alongside. ` +
+      `Backlog: ${n0(r.events)} events appended (POST …/audit, ${r.concurrency} at a time) and fanned out by the app's outbox to ${n0(r.events * r.webhooks)} deliveries, held back by a bench-only trigger, then released at once (one UPDATE + pg_notify); deliveries/s = deliveries ÷ (last receipt − release). ` +
       `Paced: ${n0(r.pacedEvents)} events at the target rate (500 deliveries/s per instance). ` +
       "Latency = receipt at the receiver − the event's `created_at` (the audit row's timestamp: the start of the append's transaction), first attempts only. " +
       "With two instances both app processes dispatch from the same database and the appends alternate between them. The app runs with OUTBOUND_ALLOW_PRIVATE=true and INTERNAL_CRON=on.",
     "",
-    "| instances | rep | load (1 min) | deliveries/s | appends/s | drained after last append | burst p50 / p99 | paced offered | paced p50 / p99 / max |",
-    "|---|---|---|---|---|---|---|---|---|",
+    "| instances | rep | load (1 min) | backlog deliveries/s | backlog drained in | appends/s (before) | paced offered | paced p50 / p99 / max |",
+    "|---|---|---|---|---|---|---|---|",
     ...r.runs.map(
       (run) =>
-        `| ${run.instances} | ${run.rep} | ${run.load1.toFixed(1)} | ${n0(run.deliveriesPerSecond)} | ${n0(run.appendsPerSecond)} | ${run.drainAfterAppendsSeconds.toFixed(1)} s | ${n0(run.burst.p50)} / ${n0(run.burst.p99)} ms | ${n0(run.paced.offeredPerSecond)}/s | ${n0(run.paced.p50)} / ${n0(run.paced.p99)} / ${n0(run.paced.max)} ms |`,
+        `| ${run.instances} | ${run.rep} | ${run.load1.toFixed(1)} | ${n0(run.deliveriesPerSecond)} | ${run.backlogSeconds.toFixed(1)} s | ${n0(run.appendsPerSecond)} | ${n0(run.paced.offeredPerSecond)}/s | ${n0(run.paced.p50)} / ${n0(run.paced.p99)} / ${n0(run.paced.max)} ms |`,
     ),
     "",
     "Medians:",
@@ -68,11 +67,14 @@ export function webhooksMarkdown(r: WebhooksReport, resultsFile: string): string
     const rateOk = rate / instances >= 500;
     lines.push(
       `- ${instances} instance${instances > 1 ? "s" : ""}: **${n0(rate)} deliveries/s** (${n0(rate / instances)} per instance: target ≥ 500 ${rateOk ? "met" : "missed"}); ` +
-        `first attempt at the target rate p50 ${n0(median(runs.map((run) => run.paced.p50)))} ms, **p99 ${n0(p99)} ms** (target < 1 s ${p99 < 1000 ? "met" : "missed"}); ` +
-        `in the burst p99 ${n0(median(runs.map((run) => run.burst.p99)))} ms (backlog included).`,
+        `first attempt at the target rate p50 ${n0(median(runs.map((run) => run.paced.p50)))} ms, **p99 ${n0(p99)} ms** (target < 1 s ${p99 < 1000 ? "met" : "missed"}).`,
     );
   }
   lines.push(
+    "",
+    "Before the delivery-path work (same bench, 20,000-delivery backlog, 1 instance, load 3-6): 719 deliveries/s with a new connection per request and one commit per attempt; " +
+      "1,374 with keep-alive pools in the SSRF guard (keyed by host and checked address); 2,809 with attempts recorded by group commit and claims of 100 prefetched while sending (50 in flight). " +
+      "The first 1,000-event run of this bench, with appends and deliveries competing, had 1 instance at 325 deliveries/s and p99 15 s at 500/s offered.",
     "",
     `Checked: every (event, webhook) received exactly once, all ${n0(r.verifiedDeliveries)} delivery rows \`succeeded\` after one attempt, ${r.signaturesChecked} sampled X-Webhook-Signature values verified. Raw results: \`${resultsFile}\`.`,
     "",

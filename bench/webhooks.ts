@@ -7,9 +7,11 @@
  *    created over REST. The webhook.created deliveries of the set-up are drained first.
  * 2. For one instance, then two (a second app process on the same database, both dispatching;
  *    the appends alternate between them), `--reps` times:
- *    - burst: `--events` events appended (POST /api/v1/tenants/{id}/audit) at `--concurrency`,
- *      each fanned out to every webhook. Deliveries/s = deliveries / (last receipt - first
- *      receipt); the appends run alongside, so they are part of the load.
+ *    - backlog: `--events` events appended (POST /api/v1/tenants/{id}/audit) at `--concurrency`,
+ *      each fanned out to every webhook by the app's outbox, while a bench-only trigger holds
+ *      their deliveries back (next_attempt_at a day ahead); then all are released at once (one
+ *      UPDATE + pg_notify, as a commit would) and deliveries/s = deliveries / (last receipt -
+ *      release): the dispatchers' capacity, not bounded by how fast events can be appended.
  *    - paced: `--paced-events` events at the target rate (500 deliveries/s per instance, i.e.
  *      instances x 500 / webhooks events/s): first-attempt latency at the target load.
  *    Latency = receipt time at the receiver - the event's created_at (the audit row's timestamp,
@@ -88,7 +90,7 @@ async function appendEvents(apps: Server[], token: string, tenantId: string, run
     }
   };
   await Promise.all(Array.from({ length: concurrency }, worker));
-  return { seconds: (performance.now() - started) / 1000, endedAt: Date.now() };
+  return { seconds: (performance.now() - started) / 1000 };
 }
 
 async function waitForDeliveries(receiver: BenchReceiver, run: string, expected: number, idleTimeoutMs = 60_000): Promise<void> {
@@ -111,7 +113,29 @@ function summarize(receiver: BenchReceiver, run: string, expected: number) {
   const duplicates = [...record.counts.values()].filter((c) => c !== 1).length;
   if (record.counts.size !== expected || duplicates) throw new Error(`${run}: ${record.counts.size} of ${expected} received, ${duplicates} more than once`);
   const sorted = [...record.latencies].sort((a, b) => a - b);
+  receiver.runs.set(run, { counts: new Map([["checked", record.counts.size]]), latencies: [], firstAt: record.firstAt, lastAt: record.lastAt });
   return { deliveries: expected, p50: percentile(sorted, 50), p99: percentile(sorted, 99), max: sorted.at(-1)!, firstAt: record.firstAt, lastAt: record.lastAt };
+}
+
+/** Bench-only: while bench_hold has a row, new bench deliveries are due a day later. */
+const HOLD = `CREATE TABLE bench_hold (on_hold boolean);
+  CREATE FUNCTION bench_hold() RETURNS trigger LANGUAGE plpgsql AS $$
+  BEGIN
+    IF NEW.event_type = 'bench.webhooks' AND EXISTS (SELECT 1 FROM bench_hold) THEN NEW.next_attempt_at := now() + interval '1 day'; END IF;
+    RETURN NEW;
+  END $$;
+  CREATE TRIGGER bench_hold BEFORE INSERT ON webhook_deliveries FOR EACH ROW EXECUTE FUNCTION bench_hold();`;
+
+/** Makes every held delivery due now and wakes the dispatchers; returns when that committed. */
+async function release(): Promise<number> {
+  return withClient(DB_URL, async (c) => {
+    await c.query("BEGIN");
+    await c.query("DELETE FROM bench_hold");
+    await c.query("UPDATE webhook_deliveries SET next_attempt_at = now() WHERE status = 'pending' AND next_attempt_at > now()");
+    await c.query("SELECT pg_notify('webhook_deliveries_due', '')");
+    await c.query("COMMIT");
+    return Date.now();
+  });
 }
 
 /** Waits until nothing is pending or failed (the set-up's webhook.created deliveries). */
@@ -151,6 +175,7 @@ async function main(): Promise<void> {
       await post(`${apps[0]!.url}/api/v1/tenants/${tenantId}/webhooks`, token, { url: `${receiver.url}/hook/${i}`, events: ["*"], secret });
     }
     await drain();
+    await withClient(DB_URL, (c) => c.query(HOLD));
     log(`${WEBHOOKS} webhooks on ${receiver.url}; set-up deliveries drained (${receiver.other})`);
 
     const runs: WebhooksRun[] = [];
@@ -159,12 +184,14 @@ async function main(): Promise<void> {
       const active = apps.slice(0, instances);
       for (let rep = 1; rep <= REPS; rep++) {
         const load = os.loadavg()[0]!;
-        const burst = `burst-${instances}-${rep}`;
-        const appended = await appendEvents(active, token, tenantId, burst, EVENTS, CONCURRENCY);
-        await waitForDeliveries(receiver, burst, EVENTS * WEBHOOKS);
-        const b = summarize(receiver, burst, EVENTS * WEBHOOKS);
-        const rate = b.deliveries / ((b.lastAt - b.firstAt) / 1000);
-        log(`${burst}: ${rate.toFixed(0)} deliveries/s (appends ${(EVENTS / appended.seconds).toFixed(0)}/s, drained ${((b.lastAt - appended.endedAt) / 1000).toFixed(1)} s after the last), latency p50 ${b.p50} p99 ${b.p99} ms`);
+        const backlog = `backlog-${instances}-${rep}`;
+        await withClient(DB_URL, (c) => c.query("INSERT INTO bench_hold VALUES (true)"));
+        const appended = await appendEvents(active, token, tenantId, backlog, EVENTS, CONCURRENCY);
+        const releasedAt = await release();
+        await waitForDeliveries(receiver, backlog, EVENTS * WEBHOOKS);
+        const b = summarize(receiver, backlog, EVENTS * WEBHOOKS);
+        const rate = b.deliveries / ((b.lastAt - Math.min(b.firstAt, releasedAt)) / 1000);
+        log(`${backlog}: ${rate.toFixed(0)} deliveries/s (appended at ${(EVENTS / appended.seconds).toFixed(0)} events/s beforehand)`);
 
         const paced = `paced-${instances}-${rep}`;
         const perSecond = (instances * TARGET_PER_INSTANCE) / WEBHOOKS;
@@ -178,8 +205,7 @@ async function main(): Promise<void> {
           load1: load,
           deliveriesPerSecond: rate,
           appendsPerSecond: EVENTS / appended.seconds,
-          drainAfterAppendsSeconds: (b.lastAt - appended.endedAt) / 1000,
-          burst: { p50: b.p50, p99: b.p99 },
+          backlogSeconds: (b.lastAt - Math.min(b.firstAt, releasedAt)) / 1000,
           paced: { offeredPerSecond: perSecond * WEBHOOKS, p50: p.p50, p99: p.p99, max: p.max },
         });
       }
