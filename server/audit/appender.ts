@@ -2,23 +2,25 @@
  * Group commit for appended events. A tenant's chain admits one writer at a time, and the head
  * lock is held until COMMIT, whose fsync is most of a transaction's cost; so concurrent appends to
  * one tenant (in this process) queue here and go in together: one INSERT and one COMMIT for the
- * whole batch. While a batch commits, the next one gathers. If a batch fails, its events are
- * retried one by one, so one bad event cannot fail the others.
+ * whole batch. While a batch commits, the next one gathers. A job is one request's events (one, or
+ * a batch append's several): they stay together and in order, so they are contiguous in the chain.
+ * If a shared batch fails, its jobs are retried one by one, so one bad job cannot fail the others
+ * and fails whole.
  */
 import type { Database } from "../db/client.ts";
 import { emitEvents, type EventToEmit, type StoredEvent } from "../events/emit.ts";
 
-/** Most events one transaction takes (the rest wait for the next). */
+/** Most events one transaction takes (the rest wait for the next; a larger job goes alone). */
 const MAX_BATCH = 500;
 
-interface Pending {
-  item: EventToEmit;
-  resolve: (event: StoredEvent) => void;
+interface Job {
+  items: EventToEmit[];
+  resolve: (events: StoredEvent[]) => void;
   reject: (error: unknown) => void;
 }
 
 interface Queue {
-  pending: Pending[];
+  pending: Job[];
   running: boolean;
 }
 
@@ -32,22 +34,39 @@ function queueOf(db: Database, tenantId: string): Queue {
   return queue;
 }
 
+/** The next jobs in arrival order, up to MAX_BATCH events (always at least one job). */
+function takeBatch(queue: Queue): Job[] {
+  let count = queue.pending[0]!.items.length;
+  let take = 1;
+  while (take < queue.pending.length && count + queue.pending[take]!.items.length <= MAX_BATCH) {
+    count += queue.pending[take]!.items.length;
+    take += 1;
+  }
+  return queue.pending.splice(0, take);
+}
+
+function commit(db: Database, items: EventToEmit[]): Promise<StoredEvent[]> {
+  return db.sql.transaction((tx) => emitEvents(tx, items));
+}
+
 async function drain(db: Database, tenantId: string, queue: Queue): Promise<void> {
   queue.running = true;
   try {
     while (queue.pending.length) {
-      const batch = queue.pending.splice(0, MAX_BATCH);
+      const batch = takeBatch(queue);
       try {
-        const stored = await db.sql.transaction((tx) => emitEvents(tx, batch.map((p) => p.item)));
-        batch.forEach((p, i) => p.resolve(stored[i]!));
+        const stored = await commit(db, batch.flatMap((job) => job.items));
+        let at = 0;
+        for (const job of batch) {
+          job.resolve(stored.slice(at, at + job.items.length));
+          at += job.items.length;
+        }
       } catch (error) {
         if (batch.length === 1) {
           batch[0]!.reject(error);
           continue;
         }
-        for (const p of batch) {
-          await db.sql.transaction((tx) => emitEvents(tx, [p.item])).then(([stored]) => p.resolve(stored!), p.reject);
-        }
+        for (const job of batch) await commit(db, job.items).then(job.resolve, job.reject);
       }
     }
   } finally {
@@ -56,10 +75,20 @@ async function drain(db: Database, tenantId: string, queue: Queue): Promise<void
   }
 }
 
-/** Appends one event to `tenantId`'s log, sharing a transaction with concurrent appends. */
-export function appendToLog(db: Database, tenantId: string, item: EventToEmit): Promise<StoredEvent> {
+/**
+ * Appends `items` to `tenantId`'s log as one job: all in one transaction, contiguous and in the
+ * order given, or none. The transaction may be shared with concurrent appends to the tenant.
+ */
+export function appendManyToLog(db: Database, tenantId: string, items: EventToEmit[]): Promise<StoredEvent[]> {
+  if (!items.length) return Promise.resolve([]);
   const queue = queueOf(db, tenantId);
-  const done = new Promise<StoredEvent>((resolve, reject) => queue.pending.push({ item, resolve, reject }));
+  const done = new Promise<StoredEvent[]>((resolve, reject) => queue.pending.push({ items, resolve, reject }));
   if (!queue.running) void drain(db, tenantId, queue);
   return done;
+}
+
+/** Appends one event to `tenantId`'s log, sharing a transaction with concurrent appends. */
+export async function appendToLog(db: Database, tenantId: string, item: EventToEmit): Promise<StoredEvent> {
+  const [stored] = await appendManyToLog(db, tenantId, [item]);
+  return stored!;
 }

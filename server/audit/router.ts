@@ -5,11 +5,13 @@
  */
 import { router } from "../trpc/init.ts";
 import { tenantProcedure } from "../trpc/procedures.ts";
-import { created } from "../trpc/context.ts";
+import { created, createdMany } from "../trpc/context.ts";
 import { envelope, pageRequest } from "../http/pagination.ts";
 import {
+  AppendAuditBatchInput,
   AppendAuditInTenantInput,
   AuditEvent,
+  AuditEventBatch,
   AuditEventInput,
   AuditEventTypes,
   AuditPage,
@@ -18,7 +20,7 @@ import {
   TenantAuditInput,
   VerifyAuditInput,
 } from "./schemas.ts";
-import { appendEvent, eventTypes, getEvent, listEvents } from "./service.ts";
+import { appendEvent, appendEvents, eventTypes, getEvent, listEvents } from "./service.ts";
 import { presentEvent } from "./query.ts";
 import { verifyChain } from "./verify.ts";
 
@@ -82,6 +84,27 @@ export const auditRouter = router({
       const { tenant_id: _tenant, ...body } = input;
       const event = presentEvent(await appendEvent(ctx.db, ctx.tenant.id, body));
       return created(ctx, `/api/v1/tenants/${ctx.tenant.id}/audit/${event.id}`, event);
+    }),
+
+  appendBatch: tenantProcedure("admin")
+    .meta({
+      successStatus: 201,
+      location: false,
+      openapi: {
+        method: "POST",
+        path: `${base}/batch`,
+        tags,
+        summary: "Append several events from the tenant's application",
+        description:
+          "`events`: 1 to 500 events, each as for a single append (a bad one is a 400 naming `events.N.field`). All are recorded in one transaction, contiguous in the chain and in the order sent, or none. 201 (no Location) with `results` in that order.",
+        protect: true,
+      },
+    })
+    .input(AppendAuditBatchInput)
+    .output(AuditEventBatch)
+    .mutation(async ({ ctx, input }) => {
+      const stored = await appendEvents(ctx.db, ctx.tenant.id, input.events);
+      return createdMany(ctx, { results: stored.map(presentEvent) });
     }),
 
   get: tenantProcedure("viewer")

@@ -167,3 +167,16 @@ const appendFields = {
 export const AppendAuditInput = z.strictObject(appendFields).meta({ id: "AppendAuditEventRequest" });
 export const AppendAuditInTenantInput = z.strictObject({ ...TenantPath, ...appendFields });
 export type AppendAuditInput = z.infer<typeof AppendAuditInput>;
+
+export const MAX_BATCH_EVENTS = 500;
+
+export const AppendAuditBatchInput = z.strictObject({
+  ...TenantPath,
+  events: z
+    .array(AppendAuditInput, { error: "is required: a list of events" })
+    .min(1, "must have at least 1 event")
+    .max(MAX_BATCH_EVENTS, `must have at most ${MAX_BATCH_EVENTS} events`)
+    .meta({ description: `1 to ${MAX_BATCH_EVENTS} events, each as for a single append.` }),
+});
+
+export const AuditEventBatch = z.object({ results: z.array(AuditEvent) }).meta({ id: "AuditEventBatch" });

@@ -4,7 +4,8 @@ import type { SqlRunner } from "../db/sql.ts";
 import { keysetPage, type PageRequest } from "../db/keyset.ts";
 import { isUuid } from "../db/ids.ts";
 import { NotFound } from "../errors.ts";
-import { appendToLog } from "./appender.ts";
+import type { EventToEmit } from "../events/emit.ts";
+import { appendManyToLog, appendToLog } from "./appender.ts";
 import { parseIsoDate, type AppendAuditInput } from "./schemas.ts";
 import {
   AUDIT_COLUMNS,
@@ -49,14 +50,9 @@ export async function eventTypes(sql: SqlRunner, tenantId: string) {
   };
 }
 
-/**
- * Records an event sent by the tenant's own application. The actor, metadata and timestamp are
- * the application's account of what happened, stored as given; the API caller who appended it is
- * not written into the event (see README, "Appending events"). Concurrent appends to one tenant
- * share a transaction (see appender.ts).
- */
-export async function appendEvent(db: Database, tenantId: string, input: AppendAuditInput): Promise<AuditRow> {
-  return appendToLog(db, tenantId, {
+/** What the tenant's application sent, as an event to record in its log. */
+function toEmit(tenantId: string, input: AppendAuditInput): EventToEmit {
+  return {
     actor: {
       id: input.actor.id,
       email: input.actor.email ?? null,
@@ -70,5 +66,20 @@ export async function appendEvent(db: Database, tenantId: string, input: AppendA
       details: input.details,
       timestamp: input.timestamp ? parseIsoDate(input.timestamp)! : undefined,
     },
-  });
+  };
+}
+
+/**
+ * Records an event sent by the tenant's own application. The actor, metadata and timestamp are
+ * the application's account of what happened, stored as given; the API caller who appended it is
+ * not written into the event (see README, "Appending events"). Concurrent appends to one tenant
+ * share a transaction (see appender.ts).
+ */
+export async function appendEvent(db: Database, tenantId: string, input: AppendAuditInput): Promise<AuditRow> {
+  return appendToLog(db, tenantId, toEmit(tenantId, input));
+}
+
+/** Records several events of the tenant's application: all or none, contiguous in the chain, in order. */
+export async function appendEvents(db: Database, tenantId: string, inputs: AppendAuditInput[]): Promise<AuditRow[]> {
+  return appendManyToLog(db, tenantId, inputs.map((input) => toEmit(tenantId, input)));
 }

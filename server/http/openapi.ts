@@ -105,7 +105,7 @@ function build(): OpenAPIObject {
       delete responses["200"];
       const status = String(meta.successStatus ?? 200);
       const headers: Json = { "X-Request-Id": { $ref: "#/components/headers/X-Request-Id" } };
-      if (meta.successStatus === 201) {
+      if (meta.successStatus === 201 && meta.location !== false) {
         headers.Location = { description: "Absolute URL of the created resource.", schema: { type: "string", format: "uri" } };
       }
       if (BODY_METHODS.includes(method)) {

@@ -28,6 +28,12 @@ export function created<T>(ctx: Context, path: string, body: T): T {
   return body;
 }
 
+/** Marks the response 201 Created without a Location: the request created several resources. */
+export function createdMany<T>(ctx: Context, body: T): T {
+  ctx.response.status = 201;
+  return body;
+}
+
 /** Marks the response 204 No Content. */
 export function noContent(ctx: Context): void {
   ctx.response.status = 204;

@@ -6,5 +6,8 @@ import type { OpenApiMeta } from "trpc-to-openapi";
  */
 export type Access = "user" | "operator" | "tenant:viewer" | "tenant:admin";
 
-/** Procedure meta: the REST mapping, the success status the REST docs show, and access. */
-export type Meta = OpenApiMeta<{ successStatus?: 201 | 204; access?: Access; stepUp?: boolean; write?: boolean }>;
+/**
+ * Procedure meta: the REST mapping, the success status the REST docs show (`location: false`: a
+ * 201 without Location, as `createdMany` answers), and access.
+ */
+export type Meta = OpenApiMeta<{ successStatus?: 201 | 204; location?: false; access?: Access; stepUp?: boolean; write?: boolean }>;

@@ -92,6 +92,9 @@ const EXAMPLES: Record<string, Example> = {
   "POST /tenants/{tenant_id}/audit": {
     request: (w) => ({ path: `/tenants/${w.tenantA.id}/audit`, body: { event_type: "matrix.appended", actor: { id: "matrix" } } }),
   },
+  "POST /tenants/{tenant_id}/audit/batch": {
+    request: (w) => ({ path: `/tenants/${w.tenantA.id}/audit/batch`, body: { events: [{ event_type: "matrix.appended", actor: { id: "matrix" } }] } }),
+  },
   "GET /tenants/{tenant_id}/audit/event-types": { request: (w) => ({ path: `/tenants/${w.tenantA.id}/audit/event-types` }) },
   "GET /tenants/{tenant_id}/audit/verify": { request: (w) => ({ path: `/tenants/${w.tenantA.id}/audit/verify` }) },
   "GET /tenants/{tenant_id}/audit/{event_id}": { request: (w) => ({ path: `/tenants/${w.tenantA.id}/audit/${w.auditEventId}` }) },
