@@ -25,7 +25,7 @@ export interface AuditReport {
   reps: number;
   list: ListRun[];
   exports: ExportRun[];
-  appends: { connections: number; eventsPerSecond: number; p99: number }[];
+  appends: { label: string; connections: number; eventsPerSecond: number; p99: number }[];
   verifiedChain: number;
 }
 
@@ -68,9 +68,9 @@ export function auditMarkdown(report: AuditReport, resultsFile: string): string 
     `| app, \`GET …/audit/export?format=csv\` streamed | ${fmt(rows)} | ${appSeconds.toFixed(2)} s | ${fmt(rows / appSeconds)} | ${fmt(exportRatio * 100)}% | ${fmt(growth, 1)} MiB | ${ok(exportRatio >= 0.5)}, ${ok(growth < 100)} |`,
     `| \`psql \\copy (select …) to file csv\` | ${fmt(report.exports[0]?.copy.rows ?? 0)} | ${copySeconds.toFixed(2)} s | ${fmt(rows / copySeconds)} | 100% | – | |`,
     "",
-    "| Appends, one tenant, `POST …/audit` | Events/s | p99 | Target (≥ 2,000/s) |",
+    "| Appends to one tenant's chain | Events/s | p99 per request | Target (≥ 2,000 events/s) |",
     "|---|---|---|---|",
-    ...report.appends.map((a) => `| ${a.connections} connections | ${fmt(a.eventsPerSecond)} | ${a.p99} ms | ${ok(a.eventsPerSecond >= 2000)} |`),
+    ...report.appends.map((a) => `| ${a.label} | ${fmt(a.eventsPerSecond)} | ${a.p99} ms | ${ok(a.eventsPerSecond >= 2000)} |`),
     "",
     `After the append load the chain verified intact (\`GET …/audit/verify\`: valid, ${fmt(report.verifiedChain)} events checked).`,
     "",

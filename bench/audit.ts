@@ -13,7 +13,7 @@
  *    end), time and the app's RSS growth (sampled from /proc every 25 ms), vs `psql \copy` of the
  *    same rows and columns to a file.
  * 4. Appends with the hash chain for one tenant: POST /api/v1/tenants/{id}/audit at 10 and 50
- *    connections; then GET …/audit/verify must answer valid.
+ *    connections, and POST …/audit/batch of 100 events; then GET …/audit/verify must answer valid.
  *
  * Options: --duration <s> (6) --reps <n> (3) --skip-build --keep-db --reuse-db (skip 1's seeding
  * when cp_bench_audit is already seeded by --keep-db) --no-markdown
@@ -195,27 +195,33 @@ async function main(): Promise<void> {
     const appends: AuditReport["appends"] = [];
     const appendTenant = tenants[1]!;
     let n = 0;
-    for (const connections of [10, 50]) {
+    const event = () => ({ event_type: "bench.appended", actor: { id: "bench", email: "bench@example.com" }, details: { n: ++n } });
+    const appendLoads = [
+      { label: "`POST …/audit`, 10 connections", path: "audit", connections: 10, perRequest: 1 },
+      { label: "`POST …/audit`, 50 connections", path: "audit", connections: 50, perRequest: 1 },
+      { label: "`POST …/audit/batch` of 100, 10 connections", path: "audit/batch", connections: 10, perRequest: 100 },
+    ];
+    for (const { label, path: route, connections, perRequest } of appendLoads) {
       const result = await load(
         {
           url: app.url,
           requests: [
             {
               method: "POST",
-              path: `/api/v1/tenants/${appendTenant}/audit`,
+              path: `/api/v1/tenants/${appendTenant}/${route}`,
               headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
               setupRequest: (request) => ({
                 ...request,
-                body: JSON.stringify({ event_type: "bench.appended", actor: { id: "bench", email: "bench@example.com" }, details: { n: ++n } }),
+                body: JSON.stringify(perRequest === 1 ? event() : { events: Array.from({ length: perRequest }, event) }),
               }),
             },
           ],
         },
         connections,
       );
-      check(result, `append at ${connections} connections`);
-      appends.push({ connections, eventsPerSecond: result.requests.average, p99: result.latency.p99 });
-      log(`append at ${connections} connections: ${result.requests.average.toFixed(0)} events/s, p99 ${result.latency.p99} ms`);
+      check(result, `append: ${label}`);
+      appends.push({ label, connections, eventsPerSecond: result.requests.average * perRequest, p99: result.latency.p99 });
+      log(`append ${label}: ${(result.requests.average * perRequest).toFixed(0)} events/s, p99 ${result.latency.p99} ms`);
     }
     const verify = await getJson(`${app.url}/api/v1/tenants/${appendTenant}/audit/verify`, token);
     if (verify.valid !== true) throw new Error(`chain broken after the append load: ${JSON.stringify(verify)}`);
