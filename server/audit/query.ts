@@ -138,6 +138,17 @@ function whereClause(filter: AuditFilter, params: unknown[]): string {
 }
 
 /**
+ * Every matching event, newest first, as one query (the export's COPY): with several kinds,
+ * `= ANY` and one ordered scan instead of LIMITed branches.
+ */
+export function allEventsQuery(filter: AuditFilter, columns: string): { text: string; params: unknown[] } {
+  const params: unknown[] = [];
+  const where = whereClause(filter, params);
+  const kinds = filter.kinds ? ` AND e.event_type = ANY($${params.push(filter.kinds)}::text[])` : "";
+  return { text: `SELECT ${columns} FROM audit_events e WHERE ${where}${kinds} ORDER BY e."timestamp" DESC, e.id DESC`, params };
+}
+
+/**
  * One window of matching events in (timestamp, id) order `order`, beyond `after` (older for
  * "desc", newer for "asc"), skipping `skip` and taking `take`.
  */

@@ -5,7 +5,9 @@
 import path from "node:path";
 import { mkdirSync } from "node:fs";
 import { PrismaPg } from "@prisma/adapter-pg";
+import type { Readable } from "node:stream";
 import pg from "pg";
+import { to as copyTo } from "pg-copy-streams";
 import { PrismaClient } from "./generated/client.ts";
 import { pgliteRunner, pgRunner, type SqlRunner } from "./sql.ts";
 import { env } from "../env.ts";
@@ -17,6 +19,12 @@ export interface Database {
   kind: "postgres" | "pglite";
   prisma: PrismaClient;
   sql: SqlRunner;
+  /**
+   * Postgres only: runs `COPY (…) TO STDOUT …` on a pooled connection and gives its output as a
+   * stream (with backpressure down to the socket). The connection goes back to the pool when the
+   * stream ends; if the stream is destroyed early, the connection is discarded.
+   */
+  copyOut?(statement: string): Promise<Readable>;
   /** LISTEN on a channel (notifications arrive after the notifying transaction commits). */
   listen(channel: string, onNotify: () => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
@@ -30,12 +38,29 @@ export function connectPostgres(url: string, poolSize = 10): Database {
     kind: "postgres",
     prisma,
     sql: pgRunner(pool),
+    copyOut: (statement) => copyOutOf(pool, statement),
     listen: (channel, onNotify) => listenPostgres(url, channel, onNotify),
     async close() {
       await prisma.$disconnect();
       await pool.end();
     },
   };
+}
+
+async function copyOutOf(pool: pg.Pool, statement: string): Promise<Readable> {
+  const client = await pool.connect();
+  const stream = client.query(copyTo(statement));
+  let released = false;
+  const release = (error?: Error) => {
+    if (released) return;
+    released = true;
+    client.release(error);
+  };
+  stream.on("end", () => release());
+  stream.on("error", (error) => release(error));
+  // Destroyed before the end (the download was dropped): the connection is still mid-COPY.
+  stream.on("close", () => release(new Error("COPY stream closed before its end")));
+  return stream;
 }
 
 /** A dedicated connection that LISTENs, reconnecting after a second if it drops. */

@@ -35,8 +35,33 @@ export async function sendWebResponse(res: ServerResponse, response: Response): 
     res.end();
     return;
   }
-  for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
-    if (!res.write(chunk)) await new Promise((resolve) => res.once("drain", resolve));
+  // A client that goes away mid-stream cancels the body, so whatever produces it (an export's
+  // COPY holding a pooled connection, say) stops too, instead of waiting for a drain that never comes.
+  const reader = response.body.getReader();
+  let gone = false;
+  const onClose = () => {
+    gone = true;
+    void reader.cancel().catch(() => undefined);
+  };
+  res.once("close", onClose);
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done || gone) break;
+      if (!res.write(value)) {
+        await new Promise<void>((resolve) => {
+          const wake = () => {
+            res.off("drain", wake);
+            res.off("close", wake);
+            resolve();
+          };
+          res.on("drain", wake);
+          res.on("close", wake);
+        });
+      }
+    }
+  } finally {
+    res.off("close", onClose);
   }
-  res.end();
+  if (!gone) res.end();
 }

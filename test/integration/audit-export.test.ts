@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { parse } from "csv-parse/sync";
+import pg from "pg";
 import { encode } from "next-auth/jwt";
 import { startApi, type TestApi } from "../support/api.ts";
 import { client, createToken, createUser, tenantWithMembers } from "../support/fixtures.ts";
@@ -93,7 +94,7 @@ describe("exporting the audit log", () => {
     const res = await exportEvents(`format=csv&${query}`);
     expect(res.status).toBe(200);
     const text = await res.text();
-    expect(text.split("\r\n")[0]).toBe(CSV_COLUMNS.join(","));
+    expect(text.split("\n")[0]).toBe(CSV_COLUMNS.join(","));
     const records = parse(text, { columns: true, relax_column_count: false }) as Record<string, string>[];
     // Listed before the export: the export's own audit.exported event is in neither.
     expect(records.map(compactDetails)).toEqual(expected);
@@ -133,7 +134,7 @@ describe("exporting the audit log", () => {
 
   test("an empty result is an empty array / a header row", async () => {
     expect(await (await exportEvents("event_type=nothing.here")).json()).toEqual([]);
-    expect(await (await exportEvents("format=csv&actor_id=nobody")).text()).toBe(`${CSV_COLUMNS.join(",")}\r\n`);
+    expect(await (await exportEvents("format=csv&actor_id=nobody")).text()).toBe(`${CSV_COLUMNS.join(",")}\n`);
   });
 
   test("each export writes audit.exported with its filters, never inside itself", async () => {
@@ -219,7 +220,7 @@ test("the OpenAPI document describes the export", async () => {
   expect(op.responses["404"]).toEqual({ $ref: "#/components/responses/Problem404" });
 });
 
-test("the export reads a batch only when the client has read the previous one (backpressure)", async () => {
+test("without COPY (the embedded database), the export reads a batch only when the client has read the previous one", async () => {
   const req = new Request(`${api.url}${base}/export?format=csv`, { headers: { authorization: `Bearer ${world.viewer.token}` } });
   const ctx = await createRestContext(req, "backpressure");
   let batches = 0;
@@ -230,13 +231,13 @@ test("the export reads a batch only when the client has read the previous one (b
       return ctx.db.sql.query(text, params);
     },
   };
-  const res = await exportAudit(req, world.tenant.id, async () => ({ ...ctx, db: { ...ctx.db, sql } }), "backpressure");
+  const res = await exportAudit(req, world.tenant.id, async () => ({ ...ctx, db: { ...ctx.db, sql, copyOut: undefined } }), "backpressure");
   expect(res.status).toBe(200);
   batches = 0;
   const reader = res.body!.getReader();
   const decoder = new TextDecoder();
   let text = decoder.decode((await reader.read()).value);
-  expect(text).toBe(`${CSV_COLUMNS.join(",")}\r\n`);
+  expect(text).toBe(`${CSV_COLUMNS.join(",")}\n`);
   text += decoder.decode((await reader.read()).value);
   await new Promise((resolve) => setTimeout(resolve, 200));
   // One batch read and at most one more fetched ahead, of the many the rows need.
@@ -250,4 +251,42 @@ test("the export reads a batch only when the client has read the previous one (b
   // fetched until one comes back short, so floor(rows / size) more.
   expect(batches).toBe(Math.floor((BULK + 2) / EXPORT_BATCH));
   expect(parse(text, { columns: true }).length).toBeGreaterThan(BULK);
+});
+
+test("with COPY, a client that stops reading holds the query back, and one that leaves frees the connection", async () => {
+  // Far more CSV than the socket buffers between Postgres, the app and the client hold.
+  const big = await tenantWithMembers();
+  await (await database()).sql.query(
+    `INSERT INTO audit_events (tenant_id, event_type, actor_id, user_agent, details)
+     SELECT $1::uuid, 'bulk.row', 'actor', repeat('x', 200), jsonb_build_object('g', g) FROM generate_series(1, 40000) g`,
+    [big.tenant.id],
+  );
+  const raw = new pg.Client({ connectionString: process.env.DATABASE_URL });
+  await raw.connect();
+  try {
+    const copying = async () =>
+      (
+        await raw.query<{ wait_event: string | null }>(
+          `SELECT wait_event FROM pg_stat_activity WHERE query LIKE 'COPY (SELECT e.id%' AND state = 'active'`,
+        )
+      ).rows;
+    const controller = new AbortController();
+    const res = await fetch(`${api.url}/api/v1/tenants/${big.tenant.id}/audit/export?format=csv`, {
+      headers: { authorization: `Bearer ${big.viewer.token}` },
+      signal: controller.signal,
+    });
+    const reader = res.body!.getReader();
+    await reader.read();
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    // Still running, waiting for the client to take more: the rows do not pile up in the app.
+    expect(await copying()).toEqual([{ wait_event: "ClientWrite" }]);
+    controller.abort();
+    await reader.cancel().catch(() => undefined);
+    await expect.poll(copying, { timeout: 5000 }).toEqual([]);
+    // The pool still serves, and a whole export still works.
+    const again = await exportEvents("format=csv");
+    expect(parse(await again.text(), { columns: true }).length).toBeGreaterThan(BULK);
+  } finally {
+    await raw.end();
+  }
 });
