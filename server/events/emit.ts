@@ -106,23 +106,35 @@ export async function emitEvents(tx: EventTx, items: EventToEmit[]): Promise<Sto
   // RETURNING order is not promised; within a tenant, sequence order is the order given.
   const byTenant = new Map<string | null, StoredEvent[]>();
   for (const row of [...rows].sort((a, b) => a.sequence - b.sequence)) {
-    byTenant.set(row.tenant_id, [...(byTenant.get(row.tenant_id) ?? []), row]);
+    const list = byTenant.get(row.tenant_id);
+    if (list) list.push(row);
+    else byTenant.set(row.tenant_id, [row]);
   }
-  const stored = items.map((item) => byTenant.get(item.event.tenantId)!.shift()!);
+  const taken = new Map<string | null, number>();
+  const stored = items.map(({ event }) => {
+    const at = taken.get(event.tenantId) ?? 0;
+    taken.set(event.tenantId, at + 1);
+    return byTenant.get(event.tenantId)![at]!;
+  });
   // The webhook outbox: one delivery per matching enabled webhook, in this same transaction.
-  for (const [index, item] of items.entries()) {
-    const row = stored[index]!;
-    if (!item.event.tenantId) continue;
-    await enqueueDeliveries(tx, {
-      id: row.id,
-      type: item.event.type,
-      tenantId: item.event.tenantId,
-      createdAt: row.timestamp,
-      actor: { id: item.actor.id, email: item.actor.email },
-      target: item.event.target ?? null,
-      details: item.event.details ?? {},
-    });
-  }
+  await enqueueDeliveries(
+    tx,
+    items.flatMap(({ actor, event }, index) =>
+      event.tenantId
+        ? [
+            {
+              id: stored[index]!.id,
+              type: event.type,
+              tenantId: event.tenantId,
+              createdAt: stored[index]!.timestamp,
+              actor: { id: actor.id, email: actor.email },
+              target: event.target ?? null,
+              details: event.details ?? {},
+            },
+          ]
+        : [],
+    ),
+  );
   return stored;
 }
 

@@ -36,18 +36,27 @@ async function run<T extends object>(tx: Tx | SqlRunner, text: string, values: u
     : (tx as Tx).$queryRawUnsafe<T[]>(text, ...values);
 }
 
+// One statement for all the events of a transaction (a batch of appends can be hundreds): each
+// event joined with its tenant's enabled webhooks whose `events` name its kind or `*`.
 const ENQUEUE = `WITH d AS (
     INSERT INTO webhook_deliveries (tenant_id, webhook_id, event_id, event_type, payload, next_attempt_at)
-    SELECT tenant_id, id, $2::uuid, $3, $4, now() FROM webhooks
-    WHERE tenant_id = $1::uuid AND enabled AND events && ARRAY[$3, '*']::text[]
+    SELECT w.tenant_id, w.id, v.event_id, v.event_type, v.payload, now()
+    FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::text[]) AS v(tenant_id, event_id, event_type, payload)
+    JOIN webhooks w ON w.tenant_id = v.tenant_id AND w.enabled AND w.events && ARRAY[v.event_type, '*']::text[]
     RETURNING 1
   )
   SELECT n, CASE WHEN n > 0 THEN pg_notify('${WAKE_CHANNEL}', '')::text END AS notified
   FROM (SELECT count(*)::int AS n FROM d) c`;
 
-/** Writes the deliveries of one event; returns how many webhooks it goes to. */
-export async function enqueueDeliveries(tx: Tx | SqlRunner, event: PayloadEvent): Promise<number> {
-  const rows = await run<{ n: number }>(tx, ENQUEUE, [event.tenantId, event.id, event.type, payloadOf(event)]);
+/** Writes the deliveries of these events (in one statement); returns how many there are. */
+export async function enqueueDeliveries(tx: Tx | SqlRunner, events: PayloadEvent[]): Promise<number> {
+  if (!events.length) return 0;
+  const rows = await run<{ n: number }>(tx, ENQUEUE, [
+    events.map((e) => e.tenantId),
+    events.map((e) => e.id),
+    events.map((e) => e.type),
+    events.map(payloadOf),
+  ]);
   return rows[0]?.n ?? 0;
 }
 
