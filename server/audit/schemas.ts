@@ -1,6 +1,7 @@
 import { isIP } from "node:net";
 import { z } from "zod";
 import { pageOf, PageQuery } from "../http/pagination.ts";
+import { EVENT_TYPES } from "../events/types.ts";
 
 /** A kind to filter by: exact (`user.login`) or a prefix (`user.*`). */
 const KIND_PATTERN = /^[a-z][a-z0-9_]*(\.[a-z][a-z0-9_]*)*(\.\*)?$/;
@@ -128,11 +129,15 @@ export const AuditVerification = z
   .meta({ id: "AuditVerification" });
 export type AuditVerification = z.infer<typeof AuditVerification>;
 
+/** The control plane's own kinds: an application may not append look-alikes of them. */
+const RESERVED_KINDS = new Set<string>([...EVENT_TYPES, "webhook.test"]);
+
 const appendFields = {
   event_type: z
     .string({ error: "is required and must be a string" })
     .max(100, "must be at most 100 characters")
-    .regex(APPEND_KIND, "must be dot-separated lowercase words, at least two (e.g. invoice.paid)"),
+    .regex(APPEND_KIND, "must be dot-separated lowercase words, at least two (e.g. invoice.paid)")
+    .refine((kind) => !RESERVED_KINDS.has(kind), "is one of the control plane's own event kinds; use your own (e.g. app.user_login)"),
   actor: z.strictObject(
     {
       id: z.string({ error: "is required and must be a string" }).min(1, "must not be empty").max(200, "must be at most 200 characters"),

@@ -82,6 +82,10 @@ describe("appending events", () => {
     ["event_type", { ...GOOD, event_type: "invoice.*" }],
     ["event_type", { ...GOOD, event_type: `a.${"b".repeat(99)}` }],
     ["event_type", { ...GOOD, event_type: undefined }],
+    // The control plane's own kinds cannot be forged into the trail.
+    ["event_type", { ...GOOD, event_type: "user.login" }],
+    ["event_type", { ...GOOD, event_type: "audit.exported" }],
+    ["event_type", { ...GOOD, event_type: "webhook.test" }],
     ["actor", { ...GOOD, actor: undefined }],
     ["actor.id", { ...GOOD, actor: { email: "x@example.com" } }],
     ["actor.id", { ...GOOD, actor: { id: "" } }],
