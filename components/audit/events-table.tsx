@@ -1,52 +1,22 @@
 "use client";
 
 import { cx } from "../ui/cx";
+import { ListTableBody, LoadingTable, type ListColumn } from "../ui/list-table";
 import { RelativeTime } from "../ui/relative-time";
 import { Skeleton } from "../ui/skeleton";
-import { Table, TBody, Td, Th, THead, Tr } from "../ui/table";
+import { Td, Tr } from "../ui/table";
 import type { AuditEventView } from "./types";
 
-function Head() {
-  return (
-    <THead>
-      <Tr>
-        <Th>Time</Th>
-        <Th>Event</Th>
-        <Th className="hidden sm:table-cell">Actor</Th>
-        <Th className="hidden md:table-cell">Target</Th>
-        <Th className="hidden lg:table-cell">IP address</Th>
-      </Tr>
-    </THead>
-  );
-}
+const COLUMNS: ListColumn[] = [
+  { header: "Time", skeleton: <Skeleton className="h-4 w-24" /> },
+  { header: "Event", skeleton: <Skeleton className="h-4 w-36" /> },
+  { header: "Actor", className: "hidden sm:table-cell", skeleton: <Skeleton className="h-4 w-44" /> },
+  { header: "Target", className: "hidden md:table-cell", skeleton: <Skeleton className="h-4 w-32" /> },
+  { header: "IP address", className: "hidden lg:table-cell", skeleton: <Skeleton className="h-4 w-24" /> },
+];
 
 export function LoadingEvents() {
-  return (
-    <Table aria-label="Audit events" aria-busy="true">
-      <Head />
-      <TBody>
-        {Array.from({ length: 6 }, (_, i) => (
-          <Tr key={i}>
-            <Td>
-              <Skeleton className="h-4 w-24" />
-            </Td>
-            <Td>
-              <Skeleton className="h-4 w-36" />
-            </Td>
-            <Td className="hidden sm:table-cell">
-              <Skeleton className="h-4 w-44" />
-            </Td>
-            <Td className="hidden md:table-cell">
-              <Skeleton className="h-4 w-32" />
-            </Td>
-            <Td className="hidden lg:table-cell">
-              <Skeleton className="h-4 w-24" />
-            </Td>
-          </Tr>
-        ))}
-      </TBody>
-    </Table>
-  );
+  return <LoadingTable label="Audit events" columns={COLUMNS} rows={6} />;
 }
 
 function shortId(id: string): string {
@@ -67,50 +37,47 @@ interface EventsTableProps {
  */
 export function EventsTable({ events, changing, selectedId, onOpen }: EventsTableProps) {
   return (
-    <Table aria-label="Audit events" aria-busy={changing || undefined} className={cx(changing && "opacity-60")}>
-      <Head />
-      <TBody>
-        {events.map((event) => (
-          <Tr
-            key={event.id}
-            data-testid="audit-row"
-            data-event-id={event.id}
-            onClick={() => onOpen(event)}
-            className={cx("cursor-pointer hover:bg-slate-50", event.id === selectedId && "bg-indigo-50/60")}
-          >
-            <Td className="text-slate-600">
-              <RelativeTime iso={event.timestamp} />
-            </Td>
-            <Td>
-              <button
-                type="button"
-                onClick={(e) => {
-                  e.stopPropagation();
-                  onOpen(event);
-                }}
-                className="rounded font-mono text-sm font-medium text-indigo-700 hover:underline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600"
-                aria-haspopup="dialog"
-              >
-                {event.event_type}
-              </button>
-              <span className="block text-xs text-slate-600 sm:hidden">{event.actor.email}</span>
-            </Td>
-            <Td className="hidden max-w-64 truncate sm:table-cell" title={event.actor.id ?? undefined}>
-              {event.actor.email || (event.actor.id ? <span className="font-mono text-xs">{shortId(event.actor.id)}</span> : "Platform")}
-            </Td>
-            <Td className="hidden md:table-cell">
-              {event.target ? (
-                <span title={event.target.id}>
-                  {event.target.type} <span className="font-mono text-xs text-slate-600">{shortId(event.target.id)}</span>
-                </span>
-              ) : (
-                <span className="text-slate-500">—</span>
-              )}
-            </Td>
-            <Td className="hidden font-mono text-xs lg:table-cell">{event.metadata.ip_address || "—"}</Td>
-          </Tr>
-        ))}
-      </TBody>
-    </Table>
+    <ListTableBody label="Audit events" columns={COLUMNS} changing={changing}>
+      {events.map((event) => (
+        <Tr
+          key={event.id}
+          data-testid="audit-row"
+          data-event-id={event.id}
+          onClick={() => onOpen(event)}
+          className={cx("cursor-pointer hover:bg-slate-50", event.id === selectedId && "bg-indigo-50/60")}
+        >
+          <Td className="text-slate-600">
+            <RelativeTime iso={event.timestamp} />
+          </Td>
+          <Td>
+            <button
+              type="button"
+              onClick={(e) => {
+                e.stopPropagation();
+                onOpen(event);
+              }}
+              className="rounded font-mono text-sm font-medium text-indigo-700 hover:underline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600"
+              aria-haspopup="dialog"
+            >
+              {event.event_type}
+            </button>
+            <span className="block text-xs text-slate-600 sm:hidden">{event.actor.email}</span>
+          </Td>
+          <Td className="hidden max-w-64 truncate sm:table-cell" title={event.actor.id ?? undefined}>
+            {event.actor.email || (event.actor.id ? <span className="font-mono text-xs">{shortId(event.actor.id)}</span> : "Platform")}
+          </Td>
+          <Td className="hidden md:table-cell">
+            {event.target ? (
+              <span title={event.target.id}>
+                {event.target.type} <span className="font-mono text-xs text-slate-600">{shortId(event.target.id)}</span>
+              </span>
+            ) : (
+              <span className="text-slate-500">—</span>
+            )}
+          </Td>
+          <Td className="hidden font-mono text-xs lg:table-cell">{event.metadata.ip_address || "—"}</Td>
+        </Tr>
+      ))}
+    </ListTableBody>
   );
 }

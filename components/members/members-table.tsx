@@ -1,19 +1,19 @@
 "use client";
 
-import { keepPreviousData, useQuery } from "@tanstack/react-query";
+import { useQuery } from "@tanstack/react-query";
 import type { Member } from "@/server/members/schemas";
 import type { TenantRole } from "../console/use-tenant-role";
-import { messageOf, useTRPC } from "../trpc";
+import { useTRPC } from "../trpc";
 import { Badge } from "../ui/badge";
 import { Button } from "../ui/button";
 import { cx } from "../ui/cx";
 import { EmptyState } from "../ui/empty-state";
-import { LoadError, PagePastEnd } from "../ui/list-states";
-import { FIRST_PAGE, Pagination, startOf, type TablePosition } from "../ui/pagination";
+import { actionsColumn, keepPage, ListTable, pageInput, type ListColumn } from "../ui/list-table";
+import type { TablePosition } from "../ui/pagination";
 import { RelativeTime } from "../ui/relative-time";
 import { Select } from "../ui/select";
 import { Skeleton } from "../ui/skeleton";
-import { Table, TBody, Td, Th, THead, Tr } from "../ui/table";
+import { Td, Tr } from "../ui/table";
 import { UsersIcon } from "../icons";
 import { ROLE_LABEL, ROLE_OPTIONS } from "./roles";
 
@@ -37,22 +37,14 @@ interface MembersTableProps {
   highlightId?: string | null;
 }
 
-function Head({ editable }: { editable: boolean }) {
-  return (
-    <THead>
-      <Tr>
-        <Th>Email</Th>
-        <Th className="hidden md:table-cell">Name</Th>
-        <Th className="hidden sm:table-cell">Role</Th>
-        <Th className="hidden sm:table-cell">Added</Th>
-        {editable ? (
-          <Th className="hidden sm:table-cell">
-            <span className="sr-only">Actions</span>
-          </Th>
-        ) : null}
-      </Tr>
-    </THead>
-  );
+function columns(editable: boolean): ListColumn[] {
+  return [
+    { header: "Email", skeleton: <Skeleton className="h-4 w-48" /> },
+    { header: "Name", className: "hidden md:table-cell", skeleton: <Skeleton className="h-4 w-32" /> },
+    { header: "Role", className: "hidden sm:table-cell", skeleton: <Skeleton className="h-4 w-16" /> },
+    { header: "Added", className: "hidden sm:table-cell", skeleton: <Skeleton className="h-4 w-20" /> },
+    ...(editable ? [actionsColumn("hidden sm:table-cell")] : []),
+  ];
 }
 
 function RoleCell({ member, actions, pending, self }: { member: Member; actions: MemberActions | null; pending: boolean; self: boolean }) {
@@ -116,82 +108,40 @@ function MemberCell({ member, actions, pending, self }: { member: Member; action
 /** A tenant's members, newest first, a page at a time. */
 export function MembersTable({ tenantId, position, onMove, actions, selfId, pendingId, highlightId }: MembersTableProps) {
   const trpc = useTRPC();
-  const input = { tenant_id: tenantId, page_size: MEMBERS_PAGE_SIZE, ...(position.cursor ? { cursor: position.cursor } : {}) };
-  const query = useQuery({ ...trpc.members.list.queryOptions(input), placeholderData: keepPreviousData });
-  const editable = actions !== null;
+  const query = useQuery({ ...trpc.members.list.queryOptions({ tenant_id: tenantId, ...pageInput(position, MEMBERS_PAGE_SIZE) }), ...keepPage });
 
-  if (query.isPending) {
-    return (
-      <Table aria-label="Members" aria-busy="true">
-        <Head editable={editable} />
-        <TBody>
-          {Array.from({ length: 3 }, (_, i) => (
-            <Tr key={i}>
-              <Td>
-                <Skeleton className="h-4 w-48" />
-              </Td>
-              <Td className="hidden md:table-cell">
-                <Skeleton className="h-4 w-32" />
-              </Td>
-              <Td className="hidden sm:table-cell">
-                <Skeleton className="h-4 w-16" />
-              </Td>
-              <Td className="hidden sm:table-cell">
-                <Skeleton className="h-4 w-20" />
-              </Td>
-              {editable ? <Td className="hidden sm:table-cell" /> : null}
-            </Tr>
-          ))}
-        </TBody>
-      </Table>
-    );
-  }
-
-  if (query.isError) {
-    return <LoadError title="Members could not be loaded" message={messageOf(query.error)} onRetry={() => query.refetch()} retrying={query.isFetching} />;
-  }
-
-  const page = query.data;
-  if (page.results.length === 0) {
-    const first = startOf(page, position) === 0 && !position.cursor;
-    return first ? (
-      <EmptyState icon={<UsersIcon className="size-6" />} title="No members yet" description="Add people to give them access to this tenant." />
-    ) : (
-      <PagePastEnd noun="members" reason="removed" onFirstPage={() => onMove(FIRST_PAGE)} />
-    );
-  }
-
-  const changing = query.isPlaceholderData;
   return (
-    <>
-      <Table aria-label="Members" aria-busy={changing || undefined} className={cx(changing && "opacity-60")}>
-        <Head editable={editable} />
-        <TBody>
-          {page.results.map((member) => {
-            const self = member.user_id === selfId;
-            return (
-              <Tr key={member.user_id} data-testid="member-row" className={cx(member.user_id === highlightId && "bg-indigo-50/60")}>
-                <Td className="w-full max-w-0">
-                  <MemberCell member={member} actions={actions} pending={pendingId === member.user_id} self={self} />
-                </Td>
-                <Td className="hidden max-w-48 truncate md:table-cell">{member.name ?? <span className="text-slate-500">—</span>}</Td>
-                <Td className="hidden sm:table-cell">
-                  <RoleCell member={member} actions={actions} pending={pendingId === member.user_id} self={self} />
-                </Td>
-                <Td className="hidden text-slate-600 sm:table-cell">
-                  <RelativeTime iso={member.created_at} />
-                </Td>
-                {actions ? (
-                  <Td className="hidden text-right sm:table-cell">
-                    <RowActions member={member} actions={actions} className="inline-flex" />
-                  </Td>
-                ) : null}
-              </Tr>
-            );
-          })}
-        </TBody>
-      </Table>
-      <Pagination page={page} position={position} pageSize={MEMBERS_PAGE_SIZE} onMove={onMove} busy={changing} />
-    </>
+    <ListTable
+      label="Members"
+      columns={columns(actions !== null)}
+      query={query}
+      position={position}
+      onMove={onMove}
+      pageSize={MEMBERS_PAGE_SIZE}
+      empty={<EmptyState icon={<UsersIcon className="size-6" />} title="No members yet" description="Add people to give them access to this tenant." />}
+      pastEnd={{ noun: "members", reason: "removed" }}
+      renderRow={(member) => {
+        const self = member.user_id === selfId;
+        return (
+          <Tr key={member.user_id} data-testid="member-row" className={cx(member.user_id === highlightId && "bg-indigo-50/60")}>
+            <Td className="w-full max-w-0">
+              <MemberCell member={member} actions={actions} pending={pendingId === member.user_id} self={self} />
+            </Td>
+            <Td className="hidden max-w-48 truncate md:table-cell">{member.name ?? <span className="text-slate-500">—</span>}</Td>
+            <Td className="hidden sm:table-cell">
+              <RoleCell member={member} actions={actions} pending={pendingId === member.user_id} self={self} />
+            </Td>
+            <Td className="hidden text-slate-600 sm:table-cell">
+              <RelativeTime iso={member.created_at} />
+            </Td>
+            {actions ? (
+              <Td className="hidden text-right sm:table-cell">
+                <RowActions member={member} actions={actions} className="inline-flex" />
+              </Td>
+            ) : null}
+          </Tr>
+        );
+      }}
+    />
   );
 }

@@ -1,18 +1,18 @@
 "use client";
 
 import type { ReactNode } from "react";
-import { keepPreviousData, useQuery } from "@tanstack/react-query";
+import { useQuery } from "@tanstack/react-query";
 import type { ApiToken } from "@/server/tokens/schemas";
-import { messageOf, useTRPC } from "../trpc";
+import { useTRPC } from "../trpc";
 import { Badge } from "../ui/badge";
 import { Button } from "../ui/button";
 import { cx } from "../ui/cx";
 import { EmptyState } from "../ui/empty-state";
-import { LoadError, PagePastEnd } from "../ui/list-states";
-import { FIRST_PAGE, Pagination, startOf, type TablePosition } from "../ui/pagination";
+import { actionsColumn, keepPage, ListTable, pageInput, type ListColumn } from "../ui/list-table";
+import type { TablePosition } from "../ui/pagination";
 import { formatExact, RelativeTime, useNow } from "../ui/relative-time";
 import { Skeleton } from "../ui/skeleton";
-import { Table, TBody, Td, Th, THead, Tr } from "../ui/table";
+import { Td, Tr } from "../ui/table";
 import { KeyIcon } from "../icons";
 
 export const TOKENS_PAGE_SIZE = 20;
@@ -29,22 +29,14 @@ interface TokensTableProps {
   highlightId?: string | null;
 }
 
-function Head() {
-  return (
-    <THead>
-      <Tr>
-        <Th>Name</Th>
-        <Th>Scope</Th>
-        <Th className="hidden sm:table-cell">Expires</Th>
-        <Th className="hidden md:table-cell">Last used</Th>
-        <Th className="hidden lg:table-cell">Created</Th>
-        <Th>
-          <span className="sr-only">Actions</span>
-        </Th>
-      </Tr>
-    </THead>
-  );
-}
+const COLUMNS: ListColumn[] = [
+  { header: "Name" },
+  { header: "Scope" },
+  { header: "Expires", className: "hidden sm:table-cell" },
+  { header: "Last used", className: "hidden md:table-cell" },
+  { header: "Created", className: "hidden lg:table-cell" },
+  actionsColumn(),
+];
 
 function Expiry({ iso }: { iso: string | null }) {
   const now = useNow();
@@ -61,86 +53,59 @@ function Expiry({ iso }: { iso: string | null }) {
 /** The signed-in user's API tokens (revoked ones are gone), newest first. */
 export function TokensTable({ position, onMove, tenantName, onRevoke, emptyAction, highlightId }: TokensTableProps) {
   const trpc = useTRPC();
-  const input = { page_size: TOKENS_PAGE_SIZE, ...(position.cursor ? { cursor: position.cursor } : {}) };
-  const query = useQuery({ ...trpc.tokens.list.queryOptions(input), placeholderData: keepPreviousData });
+  const query = useQuery({ ...trpc.tokens.list.queryOptions(pageInput(position, TOKENS_PAGE_SIZE)), ...keepPage });
 
-  if (query.isPending) {
-    return (
-      <Table aria-label="API tokens" aria-busy="true">
-        <Head />
-        <TBody>
-          {Array.from({ length: 3 }, (_, i) => (
-            <Tr key={i}>
-              <Td colSpan={6}>
-                <Skeleton className="h-4 w-2/3" />
-              </Td>
-            </Tr>
-          ))}
-        </TBody>
-      </Table>
-    );
-  }
-
-  if (query.isError) {
-    return <LoadError title="API tokens could not be loaded" message={messageOf(query.error)} onRetry={() => query.refetch()} retrying={query.isFetching} />;
-  }
-
-  const page = query.data;
-  if (page.results.length === 0) {
-    return startOf(page, position) === 0 && !position.cursor ? (
-      <EmptyState
-        icon={<KeyIcon className="size-6" />}
-        title="No API tokens"
-        description="Tokens let scripts and services call the REST API as you. Create one for each place you use it, so you can revoke them one by one."
-        action={emptyAction}
-      />
-    ) : (
-      <PagePastEnd noun="tokens" reason="revoked" onFirstPage={() => onMove(FIRST_PAGE)} />
-    );
-  }
-
-  const changing = query.isPlaceholderData;
   return (
-    <>
-      <Table aria-label="API tokens" aria-busy={changing || undefined} className={cx(changing && "opacity-60")}>
-        <Head />
-        <TBody>
-          {page.results.map((token) => (
-            <Tr key={token.id} data-testid="token-row" className={cx(token.id === highlightId && "bg-indigo-50/60")}>
-              <Td className="w-full max-w-0">
-                <span className="block truncate font-medium text-slate-900" title={token.name}>
-                  {token.name}
+    <ListTable
+      label="API tokens"
+      columns={COLUMNS}
+      query={query}
+      position={position}
+      onMove={onMove}
+      pageSize={TOKENS_PAGE_SIZE}
+      loading={{ span: <Skeleton className="h-4 w-2/3" /> }}
+      empty={
+        <EmptyState
+          icon={<KeyIcon className="size-6" />}
+          title="No API tokens"
+          description="Tokens let scripts and services call the REST API as you. Create one for each place you use it, so you can revoke them one by one."
+          action={emptyAction}
+        />
+      }
+      pastEnd={{ noun: "tokens", reason: "revoked" }}
+      renderRow={(token) => (
+        <Tr key={token.id} data-testid="token-row" className={cx(token.id === highlightId && "bg-indigo-50/60")}>
+          <Td className="w-full max-w-0">
+            <span className="block truncate font-medium text-slate-900" title={token.name}>
+              {token.name}
+            </span>
+          </Td>
+          <Td>
+            <span className="inline-flex items-center gap-2">
+              {token.tenant_id ? (
+                <span className="max-w-40 truncate" title={tenantName(token.tenant_id) ?? token.tenant_id}>
+                  {tenantName(token.tenant_id) ?? <code className="font-mono text-xs">{token.tenant_id.slice(0, 8)}…</code>}
                 </span>
-              </Td>
-              <Td>
-                <span className="inline-flex items-center gap-2">
-                  {token.tenant_id ? (
-                    <span className="max-w-40 truncate" title={tenantName(token.tenant_id) ?? token.tenant_id}>
-                      {tenantName(token.tenant_id) ?? <code className="font-mono text-xs">{token.tenant_id.slice(0, 8)}…</code>}
-                    </span>
-                  ) : (
-                    <span className="text-slate-600">All your tenants</span>
-                  )}
-                  {token.read_only ? <Badge>Read-only</Badge> : null}
-                </span>
-              </Td>
-              <Td className="hidden sm:table-cell">
-                <Expiry iso={token.expires_at} />
-              </Td>
-              <Td className="hidden text-slate-600 md:table-cell">{token.last_used_at ? <RelativeTime iso={token.last_used_at} /> : "Never"}</Td>
-              <Td className="hidden text-slate-600 lg:table-cell">
-                <RelativeTime iso={token.created_at} />
-              </Td>
-              <Td className="text-right">
-                <Button variant="secondary" size="sm" onClick={() => onRevoke(token)} aria-label={`Revoke ${token.name}`}>
-                  Revoke
-                </Button>
-              </Td>
-            </Tr>
-          ))}
-        </TBody>
-      </Table>
-      <Pagination page={page} position={position} pageSize={TOKENS_PAGE_SIZE} onMove={onMove} busy={changing} />
-    </>
+              ) : (
+                <span className="text-slate-600">All your tenants</span>
+              )}
+              {token.read_only ? <Badge>Read-only</Badge> : null}
+            </span>
+          </Td>
+          <Td className="hidden sm:table-cell">
+            <Expiry iso={token.expires_at} />
+          </Td>
+          <Td className="hidden text-slate-600 md:table-cell">{token.last_used_at ? <RelativeTime iso={token.last_used_at} /> : "Never"}</Td>
+          <Td className="hidden text-slate-600 lg:table-cell">
+            <RelativeTime iso={token.created_at} />
+          </Td>
+          <Td className="text-right">
+            <Button variant="secondary" size="sm" onClick={() => onRevoke(token)} aria-label={`Revoke ${token.name}`}>
+              Revoke
+            </Button>
+          </Td>
+        </Tr>
+      )}
+    />
   );
 }
