@@ -3,8 +3,7 @@
 import { useCallback, useRef, useState, type FormEvent, type ReactNode } from "react";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { messageOf, statusOf, useTRPC } from "../trpc";
-import { Button } from "../ui/button";
-import { Dialog } from "../ui/dialog";
+import { Dialog, FormActions } from "../ui/dialog";
 import { Field } from "../ui/field";
 import { Input } from "../ui/input";
 
@@ -58,16 +57,7 @@ function StepUpDialog({ onDone }: { onDone: (steppedUp: boolean) => void }) {
       onClose={() => onDone(false)}
       onSubmit={submit}
       busy={stepUp.isPending}
-      footer={
-        <>
-          <Button variant="secondary" onClick={() => onDone(false)} disabled={stepUp.isPending}>
-            Cancel
-          </Button>
-          <Button type="submit" loading={stepUp.isPending}>
-            Confirm
-          </Button>
-        </>
-      }
+      footer={<FormActions onCancel={() => onDone(false)} pending={stepUp.isPending} submitLabel={"Confirm"} />}
     >
       <Field id="step-up-password" label="Password" error={error}>
         {(control) => (

@@ -6,8 +6,7 @@ import { AddMemberInput, type Member } from "@/server/members/schemas";
 import { focusFirstError, schemaErrors, serverErrors, type FieldErrors } from "../form-errors";
 import { messageOf, statusOf, useTRPC } from "../trpc";
 import { Alert } from "../ui/alert";
-import { Button } from "../ui/button";
-import { Dialog } from "../ui/dialog";
+import { Dialog, FormActions } from "../ui/dialog";
 import { Field } from "../ui/field";
 import { Input } from "../ui/input";
 import { Select } from "../ui/select";
@@ -76,16 +75,7 @@ export function AddMemberDialog({ tenantId, onAdded, onClose }: { tenantId: stri
       onSubmit={submit}
       busy={add.isPending}
       size="md"
-      footer={
-        <>
-          <Button variant="secondary" onClick={onClose} disabled={add.isPending}>
-            Cancel
-          </Button>
-          <Button type="submit" loading={add.isPending}>
-            Add member
-          </Button>
-        </>
-      }
+      footer={<FormActions onCancel={onClose} pending={add.isPending} submitLabel={"Add member"} />}
     >
       <div className="space-y-4">
         {formError ? <Alert tone="danger">{formError}</Alert> : null}

@@ -5,8 +5,7 @@ import { useMutation } from "@tanstack/react-query";
 import { Password, type Member } from "@/server/members/schemas";
 import { messageOf, useTRPC } from "../trpc";
 import { Alert } from "../ui/alert";
-import { Button } from "../ui/button";
-import { Dialog } from "../ui/dialog";
+import { Dialog, FormActions } from "../ui/dialog";
 import { Field } from "../ui/field";
 import { Input } from "../ui/input";
 
@@ -50,16 +49,7 @@ export function SetPasswordDialog({ member, onDone, onClose }: { member: Member;
       onClose={onClose}
       onSubmit={submit}
       busy={setPassword.isPending}
-      footer={
-        <>
-          <Button variant="secondary" onClick={onClose} disabled={setPassword.isPending}>
-            Cancel
-          </Button>
-          <Button type="submit" loading={setPassword.isPending}>
-            Set password
-          </Button>
-        </>
-      }
+      footer={<FormActions onCancel={onClose} pending={setPassword.isPending} submitLabel={"Set password"} />}
     >
       <div className="space-y-4">
         {formError ? <Alert tone="danger">{formError}</Alert> : null}

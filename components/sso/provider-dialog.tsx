@@ -6,9 +6,8 @@ import type { ProviderType, SsoProvider } from "@/server/sso/schemas";
 import { focusFirstError } from "../form-errors";
 import { messageOf, useTRPC } from "../trpc";
 import { Alert } from "../ui/alert";
-import { Button } from "../ui/button";
 import { Checkbox } from "../ui/checkbox";
-import { Dialog } from "../ui/dialog";
+import { Dialog, FormActions } from "../ui/dialog";
 import { Field } from "../ui/field";
 import { Input } from "../ui/input";
 import { Select } from "../ui/select";
@@ -95,16 +94,7 @@ export function ProviderDialog({ tenantId, provider, onClose, onSaved }: Provide
       onClose={onClose}
       onSubmit={submit}
       busy={pending}
-      footer={
-        <>
-          <Button variant="secondary" onClick={onClose} disabled={pending}>
-            Cancel
-          </Button>
-          <Button type="submit" loading={pending}>
-            {provider ? "Save changes" : "Add provider"}
-          </Button>
-        </>
-      }
+      footer={<FormActions onCancel={onClose} pending={pending} submitLabel={provider ? "Save changes" : "Add provider"} />}
     >
       <div className="space-y-4">
         {provider ? (

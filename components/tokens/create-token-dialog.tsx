@@ -6,9 +6,8 @@ import { CreateTokenInput } from "@/server/tokens/schemas";
 import { focusFirstError, schemaErrors, serverErrors, type FieldErrors } from "../form-errors";
 import { messageOf, statusOf, useTRPC } from "../trpc";
 import { Alert } from "../ui/alert";
-import { Button } from "../ui/button";
 import { Checkbox } from "../ui/checkbox";
-import { Dialog } from "../ui/dialog";
+import { Dialog, FormActions } from "../ui/dialog";
 import { Field } from "../ui/field";
 import { Input } from "../ui/input";
 import { Select } from "../ui/select";
@@ -91,16 +90,7 @@ export function CreateTokenDialog({ tenants, onCreated, onClose }: { tenants: Te
       onSubmit={submit}
       busy={create.isPending}
       size="md"
-      footer={
-        <>
-          <Button variant="secondary" onClick={onClose} disabled={create.isPending}>
-            Cancel
-          </Button>
-          <Button type="submit" loading={create.isPending}>
-            Create token
-          </Button>
-        </>
-      }
+      footer={<FormActions onCancel={onClose} pending={create.isPending} submitLabel={"Create token"} />}
     >
       <div className="space-y-4">
         {formError ? <Alert tone="danger">{formError}</Alert> : null}

@@ -1,6 +1,7 @@
 "use client";
 
 import { useEffect, useId, useLayoutEffect, useRef, type KeyboardEvent, type ReactNode } from "react";
+import { Button } from "./button";
 import { cx } from "./cx";
 
 const FOCUSABLE = 'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
@@ -136,5 +137,19 @@ export function Dialog({ title, description, onClose, children, footer, onSubmit
         body
       )}
     </dialog>
+  );
+}
+
+/** The footer of a form dialog: Cancel, and the submit button with its label (both wait while it runs). */
+export function FormActions({ onCancel, pending, submitLabel }: { onCancel: () => void; pending: boolean; submitLabel: ReactNode }) {
+  return (
+    <>
+      <Button variant="secondary" onClick={onCancel} disabled={pending}>
+        Cancel
+      </Button>
+      <Button type="submit" loading={pending}>
+        {submitLabel}
+      </Button>
+    </>
   );
 }

@@ -5,8 +5,7 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { focusFirstError, type FieldErrors } from "../form-errors";
 import { messageOf, useTRPC } from "../trpc";
 import { Alert } from "../ui/alert";
-import { Button } from "../ui/button";
-import { Dialog } from "../ui/dialog";
+import { Dialog, FormActions } from "../ui/dialog";
 import { Field } from "../ui/field";
 import { Input } from "../ui/input";
 import { subscribesToAll } from "./event-kinds";
@@ -127,16 +126,7 @@ export function WebhookDialog({ tenantId, webhook, onClose, onSaved }: WebhookDi
       onClose={onClose}
       onSubmit={submit}
       busy={pending}
-      footer={
-        <>
-          <Button variant="secondary" onClick={onClose} disabled={pending}>
-            Cancel
-          </Button>
-          <Button type="submit" loading={pending}>
-            {webhook ? "Save changes" : "Add webhook"}
-          </Button>
-        </>
-      }
+      footer={<FormActions onCancel={onClose} pending={pending} submitLabel={webhook ? "Save changes" : "Add webhook"} />}
     >
       <div className="space-y-5">
         <Field id="webhook-url" label="Endpoint URL" hint="Must be https. It should answer 2xx within 5 seconds." error={errors.url}>
