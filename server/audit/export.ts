@@ -20,7 +20,7 @@ import type { Context } from "../trpc/context.ts";
 import { fieldErrorsOf } from "../trpc/errors.ts";
 import type { SqlRunner } from "../db/sql.ts";
 import { ExportAuditQuery } from "./schemas.ts";
-import { AUDIT_COLUMNS, CSV_EXPORT_COLUMNS, allEventsQuery, chainHead, findEvents, presentEvent, resolveFilter, type AuditFilter, type AuditRow, type Bound } from "./query.ts";
+import { AUDIT_COLUMNS, allEventsQuery, chainHead, findEvents, presentEvent, resolveFilter, type AuditFilter, type AuditRow, type Bound } from "./query.ts";
 
 /** Rows per keyset query: small batches keep what a scavenge finds alive (and promotes) small. */
 export const EXPORT_BATCH = 500;
@@ -40,34 +40,42 @@ export const CSV_COLUMNS = [
   "hash",
 ] as const;
 
-/** A cell a spreadsheet would run as a formula (= + - @, or tab/CR first) gets a leading `'`. */
-export function neutralise(cell: string | null): string | null {
-  return cell !== null && /^[=+\-@\t\r]/.test(cell) ? `'${cell}` : cell;
-}
+/**
+ * A text cell as the CSV shows it: one a spreadsheet would run as a formula (= + - @, or tab/CR
+ * first) gets a leading `'`. Done in SQL, so COPY and the keyset path write the same cells.
+ */
+const guarded = (column: string, name: string) =>
+  `CASE WHEN left(${column}, 1) IN ('=', '+', '-', '@', E'\\t', E'\\r') THEN '''' || ${column} ELSE ${column} END AS ${name}`;
 
-/** One CSV record from a row selected with CSV_EXPORT_COLUMNS (every cell already text). */
-function csvRecord(row: AuditRow): (string | null)[] {
-  return [
-    row.id,
-    row.event_type,
-    neutralise(row.actor_id),
-    neutralise(row.actor_email),
-    row.timestamp as unknown as string,
-    neutralise(row.ip_address),
-    neutralise(row.user_agent),
-    neutralise(row.target_type),
-    neutralise(row.target_id),
-    row.details as unknown as string,
-    row.sequence as string,
-    row.hash,
-  ];
+/**
+ * CSV_COLUMNS as the CSV shows them, every cell text straight from Postgres (no Date or JSON
+ * objects per row on the keyset path; `details` is jsonb's own text form).
+ */
+const CSV_CELLS = [
+  "e.id",
+  "e.event_type",
+  guarded("e.actor_id", "actor_id"),
+  guarded("e.actor_email", "actor_email"),
+  `to_char(e."timestamp" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "timestamp"`,
+  guarded("e.ip_address", "ip_address"),
+  guarded("e.user_agent", "user_agent"),
+  guarded("e.target_type", "target_type"),
+  guarded("e.target_id", "target_id"),
+  "e.details::text AS details",
+  "e.sequence::text AS sequence",
+  "e.hash",
+].join(", ");
+
+/** One CSV record from a row selected with CSV_CELLS (every cell already text, and guarded). */
+function csvRecord(row: AuditRow): unknown[] {
+  return CSV_COLUMNS.map((column) => row[column]);
 }
 
 const csv = (records: unknown[][]) => stringify(records, { record_delimiter: "\n", quoted_match: /[\r\n]/ });
 
 const FORMATS = {
   csv: {
-    columns: CSV_EXPORT_COLUMNS,
+    columns: CSV_CELLS,
     contentType: "text/csv; charset=utf-8",
     open: csv([[...CSV_COLUMNS]]),
     batch: (rows: AuditRow[]) => csv(rows.map(csvRecord)),
@@ -147,26 +155,6 @@ const MAX_COPY_EXPORTS = 3;
 const COPY_IDLE_MS = 60_000;
 let copyExports = 0;
 
-/** A text cell as the CSV shows it: the formula guard of `neutralise`, in SQL. */
-const guarded = (column: string, name: string) =>
-  `CASE WHEN left(${column}, 1) IN ('=', '+', '-', '@', E'\\t', E'\\r') THEN '''' || ${column} ELSE ${column} END AS ${name}`;
-
-/** CSV_COLUMNS, each as the keyset path writes it. */
-const COPY_COLUMNS = [
-  "e.id",
-  "e.event_type",
-  guarded("e.actor_id", "actor_id"),
-  guarded("e.actor_email", "actor_email"),
-  `to_char(e."timestamp" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "timestamp"`,
-  guarded("e.ip_address", "ip_address"),
-  guarded("e.user_agent", "user_agent"),
-  guarded("e.target_type", "target_type"),
-  guarded("e.target_id", "target_id"),
-  "e.details::text AS details",
-  "e.sequence",
-  "e.hash",
-].join(", ");
-
 /** COPY takes no bind parameters: the filter's values go in as escaped literals. */
 function inline(text: string, params: unknown[]): string {
   const literal = (value: unknown): string =>
@@ -183,7 +171,7 @@ function inline(text: string, params: unknown[]): string {
  * million rows cost the app almost no CPU or memory.
  */
 async function copyStream(copyOut: NonNullable<Database["copyOut"]>, filter: AuditFilter, requestId: string) {
-  const query = allEventsQuery(filter, COPY_COLUMNS);
+  const query = allEventsQuery(filter, CSV_CELLS);
   copyExports++;
   let stream: NodeReadable;
   try {

@@ -45,14 +45,6 @@ export interface AuditRow {
 export const AUDIT_COLUMNS = `e.id, e.tenant_id, e.event_type, e.actor_id, e.actor_email, e."timestamp", e.ip_address,
   e.user_agent, e.target_type, e.target_id, e.details, e.sequence, e.prev_hash, e.hash`;
 
-/**
- * The export's CSV columns, as text straight from Postgres: no Date or JSON objects per row
- * (`details` is jsonb's own text form), which keeps a million-row export's garbage small.
- */
-export const CSV_EXPORT_COLUMNS = `e.id, e.event_type, e.actor_id, e.actor_email,
-  to_char(e."timestamp" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "timestamp", e.ip_address, e.user_agent,
-  e.target_type, e.target_id, e.details::text AS details, e.sequence::text AS sequence, e.hash`;
-
 export function presentEvent(row: AuditRow): AuditEvent {
   return {
     id: row.id,
