@@ -4,6 +4,7 @@
  */
 import type { Database } from "../db/client.ts";
 import type { Principal, RequestInfo } from "../auth/principal.ts";
+import type { ServiceContext, TenantServiceContext } from "../service-context.ts";
 
 export interface ResponseFlags {
   status?: number;
@@ -37,4 +38,12 @@ export function createdMany<T>(ctx: Context, body: T): T {
 /** Marks the response 204 No Content. */
 export function noContent(ctx: Context): void {
   ctx.response.status = 204;
+}
+
+/** The service context of a procedure: its database and caller, and its tenant when it has one. */
+export function serviceContext(ctx: Context & { principal: Principal; tenant: { id: string } }): TenantServiceContext;
+export function serviceContext(ctx: Context & { principal: Principal }): ServiceContext;
+export function serviceContext(ctx: Context & { principal: Principal; tenant?: { id: string } }): ServiceContext | TenantServiceContext {
+  const base = { db: ctx.db, actor: { principal: ctx.principal, request: ctx.request } };
+  return ctx.tenant ? { ...base, tenantId: ctx.tenant.id } : base;
 }

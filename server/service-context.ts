@@ -1,0 +1,21 @@
+/**
+ * What every service function takes first: the database, who acts (and from where, for the audit
+ * trail), and for tenant-scoped work the tenant the procedure resolved. Services take
+ * `(ctx, input)`; procedures build the context once with `serviceContext` (server/trpc/context.ts).
+ */
+import type { Database } from "./db/client.ts";
+import type { Principal, RequestInfo } from "./auth/principal.ts";
+
+export interface Actor {
+  principal: Principal;
+  request: RequestInfo;
+}
+
+export interface ServiceContext {
+  db: Database;
+  actor: Actor;
+}
+
+export interface TenantServiceContext extends ServiceContext {
+  tenantId: string;
+}
