@@ -6,7 +6,7 @@ import { timingSafeEqual } from "node:crypto";
 import type { Database } from "../db/client.ts";
 import { env } from "../env.ts";
 import { purgeExpired } from "../http/idempotency.ts";
-import { deliverDue, type DeliverOptions, type DeliverySummary } from "./delivery.ts";
+import { deliverDue, type DeliverOptions, type DeliverySummary } from "./engine.ts";
 
 export interface CronSummary extends DeliverySummary {
   duration_ms: number;

@@ -8,7 +8,7 @@
  */
 import type { Database } from "../db/client.ts";
 import { log, errorFields } from "../log.ts";
-import { deliverDue, nextDueAt, type DeliverOptions } from "./delivery.ts";
+import { deliverDue, nextDueAt, type DeliverOptions } from "./engine.ts";
 import { WAKE_CHANNEL } from "./outbox.ts";
 
 const MAX_TIMER_MS = 60_000;
@@ -112,9 +112,4 @@ export async function startWebhookDispatcher(db: Database, options: DeliverOptio
 /** Asks this process's dispatcher (if started) to run now, e.g. after a manual retry. */
 export function wakeDispatcher(db: Database): void {
   dispatchers.get(db)?.wake();
-}
-
-/** Resolves when this process's dispatcher has no run in progress (tests). */
-export function dispatcherIdle(db: Database): Promise<void> {
-  return dispatchers.get(db)?.idle() ?? Promise.resolve();
 }

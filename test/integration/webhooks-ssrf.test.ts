@@ -9,7 +9,7 @@ import { client, db, tenantWithMembers } from "../support/fixtures.ts";
 import { startReceiver, type Receiver } from "../support/webhook-receiver.ts";
 import { database } from "../../server/db/client.ts";
 import { emitEvent } from "../../server/events/emit.ts";
-import { deliverDue } from "../../server/webhooks/delivery.ts";
+import { deliverDue } from "../../server/webhooks/engine.ts";
 import { encryptSecret } from "../../server/webhooks/crypto.ts";
 
 process.env.OUTBOUND_ALLOW_PRIVATE = "false";

@@ -5,7 +5,7 @@
  *   node --import tsx test/support/webhook-worker.ts [--lease-ms N] [--start-at <epoch ms>]
  */
 import { connectPostgres } from "../../server/db/client.ts";
-import { deliverDue, type DeliverySummary } from "../../server/webhooks/delivery.ts";
+import { deliverDue, type DeliverySummary } from "../../server/webhooks/engine.ts";
 
 const args = process.argv.slice(2);
 const option = (name: string) => {
