@@ -13,7 +13,8 @@ import http from "node:http";
 import pg from "pg";
 import type { SqlRunner } from "../server/db/sql.ts";
 import { decodeCursor, keysetPage } from "../server/db/keyset.ts";
-import { chainHead, countEvents, findEvents, presentEvent, resolveFilter, type AuditRow } from "../server/audit/query.ts";
+import { chainHead, countEvents, findEvents, presentEvent, resolveFilter } from "../server/audit/query.ts";
+import type { AuditEventRow } from "../server/events/types.ts";
 
 const databaseUrl = process.env.BASELINE_DATABASE_URL;
 const port = Number(process.env.BASELINE_PORT ?? "0");
@@ -54,7 +55,7 @@ async function listAudit(url: URL, tenantId: string) {
     },
     head,
   );
-  const result = await keysetPage<AuditRow>(request, {
+  const result = await keysetPage<AuditEventRow>(request, {
     key: (row) => ({ at: new Date(row.timestamp), id: row.id }),
     count: () => countEvents(sql, filter, head),
     find: (args) => findEvents(sql, filter, args),

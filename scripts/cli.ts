@@ -13,6 +13,7 @@ import { parseArgs } from "node:util";
 import { z } from "zod";
 import { database } from "../server/db/client.ts";
 import { migrate } from "../server/db/migrate.ts";
+import { wireEventSubscribers } from "../server/subscribers.ts";
 import { env, EnvError } from "../server/env.ts";
 import { AppError } from "../server/errors.ts";
 import { SYSTEM_PRINCIPAL, SYSTEM_REQUEST } from "../server/auth/principal.ts";
@@ -62,6 +63,7 @@ async function run(): Promise<unknown> {
     return undefined;
   }
   env();
+  wireEventSubscribers();
   const db = await database();
   await migrate(db.sql);
   try {

@@ -9,6 +9,7 @@ import { migrate } from "./db/migrate.ts";
 import { bootstrap } from "./auth/bootstrap.ts";
 import { startInternalCron } from "./housekeeping.ts";
 import { startWebhookDispatcher } from "./webhooks/dispatcher.ts";
+import { wireEventSubscribers } from "./subscribers.ts";
 import { secrets } from "./secrets.ts";
 import { log, errorFields } from "./log.ts";
 
@@ -29,6 +30,7 @@ async function start(): Promise<void> {
     secrets();
     // next-auth reads its own base URL from the process environment.
     process.env.NEXTAUTH_URL ??= appUrl();
+    wireEventSubscribers();
     const db = await database();
     const migrated = await migrate(db.sql);
     if (migrated.applied.length) log.info("applied migrations", { migrations: migrated.applied });

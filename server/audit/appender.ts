@@ -8,14 +8,15 @@
  * and fails whole.
  */
 import type { Database } from "../db/client.ts";
-import { emitEvents, type EventToEmit, type StoredEvent } from "../events/emit.ts";
+import { recordAppendedEvents, type AppendedEventToEmit } from "../events/emit.ts";
+import type { AuditEventRow } from "../events/types.ts";
 
 /** Most events one transaction takes (the rest wait for the next; a larger job goes alone). */
 const MAX_BATCH = 500;
 
 interface Job {
-  items: EventToEmit[];
-  resolve: (events: StoredEvent[]) => void;
+  items: AppendedEventToEmit[];
+  resolve: (events: AuditEventRow[]) => void;
   reject: (error: unknown) => void;
 }
 
@@ -45,8 +46,8 @@ function takeBatch(queue: Queue): Job[] {
   return queue.pending.splice(0, take);
 }
 
-function commit(db: Database, items: EventToEmit[]): Promise<StoredEvent[]> {
-  return db.sql.transaction((tx) => emitEvents(tx, items));
+function commit(db: Database, items: AppendedEventToEmit[]): Promise<AuditEventRow[]> {
+  return db.sql.transaction((tx) => recordAppendedEvents(tx, items));
 }
 
 async function drain(db: Database, tenantId: string, queue: Queue): Promise<void> {
@@ -79,16 +80,16 @@ async function drain(db: Database, tenantId: string, queue: Queue): Promise<void
  * Appends `items` to `tenantId`'s log as one job: all in one transaction, contiguous and in the
  * order given, or none. The transaction may be shared with concurrent appends to the tenant.
  */
-export function appendManyToLog(db: Database, tenantId: string, items: EventToEmit[]): Promise<StoredEvent[]> {
+export function appendManyToLog(db: Database, tenantId: string, items: AppendedEventToEmit[]): Promise<AuditEventRow[]> {
   if (!items.length) return Promise.resolve([]);
   const queue = queueOf(db, tenantId);
-  const done = new Promise<StoredEvent[]>((resolve, reject) => queue.pending.push({ items, resolve, reject }));
+  const done = new Promise<AuditEventRow[]>((resolve, reject) => queue.pending.push({ items, resolve, reject }));
   if (!queue.running) void drain(db, tenantId, queue);
   return done;
 }
 
 /** Appends one event to `tenantId`'s log, sharing a transaction with concurrent appends. */
-export async function appendToLog(db: Database, tenantId: string, item: EventToEmit): Promise<StoredEvent> {
+export async function appendToLog(db: Database, tenantId: string, item: AppendedEventToEmit): Promise<AuditEventRow> {
   const [stored] = await appendManyToLog(db, tenantId, [item]);
   return stored!;
 }

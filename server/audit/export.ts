@@ -20,7 +20,8 @@ import type { Context } from "../trpc/context.ts";
 import { fieldErrorsOf } from "../trpc/errors.ts";
 import type { SqlRunner } from "../db/sql.ts";
 import { ExportAuditQuery } from "./schemas.ts";
-import { AUDIT_COLUMNS, allEventsQuery, chainHead, findEvents, presentEvent, resolveFilter, type AuditFilter, type AuditRow, type Bound } from "./query.ts";
+import { AUDIT_COLUMNS, allEventsQuery, chainHead, findEvents, presentEvent, resolveFilter, type AuditFilter, type Bound } from "./query.ts";
+import type { AuditEventRow } from "../events/types.ts";
 
 /** Rows per keyset query: small batches keep what a scavenge finds alive (and promotes) small. */
 export const EXPORT_BATCH = 500;
@@ -67,7 +68,7 @@ const CSV_CELLS = [
 ].join(", ");
 
 /** One CSV record from a row selected with CSV_CELLS (every cell already text, and guarded). */
-function csvRecord(row: AuditRow): unknown[] {
+function csvRecord(row: AuditEventRow): unknown[] {
   return CSV_COLUMNS.map((column) => row[column]);
 }
 
@@ -78,14 +79,14 @@ const FORMATS = {
     columns: CSV_CELLS,
     contentType: "text/csv; charset=utf-8",
     open: csv([[...CSV_COLUMNS]]),
-    batch: (rows: AuditRow[]) => csv(rows.map(csvRecord)),
+    batch: (rows: AuditEventRow[]) => csv(rows.map(csvRecord)),
     close: "",
   },
   json: {
     columns: AUDIT_COLUMNS,
     contentType: "application/json",
     open: "[",
-    batch: (rows: AuditRow[], first: boolean) => (first ? "\n" : ",\n") + rows.map((r) => JSON.stringify(presentEvent(r))).join(",\n"),
+    batch: (rows: AuditEventRow[], first: boolean) => (first ? "\n" : ",\n") + rows.map((r) => JSON.stringify(presentEvent(r))).join(",\n"),
     close: "]\n",
   },
 };
@@ -116,7 +117,7 @@ function rowStream(sql: SqlRunner, filter: AuditFilter, start: Bound | undefined
     rows.catch(() => undefined); // handled when pulled; a prefetch failing first must not crash the process
     return rows;
   };
-  let next: Promise<AuditRow[]> | null = start ? fetchAfter(start) : null;
+  let next: Promise<AuditEventRow[]> | null = start ? fetchAfter(start) : null;
   return new ReadableStream<Uint8Array>(
     {
       start(controller) {

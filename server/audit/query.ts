@@ -6,6 +6,7 @@
 import type { SqlRunner } from "../db/sql.ts";
 import { parseIsoDate } from "./schemas.ts";
 import type { AuditEvent } from "./schemas.ts";
+import type { AuditEventRow } from "../events/types.ts";
 
 export interface AuditFilterParams {
   event_type?: string;
@@ -25,27 +26,11 @@ export interface AuditFilter {
   maxSequence?: number;
 }
 
-export interface AuditRow {
-  id: string;
-  tenant_id: string | null;
-  event_type: string;
-  actor_id: string | null;
-  actor_email: string | null;
-  timestamp: Date;
-  ip_address: string | null;
-  user_agent: string | null;
-  target_type: string | null;
-  target_id: string | null;
-  details: Record<string, unknown>;
-  sequence: number | string | bigint;
-  prev_hash: string;
-  hash: string;
-}
 
 export const AUDIT_COLUMNS = `e.id, e.tenant_id, e.event_type, e.actor_id, e.actor_email, e."timestamp", e.ip_address,
-  e.user_agent, e.target_type, e.target_id, e.details, e.sequence, e.prev_hash, e.hash`;
+  e.user_agent, e.target_type, e.target_id, e.details, e.sequence::int AS sequence, e.prev_hash, e.hash`;
 
-export function presentEvent(row: AuditRow): AuditEvent {
+export function presentEvent(row: AuditEventRow): AuditEvent {
   return {
     id: row.id,
     tenant_id: row.tenant_id,
@@ -148,7 +133,7 @@ export async function findEvents(
   sql: SqlRunner,
   filter: AuditFilter,
   args: { after?: Bound; order: "asc" | "desc"; skip: number; take: number; columns?: string },
-): Promise<AuditRow[]> {
+): Promise<AuditEventRow[]> {
   if (filter.kinds?.length === 0) return [];
   const { order, skip, take, columns = AUDIT_COLUMNS } = args;
   const params: unknown[] = [];
@@ -161,7 +146,7 @@ export async function findEvents(
   const innerSort = `ORDER BY e."timestamp" ${order}, e.id ${order}`;
   if (!filter.kinds || filter.kinds.length === 1) {
     const kind = filter.kinds ? ` AND e.event_type = $${params.push(filter.kinds[0])}` : "";
-    return sql.query<AuditRow>(
+    return sql.query<AuditEventRow>(
       `SELECT ${columns} FROM audit_events e WHERE ${base}${kind}${bound} ${innerSort}
        LIMIT $${params.push(take)} OFFSET $${params.push(skip)}`,
       params,
@@ -172,7 +157,7 @@ export async function findEvents(
     (kind) =>
       `(SELECT ${columns} FROM audit_events e WHERE ${base} AND e.event_type = $${params.push(kind)}${bound} ${innerSort} LIMIT ${limit})`,
   );
-  return sql.query<AuditRow>(
+  return sql.query<AuditEventRow>(
     `SELECT * FROM (${branches.join(" UNION ALL ")}) u ORDER BY "timestamp" ${order}, id ${order} LIMIT $${params.push(take)} OFFSET $${params.push(skip)}`,
     params,
   );

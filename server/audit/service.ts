@@ -4,7 +4,7 @@ import type { SqlRunner } from "../db/sql.ts";
 import { keysetPage, type PageRequest } from "../db/keyset.ts";
 import { isUuid } from "../db/ids.ts";
 import { NotFound } from "../errors.ts";
-import type { EventToEmit } from "../events/emit.ts";
+import type { AppendedEventToEmit } from "../events/emit.ts";
 import { appendManyToLog, appendToLog } from "./appender.ts";
 import { parseIsoDate, type AppendAuditInput } from "./schemas.ts";
 import {
@@ -14,14 +14,14 @@ import {
   findEvents,
   resolveFilter,
   type AuditFilterParams,
-  type AuditRow,
 } from "./query.ts";
+import type { AuditEventRow } from "../events/types.ts";
 
 /** A page of the tenant's events matching the filters, newest first. */
 export async function listEvents(sql: SqlRunner, tenantId: string, params: AuditFilterParams, page: PageRequest) {
   const head = await chainHead(sql, tenantId);
   const filter = resolveFilter(tenantId, params, head);
-  return keysetPage<AuditRow>(page, {
+  return keysetPage<AuditEventRow>(page, {
     key: (row) => ({ at: new Date(row.timestamp), id: row.id }),
     count: () => countEvents(sql, filter, head),
     find: ({ after, order, skip, take }) => findEvents(sql, filter, { after, order, skip, take }),
@@ -29,9 +29,9 @@ export async function listEvents(sql: SqlRunner, tenantId: string, params: Audit
 }
 
 /** One event of the tenant; another tenant's event, or an id that is not one, is 404. */
-export async function getEvent(sql: SqlRunner, tenantId: string, eventId: string): Promise<AuditRow> {
+export async function getEvent(sql: SqlRunner, tenantId: string, eventId: string): Promise<AuditEventRow> {
   const [row] = isUuid(eventId)
-    ? await sql.query<AuditRow>(`SELECT ${AUDIT_COLUMNS} FROM audit_events e WHERE e.id = $1::uuid AND e.tenant_id = $2::uuid`, [
+    ? await sql.query<AuditEventRow>(`SELECT ${AUDIT_COLUMNS} FROM audit_events e WHERE e.id = $1::uuid AND e.tenant_id = $2::uuid`, [
         eventId,
         tenantId,
       ])
@@ -51,7 +51,7 @@ export async function eventTypes(sql: SqlRunner, tenantId: string) {
 }
 
 /** What the tenant's application sent, as an event to record in its log. */
-function toEmit(tenantId: string, input: AppendAuditInput): EventToEmit {
+function toEmit(tenantId: string, input: AppendAuditInput): AppendedEventToEmit {
   return {
     actor: {
       id: input.actor.id,
@@ -75,11 +75,11 @@ function toEmit(tenantId: string, input: AppendAuditInput): EventToEmit {
  * not written into the event (see README, "Appending events"). Concurrent appends to one tenant
  * share a transaction (see appender.ts).
  */
-export async function appendEvent(db: Database, tenantId: string, input: AppendAuditInput): Promise<AuditRow> {
+export async function appendEvent(db: Database, tenantId: string, input: AppendAuditInput): Promise<AuditEventRow> {
   return appendToLog(db, tenantId, toEmit(tenantId, input));
 }
 
 /** Records several events of the tenant's application: all or none, contiguous in the chain, in order. */
-export async function appendEvents(db: Database, tenantId: string, inputs: AppendAuditInput[]): Promise<AuditRow[]> {
+export async function appendEvents(db: Database, tenantId: string, inputs: AppendAuditInput[]): Promise<AuditEventRow[]> {
   return appendManyToLog(db, tenantId, inputs.map((input) => toEmit(tenantId, input)));
 }

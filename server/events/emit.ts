@@ -1,13 +1,12 @@
 /**
  * The one function that records what happened. Call it inside the transaction of the change it
- * describes, so the event exists if and only if the change does. Later issues extend it here
- * (hash chain for the audit log, outbox rows for webhooks), not at the call sites.
+ * describes, so the event exists if and only if the change does. What else must happen in that
+ * transaction (the webhook outbox) subscribes at start-up rather than being imported here.
  */
 import type { Tx } from "../db/client.ts";
 import type { SqlRunner } from "../db/sql.ts";
 import type { Principal, RequestInfo } from "../auth/principal.ts";
-import type { EventType } from "./types.ts";
-import { enqueueDeliveries } from "../webhooks/outbox.ts";
+import type { AuditEventRow, EventType } from "./types.ts";
 
 export interface Actor {
   id: string | null;
@@ -25,11 +24,19 @@ export function actorOf(principal: Principal | null, request: RequestInfo): Acto
   };
 }
 
+/** An event of the control plane itself: its kind is one of EVENT_TYPES. */
 export interface EventInput {
-  /** One of EVENT_TYPES, or a tenant application's own kind (POST /tenants/{id}/audit). */
-  type: EventType | (string & {});
+  type: EventType;
   /** The tenant the event belongs to; null for a platform event outside any tenant. */
   tenantId: string | null;
+  target?: { type: string; id: string };
+  details?: Record<string, unknown>;
+}
+
+/** An event a tenant's application appends (POST /tenants/{id}/audit): its own kind and time. */
+export interface AppendedEventInput {
+  type: string;
+  tenantId: string;
   target?: { type: string; id: string };
   details?: Record<string, unknown>;
   /** When it happened, if not now (appended events may carry their own past timestamp). */
@@ -46,19 +53,32 @@ export interface RecordedEvent {
 /** A transaction to write in: Prisma's, or the plain-SQL runner's (hot paths use that). */
 export type EventTx = Tx | SqlRunner;
 
-/** An event as stored: every column of its audit_events row, chain fields included. */
-export interface StoredEvent extends RecordedEvent {
-  tenant_id: string | null;
-  event_type: string;
-  actor_id: string | null;
-  actor_email: string | null;
-  ip_address: string | null;
-  user_agent: string | null;
-  target_type: string | null;
-  target_id: string | null;
-  details: Record<string, unknown>;
-  prev_hash: string;
-  hash: string;
+/** An event just recorded: its row, and who and what it was emitted with. */
+export interface EmittedEvent {
+  row: AuditEventRow;
+  actor: Actor;
+  event: EventInput | AppendedEventInput;
+}
+
+/**
+ * Runs inside the transaction of the events it is given, right after they are inserted (the
+ * webhook outbox is one): its writes exist if and only if the events do.
+ */
+export type EventSubscriber = (tx: EventTx, events: EmittedEvent[]) => Promise<unknown>;
+
+// On globalThis: Next's bundles (instrumentation, route handlers) each load this module.
+const registry = globalThis as unknown as { __controlPlaneEventSubscribers?: readonly EventSubscriber[] };
+
+/** Sets the subscribers every emit calls, in order. The start-up wiring does (server/subscribers.ts). */
+export function setEventSubscribers(subscribers: readonly EventSubscriber[]): void {
+  registry.__controlPlaneEventSubscribers = [...subscribers];
+}
+
+function subscribers(): readonly EventSubscriber[] {
+  const list = registry.__controlPlaneEventSubscribers;
+  // Emitting unwired would silently skip the outbox: refuse instead.
+  if (!list) throw new Error("event subscribers are not wired: call wireEventSubscribers() (server/subscribers.ts) at start-up");
+  return list;
 }
 
 // sequence, prev_hash and hash are filled in by the audit_events_chain trigger, which locks the
@@ -75,18 +95,25 @@ const INSERT_EVENTS = `INSERT INTO audit_events
   RETURNING id, tenant_id, event_type, actor_id, actor_email, ip_address, user_agent, target_type, target_id, details,
             timestamp, sequence::int AS sequence, prev_hash, hash`;
 
-export interface EventToEmit {
+/** A tenant application's event to append, with the actor its application names. */
+export interface AppendedEventToEmit {
   actor: Actor;
-  event: EventInput;
+  event: AppendedEventInput;
+}
+
+interface ToEmit {
+  actor: Actor;
+  event: EventInput | AppendedEventInput;
 }
 
 /**
- * Records several events in one statement (appends batched by the audit appender), in the order
- * given; returns them stored, in that order. Same guarantees as emitEvent.
+ * Records events in one statement, in the order given, then runs the subscribers in the same
+ * transaction; returns the rows in that order.
  */
-export async function emitEvents(tx: EventTx, items: EventToEmit[]): Promise<StoredEvent[]> {
+async function record(tx: EventTx, items: ToEmit[]): Promise<AuditEventRow[]> {
   if (!items.length) return [];
-  const column = <T>(pick: (item: EventToEmit) => T) => items.map(pick);
+  const notify = subscribers();
+  const column = <T>(pick: (item: ToEmit) => T) => items.map(pick);
   const values = [
     column((i) => i.event.tenantId),
     column((i) => i.event.type),
@@ -97,14 +124,14 @@ export async function emitEvents(tx: EventTx, items: EventToEmit[]): Promise<Sto
     column((i) => i.event.target?.type ?? null),
     column((i) => i.event.target?.id ?? null),
     column((i) => JSON.stringify(i.event.details ?? {})),
-    column((i) => i.event.timestamp?.toISOString() ?? null),
+    column((i) => ("timestamp" in i.event ? i.event.timestamp?.toISOString() : undefined) ?? null),
   ];
   const rows =
     "query" in tx && typeof tx.query === "function"
-      ? await tx.query<StoredEvent>(INSERT_EVENTS, values)
-      : await (tx as Tx).$queryRawUnsafe<StoredEvent[]>(INSERT_EVENTS, ...values);
+      ? await tx.query<AuditEventRow>(INSERT_EVENTS, values)
+      : await (tx as Tx).$queryRawUnsafe<AuditEventRow[]>(INSERT_EVENTS, ...values);
   // RETURNING order is not promised; within a tenant, sequence order is the order given.
-  const byTenant = new Map<string | null, StoredEvent[]>();
+  const byTenant = new Map<string | null, AuditEventRow[]>();
   for (const row of [...rows].sort((a, b) => a.sequence - b.sequence)) {
     const list = byTenant.get(row.tenant_id);
     if (list) list.push(row);
@@ -116,30 +143,21 @@ export async function emitEvents(tx: EventTx, items: EventToEmit[]): Promise<Sto
     taken.set(event.tenantId, at + 1);
     return byTenant.get(event.tenantId)![at]!;
   });
-  // The webhook outbox: one delivery per matching enabled webhook, in this same transaction.
-  await enqueueDeliveries(
-    tx,
-    items.flatMap(({ actor, event }, index) =>
-      event.tenantId
-        ? [
-            {
-              id: stored[index]!.id,
-              type: event.type,
-              tenantId: event.tenantId,
-              createdAt: stored[index]!.timestamp,
-              actor: { id: actor.id, email: actor.email },
-              target: event.target ?? null,
-              details: event.details ?? {},
-            },
-          ]
-        : [],
-    ),
-  );
+  const emitted = items.map(({ actor, event }, index) => ({ row: stored[index]!, actor, event }));
+  for (const subscriber of notify) await subscriber(tx, emitted);
   return stored;
 }
 
+/**
+ * Records events sent by tenants' applications in one statement (appends batched by the audit
+ * appender), in the order given; returns their rows in that order. Same guarantees as emitEvent.
+ */
+export function recordAppendedEvents(tx: EventTx, items: AppendedEventToEmit[]): Promise<AuditEventRow[]> {
+  return record(tx, items);
+}
+
 export async function emitEvent(tx: EventTx, actor: Actor, event: EventInput): Promise<RecordedEvent> {
-  const [stored] = await emitEvents(tx, [{ actor, event }]);
+  const [stored] = await record(tx, [{ actor, event }]);
   return { id: stored!.id, timestamp: stored!.timestamp, sequence: stored!.sequence };
 }
 

@@ -24,3 +24,22 @@ export const EVENT_TYPES = [
 ] as const;
 
 export type EventType = (typeof EVENT_TYPES)[number];
+
+/** A row of `audit_events` as read or just written, chain fields included. */
+export interface AuditEventRow {
+  id: string;
+  tenant_id: string | null;
+  event_type: string;
+  actor_id: string | null;
+  actor_email: string | null;
+  timestamp: Date;
+  ip_address: string | null;
+  user_agent: string | null;
+  target_type: string | null;
+  target_id: string | null;
+  details: Record<string, unknown>;
+  /** Read and returned as ::int (the INSERT's RETURNING already bounds a chain to int4). */
+  sequence: number;
+  prev_hash: string;
+  hash: string;
+}

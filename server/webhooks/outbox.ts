@@ -1,11 +1,13 @@
 /**
- * The transactional outbox: emitEvent calls `enqueueDeliveries` inside the event's transaction, so
+ * The transactional outbox: `enqueueDeliveries` is an events subscriber (wired at start-up in
+ * server/subscribers.ts), so emitEvent runs it inside the event's transaction and
  * one delivery row per matching enabled webhook exists if and only if the event does. The body is
  * built once here and stored, so every attempt sends identical bytes. `pg_notify` (delivered only
  * on commit, to every instance listening) wakes the dispatchers for the first attempt.
  */
 import type { Tx } from "../db/client.ts";
 import type { SqlRunner } from "../db/sql.ts";
+import type { EmittedEvent, EventTx } from "../events/emit.ts";
 
 export const WAKE_CHANNEL = "webhook_deliveries_due";
 
@@ -48,8 +50,26 @@ const ENQUEUE = `WITH d AS (
   SELECT n, CASE WHEN n > 0 THEN pg_notify('${WAKE_CHANNEL}', '')::text END AS notified
   FROM (SELECT count(*)::int AS n FROM d) c`;
 
-/** Writes the deliveries of these events (in one statement); returns how many there are. */
-export async function enqueueDeliveries(tx: Tx | SqlRunner, events: PayloadEvent[]): Promise<number> {
+/**
+ * The events subscriber: writes the deliveries of a transaction's tenant events (in one
+ * statement; platform events have no webhooks); returns how many there are.
+ */
+export async function enqueueDeliveries(tx: EventTx, emitted: EmittedEvent[]): Promise<number> {
+  const events: PayloadEvent[] = emitted.flatMap(({ row, actor, event }) =>
+    event.tenantId
+      ? [
+          {
+            id: row.id,
+            type: event.type,
+            tenantId: event.tenantId,
+            createdAt: row.timestamp,
+            actor: { id: actor.id, email: actor.email },
+            target: event.target ?? null,
+            details: event.details ?? {},
+          },
+        ]
+      : [],
+  );
   if (!events.length) return 0;
   const rows = await run<{ n: number }>(tx, ENQUEUE, [
     events.map((e) => e.tenantId),

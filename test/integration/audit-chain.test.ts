@@ -4,7 +4,7 @@ import pg from "pg";
 import { startApi, type TestApi } from "../support/api.ts";
 import { client, tenantWithMembers } from "../support/fixtures.ts";
 import { connectPostgres, database } from "../../server/db/client.ts";
-import { emitEvent } from "../../server/events/emit.ts";
+import { emitEvent } from "../support/events.ts";
 
 let api: TestApi;
 let raw: pg.Client;

@@ -5,7 +5,7 @@ import { encode } from "next-auth/jwt";
 import { startApi, type TestApi } from "../support/api.ts";
 import { client, createToken, createUser, tenantWithMembers } from "../support/fixtures.ts";
 import { database } from "../../server/db/client.ts";
-import { emitEvent } from "../../server/events/emit.ts";
+import { emitEvent } from "../support/events.ts";
 import { secrets } from "../../server/secrets.ts";
 import { CSV_COLUMNS, EXPORT_BATCH, exportAudit } from "../../server/audit/export.ts";
 import { createRestContext } from "../../server/trpc/create-context.ts";

@@ -3,7 +3,7 @@ import { randomUUID } from "node:crypto";
 import { startApi, type TestApi } from "../support/api.ts";
 import { client, createToken, createUser, tenantWithMembers } from "../support/fixtures.ts";
 import { database } from "../../server/db/client.ts";
-import { emitEvent } from "../../server/events/emit.ts";
+import { emitEvent } from "../support/events.ts";
 
 let api: TestApi;
 beforeAll(async () => {

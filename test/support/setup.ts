@@ -6,6 +6,7 @@ import { afterAll, inject } from "vitest";
 import { randomBytes } from "node:crypto";
 import { connectPostgres, setDatabase } from "../../server/db/client.ts";
 import { createDatabase } from "./databases.ts";
+import { wireEventSubscribers } from "../../server/subscribers.ts";
 
 const name = `${inject("runPrefix")}_${randomBytes(4).toString("hex")}`;
 const url = await createDatabase(name, inject("templateDatabase"));
@@ -18,6 +19,7 @@ process.env.OUTBOUND_ALLOW_PRIVATE ??= "true";
 
 const db = connectPostgres(url, 20);
 setDatabase(db);
+wireEventSubscribers();
 
 afterAll(async () => {
   await db.close();
