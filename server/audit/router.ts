@@ -5,8 +5,8 @@
  */
 import { router } from "../trpc/init.ts";
 import { tenantProcedure } from "../trpc/procedures.ts";
-import { created, createdMany } from "../trpc/context.ts";
-import { envelope, pageRequest } from "../http/pagination.ts";
+import { created, createdMany, serviceContext } from "../trpc/context.ts";
+import { envelope } from "../http/pagination.ts";
 import {
   AppendAuditBatchInput,
   AppendAuditInTenantInput,
@@ -41,15 +41,13 @@ export const auditRouter = router({
     })
     .input(ListAuditInput)
     .output(AuditPage)
-    .query(async ({ ctx, input }) =>
-      envelope(ctx.url, input, await listEvents(ctx.db.sql, ctx.tenant.id, input, pageRequest(input)), presentEvent),
-    ),
+    .query(async ({ ctx, input }) => envelope(ctx.url, input, await listEvents(serviceContext(ctx), input), presentEvent)),
 
   eventTypes: tenantProcedure("viewer")
     .meta({ openapi: { method: "GET", path: `${base}/event-types`, tags, summary: "Event kinds in the tenant's audit log, with counts", protect: true } })
     .input(TenantAuditInput)
     .output(AuditEventTypes)
-    .query(({ ctx }) => eventTypes(ctx.db.sql, ctx.tenant.id)),
+    .query(({ ctx }) => eventTypes(serviceContext(ctx))),
 
   verify: tenantProcedure("viewer")
     .meta({
@@ -64,7 +62,7 @@ export const auditRouter = router({
     })
     .input(VerifyAuditInput)
     .output(AuditVerification)
-    .query(({ ctx, input }) => verifyChain(ctx.db.sql, ctx.tenant.id, input.from_sequence)),
+    .query(({ ctx, input }) => verifyChain(serviceContext(ctx), input)),
 
   append: tenantProcedure("admin")
     .meta({
@@ -81,8 +79,7 @@ export const auditRouter = router({
     .input(AppendAuditInTenantInput)
     .output(AuditEvent)
     .mutation(async ({ ctx, input }) => {
-      const { tenant_id: _tenant, ...body } = input;
-      const event = presentEvent(await appendEvent(ctx.db, ctx.tenant.id, body));
+      const event = await appendEvent(serviceContext(ctx), input);
       return created(ctx, `/api/v1/tenants/${ctx.tenant.id}/audit/${event.id}`, event);
     }),
 
@@ -102,14 +99,11 @@ export const auditRouter = router({
     })
     .input(AppendAuditBatchInput)
     .output(AuditEventBatch)
-    .mutation(async ({ ctx, input }) => {
-      const stored = await appendEvents(ctx.db, ctx.tenant.id, input.events);
-      return createdMany(ctx, { results: stored.map(presentEvent) });
-    }),
+    .mutation(async ({ ctx, input }) => createdMany(ctx, await appendEvents(serviceContext(ctx), input))),
 
   get: tenantProcedure("viewer")
     .meta({ openapi: { method: "GET", path: `${base}/{event_id}`, tags, summary: "Get an audit event", protect: true } })
     .input(AuditEventInput)
     .output(AuditEvent)
-    .query(async ({ ctx, input }) => presentEvent(await getEvent(ctx.db.sql, ctx.tenant.id, input.event_id))),
+    .query(({ ctx, input }) => getEvent(serviceContext(ctx), input)),
 });

@@ -1,27 +1,21 @@
 /** The audit log: list and read a tenant's events, its kinds, and append a tenant application's own. */
-import type { Database } from "../db/client.ts";
-import type { SqlRunner } from "../db/sql.ts";
-import { keysetPage, type PageRequest } from "../db/keyset.ts";
+import type { TenantServiceContext } from "../service-context.ts";
+import { keysetPage } from "../db/keyset.ts";
 import { isUuid } from "../db/ids.ts";
 import { NotFound } from "../errors.ts";
 import type { AppendedEventToEmit } from "../events/emit.ts";
-import { appendManyToLog, appendToLog } from "./appender.ts";
-import { parseIsoDate, type AppendAuditInput } from "./schemas.ts";
-import {
-  AUDIT_COLUMNS,
-  chainHead,
-  countEvents,
-  findEvents,
-  resolveFilter,
-  type AuditFilterParams,
-} from "./query.ts";
 import type { AuditEventRow } from "../events/types.ts";
+import { pageRequest, type PageQuery } from "../http/pagination.ts";
+import { appendManyToLog, appendToLog } from "./appender.ts";
+import { parseIsoDate, type AppendAuditInput, type AuditEvent } from "./schemas.ts";
+import { AUDIT_COLUMNS, chainHead, countEvents, findEvents, presentEvent, resolveFilter, type AuditFilterParams } from "./query.ts";
 
 /** A page of the tenant's events matching the filters, newest first. */
-export async function listEvents(sql: SqlRunner, tenantId: string, params: AuditFilterParams, page: PageRequest) {
-  const head = await chainHead(sql, tenantId);
-  const filter = resolveFilter(tenantId, params, head);
-  return keysetPage<AuditEventRow>(page, {
+export async function listEvents(ctx: TenantServiceContext, input: AuditFilterParams & PageQuery) {
+  const { sql } = ctx.db;
+  const head = await chainHead(sql, ctx.tenantId);
+  const filter = resolveFilter(ctx.tenantId, input, head);
+  return keysetPage<AuditEventRow>(pageRequest(input), {
     key: (row) => ({ at: new Date(row.timestamp), id: row.id }),
     count: () => countEvents(sql, filter, head),
     find: ({ after, order, skip, take }) => findEvents(sql, filter, { after, order, skip, take }),
@@ -29,20 +23,20 @@ export async function listEvents(sql: SqlRunner, tenantId: string, params: Audit
 }
 
 /** One event of the tenant; another tenant's event, or an id that is not one, is 404. */
-export async function getEvent(sql: SqlRunner, tenantId: string, eventId: string): Promise<AuditEventRow> {
-  const [row] = isUuid(eventId)
-    ? await sql.query<AuditEventRow>(`SELECT ${AUDIT_COLUMNS} FROM audit_events e WHERE e.id = $1::uuid AND e.tenant_id = $2::uuid`, [
-        eventId,
-        tenantId,
+export async function getEvent(ctx: TenantServiceContext, input: { event_id: string }): Promise<AuditEvent> {
+  const [row] = isUuid(input.event_id)
+    ? await ctx.db.sql.query<AuditEventRow>(`SELECT ${AUDIT_COLUMNS} FROM audit_events e WHERE e.id = $1::uuid AND e.tenant_id = $2::uuid`, [
+        input.event_id,
+        ctx.tenantId,
       ])
     : [];
   if (!row) throw NotFound("Audit event");
-  return row;
+  return presentEvent(row);
 }
 
 /** The kinds recorded in the tenant's log with their counts, by name (kept by the chain trigger). */
-export async function eventTypes(sql: SqlRunner, tenantId: string) {
-  const { kinds } = await chainHead(sql, tenantId);
+export async function eventTypes(ctx: TenantServiceContext) {
+  const { kinds } = await chainHead(ctx.db.sql, ctx.tenantId);
   return {
     results: Object.keys(kinds)
       .sort()
@@ -75,11 +69,12 @@ function toEmit(tenantId: string, input: AppendAuditInput): AppendedEventToEmit 
  * not written into the event (see README, "Appending events"). Concurrent appends to one tenant
  * share a transaction (see appender.ts).
  */
-export async function appendEvent(db: Database, tenantId: string, input: AppendAuditInput): Promise<AuditEventRow> {
-  return appendToLog(db, tenantId, toEmit(tenantId, input));
+export async function appendEvent(ctx: TenantServiceContext, input: AppendAuditInput): Promise<AuditEvent> {
+  return presentEvent(await appendToLog(ctx.db, ctx.tenantId, toEmit(ctx.tenantId, input)));
 }
 
 /** Records several events of the tenant's application: all or none, contiguous in the chain, in order. */
-export async function appendEvents(db: Database, tenantId: string, inputs: AppendAuditInput[]): Promise<AuditEventRow[]> {
-  return appendManyToLog(db, tenantId, inputs.map((input) => toEmit(tenantId, input)));
+export async function appendEvents(ctx: TenantServiceContext, input: { events: AppendAuditInput[] }): Promise<{ results: AuditEvent[] }> {
+  const stored = await appendManyToLog(ctx.db, ctx.tenantId, input.events.map((event) => toEmit(ctx.tenantId, event)));
+  return { results: stored.map(presentEvent) };
 }

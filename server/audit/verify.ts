@@ -3,7 +3,7 @@
  * audit_event_hash(), each prev_hash equal to the previous event's hash, sequences without gaps,
  * and the last event equal to the chain head. Walks in keyset batches, so memory stays flat.
  */
-import type { SqlRunner } from "../db/sql.ts";
+import type { TenantServiceContext } from "../service-context.ts";
 import type { AuditVerification } from "./schemas.ts";
 
 const BATCH = 5000;
@@ -16,7 +16,10 @@ interface Link {
   computed: string;
 }
 
-export async function verifyChain(sql: SqlRunner, tenantId: string, fromSequence = 1): Promise<AuditVerification> {
+export async function verifyChain(ctx: TenantServiceContext, input: { from_sequence?: number }): Promise<AuditVerification> {
+  const { sql } = ctx.db;
+  const { tenantId } = ctx;
+  const fromSequence = input.from_sequence ?? 1;
   const [head] = await sql.query<{ sequence: string | number; hash: string }>(
     `SELECT sequence, hash FROM audit_chains WHERE chain_id = $1::uuid`,
     [tenantId],
