@@ -1,7 +1,7 @@
 /**
- * GET /api/v1/tenants/{tenant_id}/audit/export (bearer token, via the REST edge) and
- * /api/console/tenants/{tenantId}/audit/export (console session): the filtered log as one JSON
- * array or CSV, streamed in keyset batches pulled as the client reads, so memory stays flat.
+ * The audit export: a tenant's log, filtered, as one JSON array or CSV, streamed in keyset
+ * batches pulled as the reader reads (or as one COPY), so memory stays flat. Served over HTTP by
+ * server/http/audit-export.ts.
  *
  * The export's own `audit.exported` event is written first, in its own transaction, after the
  * snapshot (the chain head's sequence and the newest matching row) is taken: it is never in it.
@@ -10,17 +10,22 @@ import type { Readable as NodeReadable } from "node:stream";
 import { stringify } from "csv-stringify/sync";
 import pg from "pg";
 import type { Database } from "../db/client.ts";
-import { AppError, InvalidRequest, Unauthenticated } from "../errors.ts";
-import { log, errorFields } from "../log.ts";
-import { resolveTenantAccess } from "../auth/access.ts";
-import { actorOf, emitEvent } from "../events/emit.ts";
-import { problemFromAppError, problemResponse } from "../http/problem.ts";
-import { publicUrl } from "../http/request.ts";
-import type { Context } from "../trpc/context.ts";
-import { fieldErrorsOf } from "../trpc/errors.ts";
 import type { SqlRunner } from "../db/sql.ts";
-import { ExportAuditQuery } from "./schemas.ts";
-import { AUDIT_COLUMNS, allEventsQuery, chainHead, findEvents, presentEvent, resolveFilter, type AuditFilter, type Bound } from "./query.ts";
+import { log, errorFields } from "../log.ts";
+import type { TenantServiceContext } from "../service-context.ts";
+import { actorOf, emitEvent } from "../events/emit.ts";
+import type { EXPORT_FORMATS } from "./schemas.ts";
+import {
+  AUDIT_COLUMNS,
+  allEventsQuery,
+  chainHead,
+  findEvents,
+  presentEvent,
+  resolveFilter,
+  type AuditFilter,
+  type AuditFilterParams,
+  type Bound,
+} from "./query.ts";
 import type { AuditEventRow } from "../events/types.ts";
 
 /** Rows per keyset query: small batches keep what a scavenge finds alive (and promotes) small. */
@@ -223,60 +228,45 @@ async function copyStream(copyOut: NonNullable<Database["copyOut"]>, filter: Aud
   );
 }
 
-async function startExport(req: Request, tenantId: string, ctx: Context): Promise<Response> {
-  const principal = ctx.principal;
-  if (!principal) {
-    throw ctx.authError === "invalid_token" ? Unauthenticated("The access token is invalid, expired or revoked", "invalid_token") : Unauthenticated();
-  }
-  const tenant = await resolveTenantAccess(ctx.db.sql, principal, tenantId);
-  const parsed = ExportAuditQuery.safeParse(Object.fromEntries(new URL(req.url).searchParams));
-  if (!parsed.success) {
-    const errors = fieldErrorsOf(parsed.error);
-    throw InvalidRequest(errors.map((e) => `${e.path}: ${e.message}`).join("; "), errors);
-  }
-  const { format = "json", ...filters } = parsed.data;
-  const { sql } = ctx.db;
+export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 
-  const head = await chainHead(sql, tenant.id);
-  const filter = { ...resolveFilter(tenant.id, filters, head), maxSequence: head.sequence };
+export interface AuditExport {
+  /** A file name for the download: the tenant's name and today's date. */
+  filename: string;
+  /** The format's media type. */
+  contentType: string;
+  body: ReadableStream<Uint8Array>;
+}
+
+/**
+ * The tenant's events matching `filters` as one `format` document, newest first. The snapshot
+ * and the `audit.exported` event are taken now; the rows are read as the stream is pulled.
+ */
+export async function exportEvents(ctx: TenantServiceContext, input: { format: ExportFormat; filters: AuditFilterParams }): Promise<AuditExport> {
+  const { format, filters } = input;
+  const { sql } = ctx.db;
+  const tenantId = ctx.tenantId;
+  const requestId = ctx.actor.request.requestId;
+
+  const head = await chainHead(sql, tenantId);
+  const filter = { ...resolveFilter(tenantId, filters, head), maxSequence: head.sequence };
   const [newest] = await findEvents(sql, filter, { order: "desc", skip: 0, take: 1 });
   await sql.transaction((tx) =>
-    emitEvent(tx, actorOf(principal, ctx.request), {
+    emitEvent(tx, actorOf(ctx.actor.principal, ctx.actor.request), {
       type: "audit.exported",
-      tenantId: tenant.id,
-      target: { type: "tenant", id: tenant.id },
+      tenantId,
+      target: { type: "tenant", id: tenantId },
       details: { format, filters, exported_through_sequence: head.sequence },
     }),
   );
 
-  const [row] = await sql.query<{ name: string }>(`SELECT name FROM tenants WHERE id = $1::uuid`, [tenant.id]);
-  const filename = `audit-${slug(row?.name ?? "") || tenant.id}-${new Date().toISOString().slice(0, 10)}.${format}`;
+  const [row] = await sql.query<{ name: string }>(`SELECT name FROM tenants WHERE id = $1::uuid`, [tenantId]);
+  const filename = `audit-${slug(row?.name ?? "") || tenantId}-${new Date().toISOString().slice(0, 10)}.${format}`;
   const start = newest ? { at: new Date(newest.timestamp), id: newest.id, inclusive: true } : undefined;
   const copyOut = ctx.db.copyOut;
   const body =
     format === "csv" && copyOut && copyExports < MAX_COPY_EXPORTS
-      ? await copyStream(copyOut, filter, ctx.request.requestId)
-      : rowStream(sql, filter, start, FORMATS[format], ctx.request.requestId);
-  return new Response(body, {
-    status: 200,
-    headers: {
-      "Content-Type": FORMATS[format].contentType,
-      "Content-Disposition": `attachment; filename="${filename}"`,
-      "Cache-Control": "no-store",
-      "X-Content-Type-Options": "nosniff",
-      "X-Request-Id": ctx.request.requestId,
-    },
-  });
-}
-
-/** Serves an export for `tenantId`; errors before the first byte are problem+json. */
-export async function exportAudit(req: Request, tenantId: string, context: () => Promise<Context>, requestId: string): Promise<Response> {
-  const origin = publicUrl(req).origin;
-  try {
-    return await startExport(req, tenantId, await context());
-  } catch (error) {
-    if (error instanceof AppError) return problemResponse(problemFromAppError(error), requestId, origin);
-    log.error("audit export failed", { request_id: requestId, ...errorFields(error) });
-    return problemResponse({ code: "internal", detail: "An unexpected error occurred; quote the request id when reporting it" }, requestId, origin);
-  }
+      ? await copyStream(copyOut, filter, requestId)
+      : rowStream(sql, filter, start, FORMATS[format], requestId);
+  return { filename, contentType: FORMATS[format].contentType, body };
 }

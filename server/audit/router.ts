@@ -1,12 +1,12 @@
 /**
  * The audit log over REST at /tenants/{tenant_id}/audit. The export streams, so it is served by
- * the REST edge itself (server/audit/export.ts), not by a procedure. Static paths come before
+ * the REST edge itself (server/http/audit-export.ts), not by a procedure. Static paths come before
  * `/audit/{event_id}`: the REST adapter takes the first path that matches.
  */
 import { router } from "../trpc/init.ts";
 import { tenantProcedure } from "../trpc/procedures.ts";
 import { created, createdMany, serviceContext } from "../trpc/context.ts";
-import { envelope } from "../http/pagination.ts";
+import { envelope, pageRequest } from "../http/pagination.ts";
 import {
   AppendAuditBatchInput,
   AppendAuditInTenantInput,
@@ -41,7 +41,7 @@ export const auditRouter = router({
     })
     .input(ListAuditInput)
     .output(AuditPage)
-    .query(async ({ ctx, input }) => envelope(ctx.url, input, await listEvents(serviceContext(ctx), input), presentEvent)),
+    .query(async ({ ctx, input }) => envelope(ctx.url, input, await listEvents(serviceContext(ctx), { ...input, page: pageRequest(input) }), presentEvent)),
 
   eventTypes: tenantProcedure("viewer")
     .meta({ openapi: { method: "GET", path: `${base}/event-types`, tags, summary: "Event kinds in the tenant's audit log, with counts", protect: true } })

@@ -1,21 +1,20 @@
 /** The audit log: list and read a tenant's events, its kinds, and append a tenant application's own. */
 import type { TenantServiceContext } from "../service-context.ts";
-import { keysetPage } from "../db/keyset.ts";
+import { keysetPage, type PageRequest } from "../db/keyset.ts";
 import { isUuid } from "../db/ids.ts";
 import { NotFound } from "../errors.ts";
 import type { AppendedEventToEmit } from "../events/emit.ts";
 import type { AuditEventRow } from "../events/types.ts";
-import { pageRequest, type PageQuery } from "../http/pagination.ts";
 import { appendManyToLog, appendToLog } from "./appender.ts";
 import { parseIsoDate, type AppendAuditInput, type AuditEvent } from "./schemas.ts";
 import { AUDIT_COLUMNS, chainHead, countEvents, findEvents, presentEvent, resolveFilter, type AuditFilterParams } from "./query.ts";
 
-/** A page of the tenant's events matching the filters, newest first. */
-export async function listEvents(ctx: TenantServiceContext, input: AuditFilterParams & PageQuery) {
+/** A page of the tenant's events matching the filters, newest first (`page` from the query's limit and cursor). */
+export async function listEvents(ctx: TenantServiceContext, input: AuditFilterParams & { page: PageRequest }) {
   const { sql } = ctx.db;
   const head = await chainHead(sql, ctx.tenantId);
   const filter = resolveFilter(ctx.tenantId, input, head);
-  return keysetPage<AuditEventRow>(pageRequest(input), {
+  return keysetPage<AuditEventRow>(input.page, {
     key: (row) => ({ at: new Date(row.timestamp), id: row.id }),
     count: () => countEvents(sql, filter, head),
     find: ({ after, order, skip, take }) => findEvents(sql, filter, { after, order, skip, take }),

@@ -5,12 +5,13 @@
 import { log, errorFields } from "../log.ts";
 import { AppError } from "../errors.ts";
 import { database } from "../db/client.ts";
-import { createRestContext, bearerOf } from "../trpc/create-context.ts";
+import { createRestContext } from "../trpc/create-context.ts";
+import { bearerOf } from "./auth.ts";
 import { invokeOperation } from "./openapi-handler.ts";
 import { problemFromAppError, problemFromTRPCError, problemResponse } from "./problem.ts";
 import { publicUrl, requestIdOf } from "./request.ts";
 import * as idempotency from "./idempotency.ts";
-import { exportAudit } from "../audit/export.ts";
+import { exportAudit } from "./audit-export.ts";
 
 export const API_PREFIX = "/api/v1";
 export const MAX_BODY_BYTES = 1024 * 1024;

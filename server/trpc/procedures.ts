@@ -9,10 +9,11 @@
  * whether or not the caller stepped up, and so that it can depend on the change (disabling an SSO
  * provider needs it, enabling does not); such procedures carry `stepUp: true` in their meta.
  */
-import { AppError, Forbidden, Unauthenticated } from "../errors.ts";
+import { AppError, Forbidden } from "../errors.ts";
 import { isOperator, mayWrite, roleSatisfies } from "../auth/policy.ts";
 import { resolveTenantAccess } from "../auth/access.ts";
 import type { TenantRole } from "../auth/principal.ts";
+import { requirePrincipal } from "../http/auth.ts";
 import { baseProcedure, middleware } from "./init.ts";
 import { toTRPCError } from "./errors.ts";
 
@@ -25,14 +26,7 @@ const mapDomainErrors = middleware(async ({ next }) => {
 
 export const publicProcedure = baseProcedure.use(mapDomainErrors);
 
-export const authedProcedure = publicProcedure.meta({ access: "user" }).use(({ ctx, next }) => {
-  if (!ctx.principal) {
-    throw ctx.authError === "invalid_token"
-      ? Unauthenticated("The access token is invalid, expired or revoked", "invalid_token")
-      : Unauthenticated();
-  }
-  return next({ ctx: { ...ctx, principal: ctx.principal } });
-});
+export const authedProcedure = publicProcedure.meta({ access: "user" }).use(({ ctx, next }) => next({ ctx: { ...ctx, principal: requirePrincipal(ctx) } }));
 
 /** A signed-in caller doing a write: a read-only token is refused. */
 export const writeProcedure = authedProcedure.meta({ write: true }).use(({ ctx, next }) => {

@@ -7,7 +7,8 @@ import { client, createToken, createUser, tenantWithMembers } from "../support/f
 import { database } from "../../server/db/client.ts";
 import { emitEvent } from "../support/events.ts";
 import { secrets } from "../../server/secrets.ts";
-import { CSV_COLUMNS, EXPORT_BATCH, exportAudit } from "../../server/audit/export.ts";
+import { CSV_COLUMNS, EXPORT_BATCH } from "../../server/audit/export.ts";
+import { exportAudit } from "../../server/http/audit-export.ts";
 import { createRestContext } from "../../server/trpc/create-context.ts";
 import type { SqlRunner } from "../../server/db/sql.ts";
 import * as consoleExport from "../../app/api/console/tenants/[tenantId]/audit/export/route.ts";

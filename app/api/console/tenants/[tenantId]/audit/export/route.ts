@@ -2,7 +2,7 @@
  * The audit export for the console (session cookie): the same handler as
  * GET /api/v1/tenants/{tenant_id}/audit/export, for a browser download link.
  */
-import { exportAudit } from "@/server/audit/export";
+import { exportAudit } from "@/server/http/audit-export";
 import { createConsoleContext } from "@/server/trpc/create-context";
 import { requestIdOf } from "@/server/http/request";
 

@@ -1,0 +1,51 @@
+/**
+ * GET /api/v1/tenants/{tenant_id}/audit/export (bearer token, via the REST edge) and
+ * /api/console/tenants/{tenantId}/audit/export (console session): the HTTP side of the audit
+ * export (server/audit/export.ts). Streamed, so served here rather than by a procedure: the
+ * caller, the tenant, the query, the download's headers, and problem+json for anything that
+ * fails before the first byte.
+ */
+import { AppError, InvalidRequest } from "../errors.ts";
+import { log, errorFields } from "../log.ts";
+import { resolveTenantAccess } from "../auth/access.ts";
+import { exportEvents } from "../audit/export.ts";
+import { ExportAuditQuery } from "../audit/schemas.ts";
+import { serviceContext, type Context } from "../trpc/context.ts";
+import { fieldErrorsOf } from "../trpc/errors.ts";
+import { requirePrincipal } from "./auth.ts";
+import { problemFromAppError, problemResponse } from "./problem.ts";
+import { publicUrl } from "./request.ts";
+
+async function startExport(req: Request, tenantId: string, ctx: Context): Promise<Response> {
+  const principal = requirePrincipal(ctx);
+  const tenant = await resolveTenantAccess(ctx.db.sql, principal, tenantId);
+  const parsed = ExportAuditQuery.safeParse(Object.fromEntries(new URL(req.url).searchParams));
+  if (!parsed.success) {
+    const errors = fieldErrorsOf(parsed.error);
+    throw InvalidRequest(errors.map((e) => `${e.path}: ${e.message}`).join("; "), errors);
+  }
+  const { format = "json", ...filters } = parsed.data;
+  const exported = await exportEvents(serviceContext({ ...ctx, principal, tenant }), { format, filters });
+  return new Response(exported.body, {
+    status: 200,
+    headers: {
+      "Content-Type": exported.contentType,
+      "Content-Disposition": `attachment; filename="${exported.filename}"`,
+      "Cache-Control": "no-store",
+      "X-Content-Type-Options": "nosniff",
+      "X-Request-Id": ctx.request.requestId,
+    },
+  });
+}
+
+/** Serves an export for `tenantId`; errors before the first byte are problem+json. */
+export async function exportAudit(req: Request, tenantId: string, context: () => Promise<Context>, requestId: string): Promise<Response> {
+  const origin = publicUrl(req).origin;
+  try {
+    return await startExport(req, tenantId, await context());
+  } catch (error) {
+    if (error instanceof AppError) return problemResponse(problemFromAppError(error), requestId, origin);
+    log.error("audit export failed", { request_id: requestId, ...errorFields(error) });
+    return problemResponse({ code: "internal", detail: "An unexpected error occurred; quote the request id when reporting it" }, requestId, origin);
+  }
+}
