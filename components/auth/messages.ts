@@ -1,13 +1,8 @@
+import { RATE_LIMITED_PREFIX } from "@/server/auth/schemas";
+
 /** What the sign-in page says when it fails; shared by the page (server) and the form (client). */
 export const WRONG_CREDENTIALS = "Email or password is incorrect";
 export const SIGN_IN_FAILED = "Sign-in failed. Try again.";
-
-/**
- * next-auth's error for a rate-limited sign-in is this prefix plus the seconds to wait. The same
- * string as RATE_LIMITED_PREFIX in server/auth/nextauth.ts, which cannot be imported here: that
- * module is server-only and this one reaches the browser.
- */
-const RATE_LIMITED_PREFIX = "rate_limited:";
 
 /** "Too many attempts. Try again in 15 minutes." for a rate-limited sign-in, else null. */
 function rateLimitedMessage(code: string): string | null {

@@ -2,7 +2,7 @@
 
 import { useState, type FormEvent } from "react";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import type { ProviderType, SsoProvider } from "@/server/sso/schemas";
+import { MAX_PROVIDER_NAME_LENGTH, type ProviderType, type SsoProvider } from "@/server/sso/schemas";
 import { focusFirstError } from "../form-errors";
 import { messageOf, useTRPC } from "../trpc";
 import { Alert } from "../ui/alert";
@@ -12,7 +12,7 @@ import { Field } from "../ui/field";
 import { Input } from "../ui/input";
 import { Select } from "../ui/select";
 import { DomainsInput } from "./domains-input";
-import { addDomains, checkForm, FIELD_IDS, hasErrors, NAME_MAX, NO_ERRORS, serverFieldErrors, splitDomains, type FormErrors } from "./provider-form";
+import { addDomains, checkForm, FIELD_IDS, hasErrors, NO_ERRORS, serverFieldErrors, splitDomains, type FormErrors } from "./provider-form";
 import { PROVIDER_TYPE_INFO, PROVIDER_TYPE_OPTIONS, ProviderTypeIcon } from "./provider-types";
 
 interface ProviderDialogProps {
@@ -119,7 +119,7 @@ export function ProviderDialog({ tenantId, provider, onClose, onSaved }: Provide
           </Field>
         )}
 
-        <Field id="sso-name" label="Name" hint={`Shown to your team, up to ${NAME_MAX} characters.`} error={errors.fields.name}>
+        <Field id="sso-name" label="Name" hint={`Shown to your team, up to ${MAX_PROVIDER_NAME_LENGTH} characters.`} error={errors.fields.name}>
           {(control) => (
             <Input
               {...control}

@@ -1,10 +1,11 @@
 /**
  * The create/edit form's values, the few checks worth making before a round trip, and where the
- * server's field errors belong. The server's schemas (server/sso/schemas.ts) stay the authority:
- * they cannot run here (the URL rule reads the server's environment and its SSRF guard), so the
- * client only catches what is plainly missing or malformed and shows the server's words for the rest.
+ * server's field errors belong. The server stays the authority: its URL policy
+ * (server/outbound/url-policy.ts) reads the server's environment, so the client only catches what
+ * is plainly missing or malformed, with the limits of server/sso/schemas.ts, and shows the
+ * server's words for the rest.
  */
-import type { ProviderType } from "@/server/sso/schemas";
+import { MAX_PROVIDER_NAME_LENGTH, type ProviderType } from "@/server/sso/schemas";
 import { serverErrors } from "../form-errors";
 import { fieldErrorsOf } from "../trpc";
 
@@ -33,8 +34,6 @@ export const FIELD_IDS: Array<[FormField, string]> = [
   ["metadata_url", "sso-metadata_url"],
   ["domains", "sso-domains"],
 ];
-
-export const NAME_MAX = 100;
 
 /** Splits what was typed or pasted into domains: commas, semicolons and whitespace separate. */
 export function splitDomains(text: string): string[] {
@@ -65,7 +64,7 @@ export function checkForm(values: ProviderFormValues, urlLabel: string): FormErr
   const fields: FormErrors["fields"] = {};
   const name = values.name.trim();
   if (!name) fields.name = "Name must not be empty";
-  else if (name.length > NAME_MAX) fields.name = `Name must be at most ${NAME_MAX} characters`;
+  else if (name.length > MAX_PROVIDER_NAME_LENGTH) fields.name = `Name must be at most ${MAX_PROVIDER_NAME_LENGTH} characters`;
   const url = values.metadata_url.trim();
   if (!url) fields.metadata_url = `${urlLabel} must not be empty`;
   else if (!isWebUrl(url)) fields.metadata_url = `${urlLabel} must be an absolute https URL`;

@@ -2,6 +2,7 @@
 
 import { useState, type FormEvent } from "react";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { MAX_DESCRIPTION_LENGTH, MIN_SECRET_LENGTH } from "@/server/webhooks/schemas";
 import { focusFirstError, type FieldErrors } from "../form-errors";
 import { messageOf, useTRPC } from "../trpc";
 import { Alert } from "../ui/alert";
@@ -11,7 +12,7 @@ import { Input } from "../ui/input";
 import { subscribesToAll } from "./event-kinds";
 import { EventsPicker, type EventsChoice } from "./events-picker";
 import type { Webhook } from "./types";
-import { checkForm, DESCRIPTION_MAX, eventsOf, FIELD_IDS, SECRET_MIN, serverFieldErrors } from "./webhook-form";
+import { checkForm, eventsOf, FIELD_IDS, serverFieldErrors } from "./webhook-form";
 
 interface WebhookDialogProps {
   tenantId: string;
@@ -47,7 +48,7 @@ function SecretChoice({ own, onOwn, secret, onSecret, error }: {
           </label>
         </div>
         {own ? (
-          <Field id="webhook-secret" label="Secret" hint={`At least ${SECRET_MIN} characters. Deliveries are signed with it.`} error={error}>
+          <Field id="webhook-secret" label="Secret" hint={`At least ${MIN_SECRET_LENGTH} characters. Deliveries are signed with it.`} error={error}>
             {(control) => (
               <Input
                 {...control}
@@ -148,7 +149,7 @@ export function WebhookDialog({ tenantId, webhook, onClose, onSaved }: WebhookDi
           )}
         </Field>
 
-        <Field id="webhook-description" label="Description" hint={`Optional, up to ${DESCRIPTION_MAX} characters.`} error={errors.description}>
+        <Field id="webhook-description" label="Description" hint={`Optional, up to ${MAX_DESCRIPTION_LENGTH} characters.`} error={errors.description}>
           {(control) => (
             <Input
               {...control}

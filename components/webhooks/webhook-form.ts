@@ -1,15 +1,13 @@
 /**
  * The create/edit form: its checks before a round trip, and where the server's field errors go.
- * The server's schema stays the authority (its URL rule reads the server's environment), so the
- * client only catches what is plainly missing or malformed.
+ * The server stays the authority (its URL policy reads the server's environment), so the client
+ * only catches what is plainly missing or malformed, with the server's limits.
  */
+import { MAX_DESCRIPTION_LENGTH, MIN_SECRET_LENGTH } from "@/server/webhooks/schemas";
 import { serverErrors, type FieldErrors } from "../form-errors";
 import { fieldErrorsOf } from "../trpc";
 import { ALL_EVENTS } from "./event-kinds";
 import type { EventsChoice } from "./events-picker";
-
-export const SECRET_MIN = 16;
-export const DESCRIPTION_MAX = 500;
 
 export interface WebhookFormValues {
   url: string;
@@ -46,9 +44,9 @@ export function checkForm(values: WebhookFormValues): FieldErrors {
   const url = values.url.trim();
   if (!url) errors.url = "URL must not be empty";
   else if (!isWebUrl(url)) errors.url = "URL must be an absolute https URL";
-  if (values.description.trim().length > DESCRIPTION_MAX) errors.description = `Description must be at most ${DESCRIPTION_MAX} characters`;
+  if (values.description.trim().length > MAX_DESCRIPTION_LENGTH) errors.description = `Description must be at most ${MAX_DESCRIPTION_LENGTH} characters`;
   if (!values.events.all && values.events.kinds.length === 0) errors.events = "Pick at least one event, or choose All events";
-  if (values.secret !== null && values.secret.length < SECRET_MIN) errors.secret = `Secret must be at least ${SECRET_MIN} characters`;
+  if (values.secret !== null && values.secret.length < MIN_SECRET_LENGTH) errors.secret = `Secret must be at least ${MIN_SECRET_LENGTH} characters`;
   return errors;
 }
 

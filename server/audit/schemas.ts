@@ -1,6 +1,6 @@
 import { isIP } from "node:net";
 import { z } from "zod";
-import { pageOf, PageQuery } from "../http/pagination.ts";
+import { pageOf, PageQuery } from "../http/page-query.ts";
 import { EVENT_TYPES } from "../events/types.ts";
 
 /** A kind to filter by: exact (`user.login`) or a prefix (`user.*`). */

@@ -6,9 +6,7 @@ import { database } from "../db/client.ts";
 import { secrets } from "../secrets.ts";
 import { requestInfoFromHeaders } from "../http/request.ts";
 import { signIn } from "./login.ts";
-
-/** Thrown to next-auth so the sign-in form can tell "wait" from "wrong password". */
-export const RATE_LIMITED_PREFIX = "rate_limited:";
+import { RATE_LIMITED_PREFIX } from "./schemas.ts";
 
 export function authOptions(): NextAuthOptions {
   return {

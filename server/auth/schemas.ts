@@ -2,6 +2,12 @@ import { z } from "zod";
 import { Password } from "../members/schemas.ts";
 import { PLATFORM_ROLES, TENANT_ROLES } from "./principal.ts";
 
+/**
+ * Thrown to next-auth (as this prefix plus the seconds to wait) so the sign-in form can tell
+ * "wait" from "wrong password".
+ */
+export const RATE_LIMITED_PREFIX = "rate_limited:";
+
 export const StepUpInput = z
   .strictObject({ password: z.string({ error: "is required" }).min(1, "is required").max(200, "must be at most 200 characters") })
   .meta({ id: "StepUpRequest" });

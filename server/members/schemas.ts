@@ -1,18 +1,27 @@
 import { z } from "zod";
-import { pageOf, PageQuery } from "../http/pagination.ts";
+import { pageOf, PageQuery } from "../http/page-query.ts";
 import { TENANT_ROLES } from "../auth/principal.ts";
+
+export const MAX_EMAIL_LENGTH = 254;
+export const MIN_PASSWORD_LENGTH = 8;
+export const MAX_PASSWORD_LENGTH = 200;
+export const MAX_PERSON_NAME_LENGTH = 100;
 
 export const Email = z
   .email({ error: "must be an email address" })
-  .max(254, "must be at most 254 characters")
+  .max(MAX_EMAIL_LENGTH, `must be at most ${MAX_EMAIL_LENGTH} characters`)
   .transform((e) => e.trim().toLowerCase());
 
 export const Password = z
   .string({ error: "must be a string" })
-  .min(8, "must be at least 8 characters")
-  .max(200, "must be at most 200 characters");
+  .min(MIN_PASSWORD_LENGTH, `must be at least ${MIN_PASSWORD_LENGTH} characters`)
+  .max(MAX_PASSWORD_LENGTH, `must be at most ${MAX_PASSWORD_LENGTH} characters`);
 
-export const PersonName = z.string().trim().min(1, "must not be empty").max(100, "must be at most 100 characters");
+export const PersonName = z
+  .string()
+  .trim()
+  .min(1, "must not be empty")
+  .max(MAX_PERSON_NAME_LENGTH, `must be at most ${MAX_PERSON_NAME_LENGTH} characters`);
 
 export const TenantRoleSchema = z.enum(TENANT_ROLES, { error: "must be admin or viewer" });
 

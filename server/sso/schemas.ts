@@ -1,9 +1,10 @@
-import { isIP } from "node:net";
 import { z } from "zod";
-import { pageOf, PageQuery } from "../http/pagination.ts";
+import { pageOf, PageQuery } from "../http/page-query.ts";
 import { JsonBoolean } from "../http/fields.ts";
-import { env } from "../env.ts";
-import { isPrivateAddress } from "../outbound/guard.ts";
+import { OutboundUrl } from "../outbound/schemas.ts";
+
+export const MAX_PROVIDER_NAME_LENGTH = 100;
+export const MAX_DOMAINS = 100;
 
 export const PROVIDER_TYPES = ["saml", "oidc", "google_workspace", "azure_ad"] as const;
 export type ProviderType = (typeof PROVIDER_TYPES)[number];
@@ -14,30 +15,10 @@ export const ProviderName = z
   .string({ error: "is required and must be a string" })
   .trim()
   .min(1, "must not be empty")
-  .max(100, "must be at most 100 characters");
+  .max(MAX_PROVIDER_NAME_LENGTH, `must be at most ${MAX_PROVIDER_NAME_LENGTH} characters`);
 
-/** https, or http only where private hosts are allowed (DESIGN §6); never a private IP literal unless allowed. */
-export const MetadataUrl = z
-  .string({ error: "is required and must be a string" })
-  .max(2048, "must be at most 2048 characters")
-  .superRefine((value, ctx) => {
-    let url: URL;
-    try {
-      url = new URL(value);
-    } catch {
-      ctx.addIssue({ code: "custom", message: "must be an absolute https URL" });
-      return;
-    }
-    const allowPrivate = env().OUTBOUND_ALLOW_PRIVATE;
-    if (url.protocol !== "https:" && !(allowPrivate && url.protocol === "http:")) {
-      ctx.addIssue({ code: "custom", message: "must be an absolute https URL" });
-      return;
-    }
-    if (url.username || url.password) ctx.addIssue({ code: "custom", message: "must not contain credentials" });
-    const host = url.hostname.replace(/^\[|\]$/g, "");
-    const literalPrivate = (isIP(host) && isPrivateAddress(host)) || host === "localhost" || host.endsWith(".localhost");
-    if (literalPrivate && !allowPrivate) ctx.addIssue({ code: "custom", message: "must not point at a private or loopback address" });
-  });
+/** The shape only: where it may point is server/outbound/url-policy.ts, applied by the service (DESIGN §6). */
+export const MetadataUrl = OutboundUrl;
 
 const DOMAIN = /^(?=.{1,253}$)(?!-)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/;
 
@@ -50,7 +31,7 @@ export const Domains = z
       .refine((d) => DOMAIN.test(d), "must be a domain name such as example.com"),
     { error: "must be an array of domain names" },
   )
-  .max(100, "at most 100 domains")
+  .max(MAX_DOMAINS, `at most ${MAX_DOMAINS} domains`)
   .refine((list) => new Set(list).size === list.length, "must not repeat a domain");
 
 const metadata = z

@@ -12,6 +12,7 @@ import { actorOf, emitEvent, type EventInput } from "../events/emit.ts";
 import type { MetadataDetails } from "./metadata.ts";
 import type { CreateSsoInput, ProviderType, SsoProvider, UpdateSsoInput } from "./schemas.ts";
 import { isUuid } from "../db/ids.ts";
+import { assertOutboundUrl } from "../outbound/url-policy.ts";
 
 const withDomains = { domains: { select: { domain: true }, orderBy: { domain: "asc" } } } as const;
 
@@ -100,6 +101,7 @@ async function claimDomains(tx: Tx, tenantId: string, providerId: string, domain
 }
 
 export async function createProvider(db: Database, principal: Principal, request: RequestInfo, tenantId: string, input: CreateSsoInput) {
+  assertOutboundUrl("metadata_url", input.metadata_url);
   return db.prisma.$transaction(async (tx) => {
     const row = await tx.ssoProvider.create({
       data: { tenantId, providerType: input.provider_type, name: input.name, metadataUrl: input.metadata_url, enabled: input.enabled ?? true },
@@ -120,6 +122,7 @@ export async function createProvider(db: Database, principal: Principal, request
  * `.updated` with the changed fields, and `.enabled`/`.disabled` when the state flips.
  */
 export async function updateProvider(db: Database, principal: Principal, request: RequestInfo, tenantId: string, input: UpdateSsoInput) {
+  assertOutboundUrl("metadata_url", input.metadata_url);
   return db.prisma.$transaction(async (tx) => {
     if (isUuid(input.provider_id)) await tx.$queryRaw`SELECT id FROM sso_providers WHERE id = ${input.provider_id}::uuid FOR UPDATE`;
     const current = await getProvider(tx, tenantId, input.provider_id);

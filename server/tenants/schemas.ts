@@ -1,11 +1,13 @@
 import { z } from "zod";
-import { pageOf, PageQuery } from "../http/pagination.ts";
+import { pageOf, PageQuery } from "../http/page-query.ts";
+
+export const MAX_TENANT_NAME_LENGTH = 100;
 
 export const TenantName = z
   .string({ error: "is required and must be a string" })
   .trim()
   .min(1, "must not be empty")
-  .max(100, "must be at most 100 characters");
+  .max(MAX_TENANT_NAME_LENGTH, `must be at most ${MAX_TENANT_NAME_LENGTH} characters`);
 
 export const CreateTenantInput = z.strictObject({ name: TenantName }).meta({ id: "CreateTenantRequest" });
 export type CreateTenantInput = z.infer<typeof CreateTenantInput>;

@@ -1,11 +1,16 @@
 import { z } from "zod";
-import { pageOf, PageQuery } from "../http/pagination.ts";
+import { pageOf, PageQuery } from "../http/page-query.ts";
 import { JsonBoolean } from "../http/fields.ts";
 import { EVENT_TYPES } from "../events/types.ts";
-import { MetadataUrl } from "../sso/schemas.ts";
+import { OutboundUrl } from "../outbound/schemas.ts";
 
-/** https, or http to private hosts only where OUTBOUND_ALLOW_PRIVATE allows; no credentials; ≤ 2048. */
-export const WebhookUrl = MetadataUrl;
+export const MIN_SECRET_LENGTH = 16;
+export const MAX_SECRET_LENGTH = 256;
+export const MAX_DESCRIPTION_LENGTH = 500;
+export const MAX_EVENT_KINDS = 100;
+
+/** The shape only: where it may point is server/outbound/url-policy.ts, applied by the service (DESIGN §6). */
+export const WebhookUrl = OutboundUrl;
 
 const KNOWN = new Set<string>([...EVENT_TYPES, "*"]);
 
@@ -16,20 +21,20 @@ export const WebhookEvents = z
     { error: "must be an array of event kinds" },
   )
   .min(1, "must name at least one event kind (or *)")
-  .max(100, "at most 100 event kinds")
+  .max(MAX_EVENT_KINDS, `at most ${MAX_EVENT_KINDS} event kinds`)
   .transform((kinds) => [...new Set(kinds)])
   .meta({ description: `Event kinds to deliver, or \`*\` for all: ${EVENT_TYPES.join(", ")}.` });
 
 export const WebhookSecret = z
   .string({ error: "must be a string" })
-  .min(16, "must be at least 16 characters")
-  .max(256, "must be at most 256 characters")
+  .min(MIN_SECRET_LENGTH, `must be at least ${MIN_SECRET_LENGTH} characters`)
+  .max(MAX_SECRET_LENGTH, `must be at most ${MAX_SECRET_LENGTH} characters`)
   .refine(
     (s) => !s.startsWith("whsec_") || (/^[A-Za-z0-9+/]+={0,2}$/.test(s.slice(6)) && Buffer.from(s.slice(6), "base64").length >= 16),
     "a whsec_ secret must be whsec_ followed by at least 16 bytes in base64",
   );
 
-const Description = z.string({ error: "must be a string" }).trim().max(500, "must be at most 500 characters");
+const Description = z.string({ error: "must be a string" }).trim().max(MAX_DESCRIPTION_LENGTH, `must be at most ${MAX_DESCRIPTION_LENGTH} characters`);
 
 export const DELIVERY_STATUSES = ["pending", "succeeded", "failed", "exhausted", "cancelled"] as const;
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];

@@ -13,6 +13,7 @@ import { assertSteppedUp } from "../auth/step-up.ts";
 import { actorOf, emitEvent, type EventInput } from "../events/emit.ts";
 import { encryptSecret, generateSecret, secretHint } from "./crypto.ts";
 import type { CreateWebhookInput, DeliveryStatus, RotateSecretInput, UpdateWebhookInput, Webhook } from "./schemas.ts";
+import { assertOutboundUrl } from "../outbound/url-policy.ts";
 
 export const SECRET_OVERLAP_MS = 24 * 60 * 60 * 1000;
 
@@ -89,6 +90,7 @@ async function lockWebhook(tx: Tx, tenantId: string, webhookId: string): Promise
 const target = (id: string) => ({ type: "webhook", id });
 
 export async function createWebhook(db: Database, principal: Principal, request: RequestInfo, tenantId: string, input: CreateWebhookInput) {
+  assertOutboundUrl("url", input.url);
   const secret = input.secret ?? generateSecret();
   const webhook = await db.prisma.$transaction(async (tx) => {
     const row = await tx.webhook.create({
@@ -114,6 +116,7 @@ export async function createWebhook(db: Database, principal: Principal, request:
 
 /** Applies a PATCH: `.updated` with the changed fields, `.enabled`/`.disabled` when the state flips. */
 export async function updateWebhook(db: Database, principal: Principal, request: RequestInfo, tenantId: string, input: UpdateWebhookInput) {
+  assertOutboundUrl("url", input.url);
   return db.prisma.$transaction(async (tx) => {
     const current = await lockWebhook(tx, tenantId, input.webhook_id);
     const changes: Record<string, { from: unknown; to: unknown }> = {};

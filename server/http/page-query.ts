@@ -1,0 +1,42 @@
+/**
+ * The list contract's schemas (DESIGN §3), pure zod so the console can use them too: query
+ * parameters in, envelope out. Turning a query into a page request is in ./pagination.ts.
+ */
+import { z } from "zod";
+
+export const MAX_PAGE_SIZE = 100;
+export const DEFAULT_PAGE_SIZE = 20;
+
+export const PageQuery = z.object({
+  page: z.coerce
+    .number({ error: "must be an integer of at least 1" })
+    .int("must be an integer of at least 1")
+    .min(1, "must be an integer of at least 1")
+    .max(10_000_000, "must be at most 10000000")
+    .optional()
+    .meta({ description: "Page number (offset style), from 1. Ignored when `cursor` is given." }),
+  page_size: z.coerce
+    .number({ error: "must be an integer from 1 to 100" })
+    .int("must be an integer from 1 to 100")
+    .min(1, "must be an integer from 1 to 100")
+    .optional()
+    .meta({ description: "Items per page, default 20; values above 100 are treated as 100." }),
+  cursor: z
+    .string()
+    .max(512)
+    .optional()
+    .meta({ description: "Opaque cursor from `next_cursor`/`previous_cursor`; wins over `page`." }),
+});
+export type PageQuery = z.infer<typeof PageQuery>;
+
+/** The envelope schema for a list of `item`. */
+export function pageOf<T extends z.ZodType>(item: T) {
+  return z.object({
+    results: z.array(item),
+    count: z.number().int().meta({ description: "Total items matching the query." }),
+    next: z.url().nullable().meta({ description: "Absolute URL of the next page, or null." }),
+    previous: z.url().nullable().meta({ description: "Absolute URL of the previous page, or null." }),
+    next_cursor: z.string().nullable(),
+    previous_cursor: z.string().nullable(),
+  });
+}

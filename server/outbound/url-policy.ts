@@ -1,0 +1,35 @@
+/**
+ * Where the control plane may be told to call (DESIGN §6), checked when a URL is stored (SSO
+ * metadata, webhook targets): https, or plain http where OUTBOUND_ALLOW_PRIVATE allows; no
+ * credentials; never a private or loopback literal unless allowed. Names that resolve to private
+ * addresses are refused at call time by the SSRF guard (./guard.ts, `safeFetch`).
+ */
+import { isIP } from "node:net";
+import { env } from "../env.ts";
+import { InvalidRequest } from "../errors.ts";
+import { isPrivateAddress } from "./guard.ts";
+
+/** Why `value` may not be stored as an outbound URL (none: it may). Expects an OutboundUrl-shaped value. */
+export function outboundUrlProblems(value: string): string[] {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return ["must be an absolute https URL"];
+  }
+  const allowPrivate = env().OUTBOUND_ALLOW_PRIVATE;
+  if (url.protocol !== "https:" && !(allowPrivate && url.protocol === "http:")) return ["must be an absolute https URL"];
+  const problems: string[] = [];
+  if (url.username || url.password) problems.push("must not contain credentials");
+  const host = url.hostname.replace(/^\[|\]$/g, "");
+  const literalPrivate = (isIP(host) && isPrivateAddress(host)) || host === "localhost" || host.endsWith(".localhost");
+  if (literalPrivate && !allowPrivate) problems.push("must not point at a private or loopback address");
+  return problems;
+}
+
+/** Throws a 400 naming `field` when the URL (if given) breaks the policy. */
+export function assertOutboundUrl(field: string, value: string | undefined): void {
+  if (value === undefined) return;
+  const errors = outboundUrlProblems(value).map((message) => ({ path: field, message }));
+  if (errors.length) throw InvalidRequest(errors.map((e) => `${e.path}: ${e.message}`).join("; "), errors);
+}
