@@ -2,7 +2,7 @@
  * Seeds audit events for the audit benchmark, through the real chain trigger (so every row has
  * its sequence, prev_hash and hash, exactly as the app writes them).
  *
- *   node --import tsx bench/audit-seed.ts <database url> [--tenants 50] [--events 1000000]
+ *   node --import tsx --import ./scripts/server-only.mjs bench/audit-seed.ts <database url> [--tenants 50] [--events 1000000]
  *                                                         [--export-events 1000000]
  *
  * `--events` are spread evenly over `--tenants` tenants ("Audit bench tenant N"), a year back from
@@ -101,7 +101,7 @@ if (import.meta.filename === process.argv[1]) {
     },
   });
   if (!positionals[0]) {
-    console.error("usage: node --import tsx bench/audit-seed.ts <database url> [--tenants n] [--events n] [--export-events n]");
+    console.error("usage: node --import tsx --import ./scripts/server-only.mjs bench/audit-seed.ts <database url> [--tenants n] [--events n] [--export-events n]");
     process.exit(2);
   }
   await seedAudit(positionals[0], {

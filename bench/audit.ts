@@ -147,7 +147,7 @@ async function main(): Promise<void> {
     const totalEvents = await withClient(DB_URL, async (c) => Number((await c.query("SELECT count(*) FROM audit_events")).rows[0].count));
 
     const baselinePort = await freePort();
-    const baseline = startServer("baseline", `http://127.0.0.1:${baselinePort}`, process.execPath, ["--import", "tsx", path.join(ROOT, "bench/audit-baseline.ts")], {
+    const baseline = startServer("baseline", `http://127.0.0.1:${baselinePort}`, process.execPath, ["--import", "tsx", "--import", path.join(ROOT, "scripts/server-only.mjs"), path.join(ROOT, "bench/audit-baseline.ts")], {
       ...process.env,
       NODE_ENV: "production",
       BASELINE_DATABASE_URL: DB_URL,

@@ -168,7 +168,7 @@ export const newToken = () => `cp_${randomBytes(32).toString("base64url")}`;
 /**
  * The app's production server on `databaseUrl`: it migrates the database and creates the
  * operator with `token` itself: scripts/serve.ts (what `npm start` runs), as
- * `node [nodeArgs] --import tsx scripts/serve.ts`, so the PID held is the server's.
+ * `node [nodeArgs] --import tsx --import ./scripts/server-only.mjs scripts/serve.ts`, so the PID held is the server's.
  */
 export async function startApp(options: {
   port: number;
@@ -181,7 +181,7 @@ export async function startApp(options: {
   track?: (server: Server) => void;
 }): Promise<Server> {
   const url = `http://127.0.0.1:${options.port}`;
-  const [command, args] = [process.execPath, [...(options.nodeArgs ?? []), "--import", "tsx", path.join(ROOT, "scripts/serve.ts")]];
+  const [command, args] = [process.execPath, [...(options.nodeArgs ?? []), "--import", "tsx", "--import", path.join(ROOT, "scripts/server-only.mjs"), path.join(ROOT, "scripts/serve.ts")]];
   const app = startServer("app", url, command, args, {
     ...process.env,
     NODE_ENV: "production",

@@ -1,5 +1,5 @@
 /**
- * `npx tsx bench/profile.ts`: where the app's time goes on the tenants API, next to the baseline.
+ * `npx tsx --import ./scripts/server-only.mjs bench/profile.ts`: where the app's time goes on the tenants API, next to the baseline.
  *
  * 1. SQL per request: app and baseline talk to Postgres through a counting proxy
  *    (bench/pgproxy.ts); 20 sequential requests per kind give statements and round trips per

@@ -245,7 +245,7 @@ ${verdictTable(report)}
 ${plain}
 
 Raw numbers of this run: \`${resultsFile}\` (git-ignored). Where the app's time goes (SQL per request,
-cost per layer, Prisma against pg, CPU profile by package): \`npx tsx bench/profile.ts\`.
+cost per layer, Prisma against pg, CPU profile by package): \`npx tsx --import ./scripts/server-only.mjs bench/profile.ts\`.
 `;
 }
 

@@ -43,7 +43,7 @@ await recreateDatabase(databaseUrl);
 
 const appUrl = `http://127.0.0.1:${port}`;
 // The same production server `npm start` runs (REST edge + Next), not bare `next start`.
-const server = spawn(process.execPath, ["--import", "tsx", "scripts/serve.ts"], {
+const server = spawn(process.execPath, ["--import", "tsx", "--import", "./scripts/server-only.mjs", "scripts/serve.ts"], {
   stdio: "inherit",
   env: {
     ...process.env,

@@ -2,6 +2,7 @@
  * The typed environment. Parsed once from process.env; nothing else reads process.env.
  * A missing or malformed variable stops start-up with one line that names it.
  */
+import "server-only";
 import { z } from "zod";
 
 const bool = (name: string) =>

@@ -2,6 +2,7 @@
  * The database: Prisma over Postgres when DATABASE_URL is set, else over embedded PGlite under
  * DATA_DIR. One instance per process (kept on globalThis so Next's bundles share it).
  */
+import "server-only";
 import path from "node:path";
 import { mkdirSync } from "node:fs";
 import { PrismaPg } from "@prisma/adapter-pg";

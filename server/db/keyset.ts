@@ -2,6 +2,7 @@
  * Pages of rows ordered newest first, ties broken by id: offset pages (page, page_size) and
  * keyset pages (opaque cursor). Keyset pages stay stable while new rows arrive.
  */
+import "server-only";
 import { InvalidField } from "../errors.ts";
 import { isUuid } from "./ids.ts";
 

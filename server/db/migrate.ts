@@ -5,6 +5,7 @@
  * the advisory lock Prisma uses, so concurrent starts apply each migration once. An applied
  * migration whose file changed, or one that failed half-way, stops the run.
  */
+import "server-only";
 import { createHash, randomUUID } from "node:crypto";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";

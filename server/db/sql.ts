@@ -2,6 +2,7 @@
  * A small raw-SQL handle beside Prisma, over either node-postgres or PGlite. The migrate runner
  * needs multi-statement scripts and explicit transactions, which Prisma's raw queries do not give.
  */
+import "server-only";
 import type { PGlite, Transaction } from "@electric-sql/pglite";
 import type { Pool, PoolClient } from "pg";
 

@@ -6,6 +6,7 @@
  * alive and reused only for the same host and checked address (see `pooledAgent`). Public targets
  * must be https. No redirects are followed; a deadline covers the whole exchange; the body is capped.
  */
+import "server-only";
 import { lookup as dnsLookup } from "node:dns/promises";
 import http from "node:http";
 import https from "node:https";

@@ -4,6 +4,7 @@
  * credentials; never a private or loopback literal unless allowed. Names that resolve to private
  * addresses are refused at call time by the SSRF guard (./guard.ts, `safeFetch`).
  */
+import "server-only";
 import { isIP } from "node:net";
 import { env } from "../env.ts";
 import { InvalidRequest } from "../errors.ts";

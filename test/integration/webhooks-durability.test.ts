@@ -20,7 +20,7 @@ afterAll(async () => {
 
 function worker(args: string[]): { child: ChildProcess; done: Promise<{ code: number | null; lines: string[] }> } {
   // node --import tsx: one process (the tsx binary would run the script in a grandchild, out of reach of kill).
-  const child = spawn(process.execPath, ["--import", "tsx", "test/support/webhook-worker.ts", ...args], { env: process.env, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, ["--import", "tsx", "--import", "./scripts/server-only.mjs", "test/support/webhook-worker.ts", ...args], { env: process.env, stdio: ["ignore", "pipe", "pipe"] });
   let out = "";
   let err = "";
   child.stdout!.on("data", (chunk: Buffer) => (out += chunk.toString()));

@@ -2,7 +2,7 @@
  * A delivering process for the durability and scale-out tests: runs the delivery engine against
  * DATABASE_URL until no delivery is waiting (due or leased by a dead process), then prints its
  * summary as JSON.
- *   node --import tsx test/support/webhook-worker.ts [--lease-ms N] [--start-at <epoch ms>]
+ *   node --import tsx --import ./scripts/server-only.mjs test/support/webhook-worker.ts [--lease-ms N] [--start-at <epoch ms>]
  */
 import { connectPostgres } from "../../server/db/client.ts";
 import { deliverDue, type DeliverySummary } from "../../server/webhooks/engine.ts";
