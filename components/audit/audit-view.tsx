@@ -3,6 +3,7 @@
 import { useState } from "react";
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import { keepPreviousData, useQuery, useQueryClient, type UseQueryResult } from "@tanstack/react-query";
+import { consoleUrl } from "../console/urls";
 import { fieldErrorsOf, messageOf, statusOf, useTRPC, type ApiError } from "../trpc";
 import { Alert } from "../ui/alert";
 import { Button, buttonClasses } from "../ui/button";
@@ -67,7 +68,7 @@ export function AuditView({ tenantId }: { tenantId: string }) {
 
   function navigate(next: AuditFilters, at?: AuditPosition) {
     const search = searchOf(next, at);
-    router.push(search ? `${pathname}?${search}` : pathname, { scroll: false });
+    router.push(consoleUrl.withQuery(pathname, search), { scroll: false });
   }
 
   function apply(next: AuditFilters) {
@@ -81,7 +82,7 @@ export function AuditView({ tenantId }: { tenantId: string }) {
     if (id) next.set("event", id);
     else next.delete("event");
     const search = next.toString();
-    router.replace(search ? `${pathname}?${search}` : pathname, { scroll: false });
+    router.replace(consoleUrl.withQuery(pathname, search), { scroll: false });
   }
 
   function refresh() {

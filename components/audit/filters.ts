@@ -5,6 +5,7 @@
  *   ?type=user.*,tenant.created  &actor=<user id>  &range=24h | range=custom&from=<ISO>&to=<ISO>
  *   &cursor=<keyset cursor>&skip=<rows before the page>
  */
+import { consoleUrl } from "../console/urls";
 
 export type RangePreset = "1h" | "24h" | "7d" | "30d";
 export type Range = "" | RangePreset | "custom";
@@ -122,7 +123,7 @@ export function apiFiltersOf(filters: AuditFilters, anchor: number): ApiFilters 
 export function exportUrl(tenantId: string, format: "csv" | "json", api: ApiFilters): string {
   const params = new URLSearchParams({ format });
   for (const [key, value] of Object.entries(api)) if (value) params.set(key, value);
-  return `/api/console/tenants/${encodeURIComponent(tenantId)}/audit/export?${params}`;
+  return consoleUrl.auditExport(tenantId, params);
 }
 
 /** The value of a `datetime-local` input showing `iso` in UTC ("" when it is not a date). */

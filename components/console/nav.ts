@@ -1,5 +1,6 @@
 import type { ComponentType, SVGProps } from "react";
 import { BuildingIcon, KeyIcon, ShieldIcon, UsersIcon } from "../icons";
+import { consoleUrl } from "./urls";
 
 export interface NavItem {
   label: string;
@@ -13,10 +14,10 @@ export interface NavItem {
  * href and appear once a tenant is selected; account pages (API tokens) take a plain path.
  */
 export const NAV: NavItem[] = [
-  { label: "Tenants", href: "/tenants", icon: BuildingIcon },
-  { label: "Members", href: (tenantId) => `/tenants/${tenantId}/members`, icon: UsersIcon },
-  { label: "SSO", href: (tenantId) => `/tenants/${tenantId}/sso`, icon: ShieldIcon },
-  { label: "API tokens", href: "/tokens", icon: KeyIcon },
+  { label: "Tenants", href: consoleUrl.tenants(), icon: BuildingIcon },
+  { label: "Members", href: consoleUrl.members, icon: UsersIcon },
+  { label: "SSO", href: consoleUrl.sso, icon: ShieldIcon },
+  { label: "API tokens", href: consoleUrl.tokens(), icon: KeyIcon },
 ];
 
 /** The link for an item, or null for a tenant page while no tenant is selected. */

@@ -11,6 +11,7 @@ import { BookIcon, CloseIcon, MenuIcon, UserIcon } from "../icons";
 import { hrefOf, isActive, NAV } from "./nav";
 import { SignOutButton } from "./sign-out-button";
 import { TenantSwitcher } from "./tenant-switcher";
+import { consoleUrl } from "./urls";
 import { ConsoleUserProvider } from "./user-context";
 
 const ROLE_LABEL = { operator: "Operator", support: "Support" } as const;
@@ -53,13 +54,13 @@ function Navigation({ onNavigate }: { onNavigate: () => void }) {
 
 function Account({ user, onNavigate }: { user: ConsoleUser; onNavigate: () => void }) {
   const pathname = usePathname();
-  const current = pathname === "/profile";
+  const current = pathname === consoleUrl.profile();
   return (
     <div className="space-y-3">
       <div className="min-w-0">
         <p className="text-xs text-slate-600">Signed in as</p>
         <Link
-          href="/profile"
+          href={consoleUrl.profile()}
           onClick={onNavigate}
           aria-current={current ? "page" : undefined}
           title={`${user.email}: your profile`}
@@ -83,7 +84,7 @@ function Account({ user, onNavigate }: { user: ConsoleUser; onNavigate: () => vo
       <div className="flex items-center justify-between gap-2">
         <SignOutButton />
         <a
-          href="/docs"
+          href={consoleUrl.docs()}
           className="inline-flex items-center gap-1.5 rounded-md px-2 py-1 text-sm text-slate-600 hover:text-slate-900 focus-visible:outline-2 focus-visible:outline-indigo-600"
         >
           <BookIcon className="size-4" />
@@ -110,7 +111,7 @@ export function ConsoleShell({ user, children }: { user: ConsoleUser; children: 
 
       <aside className="fixed inset-y-0 left-0 hidden w-64 flex-col border-r border-slate-200 bg-white lg:flex">
         <div className="flex h-16 items-center px-5">
-          <Link href="/tenants" className="rounded-md focus-visible:outline-2 focus-visible:outline-indigo-600">
+          <Link href={consoleUrl.tenants()} className="rounded-md focus-visible:outline-2 focus-visible:outline-indigo-600">
             <Brand />
           </Link>
         </div>
@@ -125,7 +126,7 @@ export function ConsoleShell({ user, children }: { user: ConsoleUser; children: 
 
       <header className="sticky top-0 z-30 border-b border-slate-200 bg-white lg:hidden">
         <div className="flex h-14 items-center justify-between px-4">
-          <Link href="/tenants" className="rounded-md focus-visible:outline-2 focus-visible:outline-indigo-600">
+          <Link href={consoleUrl.tenants()} className="rounded-md focus-visible:outline-2 focus-visible:outline-indigo-600">
             <Brand />
           </Link>
           <button

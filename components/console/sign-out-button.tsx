@@ -4,6 +4,7 @@ import { useState } from "react";
 import { signOut } from "next-auth/react";
 import { Button } from "../ui/button";
 import { SignOutIcon } from "../icons";
+import { consoleUrl } from "./urls";
 
 /**
  * Ends the session; next-auth then loads /login as a fresh page, which drops every cached query,
@@ -18,7 +19,7 @@ export function SignOutButton() {
       loading={pending}
       onClick={async () => {
         setPending(true);
-        await signOut({ callbackUrl: "/login" });
+        await signOut({ callbackUrl: consoleUrl.login() });
       }}
     >
       {pending ? null : <SignOutIcon className="size-4" />}

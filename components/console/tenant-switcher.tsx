@@ -5,15 +5,16 @@ import { useParams, usePathname, useRouter } from "next/navigation";
 import { useQuery } from "@tanstack/react-query";
 import { useTRPC } from "../trpc";
 import { cx } from "../ui/cx";
+import { consoleUrl } from "./urls";
 
 /** How many tenants the switcher lists; beyond that, use the Tenants page. */
 const SWITCHER_LIMIT = 100;
 
 /** The same page of another tenant when on a tenant's page (members stay members), else its overview. */
 function sameSectionOf(pathname: string, current: string, next: string): string {
-  const base = `/tenants/${current}`;
-  if (current && pathname.startsWith(`${base}/`)) return `/tenants/${next}/${pathname.slice(base.length + 1).split("/")[0]}`;
-  return `/tenants/${next}`;
+  const base = consoleUrl.tenant(current);
+  if (current && pathname.startsWith(`${base}/`)) return consoleUrl.tenantSection(next, pathname.slice(base.length + 1).split("/")[0]!);
+  return consoleUrl.tenant(next);
 }
 
 /** Picks the tenant to work in; choosing one opens its page (the same section when on one). */

@@ -3,6 +3,7 @@
 import type { ReactNode } from "react";
 import Link from "next/link";
 import { useQuery } from "@tanstack/react-query";
+import { consoleUrl } from "../console/urls";
 import { messageOf, useTRPC } from "../trpc";
 import { Alert } from "../ui/alert";
 import { Badge } from "../ui/badge";
@@ -85,7 +86,7 @@ function Account() {
               {memberships.map((m) => (
                 <li key={m.tenant_id} className="flex items-center gap-2">
                   <Link
-                    href={`/tenants/${m.tenant_id}`}
+                    href={consoleUrl.tenant(m.tenant_id)}
                     className="min-w-0 truncate font-medium text-slate-900 hover:text-indigo-700 hover:underline focus-visible:outline-2 focus-visible:outline-indigo-600"
                   >
                     {m.tenant_name}

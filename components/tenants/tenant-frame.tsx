@@ -4,6 +4,7 @@ import type { ReactNode } from "react";
 import Link from "next/link";
 import { usePathname } from "next/navigation";
 import { useQuery } from "@tanstack/react-query";
+import { consoleUrl } from "../console/urls";
 import { messageOf, statusOf, useTRPC } from "../trpc";
 import { Alert } from "../ui/alert";
 import { buttonClasses, Button } from "../ui/button";
@@ -17,7 +18,7 @@ import { activeTenantTab, TenantTabs } from "./tenant-tabs";
 function BackToTenants() {
   return (
     <Link
-      href="/tenants"
+      href={consoleUrl.tenants()}
       className="inline-flex items-center gap-1 rounded hover:text-slate-900 focus-visible:outline-2 focus-visible:outline-indigo-600"
     >
       <ChevronLeftIcon className="size-4" />
@@ -63,7 +64,7 @@ export function TenantFrame({ tenantId, children }: { tenantId: string; children
               title="This tenant does not exist or you do not have access to it"
               description="Check the link, or pick a tenant from the list."
               action={
-                <Link href="/tenants" className={buttonClasses("secondary")}>
+                <Link href={consoleUrl.tenants()} className={buttonClasses("secondary")}>
                   Back to tenants
                 </Link>
               }

@@ -2,6 +2,7 @@
 
 import Link from "next/link";
 import { usePathname } from "next/navigation";
+import { consoleUrl } from "../console/urls";
 import { cx } from "../ui/cx";
 
 export interface TenantTab {
@@ -20,12 +21,12 @@ export const TENANT_TABS: TenantTab[] = [
 ];
 
 export function tenantTabHref(tenantId: string, tab: TenantTab): string {
-  return tab.segment ? `/tenants/${tenantId}/${tab.segment}` : `/tenants/${tenantId}`;
+  return consoleUrl.tenantSection(tenantId, tab.segment);
 }
 
 /** The tab whose page `pathname` is (or is below), or undefined. */
 export function activeTenantTab(tenantId: string, pathname: string): TenantTab | undefined {
-  const base = `/tenants/${tenantId}`;
+  const base = consoleUrl.tenant(tenantId);
   if (pathname === base) return TENANT_TABS.find((tab) => tab.segment === "");
   return TENANT_TABS.find((tab) => tab.segment && (pathname === `${base}/${tab.segment}` || pathname.startsWith(`${base}/${tab.segment}/`)));
 }

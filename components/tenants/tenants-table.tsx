@@ -3,6 +3,7 @@
 import type { ReactNode } from "react";
 import Link from "next/link";
 import { useQuery } from "@tanstack/react-query";
+import { consoleUrl } from "../console/urls";
 import { useTRPC } from "../trpc";
 import { CopyButton } from "../ui/copy-button";
 import { cx } from "../ui/cx";
@@ -59,7 +60,7 @@ export function TenantsTable({ position, onMove, emptyAction, highlightId }: Ten
           {/* w-full + max-w-0: the name takes the room left by the other columns and truncates. */}
           <Td className="w-full max-w-0">
             <Link
-              href={`/tenants/${tenant.id}`}
+              href={consoleUrl.tenant(tenant.id)}
               title={tenant.name}
               className="block truncate font-medium text-slate-900 hover:text-indigo-700 hover:underline focus-visible:outline-2 focus-visible:outline-indigo-600"
             >

@@ -5,6 +5,7 @@ import Link from "next/link";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useStepUp } from "../auth/step-up-dialog";
 import { isStepUpRequired, withStepUp } from "../auth/with-step-up";
+import { consoleUrl } from "../console/urls";
 import { messageOf, useTRPC } from "../trpc";
 import { ConfirmDialog } from "../ui/confirm-dialog";
 import { useToast } from "../ui/toast";
@@ -32,15 +33,6 @@ export interface WebhookActions {
   awaitingTest: boolean;
   /** The dialogs these actions open: render them somewhere in the caller's tree. */
   dialogs: ReactNode;
-}
-
-export function webhookHref(tenantId: string, webhookId: string): string {
-  return `/tenants/${tenantId}/webhooks/${webhookId}`;
-}
-
-/** The webhook's page, scrolled to its deliveries with this one opened. */
-export function deliveryHref(tenantId: string, webhookId: string, deliveryId: string): string {
-  return `${webhookHref(tenantId, webhookId)}?delivery=${encodeURIComponent(deliveryId)}#deliveries`;
 }
 
 /**
@@ -95,7 +87,7 @@ export function useWebhookActions(tenantId: string, { onSaved, onDeleted }: { on
         notify(
           <>
             A test event is on its way to {url(webhook)}.{" "}
-            <Link href={deliveryHref(tenantId, webhook.id, delivery.id)} className="font-medium text-indigo-700 underline hover:text-indigo-900">
+            <Link href={consoleUrl.delivery(tenantId, webhook.id, delivery.id)} className="font-medium text-indigo-700 underline hover:text-indigo-900">
               See the delivery
             </Link>
           </>,

@@ -4,6 +4,7 @@ import type { ReactNode } from "react";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useQuery } from "@tanstack/react-query";
+import { consoleUrl } from "../console/urls";
 import { useTenantRole } from "../console/use-tenant-role";
 import { messageOf, statusOf, useTRPC } from "../trpc";
 import { Badge } from "../ui/badge";
@@ -33,7 +34,7 @@ function Item({ term, children }: { term: string; children: ReactNode }) {
 function BackToWebhooks({ tenantId }: { tenantId: string }) {
   return (
     <Link
-      href={`/tenants/${tenantId}/webhooks`}
+      href={consoleUrl.webhooks(tenantId)}
       className="mb-4 inline-flex items-center gap-1 rounded text-sm text-slate-600 hover:text-slate-900 focus-visible:outline-2 focus-visible:outline-indigo-600"
     >
       <ChevronLeftIcon className="size-4" />
@@ -48,7 +49,7 @@ export function WebhookDetailsView({ tenantId, webhookId, openDeliveryId }: { te
   const router = useRouter();
   const { canWrite, loading } = useTenantRole(tenantId);
   const query = useQuery(trpc.webhooks.get.queryOptions({ tenant_id: tenantId, webhook_id: webhookId }));
-  const actions = useWebhookActions(tenantId, { onDeleted: () => router.replace(`/tenants/${tenantId}/webhooks`) });
+  const actions = useWebhookActions(tenantId, { onDeleted: () => router.replace(consoleUrl.webhooks(tenantId)) });
 
   if (query.isPending) {
     return (
@@ -76,7 +77,7 @@ export function WebhookDetailsView({ tenantId, webhookId, openDeliveryId }: { te
               title="This webhook does not exist"
               description="It may have been deleted. Pick one from the list."
               action={
-                <Link href={`/tenants/${tenantId}/webhooks`} className={buttonClasses("secondary")}>
+                <Link href={consoleUrl.webhooks(tenantId)} className={buttonClasses("secondary")}>
                   Back to webhooks
                 </Link>
               }

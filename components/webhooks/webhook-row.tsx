@@ -1,6 +1,7 @@
 "use client";
 
 import Link from "next/link";
+import { consoleUrl } from "../console/urls";
 import { Button } from "../ui/button";
 import { cx } from "../ui/cx";
 import { Switch } from "../ui/switch";
@@ -9,7 +10,7 @@ import { KeyIcon, PencilIcon, SendIcon, TrashIcon } from "../icons";
 import { describeEvents } from "./event-kinds";
 import { deliveryStatusLabel, LastDelivery, WebhookStatus } from "./status";
 import type { Webhook } from "./types";
-import { webhookHref, type WebhookActions } from "./use-webhook-actions";
+import type { WebhookActions } from "./use-webhook-actions";
 
 interface WebhookRowProps {
   tenantId: string;
@@ -26,7 +27,7 @@ export function WebhookRow({ tenantId, webhook, canWrite, actions, highlight }: 
     <Tr data-testid="webhook-row" data-webhook-id={webhook.id} className={cx(highlight && "bg-indigo-50/60")}>
       <Td className="w-full max-w-0">
         <Link
-          href={webhookHref(tenantId, webhook.id)}
+          href={consoleUrl.webhook(tenantId, webhook.id)}
           className="block truncate font-medium text-slate-900 hover:text-indigo-700 focus-visible:outline-2 focus-visible:outline-indigo-600"
           title={webhook.url}
         >

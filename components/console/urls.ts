@@ -1,0 +1,37 @@
+/**
+ * The console's own paths, built in one place: components link and navigate with these instead
+ * of writing "/tenants/…" by hand, so a page that moves changes here only.
+ */
+
+const tenant = (tenantId: string) => `/tenants/${tenantId}`;
+const webhook = (tenantId: string, webhookId: string) => `${tenant(tenantId)}/webhooks/${webhookId}`;
+
+/** `path?query`, or `path` alone when the query is empty. */
+function withQuery(path: string, query: URLSearchParams | string | undefined): string {
+  const search = query === undefined ? "" : String(query);
+  return search ? `${path}?${search}` : path;
+}
+
+export const consoleUrl = {
+  tenants: () => "/tenants",
+  tokens: () => "/tokens",
+  profile: () => "/profile",
+  login: () => "/login",
+  docs: () => "/docs",
+  tenant,
+  /** A page of one tenant by its segment below /tenants/{id} ("" for the overview). */
+  tenantSection: (tenantId: string, segment: string) => (segment ? `${tenant(tenantId)}/${segment}` : tenant(tenantId)),
+  members: (tenantId: string) => `${tenant(tenantId)}/members`,
+  sso: (tenantId: string) => `${tenant(tenantId)}/sso`,
+  /** The audit browser, with its filters and position as the query (components/audit/filters.ts). */
+  audit: (tenantId: string, query?: URLSearchParams | string) => withQuery(`${tenant(tenantId)}/audit`, query),
+  webhooks: (tenantId: string) => `${tenant(tenantId)}/webhooks`,
+  webhook,
+  /** The webhook's page, scrolled to its deliveries with this one opened. */
+  delivery: (tenantId: string, webhookId: string, deliveryId: string) =>
+    `${webhook(tenantId, webhookId)}?delivery=${encodeURIComponent(deliveryId)}#deliveries`,
+  /** The audit export download (a console route handler, not a page). */
+  auditExport: (tenantId: string, query: URLSearchParams) => `/api/console/tenants/${encodeURIComponent(tenantId)}/audit/export?${query}`,
+  /** `pathname` with a new query string (none when empty): the same page, other parameters. */
+  withQuery,
+};
