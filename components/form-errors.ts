@@ -1,5 +1,6 @@
+import { useState } from "react";
 import type { z } from "zod";
-import { fieldErrorsOf } from "./trpc";
+import { fieldErrorsOf, messageOf } from "./trpc";
 
 /** Messages by field name, e.g. `{ email: "Email must be an email address" }`. */
 export type FieldErrors = Record<string, string>;
@@ -33,4 +34,34 @@ export function serverErrors(error: unknown, labels: Record<string, string>): Fi
 export function focusFirstError(errors: FieldErrors, order: Array<[string, string]>) {
   const first = order.find(([field]) => errors[field]);
   if (first) document.getElementById(first[1])?.focus();
+}
+
+/**
+ * A form's errors: messages on its fields (`order` gives each field's control, in form order, to
+ * focus the first) and one message for the whole form.
+ */
+export function useFormErrors(order: Array<[string, string]>) {
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const [formError, setFormError] = useState<string | null>(null);
+  /** Replaces the field errors with `found` and focuses the first; true when there is one. */
+  const show = (found: FieldErrors) => {
+    setErrors(found);
+    focusFirstError(found, order);
+    return Object.keys(found).length > 0;
+  };
+  return {
+    errors,
+    formError,
+    setFormError,
+    show,
+    /** Drops a field's error (its value changed). */
+    clear: (field: string) => {
+      if (errors[field]) setErrors(({ [field]: _, ...rest }) => rest);
+    },
+    /** A request failed: `onFields` (its errors on the form's fields) if any, else its message on the form. */
+    fail: (error: unknown, onFields: FieldErrors | null) => {
+      if (onFields && Object.keys(onFields).length > 0) show(onFields);
+      else setFormError(messageOf(error));
+    },
+  };
 }

@@ -3,8 +3,8 @@
 import { useState, type FormEvent } from "react";
 import { useMutation } from "@tanstack/react-query";
 import { AddMemberInput, type Member } from "@/server/members/schemas";
-import { focusFirstError, schemaErrors, serverErrors, type FieldErrors } from "../form-errors";
-import { messageOf, statusOf, useTRPC } from "../trpc";
+import { schemaErrors, serverErrors, useFormErrors } from "../form-errors";
+import { statusOf, useTRPC } from "../trpc";
 import { Alert } from "../ui/alert";
 import { Dialog, FormActions } from "../ui/dialog";
 import { Field } from "../ui/field";
@@ -28,8 +28,7 @@ export function AddMemberDialog({ tenantId, onAdded, onClose }: { tenantId: stri
   const [name, setName] = useState("");
   const [role, setRole] = useState<"admin" | "viewer">("viewer");
   const [password, setPassword] = useState("");
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const [formError, setFormError] = useState<string | null>(null);
+  const { errors, formError, setFormError, show, clear, fail } = useFormErrors(ORDER);
 
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -42,29 +41,14 @@ export function AddMemberDialog({ tenantId, onAdded, onClose }: { tenantId: stri
       password: password || undefined,
     });
     if (!parsed.success) {
-      const found = schemaErrors(parsed.error, LABELS);
-      setErrors(found);
-      focusFirstError(found, ORDER);
+      show(schemaErrors(parsed.error, LABELS));
       return;
     }
-    setErrors({});
+    show({});
     add.mutate(parsed.data, {
       onSuccess: onAdded,
-      onError: (error) => {
-        const found = serverErrors(error, LABELS);
-        if (statusOf(error) === 400 && Object.keys(found).length > 0) {
-          setErrors(found);
-          focusFirstError(found, ORDER);
-        } else {
-          setFormError(messageOf(error));
-        }
-      },
+      onError: (error) => fail(error, statusOf(error) === 400 ? serverErrors(error, LABELS) : null),
     });
-  }
-
-  function clear(field: string) {
-    if (!errors[field]) return;
-    setErrors((all) => Object.fromEntries(Object.entries(all).filter(([key]) => key !== field)));
   }
 
   return (

@@ -3,11 +3,17 @@
 import { useState, type FormEvent } from "react";
 import { useMutation } from "@tanstack/react-query";
 import { Password, type Member } from "@/server/members/schemas";
-import { messageOf, useTRPC } from "../trpc";
+import { useFormErrors, type FieldErrors } from "../form-errors";
+import { useTRPC } from "../trpc";
 import { Alert } from "../ui/alert";
 import { Dialog, FormActions } from "../ui/dialog";
 import { Field } from "../ui/field";
 import { Input } from "../ui/input";
+
+const ORDER: Array<[string, string]> = [
+  ["password", "member-new-password"],
+  ["confirm", "member-confirm-password"],
+];
 
 /** The first password of a member who has none, so that they can sign in to the console. */
 export function SetPasswordDialog({ member, onDone, onClose }: { member: Member; onDone: (member: Member) => void; onClose: () => void }) {
@@ -15,25 +21,19 @@ export function SetPasswordDialog({ member, onDone, onClose }: { member: Member;
   const setPassword = useMutation(trpc.members.setPassword.mutationOptions());
   const [password, setValue] = useState("");
   const [confirm, setConfirm] = useState("");
-  const [errors, setErrors] = useState<{ password?: string; confirm?: string }>({});
-  const [formError, setFormError] = useState<string | null>(null);
+  const { errors, formError, setFormError, show, fail } = useFormErrors(ORDER);
 
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     setFormError(null);
     const parsed = Password.safeParse(password);
-    const next = {
-      password: parsed.success ? undefined : `Password ${parsed.error.issues[0]?.message ?? "is not valid"}`,
-      confirm: parsed.success && confirm !== password ? "The passwords do not match" : undefined,
-    };
-    setErrors(next);
-    if (next.password || next.confirm) {
-      document.getElementById(next.password ? "member-new-password" : "member-confirm-password")?.focus();
-      return;
-    }
+    const found: FieldErrors = {};
+    if (!parsed.success) found.password = `Password ${parsed.error.issues[0]?.message ?? "is not valid"}`;
+    else if (confirm !== password) found.confirm = "The passwords do not match";
+    if (show(found)) return;
     setPassword.mutate(
       { tenant_id: member.tenant_id, user_id: member.user_id, password },
-      { onSuccess: onDone, onError: (error) => setFormError(messageOf(error)) },
+      { onSuccess: onDone, onError: (error) => fail(error, null) },
     );
   }
 

@@ -3,8 +3,8 @@
 import { useState, type FormEvent } from "react";
 import { useMutation } from "@tanstack/react-query";
 import { ChangePasswordInput } from "@/server/auth/schemas";
-import { focusFirstError, schemaErrors, serverErrors, type FieldErrors } from "../form-errors";
-import { messageOf, statusOf, useTRPC } from "../trpc";
+import { schemaErrors, serverErrors, useFormErrors } from "../form-errors";
+import { statusOf, useTRPC } from "../trpc";
 import { Alert } from "../ui/alert";
 import { Button } from "../ui/button";
 import { Card, CardBody, CardHeader } from "../ui/card";
@@ -27,8 +27,7 @@ export function ChangePasswordForm() {
   const [current, setCurrent] = useState("");
   const [next, setNext] = useState("");
   const [confirm, setConfirm] = useState("");
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const [formError, setFormError] = useState<string | null>(null);
+  const { errors, formError, setFormError, show, fail } = useFormErrors(ORDER);
   const [done, setDone] = useState(false);
 
   function submit(event: FormEvent<HTMLFormElement>) {
@@ -38,12 +37,7 @@ export function ChangePasswordForm() {
     const parsed = ChangePasswordInput.safeParse({ current_password: current, new_password: next });
     const found = parsed.success ? {} : schemaErrors(parsed.error, LABELS);
     if (!found.new_password && next !== confirm) found.confirm = "The new passwords do not match";
-    if (!parsed.success || Object.keys(found).length > 0) {
-      setErrors(found);
-      focusFirstError(found, ORDER);
-      return;
-    }
-    setErrors({});
+    if (show(found) || !parsed.success) return;
     change.mutate(parsed.data, {
       onSuccess: () => {
         setCurrent("");
@@ -51,15 +45,7 @@ export function ChangePasswordForm() {
         setConfirm("");
         setDone(true);
       },
-      onError: (error) => {
-        const fromServer = serverErrors(error, LABELS);
-        if (statusOf(error) === 400 && Object.keys(fromServer).length > 0) {
-          setErrors(fromServer);
-          focusFirstError(fromServer, ORDER);
-        } else {
-          setFormError(messageOf(error));
-        }
-      },
+      onError: (error) => fail(error, statusOf(error) === 400 ? serverErrors(error, LABELS) : null),
     });
   }
 

@@ -3,8 +3,8 @@
 import { useState, type FormEvent } from "react";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { MAX_PROVIDER_NAME_LENGTH, type ProviderType, type SsoProvider } from "@/server/sso/schemas";
-import { focusFirstError } from "../form-errors";
-import { messageOf, useTRPC } from "../trpc";
+import { useFormErrors } from "../form-errors";
+import { useTRPC } from "../trpc";
 import { Alert } from "../ui/alert";
 import { Checkbox } from "../ui/checkbox";
 import { Dialog, FormActions } from "../ui/dialog";
@@ -12,7 +12,7 @@ import { Field } from "../ui/field";
 import { Input } from "../ui/input";
 import { Select } from "../ui/select";
 import { DomainsInput } from "./domains-input";
-import { addDomains, checkForm, FIELD_IDS, hasErrors, NO_ERRORS, serverFieldErrors, splitDomains, type FormErrors } from "./provider-form";
+import { addDomains, checkForm, FIELD_IDS, serverFieldErrors, splitDomains, type FormField } from "./provider-form";
 import { PROVIDER_TYPE_INFO, PROVIDER_TYPE_OPTIONS, ProviderTypeIcon } from "./provider-types";
 
 interface ProviderDialogProps {
@@ -36,8 +36,9 @@ export function ProviderDialog({ tenantId, provider, onClose, onSaved }: Provide
   const [domains, setDomains] = useState<string[]>(provider?.domains ?? []);
   const [draft, setDraft] = useState("");
   const [enabled, setEnabled] = useState(true);
-  const [errors, setErrors] = useState<FormErrors>(NO_ERRORS);
-  const [formError, setFormError] = useState<string | null>(null);
+  const { errors, formError, setFormError, show, clear, fail } = useFormErrors(FIELD_IDS);
+  /** Positions of the domains the server refused, shown as such while their error stands. */
+  const [badDomains, setBadDomains] = useState<number[]>([]);
 
   const invalidate = () => queryClient.invalidateQueries(trpc.tenantSso.pathFilter());
   const create = useMutation(trpc.tenantSso.create.mutationOptions({ onSuccess: invalidate }));
@@ -45,8 +46,9 @@ export function ProviderDialog({ tenantId, provider, onClose, onSaved }: Provide
   const pending = create.isPending || update.isPending;
   const info = PROVIDER_TYPE_INFO[type];
 
-  function clearError(field: keyof FormErrors["fields"]) {
-    if (errors.fields[field]) setErrors((e) => ({ fields: { ...e.fields, [field]: undefined }, badDomains: field === "domains" ? [] : e.badDomains }));
+  function clearError(field: FormField) {
+    if (field === "domains" && errors.domains) setBadDomains([]);
+    clear(field);
   }
 
   function submit(event: FormEvent<HTMLFormElement>) {
@@ -56,20 +58,15 @@ export function ProviderDialog({ tenantId, provider, onClose, onSaved }: Provide
     setDomains(allDomains);
     setDraft("");
     const values = { provider_type: type, name: name.trim(), metadata_url: url.trim(), domains: allDomains, enabled };
-    const found = checkForm(values, info.urlLabel);
-    setErrors(found);
-    if (hasErrors(found)) return focusFirstError(found.fields, FIELD_IDS);
+    setBadDomains([]);
+    if (show(checkForm(values, info.urlLabel))) return;
 
     const done = {
       onSuccess: (saved: SsoProvider) => onSaved(saved, !provider),
       onError: (error: unknown) => {
         const onFields = serverFieldErrors(error, allDomains, info.urlLabel);
-        if (onFields) {
-          setErrors(onFields);
-          focusFirstError(onFields.fields, FIELD_IDS);
-        } else {
-          setFormError(messageOf(error));
-        }
+        if (onFields) setBadDomains(onFields.badDomains);
+        fail(error, onFields?.fields ?? null);
       },
     };
     if (provider) {
@@ -106,7 +103,7 @@ export function ProviderDialog({ tenantId, provider, onClose, onSaved }: Provide
             </p>
           </div>
         ) : (
-          <Field id="sso-provider_type" label="Type" error={errors.fields.provider_type}>
+          <Field id="sso-provider_type" label="Type" error={errors.provider_type}>
             {(control) => (
               <Select {...control} name="provider_type" value={type} onChange={(event) => setType(event.target.value as ProviderType)}>
                 {PROVIDER_TYPE_OPTIONS.map((option) => (
@@ -119,7 +116,7 @@ export function ProviderDialog({ tenantId, provider, onClose, onSaved }: Provide
           </Field>
         )}
 
-        <Field id="sso-name" label="Name" hint={`Shown to your team, up to ${MAX_PROVIDER_NAME_LENGTH} characters.`} error={errors.fields.name}>
+        <Field id="sso-name" label="Name" hint={`Shown to your team, up to ${MAX_PROVIDER_NAME_LENGTH} characters.`} error={errors.name}>
           {(control) => (
             <Input
               {...control}
@@ -134,7 +131,7 @@ export function ProviderDialog({ tenantId, provider, onClose, onSaved }: Provide
           )}
         </Field>
 
-        <Field id="sso-metadata_url" label={info.urlLabel} hint={info.hint} error={errors.fields.metadata_url}>
+        <Field id="sso-metadata_url" label={info.urlLabel} hint={info.hint} error={errors.metadata_url}>
           {(control) => (
             <Input
               {...control}
@@ -157,14 +154,14 @@ export function ProviderDialog({ tenantId, provider, onClose, onSaved }: Provide
           id="sso-domains"
           label="Domains"
           hint="Email domains that sign in here, separated by commas or spaces. Optional."
-          error={errors.fields.domains}
+          error={errors.domains}
         >
           {(control) => (
             <DomainsInput
               control={control}
               domains={domains}
               draft={draft}
-              invalid={errors.badDomains}
+              invalid={badDomains}
               onChange={(nextDomains, nextDraft) => {
                 setDomains(nextDomains);
                 setDraft(nextDraft);

@@ -6,7 +6,7 @@
  * server's words for the rest.
  */
 import { MAX_PROVIDER_NAME_LENGTH, type ProviderType } from "@/server/sso/schemas";
-import { serverErrors } from "../form-errors";
+import { serverErrors, type FieldErrors } from "../form-errors";
 import { fieldErrorsOf } from "../trpc";
 
 export interface ProviderFormValues {
@@ -19,13 +19,12 @@ export interface ProviderFormValues {
 
 export type FormField = "provider_type" | "name" | "metadata_url" | "domains";
 
-export interface FormErrors {
-  fields: Partial<Record<FormField, string>>;
+export interface ServerFormErrors {
+  /** Messages by FormField. */
+  fields: FieldErrors;
   /** Positions of the domains the server refused (paths `domains.N`). */
   badDomains: number[];
 }
-
-export const NO_ERRORS: FormErrors = { fields: {}, badDomains: [] };
 
 /** The fields in form order, with the id of their control (for focusFirstError). */
 export const FIELD_IDS: Array<[FormField, string]> = [
@@ -60,27 +59,23 @@ function isWebUrl(value: string) {
 }
 
 /** Missing or plainly malformed values, in the order of the form's fields. */
-export function checkForm(values: ProviderFormValues, urlLabel: string): FormErrors {
-  const fields: FormErrors["fields"] = {};
+export function checkForm(values: ProviderFormValues, urlLabel: string): FieldErrors {
+  const fields: FieldErrors = {};
   const name = values.name.trim();
   if (!name) fields.name = "Name must not be empty";
   else if (name.length > MAX_PROVIDER_NAME_LENGTH) fields.name = `Name must be at most ${MAX_PROVIDER_NAME_LENGTH} characters`;
   const url = values.metadata_url.trim();
   if (!url) fields.metadata_url = `${urlLabel} must not be empty`;
   else if (!isWebUrl(url)) fields.metadata_url = `${urlLabel} must be an absolute https URL`;
-  return { fields, badDomains: [] };
-}
-
-export function hasErrors(errors: FormErrors): boolean {
-  return Object.keys(errors.fields).length > 0;
+  return fields;
 }
 
 /**
  * The server's `errors: [{path, message}]` on the form's fields, where "domains.1" names the
  * second domain; null when none of them is about a field the form shows.
  */
-export function serverFieldErrors(error: unknown, domains: string[], urlLabel: string): FormErrors | null {
-  const fields: FormErrors["fields"] = serverErrors(error, { provider_type: "Type", name: "Name", metadata_url: urlLabel, domains: "Domains" });
+export function serverFieldErrors(error: unknown, domains: string[], urlLabel: string): ServerFormErrors | null {
+  const fields = serverErrors(error, { provider_type: "Type", name: "Name", metadata_url: urlLabel, domains: "Domains" });
   const badDomains: number[] = [];
   for (const { path, message } of fieldErrorsOf(error)) {
     const index = Number(/^domains\.(\d+)$/.exec(path)?.[1] ?? NaN);

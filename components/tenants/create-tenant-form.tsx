@@ -1,9 +1,10 @@
 "use client";
 
-import { useRef, useState, type FormEvent } from "react";
+import { useState, type FormEvent } from "react";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { CreateTenantInput } from "@/server/tenants/schemas";
-import { fieldErrorsOf, messageOf, useTRPC } from "../trpc";
+import { CreateTenantInput, MAX_TENANT_NAME_LENGTH } from "@/server/tenants/schemas";
+import { schemaErrors, serverErrors, useFormErrors } from "../form-errors";
+import { useTRPC } from "../trpc";
 import { Alert } from "../ui/alert";
 import { Button } from "../ui/button";
 import { Card, CardBody, CardHeader } from "../ui/card";
@@ -16,9 +17,8 @@ import { useHydrated } from "../use-hydrated";
 export const TENANT_NAME_INPUT_ID = "tenant-name";
 
 /** "must not be empty" on `name` reads as "Name must not be empty". */
-function nameError(message: string) {
-  return `Name ${message}`;
-}
+const LABELS = { name: "Name" };
+const ORDER: Array<[string, string]> = [["name", TENANT_NAME_INPUT_ID]];
 
 /** Operators create tenants here; the same zod schema as the API checks the name first. */
 export function CreateTenantForm({ onCreated }: { onCreated: (tenantId: string) => void }) {
@@ -26,10 +26,8 @@ export function CreateTenantForm({ onCreated }: { onCreated: (tenantId: string) 
   const queryClient = useQueryClient();
   const notify = useToast();
   const hydrated = useHydrated();
-  const inputRef = useRef<HTMLInputElement>(null);
   const [name, setName] = useState("");
-  const [fieldError, setFieldError] = useState<string | null>(null);
-  const [formError, setFormError] = useState<string | null>(null);
+  const { errors, formError, setFormError, show, clear, fail } = useFormErrors(ORDER);
 
   const create = useMutation(
     trpc.tenants.create.mutationOptions({
@@ -42,12 +40,10 @@ export function CreateTenantForm({ onCreated }: { onCreated: (tenantId: string) 
     setFormError(null);
     const parsed = CreateTenantInput.safeParse({ name });
     if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      setFieldError(nameError(issue?.message ?? "is not valid"));
-      inputRef.current?.focus();
+      show(schemaErrors(parsed.error, LABELS));
       return;
     }
-    setFieldError(null);
+    show({});
     create.mutate(parsed.data, {
       onSuccess: (tenant) => {
         setName("");
@@ -58,15 +54,7 @@ export function CreateTenantForm({ onCreated }: { onCreated: (tenantId: string) 
         );
         onCreated(tenant.id);
       },
-      onError: (error) => {
-        const onName = fieldErrorsOf(error).find((e) => e.path === "name");
-        if (onName) {
-          setFieldError(nameError(onName.message));
-          inputRef.current?.focus();
-        } else {
-          setFormError(messageOf(error));
-        }
-      },
+      onError: (error) => fail(error, serverErrors(error, LABELS)),
     });
   }
 
@@ -78,20 +66,19 @@ export function CreateTenantForm({ onCreated }: { onCreated: (tenantId: string) 
           <Field
             id={TENANT_NAME_INPUT_ID}
             label="Name"
-            hint={fieldError ? undefined : "Up to 100 characters, e.g. Acme Corp."}
-            error={fieldError}
+            hint={errors.name ? undefined : `Up to ${MAX_TENANT_NAME_LENGTH} characters, e.g. Acme Corp.`}
+            error={errors.name}
             className="sm:max-w-md sm:flex-1"
           >
             {(control) => (
               <Input
                 {...control}
-                ref={inputRef}
                 name="name"
                 autoComplete="off"
                 value={name}
                 onChange={(event) => {
                   setName(event.target.value);
-                  if (fieldError) setFieldError(null);
+                  clear("name");
                 }}
               />
             )}

@@ -3,8 +3,8 @@
 import { useState, type FormEvent } from "react";
 import { useMutation } from "@tanstack/react-query";
 import { CreateTokenInput } from "@/server/tokens/schemas";
-import { focusFirstError, schemaErrors, serverErrors, type FieldErrors } from "../form-errors";
-import { messageOf, statusOf, useTRPC } from "../trpc";
+import { schemaErrors, serverErrors, useFormErrors } from "../form-errors";
+import { statusOf, useTRPC } from "../trpc";
 import { Alert } from "../ui/alert";
 import { Checkbox } from "../ui/checkbox";
 import { Dialog, FormActions } from "../ui/dialog";
@@ -45,8 +45,7 @@ export function CreateTokenDialog({ tenants, onCreated, onClose }: { tenants: Te
   const [tenantId, setTenantId] = useState("");
   const [readOnly, setReadOnly] = useState(false);
   const [expires, setExpires] = useState("");
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const [formError, setFormError] = useState<string | null>(null);
+  const { errors, formError, setFormError, show, fail } = useFormErrors(ORDER);
   const today = localDate(new Date());
 
   function submit(event: FormEvent<HTMLFormElement>) {
@@ -60,23 +59,10 @@ export function CreateTokenDialog({ tenants, onCreated, onClose }: { tenants: Te
     });
     const found = parsed.success ? {} : schemaErrors(parsed.error, LABELS);
     if (expires && expires < today) found.expires_at = "Expiry date must be today or later";
-    if (!parsed.success || Object.keys(found).length > 0) {
-      setErrors(found);
-      focusFirstError(found, ORDER);
-      return;
-    }
-    setErrors({});
+    if (show(found) || !parsed.success) return;
     create.mutate(parsed.data, {
       onSuccess: (token) => onCreated({ id: token.id, name: token.name, token: token.token }),
-      onError: (error) => {
-        const fromServer = serverErrors(error, LABELS);
-        if (statusOf(error) === 400 && Object.keys(fromServer).length > 0) {
-          setErrors(fromServer);
-          focusFirstError(fromServer, ORDER);
-        } else {
-          setFormError(messageOf(error));
-        }
-      },
+      onError: (error) => fail(error, statusOf(error) === 400 ? serverErrors(error, LABELS) : null),
     });
   }
 

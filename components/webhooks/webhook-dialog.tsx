@@ -3,8 +3,8 @@
 import { useState, type FormEvent } from "react";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { MAX_DESCRIPTION_LENGTH, MIN_SECRET_LENGTH } from "@/server/webhooks/schemas";
-import { focusFirstError, type FieldErrors } from "../form-errors";
-import { messageOf, useTRPC } from "../trpc";
+import { useFormErrors } from "../form-errors";
+import { useTRPC } from "../trpc";
 import { Alert } from "../ui/alert";
 import { Dialog, FormActions } from "../ui/dialog";
 import { Field } from "../ui/field";
@@ -78,33 +78,20 @@ export function WebhookDialog({ tenantId, webhook, onClose, onSaved }: WebhookDi
   );
   const [ownSecret, setOwnSecret] = useState(false);
   const [secret, setSecret] = useState("");
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const [formError, setFormError] = useState<string | null>(null);
+  const { errors, formError, setFormError, show, clear, fail } = useFormErrors(FIELD_IDS);
 
   const invalidate = () => queryClient.invalidateQueries(trpc.webhooks.pathFilter());
   const create = useMutation(trpc.webhooks.create.mutationOptions({ onSuccess: invalidate }));
   const update = useMutation(trpc.webhooks.update.mutationOptions({ onSuccess: invalidate }));
   const pending = create.isPending || update.isPending;
 
-  const clear = (field: string) => errors[field] && setErrors(({ [field]: _, ...rest }) => rest);
-
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     setFormError(null);
     const values = { url: url.trim(), description: description.trim(), events, secret: !webhook && ownSecret ? secret : null };
-    const found = checkForm(values);
-    setErrors(found);
-    if (Object.keys(found).length) return focusFirstError(found, FIELD_IDS);
+    if (show(checkForm(values))) return;
 
-    const onError = (error: unknown) => {
-      const onFields = serverFieldErrors(error);
-      if (onFields) {
-        setErrors(onFields);
-        focusFirstError(onFields, FIELD_IDS);
-      } else {
-        setFormError(messageOf(error));
-      }
-    };
+    const onError = (error: unknown) => fail(error, serverFieldErrors(error));
     const fields = { url: values.url, events: eventsOf(events), description: values.description || undefined };
     if (webhook) {
       update.mutate(
