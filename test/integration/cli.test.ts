@@ -7,7 +7,7 @@ import { hashToken } from "../../server/auth/tokens.ts";
 const run = promisify(execFile);
 
 async function cli(...args: string[]) {
-  const { stdout } = await run("node_modules/.bin/tsx", ["scripts/cli.ts", ...args], {
+  const { stdout } = await run("node_modules/.bin/tsx", ["--import", "./scripts/server-only.mjs", "scripts/cli.ts", ...args], {
     env: { ...process.env, LOG_LEVEL: "silent" },
   });
   return JSON.parse(stdout);
