@@ -58,7 +58,7 @@ test("an event commits with its webhook delivery, and a rolled-back one leaves n
 
 test("events the CLI emits reach the outbox too", async () => {
   const { tenant } = await tenantWithWebhook();
-  await run("node_modules/.bin/tsx", ["scripts/cli.ts", "member", "add", "--tenant", tenant.id, "--email", "cli-subscribed@example.com", "--role", "viewer"], {
+  await run("node_modules/.bin/tsx", ["--import", "./scripts/server-only.mjs", "scripts/cli.ts", "member", "add", "--tenant", tenant.id, "--email", "cli-subscribed@example.com", "--role", "viewer"], {
     env: { ...process.env, LOG_LEVEL: "silent" },
   });
   expect((await deliveries(tenant.id)).map((d) => d.event_type)).toEqual(["user.created"]);
