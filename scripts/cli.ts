@@ -17,7 +17,7 @@ import { wireEventSubscribers } from "../server/subscribers.ts";
 import { env, EnvError } from "../server/env.ts";
 import { AppError } from "../server/errors.ts";
 import { SYSTEM_PRINCIPAL, SYSTEM_REQUEST } from "../server/auth/principal.ts";
-import { actorOf } from "../server/events/emit.ts";
+import type { ServiceContext } from "../server/service-context.ts";
 import { createUser, normalizeEmail } from "../server/auth/users.ts";
 import { createTenant, presentTenant } from "../server/tenants/service.ts";
 import { CreateTenantInput } from "../server/tenants/schemas.ts";
@@ -66,11 +66,12 @@ async function run(): Promise<unknown> {
   wireEventSubscribers();
   const db = await database();
   await migrate(db.sql);
+  const ctx: ServiceContext = { db, actor: { principal: SYSTEM_PRINCIPAL, request: SYSTEM_REQUEST } };
   try {
     switch (command) {
       case "user create": {
         const role = parse(z.enum(["operator", "support"]).optional(), values["platform-role"]);
-        const user = await createUser(db, actorOf(SYSTEM_PRINCIPAL, SYSTEM_REQUEST), {
+        const user = await createUser(ctx, {
           email: parse(z.email(), values.email),
           password: values.password,
           name: values.name,
@@ -79,10 +80,10 @@ async function run(): Promise<unknown> {
         return { id: user.id, email: user.email, platform_role: user.platformRole };
       }
       case "tenant create":
-        return presentTenant(await createTenant(db, SYSTEM_PRINCIPAL, SYSTEM_REQUEST, parse(CreateTenantInput, { name: values.name })));
+        return presentTenant(await createTenant(ctx, parse(CreateTenantInput, { name: values.name })));
       case "member add": {
         const input = parse(AddMemberInput, { tenant_id: values.tenant, email: values.email, role: values.role, name: values.name, password: values.password });
-        return presentMember(await addMember(db, SYSTEM_PRINCIPAL, SYSTEM_REQUEST, input.tenant_id, input));
+        return presentMember(await addMember({ ...ctx, tenantId: input.tenant_id }, input));
       }
       case "token create": {
         const owner = await db.prisma.user.findUnique({ where: { email: normalizeEmail(values.email ?? "") } });
@@ -94,7 +95,7 @@ async function run(): Promise<unknown> {
           expires_at: values["expires-at"],
           user_id: owner.id,
         });
-        const { token, value } = await createToken(db, SYSTEM_PRINCIPAL, SYSTEM_REQUEST, input);
+        const { token, value } = await createToken(ctx, input);
         return { ...presentToken(token), token: value };
       }
       default:

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { router } from "../trpc/init.ts";
 import { authedProcedure, writeProcedure } from "../trpc/procedures.ts";
+import { serviceContext } from "../trpc/context.ts";
 import { ChangePasswordInput, Me, StepUpInput, StepUpResult } from "./schemas.ts";
 import { changePassword, describeMe } from "./service.ts";
 import { stepUp } from "./step-up.ts";
@@ -12,7 +13,7 @@ export const authRouter = router({
     .meta({ openapi: { method: "GET", path: "/me", tags, summary: "The caller: user, roles, memberships, token scopes", protect: true } })
     .input(z.object({}))
     .output(Me)
-    .query(({ ctx }) => describeMe(ctx.db.prisma, ctx.principal)),
+    .query(({ ctx }) => describeMe(serviceContext(ctx))),
 
   stepUp: authedProcedure
     .meta({
@@ -30,7 +31,7 @@ export const authRouter = router({
     .input(StepUpInput)
     .output(StepUpResult)
     .mutation(async ({ ctx, input }) => ({
-      step_up_expires_at: (await stepUp(ctx.db, ctx.principal, ctx.request, input.password)).toISOString(),
+      step_up_expires_at: (await stepUp(serviceContext(ctx), input)).toISOString(),
     })),
 
   /** Console only: change your own password (needs the current one). */
@@ -38,7 +39,7 @@ export const authRouter = router({
     .input(ChangePasswordInput)
     .output(z.object({ ok: z.literal(true) }))
     .mutation(async ({ ctx, input }) => {
-      await changePassword(ctx.db, ctx.principal, ctx.request, input.current_password, input.new_password);
+      await changePassword(serviceContext(ctx), input);
       return { ok: true as const };
     }),
 });

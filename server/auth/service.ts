@@ -1,20 +1,20 @@
 /** The caller's own account: who it is, and changing its password. */
-import type { Database, Tx } from "../db/client.ts";
 import { AppError, NotFound } from "../errors.ts";
 import { hashPassword, verifyPassword } from "./password.ts";
-import type { Principal, RequestInfo, TenantRole } from "./principal.ts";
+import type { TenantRole } from "./principal.ts";
+import type { ServiceContext } from "../service-context.ts";
 import { stepUpExpiry } from "./step-up.ts";
 import { actorOf, emitForUser } from "../events/emit.ts";
 import type { Me } from "./schemas.ts";
 
-export async function describeMe(db: Tx, principal: Principal): Promise<Me> {
-  const user = await db.user.findUnique({
+export async function describeMe({ db, actor: { principal } }: ServiceContext): Promise<Me> {
+  const user = await db.prisma.user.findUnique({
     where: { id: principal.userId },
     include: { memberships: { include: { tenant: { select: { name: true } } }, orderBy: { createdAt: "asc" } } },
   });
   if (!user) throw NotFound("User");
   const scope = principal.token?.tenantId;
-  const stepUp = await stepUpExpiry(db, principal);
+  const stepUp = await stepUpExpiry(db.prisma, principal);
   return {
     user: { id: user.id, email: user.email, name: user.name, platform_role: principal.platformRole },
     memberships: user.memberships
@@ -27,7 +27,10 @@ export async function describeMe(db: Tx, principal: Principal): Promise<Me> {
   };
 }
 
-export async function changePassword(db: Database, principal: Principal, request: RequestInfo, current: string, next: string) {
+export async function changePassword(
+  { db, actor: { principal, request } }: ServiceContext,
+  { current_password: current, new_password: next }: { current_password: string; new_password: string },
+) {
   const user = await db.prisma.user.findUnique({ where: { id: principal.userId } });
   if (!user || !(await verifyPassword(current, user.passwordHash))) {
     throw new AppError("invalid_request", "The current password is incorrect", {

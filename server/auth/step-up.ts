@@ -2,17 +2,19 @@
  * Step-up: re-entering the password marks the caller's token (or console session) fresh for
  * 10 minutes. Five wrong passwords within 15 minutes lock step-up for that user.
  */
-import type { Database, Tx } from "../db/client.ts";
+import type { Tx } from "../db/client.ts";
 import { AppError, RateLimited, StepUpRequired } from "../errors.ts";
 import { clock } from "../clock.ts";
 import { actorOf, emitForUser } from "../events/emit.ts";
 import { verifyPassword } from "./password.ts";
-import { stepUpSubject, type Principal, type RequestInfo } from "./principal.ts";
+import { stepUpSubject, type Principal } from "./principal.ts";
+import type { ServiceContext } from "../service-context.ts";
 import { clearFailures, LIMITS, lockedFor, recordFailure } from "./limits.ts";
 
 export const STEP_UP_TTL_MS = 10 * 60_000;
 
-export async function stepUp(db: Database, principal: Principal, request: RequestInfo, password: string): Promise<Date> {
+/** Checks the password and marks the caller fresh; answers when the step-up expires. */
+export async function stepUp({ db, actor: { principal, request } }: ServiceContext, { password }: { password: string }): Promise<Date> {
   const subject = stepUpSubject(principal);
   if (!subject) throw new AppError("forbidden", "Step-up needs an API token or a console session");
   const locked = await lockedFor(db.prisma, LIMITS.stepUp, principal.userId);

@@ -1,7 +1,8 @@
 /** Looking users up for sign-in and for requests. */
-import type { Database, Tx } from "../db/client.ts";
+import type { Tx } from "../db/client.ts";
 import { Conflict } from "../errors.ts";
-import { emitEvent, type Actor } from "../events/emit.ts";
+import { actorOf, emitEvent } from "../events/emit.ts";
+import type { ServiceContext } from "../service-context.ts";
 import { asPlatformRole, type PlatformRole, type Principal } from "./principal.ts";
 import { hashPassword, verifyPassword } from "./password.ts";
 
@@ -32,8 +33,7 @@ export async function sessionPrincipal(db: Tx, userId: string, sessionId: string
 
 /** Creates a user outside any tenant (CLI, scripted setups); an existing email is a conflict. */
 export async function createUser(
-  db: Database,
-  actor: Actor,
+  { db, actor }: ServiceContext,
   input: { email: string; password?: string; name?: string; platformRole?: PlatformRole | null },
 ) {
   const email = normalizeEmail(input.email);
@@ -41,7 +41,7 @@ export async function createUser(
   return db.prisma.$transaction(async (tx) => {
     if (await tx.user.findUnique({ where: { email } })) throw Conflict(`A user with email ${email} already exists`);
     const user = await tx.user.create({ data: { email, name: input.name ?? null, passwordHash, platformRole: input.platformRole ?? null } });
-    await emitEvent(tx, actor, {
+    await emitEvent(tx, actorOf(actor.principal, actor.request), {
       type: "user.created",
       tenantId: null,
       target: { type: "user", id: user.id },

@@ -1,6 +1,6 @@
 import { router } from "../trpc/init.ts";
 import { tenantProcedure } from "../trpc/procedures.ts";
-import { created, noContent } from "../trpc/context.ts";
+import { created, noContent, serviceContext } from "../trpc/context.ts";
 import { envelope, pageRequest } from "../http/pagination.ts";
 import { z } from "zod";
 import {
@@ -23,14 +23,14 @@ export const membersRouter = router({
     .input(ListMembersInput)
     .output(MemberPage)
     .query(async ({ ctx, input }) =>
-      envelope(ctx.url, input, await listMembers(ctx.db.prisma, ctx.tenant.id, pageRequest(input)), presentMember),
+      envelope(ctx.url, input, await listMembers(serviceContext(ctx), pageRequest(input)), presentMember),
     ),
 
   get: tenantProcedure("viewer")
     .meta({ openapi: { method: "GET", path: `${base}/{user_id}`, tags, summary: "Get a member", protect: true } })
     .input(MemberPathInput)
     .output(Member)
-    .query(async ({ ctx, input }) => presentMember(await getMember(ctx.db.prisma, ctx.tenant.id, input.user_id))),
+    .query(async ({ ctx, input }) => presentMember(await getMember(serviceContext(ctx), input.user_id))),
 
   add: tenantProcedure("admin")
     .meta({
@@ -47,7 +47,7 @@ export const membersRouter = router({
     .input(AddMemberInput)
     .output(Member)
     .mutation(async ({ ctx, input }) => {
-      const member = presentMember(await addMember(ctx.db, ctx.principal, ctx.request, ctx.tenant.id, input));
+      const member = presentMember(await addMember(serviceContext(ctx), input));
       return created(ctx, `/api/v1/tenants/${member.tenant_id}/members/${member.user_id}`, member);
     }),
 
@@ -64,7 +64,7 @@ export const membersRouter = router({
     })
     .input(UpdateMemberInput)
     .output(Member)
-    .mutation(async ({ ctx, input }) => presentMember(await updateMember(ctx.db, ctx.principal, ctx.request, ctx.tenant.id, input))),
+    .mutation(async ({ ctx, input }) => presentMember(await updateMember(serviceContext(ctx), input))),
 
   remove: tenantProcedure("admin")
     .meta({
@@ -74,7 +74,7 @@ export const membersRouter = router({
     .input(MemberPathInput)
     .output(z.void())
     .mutation(async ({ ctx, input }) => {
-      await removeMember(ctx.db, ctx.principal, ctx.request, ctx.tenant.id, input.user_id);
+      await removeMember(serviceContext(ctx), input.user_id);
       noContent(ctx);
     }),
 
@@ -82,7 +82,5 @@ export const membersRouter = router({
   setPassword: tenantProcedure("admin")
     .input(SetMemberPasswordInput)
     .output(Member)
-    .mutation(async ({ ctx, input }) =>
-      presentMember(await setFirstPassword(ctx.db, ctx.principal, ctx.request, ctx.tenant.id, input.user_id, input.password)),
-    ),
+    .mutation(async ({ ctx, input }) => presentMember(await setFirstPassword(serviceContext(ctx), input))),
 });

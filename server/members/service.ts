@@ -1,12 +1,13 @@
 /**
  * Members of a tenant: who they are and their role. A tenant always keeps at least one admin.
  */
-import type { Database, Tx } from "../db/client.ts";
+import type { Tx } from "../db/client.ts";
 import { keysetPage, keysetWhere, type PageRequest } from "../db/keyset.ts";
 import { Conflict, Forbidden, NotFound } from "../errors.ts";
 import { hashPassword } from "../auth/password.ts";
 import { isOperator } from "../auth/policy.ts";
-import type { Principal, RequestInfo, TenantRole } from "../auth/principal.ts";
+import type { TenantRole } from "../auth/principal.ts";
+import type { TenantServiceContext } from "../service-context.ts";
 import { actorOf, emitEvent } from "../events/emit.ts";
 import type { AddMemberInput, Member, UpdateMemberInput } from "./schemas.ts";
 import { isUuid } from "../db/ids.ts";
@@ -33,7 +34,7 @@ export function presentMember(row: MemberRow): Member {
   };
 }
 
-export async function listMembers(db: Tx, tenantId: string, page: PageRequest) {
+export async function listMembers({ db: { prisma: db }, tenantId }: TenantServiceContext, page: PageRequest) {
   return keysetPage<MemberRow>(page, {
     key: (row) => ({ at: row.createdAt, id: row.userId }),
     count: () => db.membership.count({ where: { tenantId } }),
@@ -56,7 +57,9 @@ async function findMember(db: Tx, tenantId: string, userId: string): Promise<Mem
   return row;
 }
 
-export const getMember = findMember;
+export async function getMember({ db, tenantId }: TenantServiceContext, userId: string): Promise<MemberRow> {
+  return findMember(db.prisma, tenantId, userId);
+}
 
 /** Locks the tenant's admin memberships, so concurrent demotions cannot remove the last admin. */
 async function lockAdmins(tx: Tx, tenantId: string): Promise<string[]> {
@@ -71,7 +74,7 @@ function assertNotLastAdmin(admins: string[], userId: string, action: string) {
   }
 }
 
-export async function addMember(db: Database, principal: Principal, request: RequestInfo, tenantId: string, input: AddMemberInput) {
+export async function addMember({ db, actor, tenantId }: TenantServiceContext, input: AddMemberInput) {
   const passwordHash = input.password ? await hashPassword(input.password) : null;
   return db.prisma.$transaction(async (tx) => {
     const existing = await tx.user.findUnique({ where: { email: input.email } });
@@ -81,7 +84,7 @@ export async function addMember(db: Database, principal: Principal, request: Req
     const already = await tx.membership.findUnique({ where: { tenantId_userId: { tenantId, userId: user.id } } });
     if (already) throw Conflict(`${input.email} is already a member of this tenant`);
     const membership = await tx.membership.create({ data: { tenantId, userId: user.id, role: input.role }, include: withUser });
-    await emitEvent(tx, actorOf(principal, request), {
+    await emitEvent(tx, actorOf(actor.principal, actor.request), {
       type: "user.created",
       tenantId,
       target: { type: "user", id: user.id },
@@ -91,7 +94,7 @@ export async function addMember(db: Database, principal: Principal, request: Req
   });
 }
 
-export async function updateMember(db: Database, principal: Principal, request: RequestInfo, tenantId: string, input: UpdateMemberInput) {
+export async function updateMember({ db, actor, tenantId }: TenantServiceContext, input: UpdateMemberInput) {
   return db.prisma.$transaction(async (tx) => {
     const admins = await lockAdmins(tx, tenantId);
     const member = await findMember(tx, tenantId, input.user_id);
@@ -105,7 +108,7 @@ export async function updateMember(db: Database, principal: Principal, request: 
 
     if (changes.role) await tx.membership.update({ where: { tenantId_userId: { tenantId, userId: member.userId } }, data: { role: input.role } });
     if (changes.name) await tx.user.update({ where: { id: member.userId }, data: { name: input.name } });
-    await emitEvent(tx, actorOf(principal, request), {
+    await emitEvent(tx, actorOf(actor.principal, actor.request), {
       type: "user.updated",
       tenantId,
       target: { type: "user", id: member.userId },
@@ -115,13 +118,13 @@ export async function updateMember(db: Database, principal: Principal, request: 
   });
 }
 
-export async function removeMember(db: Database, principal: Principal, request: RequestInfo, tenantId: string, userId: string) {
+export async function removeMember({ db, actor, tenantId }: TenantServiceContext, userId: string) {
   await db.prisma.$transaction(async (tx) => {
     const admins = await lockAdmins(tx, tenantId);
     const member = await findMember(tx, tenantId, userId);
     if (member.role === "admin") assertNotLastAdmin(admins, member.userId, "remove");
     await tx.membership.delete({ where: { tenantId_userId: { tenantId, userId: member.userId } } });
-    await emitEvent(tx, actorOf(principal, request), {
+    await emitEvent(tx, actorOf(actor.principal, actor.request), {
       type: "user.removed",
       tenantId,
       target: { type: "user", id: member.userId },
@@ -134,7 +137,8 @@ export async function removeMember(db: Database, principal: Principal, request: 
  * Sets the first password of a member who has none (console only). Refused when the user belongs
  * to a tenant the caller does not administer: that would hand the caller a key to it.
  */
-export async function setFirstPassword(db: Database, principal: Principal, request: RequestInfo, tenantId: string, userId: string, password: string) {
+export async function setFirstPassword({ db, actor, tenantId }: TenantServiceContext, { user_id: userId, password }: { user_id: string; password: string }) {
+  const { principal } = actor;
   const passwordHash = await hashPassword(password);
   return db.prisma.$transaction(async (tx) => {
     const member = await findMember(tx, tenantId, userId);
@@ -147,7 +151,7 @@ export async function setFirstPassword(db: Database, principal: Principal, reque
       if (administered < elsewhere.length) throw Forbidden("This user belongs to tenants you do not administer");
     }
     await tx.user.update({ where: { id: userId }, data: { passwordHash } });
-    await emitEvent(tx, actorOf(principal, request), {
+    await emitEvent(tx, actorOf(actor.principal, actor.request), {
       type: "user.updated",
       tenantId,
       target: { type: "user", id: userId },

@@ -6,7 +6,7 @@
 import { z } from "zod";
 import { router } from "../trpc/init.ts";
 import { tenantProcedure } from "../trpc/procedures.ts";
-import { created, noContent } from "../trpc/context.ts";
+import { created, noContent, serviceContext } from "../trpc/context.ts";
 import { envelope, pageRequest } from "../http/pagination.ts";
 import {
   CreateSsoInput,
@@ -20,8 +20,7 @@ import {
   UpdateSsoInput,
   UpdateSsoInTenantInput,
 } from "./schemas.ts";
-import { createProvider, deleteProvider, getProvider, listProviders, presentProvider, updateProvider } from "./service.ts";
-import { runMetadataCheck, scheduleMetadataCheck } from "./checks.ts";
+import { createProvider, deleteProvider, getProvider, listProviders, presentProvider, refreshMetadata, updateProvider } from "./service.ts";
 
 const tags = ["SSO"];
 
@@ -38,7 +37,7 @@ function ssoRouter<
       .input(schemas.list)
       .output(SsoPage)
       .query(async ({ ctx, input }) =>
-        envelope(ctx.url, input, await listProviders(ctx.db.prisma, ctx.tenant.id, pageRequest(input)), presentProvider),
+        envelope(ctx.url, input, await listProviders(serviceContext(ctx), pageRequest(input)), presentProvider),
       ),
 
     create: tenantProcedure("admin")
@@ -56,8 +55,7 @@ function ssoRouter<
       .input(schemas.create)
       .output(SsoProvider)
       .mutation(async ({ ctx, input }) => {
-        const provider = await createProvider(ctx.db, ctx.principal, ctx.request, ctx.tenant.id, input);
-        scheduleMetadataCheck(ctx.db, provider.id);
+        const provider = await createProvider(serviceContext(ctx), input);
         return created(ctx, `/api/v1/tenants/${ctx.tenant.id}/sso/${provider.id}`, presentProvider(provider));
       }),
 
@@ -65,7 +63,7 @@ function ssoRouter<
       .meta({ openapi: { method: "GET", path: one, tags, summary: `Get an SSO provider${note}`, protect: true } })
       .input(schemas.path)
       .output(SsoProvider)
-      .query(async ({ ctx, input }) => presentProvider(await getProvider(ctx.db.prisma, ctx.tenant.id, input.provider_id))),
+      .query(async ({ ctx, input }) => presentProvider(await getProvider(serviceContext(ctx), input.provider_id))),
 
     update: tenantProcedure("admin")
       .meta({
@@ -83,11 +81,7 @@ function ssoRouter<
       })
       .input(schemas.update)
       .output(SsoProvider)
-      .mutation(async ({ ctx, input }) => {
-        const { provider, metadataChanged } = await updateProvider(ctx.db, ctx.principal, ctx.request, ctx.tenant.id, input);
-        if (metadataChanged) scheduleMetadataCheck(ctx.db, provider.id);
-        return presentProvider(provider);
-      }),
+      .mutation(async ({ ctx, input }) => presentProvider(await updateProvider(serviceContext(ctx), input))),
 
     delete: tenantProcedure("admin")
       .meta({
@@ -98,7 +92,7 @@ function ssoRouter<
       .input(schemas.path)
       .output(z.void())
       .mutation(async ({ ctx, input }) => {
-        await deleteProvider(ctx.db, ctx.principal, ctx.request, ctx.tenant.id, input.provider_id);
+        await deleteProvider(serviceContext(ctx), input.provider_id);
         noContent(ctx);
       }),
 
@@ -108,11 +102,7 @@ function ssoRouter<
       })
       .input(schemas.path)
       .output(SsoProvider)
-      .mutation(async ({ ctx, input }) => {
-        const provider = await getProvider(ctx.db.prisma, ctx.tenant.id, input.provider_id);
-        await runMetadataCheck(ctx.db, provider.id);
-        return presentProvider(await getProvider(ctx.db.prisma, ctx.tenant.id, provider.id));
-      }),
+      .mutation(async ({ ctx, input }) => presentProvider(await refreshMetadata(serviceContext(ctx), input.provider_id))),
   });
 }
 

@@ -3,13 +3,14 @@
  * unique within a tenant across its providers (the database enforces it). After a create, an URL
  * change or a refresh, the metadata is fetched and read (checks.ts): it informs, never blocks.
  */
-import type { Database, Tx } from "../db/client.ts";
+import type { Tx } from "../db/client.ts";
 import { keysetPage, keysetWhere, type PageRequest } from "../db/keyset.ts";
 import { AppError, Conflict, NotFound } from "../errors.ts";
-import type { Principal, RequestInfo } from "../auth/principal.ts";
+import type { TenantServiceContext } from "../service-context.ts";
 import { assertSteppedUp } from "../auth/step-up.ts";
 import { actorOf, emitEvent, type EventInput } from "../events/emit.ts";
 import type { MetadataDetails } from "./metadata.ts";
+import { runMetadataCheck, scheduleMetadataCheck } from "./checks.ts";
 import type { CreateSsoInput, ProviderType, SsoProvider, UpdateSsoInput } from "./schemas.ts";
 import { isUuid } from "../db/ids.ts";
 import { assertOutboundUrl } from "../outbound/url-policy.ts";
@@ -58,7 +59,7 @@ export function presentProvider(row: ProviderRow): SsoProvider {
   };
 }
 
-export async function listProviders(db: Tx, tenantId: string, page: PageRequest) {
+export async function listProviders({ db: { prisma: db }, tenantId }: TenantServiceContext, page: PageRequest) {
   return keysetPage<ProviderRow>(page, {
     key: (row) => ({ at: row.createdAt, id: row.id }),
     count: () => db.ssoProvider.count({ where: { tenantId } }),
@@ -73,7 +74,11 @@ export async function listProviders(db: Tx, tenantId: string, page: PageRequest)
   });
 }
 
-export async function getProvider(db: Tx, tenantId: string, providerId: string): Promise<ProviderRow> {
+export async function getProvider({ db, tenantId }: TenantServiceContext, providerId: string): Promise<ProviderRow> {
+  return findProvider(db.prisma, tenantId, providerId);
+}
+
+async function findProvider(db: Tx, tenantId: string, providerId: string): Promise<ProviderRow> {
   const row = isUuid(providerId)
     ? await db.ssoProvider.findFirst({ where: { id: providerId, tenantId }, include: withDomains })
     : null;
@@ -100,33 +105,36 @@ async function claimDomains(tx: Tx, tenantId: string, providerId: string, domain
   }
 }
 
-export async function createProvider(db: Database, principal: Principal, request: RequestInfo, tenantId: string, input: CreateSsoInput) {
+/** Creates the provider, then checks its metadata in the background (after the commit). */
+export async function createProvider({ db, actor, tenantId }: TenantServiceContext, input: CreateSsoInput) {
   assertOutboundUrl("metadata_url", input.metadata_url);
-  return db.prisma.$transaction(async (tx) => {
+  const provider = await db.prisma.$transaction(async (tx) => {
     const row = await tx.ssoProvider.create({
       data: { tenantId, providerType: input.provider_type, name: input.name, metadataUrl: input.metadata_url, enabled: input.enabled ?? true },
     });
     await claimDomains(tx, tenantId, row.id, input.domains ?? []);
-    await emitEvent(tx, actorOf(principal, request), {
+    await emitEvent(tx, actorOf(actor.principal, actor.request), {
       type: "sso_provider.created",
       tenantId,
       target: { type: "sso_provider", id: row.id },
       details: { name: row.name, provider_type: row.providerType, metadata_url: row.metadataUrl, enabled: row.enabled, domains: input.domains ?? [] },
     });
-    return getProvider(tx, tenantId, row.id);
+    return findProvider(tx, tenantId, row.id);
   });
+  scheduleMetadataCheck(db, provider.id);
+  return provider;
 }
 
 /**
  * Applies a PATCH. `enabled: false` on an enabled provider needs a fresh step-up (spec). Emits
  * `.updated` with the changed fields, and `.enabled`/`.disabled` when the state flips.
  */
-export async function updateProvider(db: Database, principal: Principal, request: RequestInfo, tenantId: string, input: UpdateSsoInput) {
+export async function updateProvider({ db, actor, tenantId }: TenantServiceContext, input: UpdateSsoInput): Promise<ProviderRow> {
   assertOutboundUrl("metadata_url", input.metadata_url);
-  return db.prisma.$transaction(async (tx) => {
+  const { provider, metadataChanged } = await db.prisma.$transaction(async (tx) => {
     if (isUuid(input.provider_id)) await tx.$queryRaw`SELECT id FROM sso_providers WHERE id = ${input.provider_id}::uuid FOR UPDATE`;
-    const current = await getProvider(tx, tenantId, input.provider_id);
-    if (input.enabled === false && current.enabled) await assertSteppedUp(tx, principal);
+    const current = await findProvider(tx, tenantId, input.provider_id);
+    if (input.enabled === false && current.enabled) await assertSteppedUp(tx, actor.principal);
 
     const changes: Record<string, { from: unknown; to: unknown }> = {};
     if (input.name !== undefined && input.name !== current.name) changes.name = { from: current.name, to: input.name };
@@ -151,7 +159,6 @@ export async function updateProvider(db: Database, principal: Principal, request
     });
     if (changes.domains) await claimDomains(tx, tenantId, current.id, input.domains!);
 
-    const actor = actorOf(principal, request);
     const target = { type: "sso_provider", id: current.id };
     const events: EventInput[] = [];
     if (Object.keys(changes).length) events.push({ type: "sso_provider.updated", tenantId, target, details: { name: input.name ?? current.name, changes } });
@@ -163,21 +170,30 @@ export async function updateProvider(db: Database, principal: Principal, request
         details: { name: input.name ?? current.name, changes: { enabled: { from: current.enabled, to: input.enabled } } },
       });
     }
-    for (const event of events) await emitEvent(tx, actor, event);
-    return { provider: await getProvider(tx, tenantId, current.id), metadataChanged: Boolean(changes.metadata_url) };
+    for (const event of events) await emitEvent(tx, actorOf(actor.principal, actor.request), event);
+    return { provider: await findProvider(tx, tenantId, current.id), metadataChanged: Boolean(changes.metadata_url) };
   });
+  if (metadataChanged) scheduleMetadataCheck(db, provider.id);
+  return provider;
 }
 
-export async function deleteProvider(db: Database, principal: Principal, request: RequestInfo, tenantId: string, providerId: string) {
+export async function deleteProvider({ db, actor, tenantId }: TenantServiceContext, providerId: string) {
   await db.prisma.$transaction(async (tx) => {
-    const current = await getProvider(tx, tenantId, providerId);
-    await assertSteppedUp(tx, principal);
+    const current = await findProvider(tx, tenantId, providerId);
+    await assertSteppedUp(tx, actor.principal);
     await tx.ssoProvider.delete({ where: { id: current.id } });
-    await emitEvent(tx, actorOf(principal, request), {
+    await emitEvent(tx, actorOf(actor.principal, actor.request), {
       type: "sso_provider.deleted",
       tenantId,
       target: { type: "sso_provider", id: current.id },
       details: { name: current.name, provider_type: current.providerType, metadata_url: current.metadataUrl },
     });
   });
+}
+
+/** Fetches and checks the metadata again, waiting for the result; answers the provider as it is then. */
+export async function refreshMetadata(ctx: TenantServiceContext, providerId: string): Promise<ProviderRow> {
+  const provider = await getProvider(ctx, providerId);
+  await runMetadataCheck(ctx.db, provider.id);
+  return getProvider(ctx, provider.id);
 }

@@ -1,6 +1,6 @@
 import { router } from "../trpc/init.ts";
 import { authedProcedure, operatorProcedure } from "../trpc/procedures.ts";
-import { created } from "../trpc/context.ts";
+import { created, serviceContext } from "../trpc/context.ts";
 import { envelope, pageRequest } from "../http/pagination.ts";
 import { CreateTenantInput, ListTenantsInput, Tenant, TenantIdInput, TenantPage } from "./schemas.ts";
 import { createTenant, getTenant, listTenants, presentTenant } from "./service.ts";
@@ -14,7 +14,7 @@ export const tenantsRouter = router({
     .input(CreateTenantInput)
     .output(Tenant)
     .mutation(async ({ ctx, input }) => {
-      const tenant = presentTenant(await createTenant(ctx.db, ctx.principal, ctx.request, input));
+      const tenant = presentTenant(await createTenant(serviceContext(ctx), input));
       return created(ctx, `/api/v1/tenants/${tenant.id}`, tenant);
     }),
 
@@ -23,14 +23,14 @@ export const tenantsRouter = router({
     .input(ListTenantsInput)
     .output(TenantPage)
     .query(async ({ ctx, input }) =>
-      envelope(ctx.url, input, await listTenants(ctx.db.sql, ctx.principal, pageRequest(input)), presentTenant),
+      envelope(ctx.url, input, await listTenants(serviceContext(ctx), pageRequest(input)), presentTenant),
     ),
 
   get: authedProcedure
     .meta({ openapi: { method: "GET", path: "/tenants/{tenant_id}", tags: ["Tenants"], summary: "Get a tenant", protect: true } })
     .input(TenantIdInput)
     .output(Tenant)
-    .query(async ({ ctx, input }) => presentTenant(await getTenant(ctx.db.prisma, ctx.principal, input.tenant_id))),
+    .query(async ({ ctx, input }) => presentTenant(await getTenant(serviceContext(ctx), input.tenant_id))),
 });
 
 export type TenantsRouter = typeof tenantsRouter;

@@ -1,10 +1,9 @@
 /** Tenants: create (operators), list and read (what the caller may see). */
-import type { Database, Tx } from "../db/client.ts";
 import { keysetPage, keysetSql, type PageRequest } from "../db/keyset.ts";
-import type { SqlRunner } from "../db/sql.ts";
 import { Forbidden, NotFound } from "../errors.ts";
 import { isOperator, seesAllTenants } from "../auth/policy.ts";
-import type { Principal, RequestInfo } from "../auth/principal.ts";
+import type { Principal } from "../auth/principal.ts";
+import type { ServiceContext } from "../service-context.ts";
 import { actorOf, emitEvent } from "../events/emit.ts";
 import type { CreateTenantInput, Tenant } from "./schemas.ts";
 import { isUuid } from "../db/ids.ts";
@@ -26,18 +25,13 @@ function visibleTo(principal: Principal) {
   return { ...scope, memberships: { some: { userId: principal.userId } } };
 }
 
-export async function createTenant(
-  db: Database,
-  principal: Principal,
-  request: RequestInfo,
-  input: CreateTenantInput,
-): Promise<TenantRow> {
-  if (!isOperator(principal)) throw Forbidden("Only platform operators may create tenants");
+export async function createTenant({ db, actor }: ServiceContext, input: CreateTenantInput): Promise<TenantRow> {
+  if (!isOperator(actor.principal)) throw Forbidden("Only platform operators may create tenants");
   return db.sql.transaction(async (tx) => {
     const [tenant] = await tx.query<TenantRow>(`INSERT INTO tenants (name) VALUES ($1) RETURNING id, name, created_at AS "createdAt"`, [
       input.name,
     ]);
-    await emitEvent(tx, actorOf(principal, request), {
+    await emitEvent(tx, actorOf(actor.principal, actor.request), {
       type: "tenant.created",
       tenantId: tenant!.id,
       target: { type: "tenant", id: tenant!.id },
@@ -51,7 +45,8 @@ export async function createTenant(
  * The caller's tenants, newest first. Plain SQL: this is the hot read path of the API, and
  * Prisma's per-query cost is several times the query's own (BENCHMARKS.md).
  */
-export async function listTenants(sql: SqlRunner, principal: Principal, page: PageRequest) {
+export async function listTenants({ db, actor: { principal } }: ServiceContext, page: PageRequest) {
+  const sql = db.sql;
   const params: unknown[] = [];
   const where: string[] = [];
   if (principal.token?.tenantId) {
@@ -80,9 +75,9 @@ export async function listTenants(sql: SqlRunner, principal: Principal, page: Pa
 }
 
 /** A tenant the caller may see; any other id, existing or not, is 404. */
-export async function getTenant(db: Tx, principal: Principal, tenantId: string): Promise<TenantRow> {
+export async function getTenant({ db, actor: { principal } }: ServiceContext, tenantId: string): Promise<TenantRow> {
   const tenant = isUuid(tenantId)
-    ? await db.tenant.findFirst({ where: { AND: [{ id: tenantId }, visibleTo(principal)] } })
+    ? await db.prisma.tenant.findFirst({ where: { AND: [{ id: tenantId }, visibleTo(principal)] } })
     : null;
   if (!tenant) throw NotFound("Tenant");
   return tenant;

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { router } from "../trpc/init.ts";
 import { authedProcedure, writeProcedure } from "../trpc/procedures.ts";
-import { created, noContent } from "../trpc/context.ts";
+import { created, noContent, serviceContext } from "../trpc/context.ts";
 import { envelope, pageRequest } from "../http/pagination.ts";
 import { CreatedApiToken, CreateTokenInput, ListTokensInput, TokenPage, TokenPathInput } from "./schemas.ts";
 import { createToken, listTokens, presentToken, revokeToken } from "./service.ts";
@@ -14,7 +14,7 @@ export const tokensRouter = router({
     .input(ListTokensInput)
     .output(TokenPage)
     .query(async ({ ctx, input }) =>
-      envelope(ctx.url, input, await listTokens(ctx.db.prisma, ctx.principal, input.user_id, pageRequest(input)), presentToken),
+      envelope(ctx.url, input, await listTokens(serviceContext(ctx), { userId: input.user_id, page: pageRequest(input) }), presentToken),
     ),
 
   create: writeProcedure
@@ -32,7 +32,7 @@ export const tokensRouter = router({
     .input(CreateTokenInput)
     .output(CreatedApiToken)
     .mutation(async ({ ctx, input }) => {
-      const { token, value } = await createToken(ctx.db, ctx.principal, ctx.request, input);
+      const { token, value } = await createToken(serviceContext(ctx), input);
       return created(ctx, `/api/v1/tokens/${token.id}`, { ...presentToken(token), token: value });
     }),
 
@@ -44,7 +44,7 @@ export const tokensRouter = router({
     .input(TokenPathInput)
     .output(z.void())
     .mutation(async ({ ctx, input }) => {
-      await revokeToken(ctx.db, ctx.principal, ctx.request, input.token_id);
+      await revokeToken(serviceContext(ctx), input.token_id);
       noContent(ctx);
     }),
 });

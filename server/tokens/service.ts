@@ -2,12 +2,12 @@
  * API tokens: minted for a user (shown once), listed, revoked. A token is never broader than the
  * caller minting it: a tenant-scoped token can only mint tokens for the same tenant.
  */
-import type { Database, Tx } from "../db/client.ts";
 import { keysetPage, keysetWhere, type PageRequest } from "../db/keyset.ts";
 import { Forbidden, InvalidField, NotFound } from "../errors.ts";
 import { clock } from "../clock.ts";
 import { generateTokenValue, hashToken } from "../auth/tokens.ts";
-import { asPlatformRole, asTenantRole, type Principal, type RequestInfo } from "../auth/principal.ts";
+import { asPlatformRole, asTenantRole, type Principal } from "../auth/principal.ts";
+import type { ServiceContext } from "../service-context.ts";
 import { mayActForOthers, tenantRoleOf } from "../auth/policy.ts";
 import { actorOf, emitEvent, emitForUser } from "../events/emit.ts";
 import type { ApiToken, CreateTokenInput } from "./schemas.ts";
@@ -47,7 +47,10 @@ function ownerOf(principal: Principal, userId: string | undefined): string {
   return userId;
 }
 
-export async function listTokens(db: Tx, principal: Principal, userId: string | undefined, page: PageRequest) {
+export async function listTokens(
+  { db: { prisma: db }, actor: { principal } }: ServiceContext,
+  { userId, page }: { userId?: string; page: PageRequest },
+) {
   const where = { userId: ownerOf(principal, userId), revokedAt: null };
   return keysetPage<TokenRow>(page, {
     key: (row) => ({ at: row.createdAt, id: row.id }),
@@ -62,7 +65,7 @@ export async function listTokens(db: Tx, principal: Principal, userId: string | 
   });
 }
 
-export async function createToken(db: Database, principal: Principal, request: RequestInfo, input: CreateTokenInput) {
+export async function createToken({ db, actor: { principal, request } }: ServiceContext, input: CreateTokenInput) {
   const ownerId = ownerOf(principal, input.user_id);
   const owner = await db.prisma.user.findUnique({ where: { id: ownerId } });
   if (!owner) throw InvalidField("user_id", "no such user");
@@ -109,7 +112,7 @@ export async function createToken(db: Database, principal: Principal, request: R
   return { token, value };
 }
 
-export async function revokeToken(db: Database, principal: Principal, request: RequestInfo, tokenId: string) {
+export async function revokeToken({ db, actor: { principal, request } }: ServiceContext, tokenId: string) {
   const token = isUuid(tokenId) ? await db.prisma.apiToken.findUnique({ where: { id: tokenId } }) : null;
   const mine = token && token.userId === principal.userId;
   if (!token || token.revokedAt || !(mine || mayActForOthers(principal))) throw NotFound("API token");

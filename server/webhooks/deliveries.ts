@@ -3,14 +3,15 @@
  * `webhook.test` event: a delivery to that one webhook, not an audit event and not fanned out.
  */
 import { randomUUID } from "node:crypto";
-import type { Database, Tx } from "../db/client.ts";
+import type { Tx } from "../db/client.ts";
 import { keysetPage, keysetWhere, type PageRequest } from "../db/keyset.ts";
 import { isUuid } from "../db/ids.ts";
 import { Conflict, NotFound } from "../errors.ts";
 import { clock } from "../clock.ts";
-import type { Principal } from "../auth/principal.ts";
+import type { TenantServiceContext } from "../service-context.ts";
 import { enqueueSingle } from "./outbox.ts";
-import { getWebhook } from "./service.ts";
+import { findWebhook } from "./service.ts";
+import { wakeDispatcher } from "./dispatcher.ts";
 import type { DeliveryStatus, WebhookDelivery } from "./schemas.ts";
 
 const withAttempts = { attempts: { orderBy: { attempt: "asc" } } } as const;
@@ -59,8 +60,11 @@ export function presentDelivery(row: DeliveryRow): WebhookDelivery {
   };
 }
 
-export async function listDeliveries(db: Tx, tenantId: string, webhookId: string, status: DeliveryStatus | undefined, page: PageRequest) {
-  const webhook = await getWebhook(db, tenantId, webhookId);
+export async function listDeliveries(
+  { db: { prisma: db }, tenantId }: TenantServiceContext,
+  { webhookId, status, page }: { webhookId: string; status?: DeliveryStatus; page: PageRequest },
+) {
+  const webhook = await findWebhook(db, tenantId, webhookId);
   const where = { webhookId: webhook.id, ...(status ? { status } : {}) };
   return keysetPage<DeliveryRow>(page, {
     key: (row) => ({ at: row.createdAt, id: row.id }),
@@ -87,9 +91,9 @@ async function getDelivery(db: Tx, webhookId: string, deliveryId: string): Promi
  * event instead). An exhausted or cancelled delivery gets one more attempt (and is exhausted again
  * if that fails). A disabled webhook is 409: enable it first.
  */
-export async function retryDelivery(db: Database, tenantId: string, webhookId: string, deliveryId: string) {
-  return db.prisma.$transaction(async (tx) => {
-    const webhook = await getWebhook(tx, tenantId, webhookId);
+export async function retryDelivery({ db, tenantId }: TenantServiceContext, { webhookId, deliveryId }: { webhookId: string; deliveryId: string }) {
+  const retried = await db.prisma.$transaction(async (tx) => {
+    const webhook = await findWebhook(tx, tenantId, webhookId);
     const delivery = await getDelivery(tx, webhook.id, deliveryId);
     if (delivery.status === "succeeded") throw Conflict("This delivery succeeded; it is not retried");
     if (!webhook.enabled) throw Conflict("The webhook is disabled; enable it before retrying deliveries");
@@ -100,12 +104,14 @@ export async function retryDelivery(db: Database, tenantId: string, webhookId: s
     await tx.$queryRawUnsafe(`SELECT pg_notify('webhook_deliveries_due', '')::text AS notified`);
     return getDelivery(tx, webhook.id, delivery.id);
   });
+  wakeDispatcher(db);
+  return retried;
 }
 
 /** Queues a `webhook.test` event to this webhook only; answers the (pending) delivery. */
-export async function sendTestEvent(db: Database, principal: Principal, tenantId: string, webhookId: string) {
-  return db.prisma.$transaction(async (tx) => {
-    const webhook = await getWebhook(tx, tenantId, webhookId);
+export async function sendTestEvent({ db, actor: { principal }, tenantId }: TenantServiceContext, webhookId: string) {
+  const delivery = await db.prisma.$transaction(async (tx) => {
+    const webhook = await findWebhook(tx, tenantId, webhookId);
     if (!webhook.enabled) throw Conflict("The webhook is disabled; enable it before sending a test event");
     const id = await enqueueSingle(tx, webhook.id, {
       id: randomUUID(),
@@ -118,4 +124,6 @@ export async function sendTestEvent(db: Database, principal: Principal, tenantId
     });
     return getDelivery(tx, webhook.id, id);
   });
+  wakeDispatcher(db);
+  return delivery;
 }

@@ -2,7 +2,7 @@
 import { z } from "zod";
 import { router } from "../trpc/init.ts";
 import { tenantProcedure } from "../trpc/procedures.ts";
-import { created, noContent } from "../trpc/context.ts";
+import { created, noContent, serviceContext } from "../trpc/context.ts";
 import { envelope, pageRequest } from "../http/pagination.ts";
 import {
   CreateWebhookInput,
@@ -20,7 +20,6 @@ import {
 } from "./schemas.ts";
 import { createWebhook, deleteWebhook, getWebhook, listWebhooks, presentWebhook, rotateSecret, updateWebhook } from "./service.ts";
 import { listDeliveries, presentDelivery, retryDelivery, sendTestEvent } from "./deliveries.ts";
-import { wakeDispatcher } from "./dispatcher.ts";
 
 const tags = ["Webhooks"];
 const base = "/tenants/{tenant_id}/webhooks";
@@ -32,7 +31,7 @@ export const webhooksRouter = router({
     .input(ListWebhooksInput)
     .output(WebhookPage)
     .query(async ({ ctx, input }) =>
-      envelope(ctx.url, input, await listWebhooks(ctx.db.prisma, ctx.tenant.id, pageRequest(input)), presentWebhook),
+      envelope(ctx.url, input, await listWebhooks(serviceContext(ctx), pageRequest(input)), presentWebhook),
     ),
 
   create: tenantProcedure("admin")
@@ -51,7 +50,7 @@ export const webhooksRouter = router({
     .input(CreateWebhookInput)
     .output(WebhookWithSecret)
     .mutation(async ({ ctx, input }) => {
-      const { webhook, secret } = await createWebhook(ctx.db, ctx.principal, ctx.request, ctx.tenant.id, input);
+      const { webhook, secret } = await createWebhook(serviceContext(ctx), input);
       return created(ctx, `/api/v1/tenants/${ctx.tenant.id}/webhooks/${webhook.id}`, { ...presentWebhook(webhook), secret });
     }),
 
@@ -59,7 +58,7 @@ export const webhooksRouter = router({
     .meta({ openapi: { method: "GET", path: one, tags, summary: "Get a webhook", protect: true } })
     .input(WebhookPathInput)
     .output(Webhook)
-    .query(async ({ ctx, input }) => presentWebhook(await getWebhook(ctx.db.prisma, ctx.tenant.id, input.webhook_id))),
+    .query(async ({ ctx, input }) => presentWebhook(await getWebhook(serviceContext(ctx), input.webhook_id))),
 
   update: tenantProcedure("admin")
     .meta({
@@ -75,7 +74,7 @@ export const webhooksRouter = router({
     })
     .input(UpdateWebhookInput)
     .output(Webhook)
-    .mutation(async ({ ctx, input }) => presentWebhook(await updateWebhook(ctx.db, ctx.principal, ctx.request, ctx.tenant.id, input))),
+    .mutation(async ({ ctx, input }) => presentWebhook(await updateWebhook(serviceContext(ctx), input))),
 
   delete: tenantProcedure("admin")
     .meta({
@@ -85,7 +84,7 @@ export const webhooksRouter = router({
     .input(WebhookPathInput)
     .output(z.void())
     .mutation(async ({ ctx, input }) => {
-      await deleteWebhook(ctx.db, ctx.principal, ctx.request, ctx.tenant.id, input.webhook_id);
+      await deleteWebhook(serviceContext(ctx), input.webhook_id);
       noContent(ctx);
     }),
 
@@ -105,7 +104,7 @@ export const webhooksRouter = router({
     .input(RotateSecretInput)
     .output(WebhookWithSecret)
     .mutation(async ({ ctx, input }) => {
-      const { webhook, secret } = await rotateSecret(ctx.db, ctx.principal, ctx.request, ctx.tenant.id, input);
+      const { webhook, secret } = await rotateSecret(serviceContext(ctx), input);
       return { ...presentWebhook(webhook), secret };
     }),
 
@@ -122,11 +121,7 @@ export const webhooksRouter = router({
     })
     .input(WebhookPathInput)
     .output(WebhookDelivery)
-    .mutation(async ({ ctx, input }) => {
-      const delivery = await sendTestEvent(ctx.db, ctx.principal, ctx.tenant.id, input.webhook_id);
-      wakeDispatcher(ctx.db);
-      return presentDelivery(delivery);
-    }),
+    .mutation(async ({ ctx, input }) => presentDelivery(await sendTestEvent(serviceContext(ctx), input.webhook_id))),
 
   deliveries: tenantProcedure("viewer")
     .meta({
@@ -135,7 +130,7 @@ export const webhooksRouter = router({
     .input(ListDeliveriesInput)
     .output(DeliveryPage)
     .query(async ({ ctx, input }) =>
-      envelope(ctx.url, input, await listDeliveries(ctx.db.prisma, ctx.tenant.id, input.webhook_id, input.status, pageRequest(input)), presentDelivery),
+      envelope(ctx.url, input, await listDeliveries(serviceContext(ctx), { webhookId: input.webhook_id, status: input.status, page: pageRequest(input) }), presentDelivery),
     ),
 
   retry: tenantProcedure("admin")
@@ -151,9 +146,7 @@ export const webhooksRouter = router({
     })
     .input(DeliveryPathInput)
     .output(WebhookDelivery)
-    .mutation(async ({ ctx, input }) => {
-      const delivery = await retryDelivery(ctx.db, ctx.tenant.id, input.webhook_id, input.delivery_id);
-      wakeDispatcher(ctx.db);
-      return presentDelivery(delivery);
-    }),
+    .mutation(async ({ ctx, input }) =>
+      presentDelivery(await retryDelivery(serviceContext(ctx), { webhookId: input.webhook_id, deliveryId: input.delivery_id })),
+    ),
 });

@@ -3,12 +3,12 @@
  * rotate-secret; rotating needs a fresh step-up and keeps the old secret signing for 24 hours.
  * Disabling cancels what is still due; re-enabling clears the reason and the failure streak.
  */
-import type { Database, Tx } from "../db/client.ts";
+import type { Tx } from "../db/client.ts";
 import { keysetPage, keysetWhere, type PageRequest } from "../db/keyset.ts";
 import { isUuid } from "../db/ids.ts";
 import { NotFound } from "../errors.ts";
 import { clock } from "../clock.ts";
-import type { Principal, RequestInfo } from "../auth/principal.ts";
+import type { TenantServiceContext } from "../service-context.ts";
 import { assertSteppedUp } from "../auth/step-up.ts";
 import { actorOf, emitEvent, type EventInput } from "../events/emit.ts";
 import { encryptSecret, generateSecret, secretHint } from "./crypto.ts";
@@ -60,7 +60,7 @@ export function presentWebhook(row: WebhookRow): Webhook {
   };
 }
 
-export async function listWebhooks(db: Tx, tenantId: string, page: PageRequest) {
+export async function listWebhooks({ db: { prisma: db }, tenantId }: TenantServiceContext, page: PageRequest) {
   return keysetPage<WebhookRow>(page, {
     key: (row) => ({ at: row.createdAt, id: row.id }),
     count: () => db.webhook.count({ where: { tenantId } }),
@@ -75,7 +75,12 @@ export async function listWebhooks(db: Tx, tenantId: string, page: PageRequest) 
   });
 }
 
-export async function getWebhook(db: Tx, tenantId: string, webhookId: string): Promise<WebhookRow> {
+export async function getWebhook({ db, tenantId }: TenantServiceContext, webhookId: string): Promise<WebhookRow> {
+  return findWebhook(db.prisma, tenantId, webhookId);
+}
+
+/** The webhook in the tenant, read in `db` (a transaction, or the client); 404 outside the tenant. */
+export async function findWebhook(db: Tx, tenantId: string, webhookId: string): Promise<WebhookRow> {
   const row = isUuid(webhookId) ? await db.webhook.findFirst({ where: { id: webhookId, tenantId }, include: withLastDelivery }) : null;
   if (!row) throw NotFound("Webhook");
   return row;
@@ -84,12 +89,12 @@ export async function getWebhook(db: Tx, tenantId: string, webhookId: string): P
 /** Locks the webhook row for the rest of the transaction, then reads it (404 outside the tenant). */
 async function lockWebhook(tx: Tx, tenantId: string, webhookId: string): Promise<WebhookRow> {
   if (isUuid(webhookId)) await tx.$queryRaw`SELECT id FROM webhooks WHERE id = ${webhookId}::uuid FOR UPDATE`;
-  return getWebhook(tx, tenantId, webhookId);
+  return findWebhook(tx, tenantId, webhookId);
 }
 
 const target = (id: string) => ({ type: "webhook", id });
 
-export async function createWebhook(db: Database, principal: Principal, request: RequestInfo, tenantId: string, input: CreateWebhookInput) {
+export async function createWebhook({ db, actor, tenantId }: TenantServiceContext, input: CreateWebhookInput) {
   assertOutboundUrl("url", input.url);
   const secret = input.secret ?? generateSecret();
   const webhook = await db.prisma.$transaction(async (tx) => {
@@ -103,19 +108,19 @@ export async function createWebhook(db: Database, principal: Principal, request:
         secretHint: secretHint(secret),
       },
     });
-    await emitEvent(tx, actorOf(principal, request), {
+    await emitEvent(tx, actorOf(actor.principal, actor.request), {
       type: "webhook.created",
       tenantId,
       target: target(row.id),
       details: { url: row.url, events: row.events, description: row.description, enabled: row.enabled },
     });
-    return getWebhook(tx, tenantId, row.id);
+    return findWebhook(tx, tenantId, row.id);
   });
   return { webhook, secret };
 }
 
 /** Applies a PATCH: `.updated` with the changed fields, `.enabled`/`.disabled` when the state flips. */
-export async function updateWebhook(db: Database, principal: Principal, request: RequestInfo, tenantId: string, input: UpdateWebhookInput) {
+export async function updateWebhook({ db, actor, tenantId }: TenantServiceContext, input: UpdateWebhookInput) {
   assertOutboundUrl("url", input.url);
   return db.prisma.$transaction(async (tx) => {
     const current = await lockWebhook(tx, tenantId, input.webhook_id);
@@ -152,8 +157,8 @@ export async function updateWebhook(db: Database, principal: Principal, request:
         details: { url: input.url ?? current.url, changes: { enabled: { from: current.enabled, to: input.enabled } } },
       });
     }
-    for (const event of events) await emitEvent(tx, actorOf(principal, request), event);
-    return getWebhook(tx, tenantId, current.id);
+    for (const event of events) await emitEvent(tx, actorOf(actor.principal, actor.request), event);
+    return findWebhook(tx, tenantId, current.id);
   });
 }
 
@@ -166,11 +171,11 @@ export async function cancelDue(tx: Tx, webhookId: string, reason: string) {
 }
 
 /** Deletes the webhook; its deliveries (due or not) go with it, so nothing more is sent. */
-export async function deleteWebhook(db: Database, principal: Principal, request: RequestInfo, tenantId: string, webhookId: string) {
+export async function deleteWebhook({ db, actor, tenantId }: TenantServiceContext, webhookId: string) {
   await db.prisma.$transaction(async (tx) => {
     const current = await lockWebhook(tx, tenantId, webhookId);
     await tx.webhook.delete({ where: { id: current.id } });
-    await emitEvent(tx, actorOf(principal, request), {
+    await emitEvent(tx, actorOf(actor.principal, actor.request), {
       type: "webhook.deleted",
       tenantId,
       target: target(current.id),
@@ -180,11 +185,11 @@ export async function deleteWebhook(db: Database, principal: Principal, request:
 }
 
 /** New secret (given or generated); the old one keeps signing alongside for 24 hours. Needs step-up. */
-export async function rotateSecret(db: Database, principal: Principal, request: RequestInfo, tenantId: string, input: RotateSecretInput) {
+export async function rotateSecret({ db, actor, tenantId }: TenantServiceContext, input: RotateSecretInput) {
   const secret = input.secret ?? generateSecret();
   const webhook = await db.prisma.$transaction(async (tx) => {
     const current = await lockWebhook(tx, tenantId, input.webhook_id);
-    await assertSteppedUp(tx, principal);
+    await assertSteppedUp(tx, actor.principal);
     const { secretCiphertext } = await tx.webhook.findUniqueOrThrow({ where: { id: current.id }, select: { secretCiphertext: true } });
     const previousExpiresAt = new Date(clock.now().getTime() + SECRET_OVERLAP_MS);
     await tx.webhook.update({
@@ -196,13 +201,13 @@ export async function rotateSecret(db: Database, principal: Principal, request: 
         previousSecretExpiresAt: previousExpiresAt,
       },
     });
-    await emitEvent(tx, actorOf(principal, request), {
+    await emitEvent(tx, actorOf(actor.principal, actor.request), {
       type: "webhook.secret_rotated",
       tenantId,
       target: target(current.id),
       details: { url: current.url, previous_secret_expires_at: previousExpiresAt.toISOString() },
     });
-    return getWebhook(tx, tenantId, current.id);
+    return findWebhook(tx, tenantId, current.id);
   });
   return { webhook, secret };
 }
