@@ -8,7 +8,8 @@ import { keysetPage, keysetWhere, type PageRequest } from "../db/keyset.ts";
 import { AppError, Conflict, NotFound } from "../errors.ts";
 import type { TenantServiceContext } from "../service-context.ts";
 import { assertSteppedUp } from "../auth/step-up.ts";
-import { actorOf, emitEvent, type EventInput } from "../events/emit.ts";
+import { actorOf, emitEvent } from "../events/emit.ts";
+import { flips, patchChanges, patchEvents } from "../events/patch-events.ts";
 import type { MetadataDetails } from "./metadata.ts";
 import { runMetadataCheck, scheduleMetadataCheck } from "./checks.ts";
 import type { CreateSsoInput, ProviderType, SsoProvider, UpdateSsoInput } from "./schemas.ts";
@@ -136,16 +137,13 @@ export async function updateProvider({ db, actor, tenantId }: TenantServiceConte
     const current = await findProvider(tx, tenantId, input.provider_id);
     if (input.enabled === false && current.enabled) await assertSteppedUp(tx, actor.principal);
 
-    const changes: Record<string, { from: unknown; to: unknown }> = {};
-    if (input.name !== undefined && input.name !== current.name) changes.name = { from: current.name, to: input.name };
-    if (input.metadata_url !== undefined && input.metadata_url !== current.metadataUrl) {
-      changes.metadata_url = { from: current.metadataUrl, to: input.metadata_url };
-    }
-    const currentDomains = current.domains.map((d) => d.domain);
-    if (input.domains !== undefined && [...input.domains].sort().join() !== [...currentDomains].sort().join()) {
-      changes.domains = { from: currentDomains, to: input.domains };
-    }
-    const flipped = input.enabled !== undefined && input.enabled !== current.enabled;
+    const changes = patchChanges({
+      name: { from: current.name, to: input.name },
+      metadata_url: { from: current.metadataUrl, to: input.metadata_url },
+      domains: { from: current.domains.map((d) => d.domain), to: input.domains },
+    });
+    const enabled = { from: current.enabled, to: input.enabled };
+    const flipped = flips(enabled);
     if (!flipped && Object.keys(changes).length === 0) return { provider: current, metadataChanged: false };
 
     await tx.ssoProvider.update({
@@ -159,17 +157,13 @@ export async function updateProvider({ db, actor, tenantId }: TenantServiceConte
     });
     if (changes.domains) await claimDomains(tx, tenantId, current.id, input.domains!);
 
-    const target = { type: "sso_provider", id: current.id };
-    const events: EventInput[] = [];
-    if (Object.keys(changes).length) events.push({ type: "sso_provider.updated", tenantId, target, details: { name: input.name ?? current.name, changes } });
-    if (flipped) {
-      events.push({
-        type: input.enabled ? "sso_provider.enabled" : "sso_provider.disabled",
-        tenantId,
-        target,
-        details: { name: input.name ?? current.name, changes: { enabled: { from: current.enabled, to: input.enabled } } },
-      });
-    }
+    const events = patchEvents("sso_provider", {
+      tenantId,
+      target: { type: "sso_provider", id: current.id },
+      label: { name: input.name ?? current.name },
+      changes,
+      enabled,
+    });
     for (const event of events) await emitEvent(tx, actorOf(actor.principal, actor.request), event);
     return { provider: await findProvider(tx, tenantId, current.id), metadataChanged: Boolean(changes.metadata_url) };
   });

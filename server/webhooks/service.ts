@@ -10,7 +10,8 @@ import { NotFound } from "../errors.ts";
 import { clock } from "../clock.ts";
 import type { TenantServiceContext } from "../service-context.ts";
 import { assertSteppedUp } from "../auth/step-up.ts";
-import { actorOf, emitEvent, type EventInput } from "../events/emit.ts";
+import { actorOf, emitEvent } from "../events/emit.ts";
+import { flips, patchChanges, patchEvents } from "../events/patch-events.ts";
 import { encryptSecret, generateSecret, secretHint } from "./crypto.ts";
 import type { CreateWebhookInput, DeliveryStatus, RotateSecretInput, UpdateWebhookInput, Webhook } from "./schemas.ts";
 import { assertOutboundUrl } from "../outbound/url-policy.ts";
@@ -124,14 +125,14 @@ export async function updateWebhook({ db, actor, tenantId }: TenantServiceContex
   assertOutboundUrl("url", input.url);
   return db.prisma.$transaction(async (tx) => {
     const current = await lockWebhook(tx, tenantId, input.webhook_id);
-    const changes: Record<string, { from: unknown; to: unknown }> = {};
-    if (input.url !== undefined && input.url !== current.url) changes.url = { from: current.url, to: input.url };
-    if (input.events !== undefined && [...input.events].sort().join() !== [...current.events].sort().join()) {
-      changes.events = { from: current.events, to: input.events };
-    }
     const description = input.description === undefined ? undefined : input.description || null;
-    if (description !== undefined && description !== current.description) changes.description = { from: current.description, to: description };
-    const flipped = input.enabled !== undefined && input.enabled !== current.enabled;
+    const changes = patchChanges({
+      url: { from: current.url, to: input.url },
+      events: { from: current.events, to: input.events },
+      description: { from: current.description, to: description },
+    });
+    const enabled = { from: current.enabled, to: input.enabled };
+    const flipped = flips(enabled);
     if (!flipped && Object.keys(changes).length === 0) return current;
 
     await tx.webhook.update({
@@ -147,16 +148,7 @@ export async function updateWebhook({ db, actor, tenantId }: TenantServiceContex
     });
     if (flipped && !input.enabled) await cancelDue(tx, current.id, "webhook disabled");
 
-    const events: EventInput[] = [];
-    if (Object.keys(changes).length) events.push({ type: "webhook.updated", tenantId, target: target(current.id), details: { url: input.url ?? current.url, changes } });
-    if (flipped) {
-      events.push({
-        type: input.enabled ? "webhook.enabled" : "webhook.disabled",
-        tenantId,
-        target: target(current.id),
-        details: { url: input.url ?? current.url, changes: { enabled: { from: current.enabled, to: input.enabled } } },
-      });
-    }
+    const events = patchEvents("webhook", { tenantId, target: target(current.id), label: { url: input.url ?? current.url }, changes, enabled });
     for (const event of events) await emitEvent(tx, actorOf(actor.principal, actor.request), event);
     return findWebhook(tx, tenantId, current.id);
   });
