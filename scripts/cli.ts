@@ -18,7 +18,7 @@ import { env, EnvError } from "../server/env.ts";
 import { AppError } from "../server/errors.ts";
 import { SYSTEM_PRINCIPAL, SYSTEM_REQUEST } from "../server/auth/principal.ts";
 import type { ServiceContext } from "../server/service-context.ts";
-import { createUser, normalizeEmail } from "../server/auth/users.ts";
+import { createUser, normalizeEmail } from "../server/account/users.ts";
 import { createTenant, presentTenant } from "../server/tenants/service.ts";
 import { CreateTenantInput } from "../server/tenants/schemas.ts";
 import { addMember, presentMember } from "../server/members/service.ts";

@@ -6,7 +6,7 @@
 import { appUrl, env, EnvError } from "./env.ts";
 import { database } from "./db/client.ts";
 import { migrate } from "./db/migrate.ts";
-import { bootstrap } from "./auth/bootstrap.ts";
+import { bootstrap } from "./account/bootstrap.ts";
 import { startInternalCron } from "./housekeeping.ts";
 import { startWebhookDispatcher } from "./webhooks/dispatcher.ts";
 import { wireEventSubscribers } from "./subscribers.ts";

@@ -1,4 +1,4 @@
-import { RATE_LIMITED_PREFIX } from "@/server/auth/schemas";
+import { RATE_LIMITED_PREFIX } from "@/server/account/schemas";
 
 /** What the sign-in page says when it fails; shared by the page (server) and the form (client). */
 export const WRONG_CREDENTIALS = "Email or password is incorrect";

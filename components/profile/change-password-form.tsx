@@ -2,7 +2,7 @@
 
 import { useState, type FormEvent } from "react";
 import { useMutation } from "@tanstack/react-query";
-import { ChangePasswordInput } from "@/server/auth/schemas";
+import { ChangePasswordInput } from "@/server/account/schemas";
 import { schemaErrors, serverErrors, useFormErrors } from "../form-errors";
 import { statusOf, useTRPC } from "../trpc";
 import { Alert } from "../ui/alert";

@@ -5,8 +5,8 @@ import CredentialsProvider from "next-auth/providers/credentials";
 import { database } from "../db/client.ts";
 import { secrets } from "../secrets.ts";
 import { requestInfoFromHeaders } from "../http/request.ts";
-import { signIn } from "./login.ts";
-import { RATE_LIMITED_PREFIX } from "./schemas.ts";
+import { signIn } from "../account/login.ts";
+import { RATE_LIMITED_PREFIX } from "../account/schemas.ts";
 
 export function authOptions(): NextAuthOptions {
   return {

@@ -3,7 +3,7 @@ import { router } from "./init.ts";
 import { tenantsRouter } from "../tenants/router.ts";
 import { membersRouter } from "../members/router.ts";
 import { tokensRouter } from "../tokens/router.ts";
-import { authRouter } from "../auth/router.ts";
+import { accountRouter } from "../account/router.ts";
 import { ssoRouterImplied, ssoRouterInTenant } from "../sso/router.ts";
 import { webhooksRouter } from "../webhooks/router.ts";
 import { auditRouter } from "../audit/router.ts";
@@ -12,7 +12,7 @@ export const appRouter = router({
   tenants: tenantsRouter,
   members: membersRouter,
   tokens: tokensRouter,
-  auth: authRouter,
+  auth: accountRouter,
   sso: ssoRouterImplied,
   tenantSso: ssoRouterInTenant,
   webhooks: webhooksRouter,

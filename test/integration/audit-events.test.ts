@@ -7,7 +7,7 @@ import { afterAll, beforeAll, expect, test } from "vitest";
 import { startApi, type TestApi } from "../support/api.ts";
 import { client, operator, tenantWithMembers } from "../support/fixtures.ts";
 import { database } from "../../server/db/client.ts";
-import { signIn } from "../../server/auth/login.ts";
+import { signIn } from "../../server/account/login.ts";
 import { requestInfo } from "../../server/http/request.ts";
 import { metadataChecksIdle } from "../../server/sso/checks.ts";
 

@@ -4,8 +4,8 @@ import path from "node:path";
 import { expect, test } from "vitest";
 import { database, openPglite } from "../../server/db/client.ts";
 import { migrate } from "../../server/db/migrate.ts";
-import { bootstrap } from "../../server/auth/bootstrap.ts";
-import { checkCredentials } from "../../server/auth/users.ts";
+import { bootstrap } from "../../server/account/bootstrap.ts";
+import { checkCredentials } from "../../server/account/users.ts";
 import { hashToken } from "../../server/auth/tokens.ts";
 import { parseEnv } from "../../server/env.ts";
 

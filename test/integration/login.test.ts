@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, test } from "vitest";
 import { database } from "../../server/db/client.ts";
-import { signIn } from "../../server/auth/login.ts";
+import { signIn } from "../../server/account/login.ts";
 import { clock } from "../../server/clock.ts";
 import { createUser, db, tenantWithMembers } from "../support/fixtures.ts";
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { startApi, type TestApi } from "../support/api.ts";
 import { client, createToken, createUser, db, operator, tenantWithMembers } from "../support/fixtures.ts";
-import { checkCredentials } from "../../server/auth/users.ts";
+import { checkCredentials } from "../../server/account/users.ts";
 
 let api: TestApi;
 beforeAll(async () => {

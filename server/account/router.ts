@@ -4,11 +4,11 @@ import { authedProcedure, writeProcedure } from "../trpc/procedures.ts";
 import { serviceContext } from "../trpc/context.ts";
 import { ChangePasswordInput, Me, StepUpInput, StepUpResult } from "./schemas.ts";
 import { changePassword, describeMe } from "./service.ts";
-import { stepUp } from "./step-up.ts";
+import { stepUp } from "../auth/step-up.ts";
 
 const tags = ["Identity"];
 
-export const authRouter = router({
+export const accountRouter = router({
   me: authedProcedure
     .meta({ openapi: { method: "GET", path: "/me", tags, summary: "The caller: user, roles, memberships, token scopes", protect: true } })
     .input(z.object({}))

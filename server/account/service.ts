@@ -1,9 +1,9 @@
 /** The caller's own account: who it is, and changing its password. */
 import { AppError, NotFound } from "../errors.ts";
 import { hashPassword, verifyPassword } from "./password.ts";
-import type { TenantRole } from "./principal.ts";
+import type { TenantRole } from "../auth/principal.ts";
 import type { ServiceContext } from "../service-context.ts";
-import { stepUpExpiry } from "./step-up.ts";
+import { stepUpExpiry } from "../auth/step-up.ts";
 import { actorOf, emitForUser } from "../events/emit.ts";
 import type { Me } from "./schemas.ts";
 

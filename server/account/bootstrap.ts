@@ -9,7 +9,7 @@ import path from "node:path";
 import type { Database } from "../db/client.ts";
 import type { Env } from "../env.ts";
 import { hashPassword, verifyPassword } from "./password.ts";
-import { hashToken } from "./tokens.ts";
+import { hashToken } from "../auth/tokens.ts";
 import { normalizeEmail } from "./users.ts";
 
 export async function ensureOperator(db: Database, email: string, password: string) {

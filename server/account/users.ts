@@ -3,7 +3,7 @@ import type { Tx } from "../db/client.ts";
 import { Conflict } from "../errors.ts";
 import { actorOf, emitEvent } from "../events/emit.ts";
 import type { ServiceContext } from "../service-context.ts";
-import { asPlatformRole, type PlatformRole, type Principal } from "./principal.ts";
+import { asPlatformRole, type PlatformRole, type Principal } from "../auth/principal.ts";
 import { hashPassword, verifyPassword } from "./password.ts";
 
 export function normalizeEmail(email: string): string {

@@ -5,8 +5,8 @@
 import type { Database } from "../db/client.ts";
 import { actorOf, emitForUser } from "../events/emit.ts";
 import { checkCredentials, normalizeEmail } from "./users.ts";
-import { clearFailures, LIMITS, lockedFor, recordFailure } from "./limits.ts";
-import type { RequestInfo } from "./principal.ts";
+import { clearFailures, LIMITS, lockedFor, recordFailure } from "../auth/limits.ts";
+import type { RequestInfo } from "../auth/principal.ts";
 
 export type LoginResult =
   | { ok: true; user: { id: string; email: string; name: string | null } }

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { Password } from "../members/schemas.ts";
-import { PLATFORM_ROLES, TENANT_ROLES } from "./principal.ts";
+import { PLATFORM_ROLES, TENANT_ROLES } from "../auth/principal.ts";
 
 /**
  * Thrown to next-auth (as this prefix plus the seconds to wait) so the sign-in form can tell
