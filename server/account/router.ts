@@ -1,3 +1,4 @@
+/** The caller's own account over REST (/me, /auth/step-up) and, for the console, changing its password. */
 import { z } from "zod";
 import { router } from "../trpc/init.ts";
 import { authedProcedure, writeProcedure } from "../trpc/procedures.ts";

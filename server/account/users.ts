@@ -1,9 +1,9 @@
-/** Looking users up for sign-in and for requests. */
+/** Users: the credentials check of sign-in, and creating users outside any tenant. */
 import type { Tx } from "../db/client.ts";
 import { Conflict } from "../errors.ts";
 import { actorOf, emitEvent } from "../events/emit.ts";
 import type { ServiceContext } from "../service-context.ts";
-import { asPlatformRole, type PlatformRole, type Principal } from "../auth/principal.ts";
+import type { PlatformRole } from "../auth/principal.ts";
 import { hashPassword, verifyPassword } from "./password.ts";
 
 export function normalizeEmail(email: string): string {
@@ -15,20 +15,6 @@ export async function checkCredentials(db: Tx, email: string, password: string) 
   const user = await db.user.findUnique({ where: { email: normalizeEmail(email) } });
   const ok = await verifyPassword(password, user?.passwordHash);
   return ok && user ? user : null;
-}
-
-/** The principal of a console session, from the user id its cookie carries. */
-export async function sessionPrincipal(db: Tx, userId: string, sessionId: string | null): Promise<Principal | null> {
-  const user = await db.user.findUnique({ where: { id: userId } });
-  if (!user) return null;
-  return {
-    userId: user.id,
-    email: user.email,
-    platformRole: asPlatformRole(user.platformRole),
-    via: "session",
-    token: null,
-    sessionId,
-  };
 }
 
 /** Creates a user outside any tenant (CLI, scripted setups); an existing email is a conflict. */

@@ -1,4 +1,5 @@
 /** Who is calling: a user, through an API token or a console session (or the CLI, as system). */
+import type { Tx } from "../db/client.ts";
 
 export type PlatformRole = "operator" | "support";
 export type TenantRole = "admin" | "viewer";
@@ -49,4 +50,18 @@ export function stepUpSubject(principal: Principal): string | null {
   if (principal.token) return `token:${principal.token.id}`;
   if (principal.sessionId) return `session:${principal.sessionId}`;
   return null;
+}
+
+/** The principal of a console session, from the user id its cookie carries. */
+export async function sessionPrincipal(db: Tx, userId: string, sessionId: string | null): Promise<Principal | null> {
+  const user = await db.user.findUnique({ where: { id: userId } });
+  if (!user) return null;
+  return {
+    userId: user.id,
+    email: user.email,
+    platformRole: asPlatformRole(user.platformRole),
+    via: "session",
+    token: null,
+    sessionId,
+  };
 }

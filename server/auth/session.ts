@@ -5,7 +5,7 @@ import { redirect } from "next/navigation";
 import { database } from "../db/client.ts";
 import type { PlatformRole } from "./principal.ts";
 import { authOptions } from "./nextauth.ts";
-import { sessionPrincipal } from "../account/users.ts";
+import { sessionPrincipal } from "./principal.ts";
 
 export interface ConsoleUser {
   userId: string;

@@ -7,7 +7,7 @@ import { getToken } from "next-auth/jwt";
 import type { Database } from "../db/client.ts";
 import { Unauthenticated } from "../errors.ts";
 import { resolveBearer } from "../auth/tokens.ts";
-import { sessionPrincipal } from "../account/users.ts";
+import { sessionPrincipal } from "../auth/principal.ts";
 import type { Principal } from "../auth/principal.ts";
 import { secrets } from "../secrets.ts";
 

@@ -4,7 +4,8 @@ import { TRPCError } from "@trpc/server";
 import { createCallerFactory } from "../../server/trpc/init.ts";
 import { appRouter } from "../../server/trpc/router.ts";
 import { database } from "../../server/db/client.ts";
-import { sessionPrincipal, checkCredentials } from "../../server/account/users.ts";
+import { checkCredentials } from "../../server/account/users.ts";
+import { sessionPrincipal } from "../../server/auth/principal.ts";
 import { createUser, db, tenantWithMembers } from "../support/fixtures.ts";
 
 const createCaller = createCallerFactory(appRouter);
