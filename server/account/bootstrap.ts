@@ -12,7 +12,7 @@ import { hashPassword, verifyPassword } from "./password.ts";
 import { hashToken } from "../auth/tokens.ts";
 import { normalizeEmail } from "./users.ts";
 
-export async function ensureOperator(db: Database, email: string, password: string) {
+async function ensureOperator(db: Database, email: string, password: string) {
   const normalized = normalizeEmail(email);
   // INSERT … ON CONFLICT DO NOTHING: instances starting at once create the user once.
   await db.prisma.user.createMany({
@@ -28,7 +28,7 @@ export async function ensureOperator(db: Database, email: string, password: stri
   });
 }
 
-export async function ensureToken(db: Database, userId: string, value: string, name: string) {
+async function ensureToken(db: Database, userId: string, value: string, name: string) {
   await db.prisma.apiToken.createMany({ data: [{ userId, name, tokenHash: hashToken(value) }], skipDuplicates: true });
 }
 

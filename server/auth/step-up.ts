@@ -11,7 +11,7 @@ import { stepUpSubject, type Principal } from "./principal.ts";
 import type { ServiceContext } from "../service-context.ts";
 import { clearFailures, LIMITS, lockedFor, recordFailure } from "./limits.ts";
 
-export const STEP_UP_TTL_MS = 10 * 60_000;
+const STEP_UP_TTL_MS = 10 * 60_000;
 
 /** Checks the password and marks the caller fresh; answers when the step-up expires. */
 export async function stepUp({ db, actor: { principal, request } }: ServiceContext, { password }: { password: string }): Promise<Date> {

@@ -6,7 +6,7 @@ import type { SqlRunner } from "../db/sql.ts";
 import { asPlatformRole, type Principal } from "./principal.ts";
 import { clock } from "../clock.ts";
 
-export const TOKEN_PREFIX = "cp_";
+const TOKEN_PREFIX = "cp_";
 
 export function generateTokenValue(): string {
   return TOKEN_PREFIX + randomBytes(32).toString("base64url");

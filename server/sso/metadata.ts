@@ -26,8 +26,8 @@ export interface MetadataResult {
   details: MetadataDetails;
 }
 
-export const METADATA_TIMEOUT_MS = 5_000;
-export const METADATA_MAX_BYTES = 1024 * 1024;
+const METADATA_TIMEOUT_MS = 5_000;
+const METADATA_MAX_BYTES = 1024 * 1024;
 
 class InvalidMetadata extends Error {}
 
@@ -87,7 +87,7 @@ export function parseSamlMetadata(xml: string): MetadataDetails {
   return { entity_id: entityId, sso_url: ssoUrl, certificate_expires_at: earliest.toISOString(), certificates: certificates.length };
 }
 
-export function parseOidcDiscovery(body: string): MetadataDetails {
+function parseOidcDiscovery(body: string): MetadataDetails {
   let doc: unknown;
   try {
     doc = JSON.parse(body);

@@ -32,5 +32,3 @@ export const tenantsRouter = router({
     .output(Tenant)
     .query(async ({ ctx, input }) => presentTenant(await getTenant(serviceContext(ctx), input.tenant_id))),
 });
-
-export type TenantsRouter = typeof tenantsRouter;

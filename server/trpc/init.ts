@@ -1,4 +1,4 @@
-import { initTRPC, TRPCError } from "@trpc/server";
+import { initTRPC } from "@trpc/server";
 import type { Meta } from "./meta.ts";
 import { ZodError } from "zod";
 import { AppError } from "../errors.ts";
@@ -30,4 +30,3 @@ export const router = t.router;
 export const middleware = t.middleware;
 export const baseProcedure = t.procedure;
 export const createCallerFactory = t.createCallerFactory;
-export { TRPCError };

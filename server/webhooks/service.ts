@@ -16,7 +16,7 @@ import { encryptSecret, generateSecret, secretHint } from "./crypto.ts";
 import type { CreateWebhookInput, DeliveryStatus, RotateSecretInput, UpdateWebhookInput, Webhook } from "./schemas.ts";
 import { assertOutboundUrl } from "../outbound/url-policy.ts";
 
-export const SECRET_OVERLAP_MS = 24 * 60 * 60 * 1000;
+const SECRET_OVERLAP_MS = 24 * 60 * 60 * 1000;
 
 const withLastDelivery = {
   deliveries: {
@@ -155,7 +155,7 @@ export async function updateWebhook({ db, actor, tenantId }: TenantServiceContex
 }
 
 /** Deliveries still due for a webhook are cancelled (nothing is sent to a disabled webhook). */
-export async function cancelDue(tx: Tx, webhookId: string, reason: string) {
+async function cancelDue(tx: Tx, webhookId: string, reason: string) {
   await tx.webhookDelivery.updateMany({
     where: { webhookId, status: { in: ["pending", "failed"] } },
     data: { status: "cancelled", nextAttemptAt: null, lastError: reason },
