@@ -48,6 +48,12 @@ const EnvSchema = z.object({
     .optional()
     .transform((v) => v?.split(",").map(Number)),
   TRUST_PROXY: bool("TRUST_PROXY"),
+  SHUTDOWN_TIMEOUT_SECONDS: z.coerce
+    .number({ error: "SHUTDOWN_TIMEOUT_SECONDS must be a number" })
+    .int("SHUTDOWN_TIMEOUT_SECONDS must be an integer")
+    .min(0, "SHUTDOWN_TIMEOUT_SECONDS must be 0 or more")
+    .max(3600, "SHUTDOWN_TIMEOUT_SECONDS must be at most 3600")
+    .default(10),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
 });
 

@@ -13,7 +13,7 @@ import { wireEventSubscribers } from "./subscribers.ts";
 import { secrets } from "./secrets.ts";
 import { log, errorFields } from "./log.ts";
 
-const started = globalThis as unknown as { __controlPlaneStarted?: Promise<void> };
+const started = globalThis as unknown as { __controlPlaneStarted?: Promise<void>; __controlPlaneStopWork?: () => Promise<void> };
 
 /**
  * Runs once per process, however many callers (scripts/serve.ts and Next's instrumentation both
@@ -22,6 +22,15 @@ const started = globalThis as unknown as { __controlPlaneStarted?: Promise<void>
 export function startServer(): Promise<void> {
   started.__controlPlaneStarted ??= start();
   return started.__controlPlaneStarted;
+}
+
+/**
+ * Stops the background work start-up began (the cron ticker, the webhook dispatcher: it stops
+ * claiming, hands back the deliveries it claimed but did not start, and waits for the attempts
+ * in flight to be recorded). For a graceful shutdown (server/ops/shutdown.ts).
+ */
+export async function stopBackgroundWork(): Promise<void> {
+  await started.__controlPlaneStopWork?.();
 }
 
 async function start(): Promise<void> {
@@ -36,8 +45,12 @@ async function start(): Promise<void> {
     if (migrated.applied.length) log.info("applied migrations", { migrations: migrated.applied });
     for (const note of await bootstrap(db, e)) console.log(note);
     // First webhook attempts right after commit (LISTEN); runs whether or not the cron is internal.
-    await startWebhookDispatcher(db);
-    if (e.INTERNAL_CRON === "on") startInternalCron(db);
+    const stopDispatcher = await startWebhookDispatcher(db);
+    const stopCron = e.INTERNAL_CRON === "on" ? startInternalCron(db) : () => undefined;
+    started.__controlPlaneStopWork = async () => {
+      stopCron();
+      await stopDispatcher();
+    };
     console.log(`Control Plane is serving on ${appUrl()} (${db.kind === "pglite" ? `embedded database in ${e.DATA_DIR}` : "Postgres"}).`);
   } catch (error) {
     if (error instanceof EnvError) {

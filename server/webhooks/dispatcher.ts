@@ -29,6 +29,7 @@ class Dispatcher {
   ) {}
 
   wake(): void {
+    if (this.stopped) return;
     if (this.running) {
       this.again = true;
       return;
@@ -45,7 +46,7 @@ class Dispatcher {
       try {
         // A run that sent something may have stopped at its budget with more due: run again now
         // rather than after the timer's second (the next run ends at its first empty claim).
-        const summary = await deliverDue(this.db, this.options);
+        const summary = await deliverDue(this.db, { ...this.options, signal: this.stopping.signal });
         if (summary.claimed > 0 && !this.stopped) this.again = true;
       } catch (error) {
         log.error("webhook dispatcher run failed", errorFields(error));
@@ -72,9 +73,12 @@ class Dispatcher {
   }
 
   stopped = false;
+  private readonly stopping = new AbortController();
 
+  /** Claims nothing more, hands back unstarted claims, and resolves once the run in flight is recorded. */
   async stop() {
     this.stopped = true;
+    this.stopping.abort();
     if (this.timer) clearTimeout(this.timer);
     await this.stopListening?.();
     if (this.running) await this.idle();

@@ -11,6 +11,7 @@ import { log, errorFields } from "../log.ts";
 import { decryptSecret } from "./crypto.ts";
 import { deliveryHeaders } from "./signing.ts";
 import { disableWebhook } from "./disable.ts";
+import { releaseClaims } from "./release.ts";
 
 export const DEFAULT_SCHEDULE_SECONDS = [5, 300, 1800, 7200, 18000, 36000, 36000];
 export const TIMEOUT_MS = 5000;
@@ -25,6 +26,11 @@ export interface DeliverOptions {
   batchSize?: number;
   /** How long a claim is ours; must exceed the time one attempt can take. */
   leaseMs?: number;
+  /**
+   * Aborted when the process stops: claim nothing more, hand back what was claimed but not
+   * started (release.ts), finish and record the attempts in flight.
+   */
+  signal?: AbortSignal;
 }
 
 export interface DeliverySummary {
@@ -233,7 +239,7 @@ async function attempt(db: Database, row: Claimed, record: (entry: Attempted) =>
  * unsent (the lease expires and it is claimed again), never sent late under someone else's claim.
  */
 export async function deliverDue(db: Database, options: DeliverOptions = {}): Promise<DeliverySummary> {
-  const { budgetMs = 10_000, concurrency = 50, batchSize = 100, leaseMs = 60_000 } = options;
+  const { budgetMs = 10_000, concurrency = 50, batchSize = 100, leaseMs = 60_000, signal } = options;
   const deadline = Date.now() + budgetMs;
   const summary: DeliverySummary = { claimed: 0, succeeded: 0, failed: 0, exhausted: 0, disabled: 0 };
   const record = recorder(db);
@@ -254,8 +260,11 @@ export async function deliverDue(db: Database, options: DeliverOptions = {}): Pr
       }
     })());
 
+  const claimInFlight = (): Promise<void> | null => claiming;
+
   const next = async (): Promise<Claimed | undefined> => {
     for (;;) {
+      if (signal?.aborted) return undefined;
       const item = queue.shift();
       if (queue.length < concurrency && !drained && !claiming && Date.now() < deadline) void claim().catch(() => undefined);
       if (item) {
@@ -284,6 +293,11 @@ export async function deliverDue(db: Database, options: DeliverOptions = {}): Pr
     }
   };
   await Promise.all(Array.from({ length: concurrency }, worker));
+  if (signal?.aborted) {
+    await claimInFlight()?.catch(() => undefined);
+    const released = await releaseClaims(db, queue.splice(0).map((item) => item.row.id));
+    if (released) log.info("stopping: handed back claimed webhook deliveries", { released });
+  }
   return summary;
 }
 

@@ -6,6 +6,7 @@ import { database } from "@/server/db/client";
 import { problemResponse } from "@/server/http/problem";
 import { publicUrl, requestIdOf } from "@/server/http/request";
 import { cronAuthorized, runWebhookCron } from "@/server/webhooks/cron";
+import { drainSignal } from "@/server/ops/draining";
 
 export const dynamic = "force-dynamic";
 export const maxDuration = 60;
@@ -19,7 +20,7 @@ async function handle(req: Request): Promise<Response> {
       publicUrl(req).origin,
     );
   }
-  const summary = await runWebhookCron(await database());
+  const summary = await runWebhookCron(await database(), { signal: drainSignal });
   return Response.json(summary, { headers: { "X-Request-Id": requestId, "Cache-Control": "no-store" } });
 }
 

@@ -1,0 +1,7 @@
+import { readyResponse } from "@/server/ops/health";
+
+export const dynamic = "force-dynamic";
+
+export function GET() {
+  return readyResponse();
+}

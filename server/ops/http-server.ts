@@ -1,0 +1,104 @@
+/**
+ * The production node:http server (scripts/serve.ts). REST calls under /api/v1, the health probes
+ * and the metrics scrape are answered here directly; everything else goes to `fallback` (Next).
+ * It also knows which requests are in flight, so a stopping instance can stop accepting, finish
+ * them, and close its keep-alive connections without cutting a request (`drain`).
+ */
+import http, { type IncomingMessage, type ServerResponse } from "node:http";
+import net, { type Socket } from "node:net";
+import { handleRest } from "../http/rest.ts";
+import { sendWebResponse, toWebRequest } from "../http/node.ts";
+import { log, errorFields } from "../log.ts";
+import { SECURITY_HEADERS } from "../../security-headers.mjs";
+import { liveResponse, readyResponse } from "./health.ts";
+import { isDraining } from "./draining.ts";
+
+const REST_PREFIX = "/api/v1/";
+const NEXT_ONLY = new Set(["/api/v1/openapi.json"]);
+/** Handled here rather than by Next: cheap, and independent of Next's rendering machinery. */
+const DIRECT: Record<string, (req: Request) => Response | Promise<Response>> = {
+  "/api/health/live": liveResponse,
+  "/api/health/ready": readyResponse,
+};
+/**
+ * Keep-alive connections idle when the drain starts stay open this long, so a client that sends
+ * on one right then is answered (with Connection: close) rather than reset.
+ */
+const IDLE_GRACE_MS = 500;
+
+export type Fallback = (req: IncomingMessage, res: ServerResponse) => void | Promise<void>;
+
+export interface AppServer {
+  server: http.Server;
+  /** Requests received and not yet answered (or aborted). */
+  inFlight(): number;
+  /**
+   * Stops accepting connections, lets in-flight requests finish (later requests on open
+   * connections are answered with Connection: close), then closes every connection. Resolves
+   * `{ forced: true }` if requests were still running at the deadline (they are cut then).
+   */
+  drain(timeoutMs: number): Promise<{ forced: boolean }>;
+}
+
+function directHandler(path: string, method: string) {
+  if (path.startsWith(REST_PREFIX) && !NEXT_ONLY.has(path)) return handleRest;
+  const direct = DIRECT[path];
+  return direct && (method === "GET" || method === "HEAD") ? direct : undefined;
+}
+
+export function createAppServer(fallback: Fallback): AppServer {
+  let active = 0;
+  let idleWaiters: (() => void)[] = [];
+  const sockets = new Set<Socket>();
+
+  const server = http.createServer((req, res) => {
+    active += 1;
+    res.once("close", () => {
+      active -= 1;
+      if (active === 0) for (const resolve of idleWaiters.splice(0)) resolve();
+    });
+    // Draining: answer, then close the connection, so the client reconnects to another instance.
+    if (isDraining()) res.setHeader("Connection", "close");
+
+    const path = (req.url ?? "/").split("?")[0]!;
+    const handler = directHandler(path, req.method ?? "GET");
+    if (!handler) {
+      void fallback(req, res);
+      return;
+    }
+    const origin = `http://${req.headers.host ?? "localhost"}`;
+    for (const { key, value } of SECURITY_HEADERS) res.setHeader(key, value);
+    Promise.resolve(handler(toWebRequest(req, origin)))
+      .then((response) => sendWebResponse(res, response))
+      .catch((error) => {
+        log.error("HTTP transport failed", errorFields(error));
+        if (!res.headersSent) res.writeHead(500, { "content-type": "application/problem+json" });
+        res.end();
+      });
+  });
+  server.on("connection", (socket) => {
+    sockets.add(socket);
+    socket.once("close", () => sockets.delete(socket));
+  });
+
+  const requestsDone = () => (active === 0 ? Promise.resolve() : new Promise<void>((resolve) => idleWaiters.push(resolve)));
+
+  return {
+    server,
+    inFlight: () => active,
+    async drain(timeoutMs) {
+      // net.Server's close stops listening only; http.Server's would also drop idle keep-alive
+      // connections at once, racing clients that are sending on them this very moment.
+      net.Server.prototype.close.call(server);
+      const deadline = Date.now() + timeoutMs;
+      const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, Math.max(0, ms)).unref());
+      await sleep(Math.min(IDLE_GRACE_MS, timeoutMs));
+      while (active > 0 && Date.now() < deadline) await Promise.race([requestsDone(), sleep(deadline - Date.now())]);
+      const forced = active > 0;
+      // No request runs now (or the deadline passed): what is still open is idle, or is cut.
+      for (const socket of sockets) socket.destroy();
+      idleWaiters = [];
+      return { forced };
+    },
+  };
+}
