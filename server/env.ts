@@ -48,6 +48,7 @@ const EnvSchema = z.object({
     .optional()
     .transform((v) => v?.split(",").map(Number)),
   TRUST_PROXY: bool("TRUST_PROXY"),
+  METRICS_TOKEN: z.string().min(16, "METRICS_TOKEN must be at least 16 characters").optional(),
   SHUTDOWN_TIMEOUT_SECONDS: z.coerce
     .number({ error: "SHUTDOWN_TIMEOUT_SECONDS must be a number" })
     .int("SHUTDOWN_TIMEOUT_SECONDS must be an integer")

@@ -10,6 +10,7 @@
 import type { Database } from "../db/client.ts";
 import { recordAppendedEvents, type AppendedEventToEmit } from "../events/emit.ts";
 import type { AuditEventRow } from "../events/types.ts";
+import { countAuditAppends } from "../ops/metrics.ts";
 
 /** Most events one transaction takes (the rest wait for the next; a larger job goes alone). */
 const MAX_BATCH = 500;
@@ -46,8 +47,10 @@ function takeBatch(queue: Queue): Job[] {
   return queue.pending.splice(0, take);
 }
 
-function commit(db: Database, items: AppendedEventToEmit[]): Promise<AuditEventRow[]> {
-  return db.sql.transaction((tx) => recordAppendedEvents(tx, items));
+async function commit(db: Database, items: AppendedEventToEmit[]): Promise<AuditEventRow[]> {
+  const stored = await db.sql.transaction((tx) => recordAppendedEvents(tx, items));
+  countAuditAppends(stored.length);
+  return stored;
 }
 
 async function drain(db: Database, tenantId: string, queue: Queue): Promise<void> {

@@ -28,6 +28,8 @@ export interface Database {
   copyOut?(statement: string): Promise<Readable>;
   /** LISTEN on a channel (notifications arrive after the notifying transaction commits). */
   listen(channel: string, onNotify: () => void): Promise<() => Promise<void>>;
+  /** Postgres only: the connection pool's use, for metrics. */
+  poolStats?(): { total: number; idle: number; waiting: number };
   close(): Promise<void>;
 }
 
@@ -41,6 +43,7 @@ export function connectPostgres(url: string, poolSize = 10): Database {
     sql: pgRunner(pool),
     copyOut: (statement) => copyOutOf(pool, statement),
     listen: (channel, onNotify) => listenPostgres(url, channel, onNotify),
+    poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     async close() {
       await prisma.$disconnect();
       await pool.end();

@@ -12,6 +12,9 @@ import { log, errorFields } from "../log.ts";
 import { SECURITY_HEADERS } from "../../security-headers.mjs";
 import { liveResponse, readyResponse } from "./health.ts";
 import { isDraining } from "./draining.ts";
+import { metricsResponse, observeHttpRequest } from "./metrics.ts";
+import { routeOf } from "./routes.ts";
+import { HSTS, servedOverHttps } from "./csp.ts";
 
 const REST_PREFIX = "/api/v1/";
 const NEXT_ONLY = new Set(["/api/v1/openapi.json"]);
@@ -19,6 +22,7 @@ const NEXT_ONLY = new Set(["/api/v1/openapi.json"]);
 const DIRECT: Record<string, (req: Request) => Response | Promise<Response>> = {
   "/api/health/live": liveResponse,
   "/api/health/ready": readyResponse,
+  "/api/metrics": metricsResponse,
 };
 /**
  * Keep-alive connections idle when the drain starts stay open this long, so a client that sends
@@ -53,7 +57,10 @@ export function createAppServer(fallback: Fallback): AppServer {
 
   const server = http.createServer((req, res) => {
     active += 1;
+    const started = process.hrtime.bigint();
     res.once("close", () => {
+      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+      observeHttpRequest(req.method ?? "GET", routeOf((req.url ?? "/").split("?")[0]!), res.writableFinished ? res.statusCode : "aborted", seconds);
       active -= 1;
       if (active === 0) for (const resolve of idleWaiters.splice(0)) resolve();
     });
@@ -68,6 +75,7 @@ export function createAppServer(fallback: Fallback): AppServer {
     }
     const origin = `http://${req.headers.host ?? "localhost"}`;
     for (const { key, value } of SECURITY_HEADERS) res.setHeader(key, value);
+    if (servedOverHttps((name) => req.headers[name]?.toString() ?? null)) res.setHeader("Strict-Transport-Security", HSTS);
     Promise.resolve(handler(toWebRequest(req, origin)))
       .then((response) => sendWebResponse(res, response))
       .catch((error) => {

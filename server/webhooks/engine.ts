@@ -12,6 +12,7 @@ import { decryptSecret } from "./crypto.ts";
 import { deliveryHeaders } from "./signing.ts";
 import { disableWebhook } from "./disable.ts";
 import { releaseClaims } from "./release.ts";
+import { observeWebhookAttempt } from "../ops/metrics.ts";
 
 export const DEFAULT_SCHEDULE_SECONDS = [5, 300, 1800, 7200, 18000, 36000, 36000];
 export const TIMEOUT_MS = 5000;
@@ -201,6 +202,7 @@ async function attempt(db: Database, row: Claimed, record: (entry: Attempted) =>
   const ok = result.status !== null && result.status >= 200 && result.status < 300;
 
   if (result.status === 410) {
+    observeWebhookAttempt("disabled", durationMs);
     await disableWebhook(db, {
       webhookId: row.webhook_id,
       tenantId: row.tenant_id,
@@ -219,6 +221,7 @@ async function attempt(db: Database, row: Claimed, record: (entry: Attempted) =>
     next = delay === undefined ? null : new Date(Date.now() + delay * 1000);
   }
   const error = ok ? null : (result.error ?? `HTTP ${result.status}`);
+  observeWebhookAttempt(status, durationMs);
   await record({ id: row.id, number, startedAt, durationMs, status: result.status, body: result.body, error, next, outcome: status, webhookId: row.webhook_id });
 
   if (!ok && row.failing_since && Date.now() - row.failing_since.getTime() >= FAILING_DAYS_BEFORE_DISABLE * 86_400_000) {

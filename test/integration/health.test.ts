@@ -72,6 +72,12 @@ describe("health probes", () => {
     }
   });
 
+  test("metrics are off without METRICS_TOKEN: /api/metrics is a 404 like any unknown path", async () => {
+    const res = await fetch(`${base}/api/metrics`, { headers: { authorization: "Bearer anything-at-all-0123" } });
+    expect(res.status).toBe(404);
+    expect(res.headers.get("content-type")).toContain("application/problem+json");
+  });
+
   test("ready: 503 once the process drains; live stays 200", async () => {
     startDraining();
     const res = await get("/api/health/ready");

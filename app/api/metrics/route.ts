@@ -1,0 +1,5 @@
+import { metricsResponse } from "@/server/ops/metrics";
+
+export const dynamic = "force-dynamic";
+
+export { metricsResponse as GET };
