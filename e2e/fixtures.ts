@@ -52,6 +52,8 @@ interface Fixtures {
   tenantDetailPage: TenantDetailPage;
   /** Signs the page in as the bootstrap operator (lands on /tenants). */
   signedIn: void;
+  /** Fails the test on any Content-Security-Policy violation in its pages (runs for every test). */
+  cspViolations: void;
 }
 
 // The fixture callback is named `provide`, not `use`, so the React hooks lint rule leaves it alone.
@@ -60,6 +62,23 @@ export const test = base.extend<Fixtures>({
   loginPage: async ({ page }, provide) => provide(new LoginPage(page)),
   tenantsPage: async ({ page }, provide) => provide(new TenantsPage(page)),
   tenantDetailPage: async ({ page }, provide) => provide(new TenantDetailPage(page)),
+  cspViolations: [
+    async ({ context }, provide) => {
+      const violations: string[] = [];
+      await context.addInitScript(() => {
+        document.addEventListener("securitypolicyviolation", (e) => {
+          console.error(`securitypolicyviolation: ${e.violatedDirective} blocked ${e.blockedURI || "inline"} at ${e.sourceFile}:${e.lineNumber}`);
+        });
+      });
+      context.on("console", (message) => {
+        const text = message.text();
+        if (text.startsWith("securitypolicyviolation") || text.includes("Content Security Policy")) violations.push(`${message.location().url}: ${text}`);
+      });
+      await provide();
+      expect(violations, "Content-Security-Policy violations").toEqual([]);
+    },
+    { auto: true },
+  ],
   signedIn: async ({ page, loginPage }, provide) => {
     await loginPage.goto();
     await loginPage.signIn(OPERATOR_EMAIL, OPERATOR_PASSWORD);

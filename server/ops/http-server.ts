@@ -56,18 +56,18 @@ export function createAppServer(fallback: Fallback): AppServer {
   const sockets = new Set<Socket>();
 
   const server = http.createServer((req, res) => {
-    active += 1;
+    const path = (req.url ?? "/").split("?")[0]!;
     const started = process.hrtime.bigint();
+    active += 1;
     res.once("close", () => {
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-      observeHttpRequest(req.method ?? "GET", routeOf((req.url ?? "/").split("?")[0]!), res.writableFinished ? res.statusCode : "aborted", seconds);
+      observeHttpRequest(req.method ?? "GET", routeOf(path), res.writableFinished ? res.statusCode : "aborted", seconds);
       active -= 1;
       if (active === 0) for (const resolve of idleWaiters.splice(0)) resolve();
     });
     // Draining: answer, then close the connection, so the client reconnects to another instance.
     if (isDraining()) res.setHeader("Connection", "close");
 
-    const path = (req.url ?? "/").split("?")[0]!;
     const handler = directHandler(path, req.method ?? "GET");
     if (!handler) {
       void fallback(req, res);
