@@ -9,7 +9,7 @@ import { afterAll, beforeAll, expect, test } from "vitest";
 import { db, tenantWithMembers } from "../support/fixtures.ts";
 import { startReceiver, type Receiver } from "../support/webhook-receiver.ts";
 import { database } from "../../server/db/client.ts";
-import { emitEvents } from "../../server/events/emit.ts";
+import { recordAppendedEvents } from "../../server/events/emit.ts";
 import { encryptSecret } from "../../server/webhooks/crypto.ts";
 
 interface Instance {
@@ -105,7 +105,7 @@ test("SIGTERM mid-load: no request is cut, unstarted claims go to the survivor a
   const { sql } = await database();
   const actor = { id: null, email: null, ip: null, userAgent: null };
   for (let i = 0; i < BACKLOG; i += 300) {
-    await sql.transaction((tx) => emitEvents(tx, Array.from({ length: 300 }, (_, j) => ({ actor, event: { type: "user.updated" as const, tenantId: tenant.id, details: { n: i + j } } }))));
+    await sql.transaction((tx) => recordAppendedEvents(tx, Array.from({ length: 300 }, (_, j) => ({ actor, event: { type: "backlog.tick", tenantId: tenant.id, details: { n: i + j } } }))));
   }
 
   const [a, b] = await Promise.all([startInstance(), startInstance()]);
