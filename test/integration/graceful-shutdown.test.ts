@@ -20,7 +20,7 @@ interface Instance {
 }
 
 function startInstance(): Promise<Instance> {
-  const child = spawn(process.execPath, ["--import", "tsx", "test/support/app-instance.ts"], {
+  const child = spawn(process.execPath, ["--import", "tsx", "--import", "./scripts/server-only.mjs", "test/support/app-instance.ts"], {
     env: { ...process.env, INTERNAL_CRON: "off", LOG_LEVEL: "info" },
     stdio: ["ignore", "pipe", "pipe"],
   });

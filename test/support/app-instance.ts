@@ -3,7 +3,7 @@
  * server (server/ops/http-server.ts: REST edge, probes, graceful SIGTERM) with start-up (migrations,
  * webhook dispatcher), and the app's other API route handlers where Next would be (no build
  * needed). Prints `{"port": N}` once it listens.
- *   node --import tsx test/support/app-instance.ts
+ *   node --import tsx --import ./scripts/server-only.mjs test/support/app-instance.ts
  */
 import type { AddressInfo } from "node:net";
 import { startServer } from "../../server/startup.ts";
