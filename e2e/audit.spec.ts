@@ -112,6 +112,7 @@ test("support staff filter by type and date, open an event, export CSV and the f
     "details",
     "sequence",
     "hash",
+    "prev_hash",
   ]);
   expect(records.map((r) => r.id)).toEqual([refunded.id, paid.id]);
   expect(records.map((r) => r.id)).toEqual(await audit.shownIds());

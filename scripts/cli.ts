@@ -6,6 +6,8 @@
  *   tenant create --name N
  *   member add    --tenant ID --email E --role admin|viewer [--password P] [--name N]
  *   token create  --email E --name N [--tenant ID] [--read-only] [--expires-at ISO-8601]
+ *   audit digest  --tenant ID          sign a digest of the tenant's audit log now
+ *   audit jwks                         the digests' public keys (as /api/v1/audit/jwks.json)
  *
  * Prints JSON; `token create` prints the token value once.
  */
@@ -25,12 +27,15 @@ import { addMember, presentMember } from "../server/members/service.ts";
 import { AddMemberInput } from "../server/members/schemas.ts";
 import { createToken, presentToken } from "../server/tokens/service.ts";
 import { CreateTokenInput } from "../server/tokens/schemas.ts";
+import { createDigest, publicKeys } from "../server/audit/digests.ts";
 
 const USAGE = `usage: npm run cli -- <command> [options]
   user create   --email E [--password P] [--name N] [--platform-role operator|support]
   tenant create --name N
   member add    --tenant ID --email E --role admin|viewer [--password P] [--name N]
-  token create  --email E --name N [--tenant ID] [--read-only] [--expires-at ISO-8601]`;
+  token create  --email E --name N [--tenant ID] [--read-only] [--expires-at ISO-8601]
+  audit digest  --tenant ID
+  audit jwks`;
 
 const { positionals, values } = parseArgs({
   allowPositionals: true,
@@ -98,6 +103,14 @@ async function run(): Promise<unknown> {
         const { token, value } = await createToken(ctx, input);
         return { ...presentToken(token), token: value };
       }
+      case "audit digest": {
+        const [tenant] = await db.sql.query<{ id: string }>(`SELECT id FROM tenants WHERE id::text = $1`, [values.tenant ?? ""]);
+        if (!tenant) throw new AppError("invalid_request", "--tenant: no tenant with this id");
+        const ctx = { db, actor: { principal: SYSTEM_PRINCIPAL, request: SYSTEM_REQUEST }, tenantId: tenant.id };
+        return await createDigest(ctx);
+      }
+      case "audit jwks":
+        return await publicKeys(db);
       default:
         throw new AppError("invalid_request", `unknown command "${command}"\n${USAGE}`);
     }

@@ -4,6 +4,7 @@
  */
 import "server-only";
 import { z } from "zod";
+import { parseSigningKey } from "./audit/signing-key.ts";
 
 const bool = (name: string) =>
   z
@@ -55,6 +56,16 @@ const EnvSchema = z.object({
     .min(0, "SHUTDOWN_TIMEOUT_SECONDS must be 0 or more")
     .max(3600, "SHUTDOWN_TIMEOUT_SECONDS must be at most 3600")
     .default(10),
+  AUDIT_SIGNING_KEY: z
+    .string()
+    .superRefine((value, ctx) => {
+      try {
+        parseSigningKey(value);
+      } catch (error) {
+        ctx.addIssue({ code: "custom", message: `AUDIT_SIGNING_KEY ${(error as Error).message}` });
+      }
+    })
+    .optional(),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
 });
 

@@ -1,6 +1,7 @@
 /**
- * Periodic clean-up that any instance may run (it only deletes what has expired, so running it on
- * several instances at once is harmless). `npm start` ticks it in-process unless INTERNAL_CRON=off.
+ * Periodic clean-up that any instance may run (it only deletes what has expired, and digests of
+ * one tenant cannot fork (see audit/digests.ts), so running it on several instances at once is
+ * harmless). `npm start` ticks it in-process unless INTERNAL_CRON=off.
  */
 import type { Database } from "./db/client.ts";
 import { purgeExpired } from "./http/idempotency.ts";
@@ -8,11 +9,14 @@ import { purgeOldFailures } from "./auth/limits.ts";
 import { recheckStalePending } from "./sso/checks.ts";
 import { log, errorFields } from "./log.ts";
 import { wakeDispatcher } from "./webhooks/dispatcher.ts";
+import { signDueDigests } from "./audit/digests.ts";
 
 export interface HousekeepingSummary {
   idempotency_keys_purged: number;
   auth_failures_purged: number;
   sso_metadata_rechecked: number;
+  /** Tenants with events since a digest at least an hour old got a new one (server/audit/digests.ts). */
+  audit_digests_signed: number;
 }
 
 export async function runHousekeeping(db: Database): Promise<HousekeepingSummary> {
@@ -20,6 +24,7 @@ export async function runHousekeeping(db: Database): Promise<HousekeepingSummary
     idempotency_keys_purged: await purgeExpired(db.sql),
     auth_failures_purged: await purgeOldFailures(db.prisma),
     sso_metadata_rechecked: await recheckStalePending(db),
+    audit_digests_signed: await signDueDigests(db),
   };
 }
 

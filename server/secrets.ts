@@ -1,39 +1,53 @@
 /**
- * Secrets the app needs (session signing, encryption). Taken from the environment; the embedded
- * default generates them once and keeps them in DATA_DIR/secrets.json (mode 0600).
+ * Secrets the app needs (session signing, encryption, audit digest signing). Taken from the
+ * environment; the embedded default generates the missing ones once and keeps them in
+ * DATA_DIR/secrets.json (mode 0600).
  */
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { env } from "./env.ts";
+import { generateSigningKey } from "./audit/signing-key.ts";
 
 interface Secrets {
   nextauthSecret: string;
   encryptionKey: string;
+  /** Ed25519 private key (PKCS#8 PEM or JWK) for audit digests. */
+  auditSigningKey: string;
 }
 
 let cached: Secrets | undefined;
 
+const generators: Record<keyof Secrets, () => string> = {
+  nextauthSecret: () => randomBytes(32).toString("base64url"),
+  encryptionKey: () => randomBytes(32).toString("base64"),
+  auditSigningKey: generateSigningKey,
+};
+
 export function secrets(): Secrets {
   if (cached) return cached;
   const e = env();
+  const given: Partial<Secrets> = {
+    nextauthSecret: e.NEXTAUTH_SECRET,
+    encryptionKey: e.ENCRYPTION_KEY,
+    auditSigningKey: e.AUDIT_SIGNING_KEY,
+  };
+  const missing = (Object.keys(generators) as (keyof Secrets)[]).filter((name) => !given[name]);
   let stored: Partial<Secrets> = {};
-  const file = path.resolve(e.DATA_DIR, "secrets.json");
-  if (!e.NEXTAUTH_SECRET || !e.ENCRYPTION_KEY) {
+  if (missing.length > 0) {
+    const file = path.resolve(e.DATA_DIR, "secrets.json");
     if (existsSync(file)) stored = JSON.parse(readFileSync(file, "utf8")) as Partial<Secrets>;
-    const generated = {
-      nextauthSecret: stored.nextauthSecret ?? randomBytes(32).toString("base64url"),
-      encryptionKey: stored.encryptionKey ?? randomBytes(32).toString("base64"),
-    };
-    if (!stored.nextauthSecret || !stored.encryptionKey) {
+    const absent = missing.filter((name) => !stored[name]);
+    if (absent.length > 0) {
+      for (const name of absent) stored[name] = generators[name]();
       mkdirSync(e.DATA_DIR, { recursive: true });
-      writeFileSync(file, JSON.stringify(generated, null, 2), { mode: 0o600 });
+      writeFileSync(file, JSON.stringify(stored, null, 2), { mode: 0o600 });
     }
-    stored = generated;
   }
   cached = {
-    nextauthSecret: e.NEXTAUTH_SECRET ?? stored.nextauthSecret!,
-    encryptionKey: e.ENCRYPTION_KEY ?? stored.encryptionKey!,
+    nextauthSecret: given.nextauthSecret ?? stored.nextauthSecret!,
+    encryptionKey: given.encryptionKey ?? stored.encryptionKey!,
+    auditSigningKey: given.auditSigningKey ?? stored.auditSigningKey!,
   };
   return cached;
 }

@@ -44,6 +44,7 @@ export const CSV_COLUMNS = [
   "details",
   "sequence",
   "hash",
+  "prev_hash",
 ] as const;
 
 /**
@@ -70,6 +71,7 @@ const CSV_CELLS = [
   "e.details::text AS details",
   "e.sequence::text AS sequence",
   "e.hash",
+  "e.prev_hash",
 ].join(", ");
 
 /** One CSV record from a row selected with CSV_CELLS (every cell already text, and guarded). */
@@ -77,7 +79,18 @@ function csvRecord(row: AuditEventRow): unknown[] {
   return CSV_COLUMNS.map((column) => row[column]);
 }
 
-const csv = (records: unknown[][]) => stringify(records, { record_delimiter: "\n", quoted_match: /[\r\n]/ });
+/** An empty string is quoted and NULL left empty, as COPY writes them, so the two stay apart (a row's hash tells them apart). */
+const csv = (records: unknown[][]) => stringify(records, { record_delimiter: "\n", quoted_match: [/[\r\n]/, /^$/] });
+
+/**
+ * One JSON export row: the API's representation, with `details` spliced in as jsonb's own text
+ * rather than re-serialized from a parsed object, so numbers keep the digits the row's hash was
+ * computed over (`1.50`, integers beyond 2^53). The placeholder cannot occur inside a string
+ * value, where quotes are escaped.
+ */
+function jsonRecord(row: AuditEventRow & { details_text: string }): string {
+  return JSON.stringify({ ...presentEvent(row), details: 0 }).replace('"details":0,', () => `"details":${row.details_text},`);
+}
 
 const FORMATS = {
   csv: {
@@ -88,10 +101,11 @@ const FORMATS = {
     close: "",
   },
   json: {
-    columns: AUDIT_COLUMNS,
+    columns: `${AUDIT_COLUMNS}, e.details::text AS details_text`,
     contentType: "application/json",
     open: "[",
-    batch: (rows: AuditEventRow[], first: boolean) => (first ? "\n" : ",\n") + rows.map((r) => JSON.stringify(presentEvent(r))).join(",\n"),
+    batch: (rows: AuditEventRow[], first: boolean) =>
+      (first ? "\n" : ",\n") + (rows as (AuditEventRow & { details_text: string })[]).map(jsonRecord).join(",\n"),
     close: "]\n",
   },
 };

@@ -23,6 +23,7 @@ import {
 import { appendEvent, appendEvents, eventTypes, getEvent, listEvents } from "./service.ts";
 import { presentEvent } from "./query.ts";
 import { verifyChain } from "./verify.ts";
+import { digestProcedures } from "./digests-router.ts";
 
 const tags = ["Audit"];
 const base = "/tenants/{tenant_id}/audit";
@@ -100,6 +101,8 @@ export const auditRouter = router({
     .input(AppendAuditBatchInput)
     .output(AuditEventBatch)
     .mutation(async ({ ctx, input }) => createdMany(ctx, await appendEvents(serviceContext(ctx), input))),
+
+  ...digestProcedures,
 
   get: tenantProcedure("viewer")
     .meta({ openapi: { method: "GET", path: `${base}/{event_id}`, tags, summary: "Get an audit event", protect: true } })

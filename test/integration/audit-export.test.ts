@@ -77,6 +77,7 @@ function asCsvRecord(e: Event): Record<string, string> {
     details: JSON.stringify(e.details),
     sequence: String(e.sequence),
     hash: e.hash,
+    prev_hash: e.prev_hash,
   };
   return Object.fromEntries(Object.entries(cells).map(([k, v]) => [k, v ?? ""]));
 }

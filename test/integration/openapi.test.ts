@@ -21,7 +21,13 @@ afterAll(() => api.close());
 const operations = Object.values(appRouter._def.procedures as unknown as Record<string, { _def: { meta?: Meta } }>)
   .map((p) => p._def.meta)
   .filter((meta): meta is Meta & { openapi: NonNullable<Meta["openapi"]> } => Boolean(meta?.openapi))
-  .map((meta) => ({ method: meta.openapi.method.toLowerCase(), path: meta.openapi.path, successStatus: meta.successStatus ?? 200, location: meta.location }));
+  .map((meta) => ({
+    method: meta.openapi.method.toLowerCase(),
+    path: meta.openapi.path,
+    successStatus: meta.successStatus ?? 200,
+    location: meta.location,
+    isPublic: !meta.access,
+  }));
 
 describe("GET /api/v1/openapi.json", () => {
   test("is a valid OpenAPI 3.1 document whose references all resolve", async () => {
@@ -44,12 +50,13 @@ describe("GET /api/v1/openapi.json", () => {
   test.each(operations.map((o) => [`${o.method.toUpperCase()} ${o.path}`, o] as const))("documents %s fully", (_label, op) => {
     const operation = doc.paths[op.path][op.method];
     expect(operation).toBeDefined();
-    expect(operation.security).toEqual([{ bearerAuth: [] }]);
+    expect(operation.security).toEqual(op.isPublic ? [] : [{ bearerAuth: [] }]);
     const responses = operation.responses;
     expect(responses[String(op.successStatus)]).toBeDefined();
     expect(responses[String(op.successStatus)].headers["X-Request-Id"]).toBeDefined();
     for (const status of ["400", "401", "403", "404", "429", "500"]) {
-      expect(responses[status]).toEqual({ $ref: `#/components/responses/Problem${status}` });
+      if (op.isPublic && ["401", "403"].includes(status)) expect(responses[status]).toBeUndefined();
+      else expect(responses[status]).toEqual({ $ref: `#/components/responses/Problem${status}` });
     }
     if (op.successStatus === 201) expect(Boolean(responses["201"].headers.Location)).toBe(op.location !== false);
     const idempotency = (operation.parameters ?? []).some((p: { $ref?: string }) => p.$ref === "#/components/parameters/IdempotencyKey");

@@ -3,7 +3,7 @@
  * environment the app reads. Test files never share rows.
  */
 import { afterAll, inject } from "vitest";
-import { randomBytes } from "node:crypto";
+import { generateKeyPairSync, randomBytes } from "node:crypto";
 import { connectPostgres, setDatabase } from "../../server/db/client.ts";
 import { createDatabase } from "./databases.ts";
 import { wireEventSubscribers } from "../../server/subscribers.ts";
@@ -16,6 +16,7 @@ process.env.LOG_LEVEL ??= "silent";
 process.env.NEXTAUTH_SECRET ??= "test-secret-test-secret-test-secret-0123";
 process.env.ENCRYPTION_KEY ??= randomBytes(32).toString("base64");
 process.env.OUTBOUND_ALLOW_PRIVATE ??= "true";
+process.env.AUDIT_SIGNING_KEY ??= generateKeyPairSync("ed25519").privateKey.export({ format: "pem", type: "pkcs8" }).toString();
 
 const db = connectPostgres(url, 20);
 setDatabase(db);
