@@ -179,7 +179,7 @@ describe("rotating AUDIT_SIGNING_KEY", () => {
 
     const newKey = generateKeyPairSync("ed25519").privateKey.export({ format: "pem", type: "pkcs8" }).toString();
     const cli = async (...args: string[]) =>
-      JSON.parse((await run("node_modules/.bin/tsx", ["scripts/cli.ts", ...args], { env: { ...process.env, AUDIT_SIGNING_KEY: newKey, LOG_LEVEL: "silent" } })).stdout);
+      JSON.parse((await run("node_modules/.bin/tsx", ["--import", "./scripts/server-only.mjs", "scripts/cli.ts", ...args], { env: { ...process.env, AUDIT_SIGNING_KEY: newKey, LOG_LEVEL: "silent" } })).stdout);
     const rotated = await cli("audit", "digest", "--tenant", world.tenant.id);
     expect(rotated.created).toBe(true);
     expect(rotated.digest.kid).not.toBe(old.json.kid);
