@@ -4,7 +4,7 @@
  * DATA_DIR/secrets.json (mode 0600).
  */
 import { randomBytes } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { env } from "./env.ts";
 import { generateSigningKey } from "./audit/signing-key.ts";
@@ -42,6 +42,8 @@ export function secrets(): Secrets {
       for (const name of absent) stored[name] = generators[name]();
       mkdirSync(e.DATA_DIR, { recursive: true });
       writeFileSync(file, JSON.stringify(stored, null, 2), { mode: 0o600 });
+      chmodSync(file, 0o600); // `mode` applies only to a new file; an older one may be wider
+
     }
   }
   cached = {
