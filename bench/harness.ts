@@ -137,13 +137,15 @@ export async function quiesce(db: pg.Client, timeoutMs = 15_000): Promise<void> 
  */
 export async function resetWrites(db: pg.Client): Promise<{ tenants: number; events: number }> {
   await quiesce(db);
-  // audit_events is append-only (its triggers refuse DELETE); the bench database's superuser
+  // audit_events and audit_digests are append-only (their triggers refuse DELETE); the bench database's superuser
   // switches user triggers off for this session to remove the bench tenants' chains.
   await db.query("SET session_replication_role = replica");
   const events = await db.query(
     "DELETE FROM audit_events WHERE tenant_id IN (SELECT id FROM tenants WHERE name LIKE 'bench-%')",
   );
   await db.query("DELETE FROM audit_chains WHERE chain_id IN (SELECT id FROM tenants WHERE name LIKE 'bench-%')");
+  // Housekeeping may have signed digests for them (append-only too, and they hold their tenant).
+  await db.query("DELETE FROM audit_digests WHERE tenant_id IN (SELECT id FROM tenants WHERE name LIKE 'bench-%')");
   await db.query("SET session_replication_role = DEFAULT");
   const tenants = await db.query("DELETE FROM tenants WHERE name LIKE 'bench-%'");
   await db.query("DELETE FROM idempotency_keys");

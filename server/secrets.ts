@@ -43,7 +43,6 @@ export function secrets(): Secrets {
       mkdirSync(e.DATA_DIR, { recursive: true });
       writeFileSync(file, JSON.stringify(stored, null, 2), { mode: 0o600 });
       chmodSync(file, 0o600); // `mode` applies only to a new file; an older one may be wider
-
     }
   }
   cached = {

@@ -99,6 +99,17 @@ describe("signing a digest on demand", () => {
   });
 });
 
+test("digests are append-only in the database itself", async () => {
+  const world = await tenantWithMembers();
+  await appendEvents(world, 1);
+  const digest = (await client(api.url, world.admin.token).post(`/api/v1/tenants/${world.tenant.id}/audit/digests`)).json;
+  const { sql } = await database();
+  for (const statement of [`UPDATE audit_digests SET head_hash = repeat('0', 64) WHERE id = $1::uuid`, `DELETE FROM audit_digests WHERE id = $1::uuid`]) {
+    await expect(sql.query(statement, [digest.id])).rejects.toThrow(/append-only/);
+  }
+  await expect(sql.query(`TRUNCATE audit_digests`)).rejects.toThrow(/append-only/);
+});
+
 describe("who may see and sign digests", () => {
   test("viewer and support list, admin and operator sign, viewer and support may not, another tenant's is 404, the JWKS needs no token", async () => {
     const world = await tenantWithMembers();

@@ -37,3 +37,16 @@ CREATE INDEX "audit_digests_tenant_id_signed_at_id_idx" ON "audit_digests"("tena
 
 -- AddForeignKey
 ALTER TABLE "audit_digests" ADD CONSTRAINT "audit_digests_tenant_id_fkey" FOREIGN KEY ("tenant_id") REFERENCES "tenants"("id") ON DELETE RESTRICT ON UPDATE CASCADE;
+
+-- Digests are evidence: like the events, they are never changed or removed.
+CREATE FUNCTION audit_digests_append_only() RETURNS trigger LANGUAGE plpgsql AS $fn$
+BEGIN
+  RAISE EXCEPTION 'audit_digests is append-only: % is not allowed', TG_OP USING ERRCODE = 'insufficient_privilege';
+END
+$fn$;
+
+CREATE TRIGGER "audit_digests_no_update_delete" BEFORE UPDATE OR DELETE ON "audit_digests"
+  FOR EACH ROW EXECUTE FUNCTION audit_digests_append_only();
+
+CREATE TRIGGER "audit_digests_no_truncate" BEFORE TRUNCATE ON "audit_digests"
+  FOR EACH STATEMENT EXECUTE FUNCTION audit_digests_append_only();
