@@ -11,6 +11,8 @@ import { metadataChecksIdle } from "../../server/sso/checks.ts";
 import { database } from "../../server/db/client.ts";
 import { emitEvent } from "../../server/events/emit.ts";
 import { encryptSecret } from "../../server/webhooks/crypto.ts";
+import { createDigest } from "../../server/audit/digests.ts";
+import { SYSTEM_PRINCIPAL, SYSTEM_REQUEST } from "../../server/auth/principal.ts";
 
 const SSO_BODY = { provider_type: "saml", name: "Matrix IdP", metadata_url: "https://idp.invalid/metadata.xml" };
 
@@ -21,6 +23,7 @@ interface World {
   tenantA: { id: string; name: string };
   providerId: string;
   auditEventId: string;
+  digestId: string;
   webhookId: string;
   deliveryId: string;
   viewerId: string;
@@ -97,6 +100,11 @@ const EXAMPLES: Record<string, Example> = {
   },
   "GET /tenants/{tenant_id}/audit/event-types": { request: (w) => ({ path: `/tenants/${w.tenantA.id}/audit/event-types` }) },
   "GET /tenants/{tenant_id}/audit/verify": { request: (w) => ({ path: `/tenants/${w.tenantA.id}/audit/verify` }) },
+  "GET /tenants/{tenant_id}/audit/digests": { request: (w) => ({ path: `/tenants/${w.tenantA.id}/audit/digests` }) },
+  "POST /tenants/{tenant_id}/audit/digests": { request: (w) => ({ path: `/tenants/${w.tenantA.id}/audit/digests` }) },
+  "GET /tenants/{tenant_id}/audit/digests/{digest_id}": { request: (w) => ({ path: `/tenants/${w.tenantA.id}/audit/digests/${w.digestId}` }) },
+  // Public: credentials, good or bad, play no part.
+  "GET /audit/jwks.json": { request: () => ({ path: "/audit/jwks.json" }), expect: { none: 200, bad: 200, revoked: 200, expired: 200 } },
   "GET /tenants/{tenant_id}/audit/{event_id}": { request: (w) => ({ path: `/tenants/${w.tenantA.id}/audit/${w.auditEventId}` }) },
   "GET /tenants/{tenant_id}/webhooks": { request: (w) => ({ path: `/tenants/${w.tenantA.id}/webhooks` }) },
   "POST /tenants/{tenant_id}/webhooks": {
@@ -167,6 +175,7 @@ beforeAll(async () => {
     tenantId: a.tenant.id,
     target: { type: "sso_provider", id: provider.id },
   });
+  const { digest } = await createDigest({ db: await database(), actor: { principal: SYSTEM_PRINCIPAL, request: SYSTEM_REQUEST }, tenantId: a.tenant.id });
   const webhook = await prisma.webhook.create({
     data: { tenantId: a.tenant.id, url: "https://hooks.invalid/a", events: ["*"], secretCiphertext: encryptSecret("matrix-secret-0123456789"), secretHint: "6789" },
   });
@@ -179,6 +188,7 @@ beforeAll(async () => {
     deliveryId: delivery.id,
     providerId: provider.id,
     auditEventId: auditEvent.id,
+    digestId: digest.id,
     viewerId: a.viewer.user.id,
     adminEmail: a.admin.user.email,
     adminTokenId: adminToken.id,
