@@ -66,6 +66,12 @@ const EnvSchema = z.object({
       }
     })
     .optional(),
+  SSO_CLOCK_SKEW_SECONDS: z.coerce
+    .number({ error: "SSO_CLOCK_SKEW_SECONDS must be a number of seconds" })
+    .int("SSO_CLOCK_SKEW_SECONDS must be a whole number of seconds")
+    .min(0, "SSO_CLOCK_SKEW_SECONDS must be 0-600")
+    .max(600, "SSO_CLOCK_SKEW_SECONDS must be 0-600")
+    .default(60),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
 });
 

@@ -7,6 +7,7 @@ import type { Database } from "./db/client.ts";
 import { purgeExpired } from "./http/idempotency.ts";
 import { purgeOldFailures } from "./auth/limits.ts";
 import { recheckStalePending } from "./sso/checks.ts";
+import { purgeExpiredAssertions } from "./sso/saml/replay.ts";
 import { log, errorFields } from "./log.ts";
 import { wakeDispatcher } from "./webhooks/dispatcher.ts";
 import { signDueDigests } from "./audit/digests.ts";
@@ -17,6 +18,7 @@ export interface HousekeepingSummary {
   sso_metadata_rechecked: number;
   /** Tenants with events since a digest at least an hour old got a new one (server/audit/digests.ts). */
   audit_digests_signed: number;
+  saml_assertions_purged: number;
 }
 
 export async function runHousekeeping(db: Database): Promise<HousekeepingSummary> {
@@ -25,6 +27,7 @@ export async function runHousekeeping(db: Database): Promise<HousekeepingSummary
     auth_failures_purged: await purgeOldFailures(db.prisma),
     sso_metadata_rechecked: await recheckStalePending(db),
     audit_digests_signed: await signDueDigests(db),
+    saml_assertions_purged: await purgeExpiredAssertions(db.prisma),
   };
 }
 

@@ -18,6 +18,8 @@ export interface MetadataDetails {
   jwks_uri?: string;
   certificate_expires_at?: string;
   certificates?: number;
+  /** SAML: every signing certificate listed (base64 DER), so a rollover's new one is already trusted. */
+  signing_certificates?: string[];
 }
 
 export interface MetadataResult {
@@ -53,7 +55,9 @@ export function parseSamlMetadata(xml: string): MetadataDetails {
     throw new InvalidMetadata(`not well-formed XML: ${(error as Error).message.split("\n")[0]}`);
   }
   const entities = (doc.EntitiesDescriptor as Node | undefined)?.EntityDescriptor ?? doc.EntityDescriptor;
-  const entity = asArray(entities as Node | Node[])[0];
+  const all = asArray(entities as Node | Node[]);
+  // In an EntitiesDescriptor the IdP need not come first (federations list SPs too).
+  const entity = all.find((e) => e.IDPSSODescriptor !== undefined) ?? all[0];
   if (!entity) throw new InvalidMetadata("no EntityDescriptor element");
   const entityId = entity["@_entityID"];
   if (typeof entityId !== "string" || !entityId) throw new InvalidMetadata("EntityDescriptor has no entityID");
@@ -69,12 +73,14 @@ export function parseSamlMetadata(xml: string): MetadataDetails {
   if (typeof ssoUrl !== "string" || !ssoUrl) throw new InvalidMetadata("no SingleSignOnService Location");
 
   const certificates: X509Certificate[] = [];
+  const encoded = new Set<string>();
   for (const key of asArray(idp.KeyDescriptor as Node | Node[])) {
     if (key["@_use"] && key["@_use"] !== "signing") continue;
     const data = asArray((key.KeyInfo as Node | undefined)?.X509Data as Node | Node[]);
     for (const x509 of data.flatMap((d) => asArray(d.X509Certificate as unknown))) {
       const base64 = text(x509)?.replace(/\s+/g, "");
-      if (!base64) continue;
+      if (!base64 || encoded.has(base64)) continue;
+      encoded.add(base64);
       try {
         certificates.push(new X509Certificate(Buffer.from(base64, "base64")));
       } catch {
@@ -84,7 +90,13 @@ export function parseSamlMetadata(xml: string): MetadataDetails {
   }
   if (certificates.length === 0) throw new InvalidMetadata("no signing certificate (KeyDescriptor use=\"signing\")");
   const earliest = certificates.map((c) => new Date(c.validTo)).sort((a, b) => a.getTime() - b.getTime())[0]!;
-  return { entity_id: entityId, sso_url: ssoUrl, certificate_expires_at: earliest.toISOString(), certificates: certificates.length };
+  return {
+    entity_id: entityId,
+    sso_url: ssoUrl,
+    certificate_expires_at: earliest.toISOString(),
+    certificates: certificates.length,
+    signing_certificates: certificates.map((c) => c.raw.toString("base64")),
+  };
 }
 
 function parseOidcDiscovery(body: string): MetadataDetails {

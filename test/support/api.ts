@@ -9,14 +9,23 @@ import * as rest from "../../app/api/v1/[...path]/route.ts";
 import * as openapi from "../../app/api/v1/openapi.json/route.ts";
 import * as fallback from "../../app/api/[...path]/route.ts";
 import * as cron from "../../app/api/cron/webhooks/route.ts";
+import * as samlMetadata from "../../app/api/sso/saml/[providerId]/metadata/route.ts";
 
-type Handler = (req: Request) => Response | Promise<Response>;
+type Handler = (req: Request, ctx?: { params: Promise<Record<string, string>> }) => Response | Promise<Response>;
+
+/** Routes with a path parameter, matched as Next matches them. */
+const PARAM_ROUTES: [RegExp, Record<string, unknown>, string][] = [[/^\/api\/sso\/saml\/([^/]+)\/metadata$/, samlMetadata, "providerId"]];
 
 function route(method: string, pathname: string): Handler | undefined {
   const pick = (mod: Record<string, unknown>) => mod[method] as Handler | undefined;
   if (pathname === "/api/v1/openapi.json") return pick(openapi);
   if (pathname.startsWith("/api/v1/") || pathname === "/api/v1") return pick(rest);
   if (pathname === "/api/cron/webhooks") return pick(cron);
+  for (const [pattern, mod, param] of PARAM_ROUTES) {
+    const match = pattern.exec(pathname);
+    const handler = match && pick(mod);
+    if (handler) return (req) => handler(req, { params: Promise.resolve({ [param]: decodeURIComponent(match[1]!) }) });
+  }
   if (pathname.startsWith("/api/")) return pick(fallback);
   return undefined;
 }

@@ -31,6 +31,8 @@ describe("environment", () => {
     [{ BOOTSTRAP_TOKEN: "cp_short" }, "BOOTSTRAP_TOKEN"],
     [{ AUDIT_SIGNING_KEY: "not a key" }, "AUDIT_SIGNING_KEY"],
     [{ AUDIT_SIGNING_KEY: generateKeyPairSync("ec", { namedCurve: "P-256" }).privateKey.export({ format: "pem", type: "pkcs8" }).toString() }, "AUDIT_SIGNING_KEY"],
+    [{ SSO_CLOCK_SKEW_SECONDS: "a minute" }, "SSO_CLOCK_SKEW_SECONDS"],
+    [{ SSO_CLOCK_SKEW_SECONDS: "3600" }, "SSO_CLOCK_SKEW_SECONDS"],
   ])("a bad value stops start-up with one line naming the variable: %o", (source, name) => {
     let error: unknown;
     try {
@@ -42,6 +44,11 @@ describe("environment", () => {
     const message = (error as Error).message;
     expect(message).toContain(name);
     expect(message.split("\n")).toHaveLength(1);
+  });
+
+  test("SSO clock skew: 60 s unless set", () => {
+    expect(parseEnv({}).SSO_CLOCK_SKEW_SECONDS).toBe(60);
+    expect(parseEnv({ SSO_CLOCK_SKEW_SECONDS: "0" }).SSO_CLOCK_SKEW_SECONDS).toBe(0);
   });
 
   test("empty strings count as unset", () => {

@@ -1,0 +1,267 @@
+/**
+ * SAML response validation against a real IdP on loopback (test/support/saml-idp.ts): it takes
+ * our AuthnRequest, signs real Responses with xml-crypto, and produces each broken variant.
+ * The provider is configured as an admin would (REST, metadata URL of the IdP), so its stored
+ * metadata is what the validator trusts.
+ */
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { randomUUID } from "node:crypto";
+import { startApi, type TestApi } from "../support/api.ts";
+import { client, db, tenantWithMembers } from "../support/fixtures.ts";
+import { startSamlIdp, type ResponseOverrides, type SamlIdp } from "../support/saml-idp.ts";
+import { verifyingSignatures } from "../support/saml-response.ts";
+import { selfSignedCertificate } from "../support/x509.ts";
+import { clock } from "../../server/clock.ts";
+import { database } from "../../server/db/client.ts";
+import { runHousekeeping } from "../../server/housekeeping.ts";
+import { metadataChecksIdle } from "../../server/sso/checks.ts";
+import { loadSamlConfig, type SamlProviderConfig } from "../../server/sso/saml/config.ts";
+import { authnRequestUrl } from "../../server/sso/saml/request.ts";
+import { validateSamlResponse } from "../../server/sso/saml/validate.ts";
+import { SsoRefused } from "../../server/sso/saml/refused.ts";
+
+let api: TestApi;
+let idp: SamlIdp;
+let config: SamlProviderConfig;
+let prisma: Awaited<ReturnType<typeof db>>;
+
+/** A SAML provider for the IdP, created through the API; its metadata checked and stored. */
+async function providerFor(metadataUrl: string, allowIdpInitiated = false): Promise<SamlProviderConfig> {
+  const { tenant, admin } = await tenantWithMembers();
+  const api_ = client(api.url, admin.token);
+  const created = await api_.post(`/api/v1/tenants/${tenant.id}/sso`, { provider_type: "saml", name: "Local IdP", metadata_url: metadataUrl });
+  expect(created.status).toBe(201);
+  const refreshed = await api_.post(`/api/v1/tenants/${tenant.id}/sso/${created.json.id}/refresh-metadata`);
+  expect(refreshed.json.metadata).toMatchObject({ status: "valid", entity_id: `${new URL(metadataUrl).origin}/entity` });
+  return loadSamlConfig(prisma, { id: created.json.id, allowIdpInitiated });
+}
+
+beforeAll(async () => {
+  api = await startApi();
+  prisma = await db();
+  idp = await startSamlIdp();
+  config = await providerFor(idp.metadataUrl);
+});
+afterAll(async () => {
+  await metadataChecksIdle();
+  await Promise.all([api.close(), idp.close()]);
+});
+
+/** SP-initiated: our AuthnRequest → the IdP → the form it posts back to our ACS. */
+async function signIn(overrides: ResponseOverrides = {}, on: { idp?: SamlIdp; config?: SamlProviderConfig } = {}) {
+  const requestId = `_${randomUUID()}`;
+  const url = await authnRequestUrl(on.config ?? config, requestId, `relay-${requestId}`);
+  const form = await (on.idp ?? idp).login(url, overrides);
+  return { requestId, form };
+}
+
+async function refusal(promise: Promise<unknown>): Promise<SsoRefused> {
+  const error = await promise.then(
+    () => null,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(SsoRefused);
+  return error as SsoRefused;
+}
+
+async function refusedWith(overrides: ResponseOverrides) {
+  const { requestId, form } = await signIn(overrides);
+  return refusal(validateSamlResponse(prisma, config, form.samlResponse, requestId));
+}
+
+describe("SAML sign-in that succeeds", () => {
+  test("SP-initiated, Response signed: the AuthnRequest reaches the IdP and the profile comes back", async () => {
+    const { requestId, form } = await signIn();
+    expect(form.request).toEqual({ id: requestId, issuer: config.sp.entity_id, acsUrl: config.sp.acs_url, destination: idp.ssoUrl });
+    expect(form.action).toBe(config.sp.acs_url);
+    expect(form.relayState).toBe(`relay-${requestId}`);
+
+    const result = await validateSamlResponse(prisma, config, form.samlResponse, requestId);
+    expect(result).toMatchObject({ inResponseTo: requestId, assertionId: form.assertionId });
+    expect(result.profile).toEqual({
+      id: "alice@example.com",
+      email: "alice@example.com",
+      first_name: "Alice",
+      last_name: "Liddell",
+      groups: ["engineering", "admins"],
+      idp_id: idp.entityId,
+      raw_attributes: {
+        "http://schemas.xmlsoap.org/ws/2005/05/identity/claims/givenname": "Alice",
+        "http://schemas.xmlsoap.org/ws/2005/05/identity/claims/surname": "Liddell",
+        "http://schemas.microsoft.com/ws/2008/06/identity/claims/groups": ["engineering", "admins"],
+      },
+    });
+  });
+
+  test("only the Assertion signed (Entra and Okta's default) is accepted", async () => {
+    const { requestId, form } = await signIn({ signing: "assertion" });
+    expect((await validateSamlResponse(prisma, config, form.samlResponse, requestId)).profile.email).toBe("alice@example.com");
+  });
+
+  test("both signed is accepted", async () => {
+    const { requestId, form } = await signIn({ signing: "both" });
+    expect((await validateSamlResponse(prisma, config, form.samlResponse, requestId)).inResponseTo).toBe(requestId);
+  });
+
+  test("certificate rollover: metadata lists two certificates and the IdP signs with the second", async () => {
+    const rolling = await startSamlIdp({ certificates: 2 });
+    try {
+      const rollingConfig = await providerFor(rolling.metadataUrl);
+      expect(rollingConfig.certificates).toEqual(rolling.keys.map((k) => k.certificateBase64));
+      for (const key of rolling.keys) {
+        rolling.signingKey = key;
+        const { requestId, form } = await signIn({ signing: "assertion" }, { idp: rolling, config: rollingConfig });
+        expect((await validateSamlResponse(prisma, rollingConfig, form.samlResponse, requestId)).profile.id).toBe("alice@example.com");
+      }
+    } finally {
+      await rolling.close();
+    }
+  });
+
+  test("profile: email from an email attribute when the NameID is opaque; Okta-style attribute names", async () => {
+    const { requestId, form } = await signIn({
+      nameId: "00u1abcd2EFGH3ijk4x7",
+      nameIdFormat: "urn:oasis:names:tc:SAML:2.0:nameid-format:persistent",
+      attributes: { email: "Bob@Example.com", firstName: "Bob", lastName: "Builder", groups: "crew" },
+    });
+    const { profile } = await validateSamlResponse(prisma, config, form.samlResponse, requestId);
+    expect(profile).toMatchObject({ id: "00u1abcd2EFGH3ijk4x7", email: "bob@example.com", first_name: "Bob", last_name: "Builder", groups: ["crew"] });
+  });
+
+  test("no email anywhere is refused with no_email", async () => {
+    const refused = await refusedWith({ nameId: "opaque-id", nameIdFormat: "urn:oasis:names:tc:SAML:2.0:nameid-format:persistent", attributes: {} });
+    expect(refused.reason).toBe("no_email");
+  });
+});
+
+describe("SAML responses that are refused, each for its reason", () => {
+  test("unsigned (neither Response nor Assertion) → signature", async () => {
+    const refused = await refusedWith({ signing: "none" });
+    expect(refused).toMatchObject({ reason: "signature", detail: expect.stringMatching(/Neither/) });
+  });
+
+  test.each(["response", "assertion"] as const)("tampered after signing (%s signed) → signature", async (signing) => {
+    const refused = await refusedWith({ signing, tamper: true });
+    expect(refused).toMatchObject({ reason: "signature", detail: expect.stringMatching(/altered/) });
+  });
+
+  test("signed by another key (not in the metadata) → certificate", async () => {
+    const stranger = selfSignedCertificate("Somebody Else");
+    const refused = await refusedWith({ key: stranger, signing: "both" });
+    expect(refused).toMatchObject({ reason: "certificate", detail: expect.stringMatching(/Somebody Else.*does not list/) });
+  });
+
+  test.each([
+    ["sibling", "assertion"],
+    ["wrap", "assertion"],
+    ["extensions", "assertion"],
+    ["response-wrap", "response"],
+  ] as const)("XML signature wrapping (%s, %s signed) → signature, never the attacker's profile", async (xsw, signing) => {
+    const { requestId, form } = await signIn({ xsw, signing });
+    // A real attack: the IdP's signature still verifies, and the attacker's NameID is in the document.
+    const xml = Buffer.from(form.samlResponse, "base64").toString("utf8");
+    expect(verifyingSignatures(xml, idp.signingKey.certificatePem)).toBeGreaterThanOrEqual(1);
+    expect(xml).toContain("attacker-alice@example.com");
+    const refused = await refusal(validateSamlResponse(prisma, config, form.samlResponse, requestId));
+    expect(refused).toMatchObject({ reason: "signature", detail: expect.stringMatching(/wrapping/) });
+  });
+
+  test("wrong audience → audience", async () => {
+    const refused = await refusedWith({ audience: "https://someone-else.example/saml" });
+    expect(refused).toMatchObject({ reason: "audience", detail: expect.stringContaining("someone-else") });
+  });
+
+  test("wrong Destination on the Response → destination", async () => {
+    const refused = await refusedWith({ destination: "https://someone-else.example/acs" });
+    expect(refused).toMatchObject({ reason: "destination", detail: expect.stringMatching(/Destination/) });
+  });
+
+  test("wrong Recipient in the signed assertion → destination", async () => {
+    const refused = await refusedWith({ recipient: "https://someone-else.example/acs", signing: "assertion" });
+    expect(refused).toMatchObject({ reason: "destination", detail: expect.stringMatching(/Recipient/) });
+  });
+
+  test("another Issuer than the provider's entity ID → issuer", async () => {
+    expect((await refusedWith({ issuer: "https://evil.example/idp" })).reason).toBe("issuer");
+  });
+
+  test("expired beyond the skew → clock", async () => {
+    const now = Date.now();
+    const refused = await refusedWith({ notBefore: new Date(now - 10 * 60_000), notOnOrAfter: new Date(now - 2 * 60_000) });
+    expect(refused).toMatchObject({ reason: "clock", detail: expect.stringMatching(/expired/) });
+  });
+
+  test("not yet valid beyond the 60 s skew → clock; 30 s ahead is within the skew and accepted", async () => {
+    const now = Date.now();
+    const refused = await refusedWith({ notBefore: new Date(now + 2 * 60_000) });
+    expect(refused).toMatchObject({ reason: "clock", detail: expect.stringMatching(/not valid until/) });
+
+    const ahead = await signIn({ notBefore: new Date(now + 30_000) });
+    expect((await validateSamlResponse(prisma, config, ahead.form.samlResponse, ahead.requestId)).profile.id).toBe("alice@example.com");
+
+    // SSO_CLOCK_SKEW_SECONDS=0 would refuse the same.
+    const strict = await signIn({ notBefore: new Date(now + 30_000) });
+    const refusedStrict = await refusal(validateSamlResponse(prisma, config, strict.form.samlResponse, strict.requestId, { skewSeconds: 0 }));
+    expect(refusedStrict.reason).toBe("clock");
+  });
+
+  test("the same assertion twice → replay, also when two instances race with it", async () => {
+    const { requestId, form } = await signIn();
+    await validateSamlResponse(prisma, config, form.samlResponse, requestId);
+    expect((await refusal(validateSamlResponse(prisma, config, form.samlResponse, requestId))).reason).toBe("replay");
+
+    const race = await signIn();
+    const results = await Promise.allSettled(
+      Array.from({ length: 5 }, async () => validateSamlResponse(prisma, config, race.form.samlResponse, race.requestId)),
+    );
+    expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
+    expect(results.filter((r) => r.status === "rejected").map((r) => (r as PromiseRejectedResult).reason.reason)).toEqual(Array(4).fill("replay"));
+  });
+
+  test("an InResponseTo we did not issue → unknown_request", async () => {
+    const { form } = await signIn();
+    expect((await refusal(validateSamlResponse(prisma, config, form.samlResponse, `_${randomUUID()}`))).reason).toBe("unknown_request");
+    // No pending request found at all, yet the response claims to answer one.
+    const other = await signIn();
+    expect((await refusal(validateSamlResponse(prisma, config, other.form.samlResponse, null))).reason).toBe("unknown_request");
+  });
+
+  test("IdP-initiated (no InResponseTo) → idp_initiated unless the provider allows it", async () => {
+    const unsolicited = () => idp.issue({ audience: config.sp.entity_id, acsUrl: config.sp.acs_url, inResponseTo: null });
+    expect((await refusal(validateSamlResponse(prisma, config, unsolicited().samlResponse, null))).reason).toBe("idp_initiated");
+
+    const allowing = { ...config, allowIdpInitiated: true };
+    const result = await validateSamlResponse(prisma, allowing, unsolicited().samlResponse, null);
+    expect(result).toMatchObject({ inResponseTo: null, profile: { email: "alice@example.com" } });
+  });
+
+  test("garbage, a DTD, or no assertion → invalid_response", async () => {
+    expect((await refusal(validateSamlResponse(prisma, config, "not base64!", null))).reason).toBe("invalid_response");
+    const dtd = Buffer.from('<?xml version="1.0"?><!DOCTYPE r [<!ENTITY x "y">]><samlp:Response xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol"/>');
+    expect((await refusal(validateSamlResponse(prisma, config, dtd.toString("base64"), null))).reason).toBe("invalid_response");
+    const empty = Buffer.from('<samlp:Response xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol" ID="_x" Version="2.0"/>');
+    expect((await refusal(validateSamlResponse(prisma, config, empty.toString("base64"), null))).reason).toMatch(/invalid_response|signature/);
+  });
+});
+
+describe("the replay cache", () => {
+  test("rows live until the assertion's expiry plus skew, then housekeeping purges them", async () => {
+    const notOnOrAfter = new Date(Date.now() + 3 * 60_000);
+    const { requestId, form } = await signIn({ notOnOrAfter });
+    await validateSamlResponse(prisma, config, form.samlResponse, requestId);
+    const row = await prisma.ssoSamlAssertion.findUnique({
+      where: { providerId_assertionId: { providerId: config.providerId, assertionId: form.assertionId } },
+    });
+    expect(row?.expiresAt.getTime()).toBe(notOnOrAfter.getTime() + 60_000);
+
+    expect((await runHousekeeping(await database())).saml_assertions_purged).toBe(0);
+    const realNow = clock.now;
+    clock.now = () => new Date(notOnOrAfter.getTime() + 61_000);
+    try {
+      expect((await runHousekeeping(await database())).saml_assertions_purged).toBeGreaterThanOrEqual(1);
+    } finally {
+      clock.now = realNow;
+    }
+    expect(await prisma.ssoSamlAssertion.count({ where: { assertionId: form.assertionId } })).toBe(0);
+  });
+});
