@@ -20,6 +20,8 @@ export interface MetadataDetails {
   certificates?: number;
   /** SAML: every signing certificate listed (base64 DER), so a rollover's new one is already trusted. */
   signing_certificates?: string[];
+  /** SAML: how `sso_url` takes an AuthnRequest (HTTP-Redirect preferred; some IdPs offer only HTTP-POST). */
+  sso_binding?: "redirect" | "post";
 }
 
 export interface MetadataResult {
@@ -71,6 +73,7 @@ export function parseSamlMetadata(xml: string): MetadataDetails {
     services[0];
   const ssoUrl = preferred?.["@_Location"];
   if (typeof ssoUrl !== "string" || !ssoUrl) throw new InvalidMetadata("no SingleSignOnService Location");
+  const binding = String(preferred?.["@_Binding"]);
 
   const certificates: X509Certificate[] = [];
   const encoded = new Set<string>();
@@ -93,6 +96,7 @@ export function parseSamlMetadata(xml: string): MetadataDetails {
   return {
     entity_id: entityId,
     sso_url: ssoUrl,
+    ...(binding.endsWith("HTTP-Redirect") ? { sso_binding: "redirect" as const } : binding.endsWith("HTTP-POST") ? { sso_binding: "post" as const } : {}),
     certificate_expires_at: earliest.toISOString(),
     certificates: certificates.length,
     signing_certificates: certificates.map((c) => c.raw.toString("base64")),

@@ -12,6 +12,7 @@ import { startSamlIdp, type ResponseOverrides, type SamlIdp } from "../support/s
 import { verifyingSignatures } from "../support/saml-response.ts";
 import { selfSignedCertificate } from "../support/x509.ts";
 import { clock } from "../../server/clock.ts";
+import { appUrl } from "../../server/env.ts";
 import { database } from "../../server/db/client.ts";
 import { runHousekeeping } from "../../server/housekeeping.ts";
 import { metadataChecksIdle } from "../../server/sso/checks.ts";
@@ -115,6 +116,35 @@ describe("SAML sign-in that succeeds", () => {
       }
     } finally {
       await rolling.close();
+    }
+  });
+
+  test("an IdP that takes AuthnRequests only by HTTP-POST: our page posts it there, and the sign-in completes", async () => {
+    const postOnly = await startSamlIdp({ binding: "post" });
+    try {
+      const postConfig = await providerFor(postOnly.metadataUrl);
+      expect(postConfig.ssoBinding).toBe("post");
+      const requestId = `_${randomUUID()}`;
+      // APP_URL is the default in tests; the test API server stands in for it.
+      const url = (await authnRequestUrl(postConfig, requestId, "relay-post")).replace(appUrl(), api.url);
+      expect(url).toMatch(new RegExp(`^${api.url}/api/sso/saml/${postConfig.providerId}/post\\?SAMLRequest=`));
+
+      const page = await fetch(url);
+      expect(page.status).toBe(200);
+      expect(page.headers.get("content-security-policy")).toMatch(new RegExp(`script-src 'sha256-[^']+'; form-action ${postOnly.url};`));
+
+      const form = await postOnly.login(url);
+      expect(form.request).toMatchObject({ id: requestId, acsUrl: postConfig.sp.acs_url });
+      expect(form.relayState).toBe("relay-post");
+      expect((await validateSamlResponse(prisma, postConfig, form.samlResponse, requestId)).profile.email).toBe("alice@example.com");
+
+      // The page exists only for POST-only SAML providers, and takes only a base64 request.
+      expect((await fetch(`${api.url}/api/sso/saml/${config.providerId}/post?SAMLRequest=abcd`)).status).toBe(404);
+      const bad = await fetch(`${api.url}/api/sso/saml/${postConfig.providerId}/post?SAMLRequest=%3Cscript%3E`);
+      expect(bad.status).toBe(400);
+      expect(await bad.json()).toMatchObject({ code: "invalid_request", errors: [{ path: "SAMLRequest" }] });
+    } finally {
+      await postOnly.close();
     }
   });
 
@@ -233,6 +263,11 @@ describe("SAML responses that are refused, each for its reason", () => {
     const allowing = { ...config, allowIdpInitiated: true };
     const result = await validateSamlResponse(prisma, allowing, unsolicited().samlResponse, null);
     expect(result).toMatchObject({ inResponseTo: null, profile: { email: "alice@example.com" } });
+  });
+
+  test("the IdP answers with an error status → idp_error with its message", async () => {
+    const refused = await refusedWith({ status: { code: "urn:oasis:names:tc:SAML:2.0:status:Responder", message: "User is not assigned to this application" } });
+    expect(refused).toMatchObject({ reason: "idp_error", detail: expect.stringContaining("not assigned") });
   });
 
   test("garbage, a DTD, or no assertion → invalid_response", async () => {

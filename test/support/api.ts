@@ -10,11 +10,15 @@ import * as openapi from "../../app/api/v1/openapi.json/route.ts";
 import * as fallback from "../../app/api/[...path]/route.ts";
 import * as cron from "../../app/api/cron/webhooks/route.ts";
 import * as samlMetadata from "../../app/api/sso/saml/[providerId]/metadata/route.ts";
+import * as samlPost from "../../app/api/sso/saml/[providerId]/post/route.ts";
 
 type Handler = (req: Request, ctx?: { params: Promise<Record<string, string>> }) => Response | Promise<Response>;
 
 /** Routes with a path parameter, matched as Next matches them. */
-const PARAM_ROUTES: [RegExp, Record<string, unknown>, string][] = [[/^\/api\/sso\/saml\/([^/]+)\/metadata$/, samlMetadata, "providerId"]];
+const PARAM_ROUTES: [RegExp, Record<string, unknown>, string][] = [
+  [/^\/api\/sso\/saml\/([^/]+)\/metadata$/, samlMetadata, "providerId"],
+  [/^\/api\/sso\/saml\/([^/]+)\/post$/, samlPost, "providerId"],
+];
 
 function route(method: string, pathname: string): Handler | undefined {
   const pick = (mod: Record<string, unknown>) => mod[method] as Handler | undefined;

@@ -54,8 +54,10 @@ export interface SamlIdp {
 const escapeHtml = (value: string) =>
   value.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
 
-function readAuthnRequest(encoded: string): AuthnRequestSeen {
-  const xml = inflateRawSync(Buffer.from(encoded, "base64")).toString("utf8");
+/** HTTP-Redirect deflates the request; HTTP-POST sends it as is. */
+function readAuthnRequest(encoded: string, deflated: boolean): AuthnRequestSeen {
+  const raw = Buffer.from(encoded, "base64");
+  const xml = (deflated ? inflateRawSync(raw) : raw).toString("utf8");
   const root = new DOMParser().parseFromString(xml, "text/xml").documentElement;
   if (!root || root.localName !== "AuthnRequest") throw new Error("not an AuthnRequest");
   const issuer = root.getElementsByTagNameNS("urn:oasis:names:tc:SAML:2.0:assertion", "Issuer")[0]?.textContent ?? "";
@@ -68,18 +70,47 @@ function readAuthnRequest(encoded: string): AuthnRequestSeen {
 }
 
 function readForm(html: string): { action: string; fields: Record<string, string> } {
-  const unescape = (v: string) => v.replace(/&quot;/g, '"').replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&amp;/g, "&");
+  const unescape = (v: string) =>
+    v.replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&amp;/g, "&");
   const action = /<form[^>]*action="([^"]*)"/.exec(html)?.[1];
-  if (!action) throw new Error("the IdP page has no form");
+  if (!action) throw new Error("the page has no form");
   const fields: Record<string, string> = {};
   for (const match of html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)"/g)) fields[match[1]!] = unescape(match[2]!);
   return { action: unescape(action), fields };
 }
 
-export async function startSamlIdp(options: { certificates?: number; nameId?: string } = {}): Promise<SamlIdp> {
+export async function startSamlIdp(
+  options: { certificates?: number; nameId?: string; binding?: "redirect" | "post" } = {},
+): Promise<SamlIdp> {
+  const binding = options.binding ?? "redirect";
   const keys = Array.from({ length: options.certificates ?? 1 }, (_, i) => selfSignedCertificate(`Test SAML IdP ${i + 1}`));
   let nextOverrides: ResponseOverrides = {};
   let last: { request: AuthnRequestSeen; assertionId: string } | null = null;
+
+  /** The request's parameters: the query (HTTP-Redirect) or the form body (HTTP-POST). */
+  async function readParams(req: http.IncomingMessage, url: URL): Promise<URLSearchParams> {
+    if (req.method === "GET") return url.searchParams;
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    return new URLSearchParams(Buffer.concat(chunks).toString("utf8"));
+  }
+
+  /** Signs the user in (no prompt) and answers with the auto-posting form back to the SP. */
+  function answer(res: http.ServerResponse, params: URLSearchParams) {
+    const request = readAuthnRequest(params.get("SAMLRequest") ?? "", binding === "redirect");
+    const overrides = nextOverrides;
+    nextOverrides = {};
+    const issued = idp.issue({ audience: request.issuer, acsUrl: request.acsUrl, inResponseTo: request.id, ...overrides });
+    last = { request, assertionId: issued.assertionId };
+    const relayState = params.get("RelayState");
+    const inputs = [
+      `<input type="hidden" name="SAMLResponse" value="${escapeHtml(issued.samlResponse)}"/>`,
+      relayState !== null ? `<input type="hidden" name="RelayState" value="${escapeHtml(relayState)}"/>` : "",
+    ].join("");
+    res
+      .writeHead(200, { "content-type": "text/html; charset=utf-8" })
+      .end(`<!DOCTYPE html><html><body onload="document.forms[0].submit()"><form method="post" action="${escapeHtml(request.acsUrl)}">${inputs}</form></body></html>`);
+  }
 
   const sockets = new Set<Socket>();
   const server = http.createServer((req, res) => {
@@ -89,20 +120,10 @@ export async function startSamlIdp(options: { certificates?: number; nameId?: st
         res.writeHead(200, { "content-type": "application/samlmetadata+xml" }).end(idp.metadataXml());
         return;
       }
-      if (url.pathname === "/sso" && req.method === "GET") {
-        const request = readAuthnRequest(url.searchParams.get("SAMLRequest") ?? "");
-        const overrides = nextOverrides;
-        nextOverrides = {};
-        const issued = idp.issue({ audience: request.issuer, acsUrl: request.acsUrl, inResponseTo: request.id, ...overrides });
-        last = { request, assertionId: issued.assertionId };
-        const relayState = url.searchParams.get("RelayState");
-        const inputs = [
-          `<input type="hidden" name="SAMLResponse" value="${escapeHtml(issued.samlResponse)}"/>`,
-          relayState !== null ? `<input type="hidden" name="RelayState" value="${escapeHtml(relayState)}"/>` : "",
-        ].join("");
-        res
-          .writeHead(200, { "content-type": "text/html; charset=utf-8" })
-          .end(`<!DOCTYPE html><html><body onload="document.forms[0].submit()"><form method="post" action="${escapeHtml(request.acsUrl)}">${inputs}</form></body></html>`);
+      if (url.pathname === "/sso" && req.method === (binding === "redirect" ? "GET" : "POST")) {
+        void readParams(req, url)
+          .then((params) => answer(res, params))
+          .catch((error: Error) => res.writeHead(400, { "content-type": "text/plain" }).end(error.message));
         return;
       }
       res.writeHead(404).end();
@@ -144,7 +165,7 @@ export async function startSamlIdp(options: { certificates?: number; nameId?: st
         `<md:EntityDescriptor xmlns:md="urn:oasis:names:tc:SAML:2.0:metadata" xmlns:ds="http://www.w3.org/2000/09/xmldsig#" entityID="${idp.entityId}">` +
         `<md:IDPSSODescriptor WantAuthnRequestsSigned="false" protocolSupportEnumeration="urn:oasis:names:tc:SAML:2.0:protocol">${descriptors}` +
         `<md:NameIDFormat>urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress</md:NameIDFormat>` +
-        `<md:SingleSignOnService Binding="urn:oasis:names:tc:SAML:2.0:bindings:HTTP-Redirect" Location="${idp.ssoUrl}"/>` +
+        `<md:SingleSignOnService Binding="urn:oasis:names:tc:SAML:2.0:bindings:${binding === "redirect" ? "HTTP-Redirect" : "HTTP-POST"}" Location="${idp.ssoUrl}"/>` +
         `</md:IDPSSODescriptor></md:EntityDescriptor>`
       );
     },
@@ -160,10 +181,18 @@ export async function startSamlIdp(options: { certificates?: number; nameId?: st
       return { samlResponse: toBase64(built.xml), xml: built.xml, assertionId: built.assertionId };
     },
     async login(redirectUrl, overrides = {}) {
-      if (!redirectUrl.startsWith(idp.ssoUrl)) throw new Error(`the redirect goes to ${redirectUrl}, not this IdP`);
       nextOverrides = overrides;
       last = null;
-      const res = await fetch(redirectUrl, { redirect: "manual" });
+      let res: Response;
+      if (redirectUrl.startsWith(`${idp.ssoUrl}?`)) {
+        res = await fetch(redirectUrl, { redirect: "manual" });
+      } else {
+        // HTTP-POST: the SP's page carries a form to this IdP; post it as the browser would.
+        const page = await fetch(redirectUrl, { redirect: "manual" });
+        const { action, fields } = readForm(await page.text());
+        if (action !== idp.ssoUrl) throw new Error(`the SP's form posts to ${action}, not this IdP`);
+        res = await fetch(action, { method: "POST", body: new URLSearchParams(fields), redirect: "manual" });
+      }
       const body = await res.text();
       if (res.status !== 200) throw new Error(`the IdP answered ${res.status}: ${body}`);
       const { action, fields } = readForm(body);

@@ -37,6 +37,8 @@ export interface ResponseOptions {
   /** Changes the NameID after signing (the signature no longer matches). */
   tamper?: boolean;
   xsw?: Xsw;
+  /** A failure status (e.g. "urn:oasis:names:tc:SAML:2.0:status:Responder") and message: no assertion then. */
+  status?: { code: string; message: string };
 }
 
 export const newId = () => `_${randomBytes(20).toString("hex")}`;
@@ -62,6 +64,15 @@ export function responseXml(options: ResponseOptions, ids: { response: string; a
   const notOnOrAfter = options.notOnOrAfter ?? new Date(now.getTime() + 5 * 60_000);
   const inResponseTo = options.inResponseTo ? ` InResponseTo="${esc(options.inResponseTo)}"` : "";
   const instant = now.toISOString();
+  if (options.status) {
+    return (
+      `<samlp:Response xmlns:samlp="${PROTOCOL}" xmlns:saml="${ASSERTION}" ID="${ids.response}" Version="2.0" IssueInstant="${instant}"` +
+      ` Destination="${esc(options.destination ?? options.acsUrl)}"${inResponseTo}>` +
+      `<saml:Issuer>${esc(options.issuer)}</saml:Issuer>` +
+      `<samlp:Status><samlp:StatusCode Value="${esc(options.status.code)}"/><samlp:StatusMessage>${esc(options.status.message)}</samlp:StatusMessage></samlp:Status>` +
+      `</samlp:Response>`
+    );
+  }
   return (
     `<samlp:Response xmlns:samlp="${PROTOCOL}" xmlns:saml="${ASSERTION}" ID="${ids.response}" Version="2.0" IssueInstant="${instant}"` +
     ` Destination="${esc(options.destination ?? options.acsUrl)}"${inResponseTo}>` +
@@ -173,7 +184,7 @@ export function buildResponse(options: ResponseOptions): { xml: string; assertio
   const ids = { response: newId(), assertion: options.assertionId ?? newId() };
   const signing = options.signing ?? "response";
   let xml = responseXml(options, ids);
-  if (signing === "assertion" || signing === "both") xml = signElement(xml, ids.assertion, options.key);
+  if (!options.status && (signing === "assertion" || signing === "both")) xml = signElement(xml, ids.assertion, options.key);
   if (signing === "response" || signing === "both") xml = signElement(xml, ids.response, options.key);
   if (options.tamper) xml = tamper(xml, `attacker-${options.nameId}`);
   if (options.xsw) xml = wrap(xml, options.xsw, `attacker-${options.nameId}`);

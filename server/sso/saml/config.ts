@@ -19,6 +19,8 @@ export interface SamlProviderConfig {
   /** The IdP's entity ID: the Issuer its assertions must carry. */
   idpEntityId: string;
   ssoUrl: string;
+  /** How the SSO URL takes our AuthnRequest: a redirect, or (IdPs that offer only that) a form post. */
+  ssoBinding: "redirect" | "post";
   /** Base64 DER of each signing certificate the metadata lists (all trusted, for rollover). */
   certificates: string[];
   sp: SamlSpDetails;
@@ -43,6 +45,7 @@ export function samlConfigFrom(
     allowIdpInitiated: provider.allowIdpInitiated,
     idpEntityId: details.entity_id!,
     ssoUrl: details.sso_url!,
+    ssoBinding: details.sso_binding ?? "redirect",
     certificates: details.signing_certificates!,
     sp: samlSpDetails(provider.id, base),
   };
@@ -77,5 +80,7 @@ export function samlClient(config: SamlProviderConfig, requestId?: string): SAML
     identifierFormat: null,
     disableRequestedAuthnContext: true,
     generateUniqueId: () => requestId ?? "",
+    // HTTP-POST carries the request base64-encoded as is; only HTTP-Redirect deflates it.
+    skipRequestCompression: config.ssoBinding === "post",
   });
 }
