@@ -196,6 +196,13 @@ describe("SAML responses that are refused, each for its reason", () => {
     expect(refused).toMatchObject({ reason: "signature", detail: expect.stringMatching(/wrapping/) });
   });
 
+  test("a comment inserted into a signed NameID does not truncate it (CVE-2017-11428 class)", async () => {
+    const { requestId, form } = await signIn({ nameId: "alice@example.com.evil.test", signing: "assertion" });
+    const xml = Buffer.from(form.samlResponse, "base64").toString("utf8").replace("alice@example.com.evil.test", "alice@example.com<!---->.evil.test");
+    const result = await validateSamlResponse(prisma, config, Buffer.from(xml).toString("base64"), requestId);
+    expect(result.profile).toMatchObject({ id: "alice@example.com.evil.test", email: "alice@example.com.evil.test" });
+  });
+
   test("wrong audience → audience", async () => {
     const refused = await refusedWith({ audience: "https://someone-else.example/saml" });
     expect(refused).toMatchObject({ reason: "audience", detail: expect.stringContaining("someone-else") });
