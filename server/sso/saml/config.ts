@@ -56,7 +56,7 @@ export async function loadSamlConfig(db: Tx, provider: { id: string; allowIdpIni
   const row = await db.ssoProvider.findUnique({ where: { id: provider.id }, select: { metadataStatus: true, metadataDetails: true } });
   if (!row) throw new SsoRefused("not_configured", "The provider no longer exists");
   if (row.metadataStatus !== "valid") {
-    throw new SsoRefused("not_configured", `The provider's metadata is ${row.metadataStatus}: fix or refresh it`);
+    throw new SsoRefused("metadata", `The provider's SAML metadata is ${row.metadataStatus}: fix its URL or refresh it`);
   }
   return samlConfigFrom(provider, (row.metadataDetails ?? {}) as MetadataDetails);
 }

@@ -14,6 +14,7 @@ export type SamlRefusalReason =
   | "idp_initiated"
   | "issuer"
   | "not_configured"
+  | "metadata"
   | "idp_error"
   | "invalid_response"
   | "no_email";
