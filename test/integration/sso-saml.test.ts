@@ -19,6 +19,7 @@ import { metadataChecksIdle } from "../../server/sso/checks.ts";
 import { loadSamlConfig, type SamlProviderConfig } from "../../server/sso/saml/config.ts";
 import { authnRequestUrl } from "../../server/sso/saml/request.ts";
 import { validateSamlResponse } from "../../server/sso/saml/validate.ts";
+import { validateForProvider } from "../../server/sso/saml/rollover.ts";
 import { SsoRefused } from "../../server/sso/saml/refused.ts";
 
 let api: TestApi;
@@ -283,6 +284,40 @@ describe("SAML responses that are refused, each for its reason", () => {
     expect((await refusal(validateSamlResponse(prisma, config, dtd.toString("base64"), null))).reason).toBe("invalid_response");
     const empty = Buffer.from('<samlp:Response xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol" ID="_x" Version="2.0"/>');
     expect(await refusal(validateSamlResponse(prisma, config, empty.toString("base64"), null))).toMatchObject({ reason: "invalid_response", detail: expect.stringMatching(/no assertion/) });
+  });
+});
+
+describe("certificate rollover ahead of our stored metadata", () => {
+  test("an unknown certificate re-fetches the metadata once per window; a newly listed certificate is then accepted", async () => {
+    const rolling = await startSamlIdp();
+    const realNow = clock.now;
+    try {
+      const before = await providerFor(rolling.metadataUrl);
+      const db_ = await database();
+      const provider = { id: before.providerId, allowIdpInitiated: false };
+      // The IdP publishes a new certificate and signs with it at once; our copy is 6 minutes old.
+      const next = selfSignedCertificate("Test SAML IdP next");
+      rolling.keys.push(next);
+      rolling.signingKey = next;
+      const later = Date.now() + 6 * 60_000;
+      clock.now = () => new Date(later);
+      const long = { notOnOrAfter: new Date(later + 30 * 60_000) };
+
+      const first = await signIn({ ...long, signing: "assertion" }, { idp: rolling, config: before });
+      expect(await refusal(validateSamlResponse(prisma, before, first.form.samlResponse, first.requestId))).toMatchObject({ reason: "certificate" });
+      const accepted = await validateForProvider(db_, provider, first.form.samlResponse, first.requestId);
+      expect(accepted.profile.email).toBe("alice@example.com");
+      expect((await loadSamlConfig(prisma, provider)).certificates).toEqual([rolling.keys[0]!.certificateBase64, next.certificateBase64]);
+
+      // Within the window a stranger's key is refused without another fetch.
+      const checkedAt = (await prisma.ssoProvider.findUniqueOrThrow({ where: { id: provider.id } })).metadataCheckedAt;
+      const stranger = await signIn({ ...long, key: selfSignedCertificate("Stranger") }, { idp: rolling, config: before });
+      expect(await refusal(validateForProvider(db_, provider, stranger.form.samlResponse, stranger.requestId))).toMatchObject({ reason: "certificate" });
+      expect((await prisma.ssoProvider.findUniqueOrThrow({ where: { id: provider.id } })).metadataCheckedAt).toEqual(checkedAt);
+    } finally {
+      clock.now = realNow;
+      await rolling.close();
+    }
   });
 });
 
