@@ -20,6 +20,7 @@ import { loadSamlConfig, type SamlProviderConfig } from "../../server/sso/saml/c
 import { authnRequestUrl } from "../../server/sso/saml/request.ts";
 import { validateSamlResponse } from "../../server/sso/saml/validate.ts";
 import { validateForProvider } from "../../server/sso/saml/rollover.ts";
+import { completeSaml, samlHandler } from "../../server/sso/saml/handler.ts";
 import { SsoRefused } from "../../server/sso/saml/refused.ts";
 
 let api: TestApi;
@@ -284,6 +285,34 @@ describe("SAML responses that are refused, each for its reason", () => {
     expect((await refusal(validateSamlResponse(prisma, config, dtd.toString("base64"), null))).reason).toBe("invalid_response");
     const empty = Buffer.from('<samlp:Response xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol" ID="_x" Version="2.0"/>');
     expect(await refusal(validateSamlResponse(prisma, config, empty.toString("base64"), null))).toMatchObject({ reason: "invalid_response", detail: expect.stringMatching(/no assertion/) });
+  });
+});
+
+describe("the protocol handler the sign-in spine calls", () => {
+  test("begin sends the browser to the IdP with the pending request's ID and state; completeSaml gives the profile", async () => {
+    const provider = { id: config.providerId, protocol: "saml" as const, allowIdpInitiated: false };
+    const pending = { requestId: `_${randomUUID()}`, state: "pending-state" };
+    const url = await samlHandler.begin(provider, pending);
+    expect(url.startsWith(`${idp.ssoUrl}?SAMLRequest=`)).toBe(true);
+    const form = await idp.login(url);
+    expect(form).toMatchObject({ relayState: "pending-state", request: { id: pending.requestId } });
+    expect(await completeSaml(provider, pending, form.samlResponse)).toMatchObject({ id: "alice@example.com", idp_id: idp.entityId });
+    // The response answers that request only.
+    const again = await idp.login(await samlHandler.begin(provider, { requestId: `_${randomUUID()}`, state: "s" }));
+    expect(await refusal(completeSaml(provider, null, again.samlResponse))).toMatchObject({ reason: "unknown_request" });
+    expect(await refusal(completeSaml({ ...provider, protocol: "oidc" }, pending, form.samlResponse))).toMatchObject({ reason: "unsupported" });
+  });
+
+  test("begin refuses a provider whose metadata is not (yet) valid", async () => {
+    const { tenant, admin } = await tenantWithMembers();
+    const created = await client(api.url, admin.token).post(`/api/v1/tenants/${tenant.id}/sso`, {
+      provider_type: "saml",
+      name: "Nowhere",
+      metadata_url: `${idp.url}/no-such-metadata`,
+    });
+    await metadataChecksIdle();
+    const refused = await refusal(samlHandler.begin({ id: created.json.id, protocol: "saml", allowIdpInitiated: false }, { requestId: "_x", state: "s" }));
+    expect(refused).toMatchObject({ reason: "metadata", detail: expect.stringMatching(/unreachable/) });
   });
 });
 

@@ -17,7 +17,8 @@ export type SamlRefusalReason =
   | "metadata"
   | "idp_error"
   | "invalid_response"
-  | "no_email";
+  | "no_email"
+  | "unsupported";
 
 export class SsoRefused extends Error {
   override name = "SsoRefused";
