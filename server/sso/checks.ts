@@ -23,6 +23,7 @@ export async function runMetadataCheck(db: Database, providerId: string): Promis
       metadataError: result.error,
       metadataDetails: result.details as object,
       metadataCheckedAt: clock.now(),
+      ...(result.protocol ? { protocol: result.protocol } : {}),
     },
   });
 }

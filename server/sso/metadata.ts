@@ -24,10 +24,32 @@ export interface MetadataDetails {
   sso_binding?: "redirect" | "post";
 }
 
+export type Protocol = "saml" | "oidc";
+
 export interface MetadataResult {
   status: Exclude<MetadataStatus, "pending">;
   error: string | null;
   details: MetadataDetails;
+  /** The protocol the document is for, when it could be told (always, for a readable document). */
+  protocol?: Protocol;
+}
+
+/** `saml` and `oidc` are what they say; Entra ID and Google Workspace offer both. */
+export function fixedProtocol(providerType: string): Protocol | null {
+  return providerType === "saml" ? "saml" : providerType === "oidc" ? "oidc" : null;
+}
+
+/** Before the document is read: the type's protocol, else what the URL looks like. */
+export function guessProtocol(providerType: string, metadataUrl: string): Protocol {
+  return fixedProtocol(providerType) ?? (/\/\.well-known\/openid-configuration/i.test(metadataUrl) ? "oidc" : "saml");
+}
+
+/** What a document is: JSON is a discovery document, XML is SAML metadata. */
+function sniffProtocol(body: string): Protocol {
+  const first = body.trimStart()[0];
+  if (first === "{") return "oidc";
+  if (first === "<") return "saml";
+  throw new InvalidMetadata("neither SAML metadata (XML) nor an OpenID discovery document (JSON)");
 }
 
 const METADATA_TIMEOUT_MS = 5_000;
@@ -131,18 +153,25 @@ function parseOidcDiscovery(body: string): MetadataDetails {
   };
 }
 
+const ACCEPT = {
+  saml: "application/samlmetadata+xml, application/xml, text/xml",
+  oidc: "application/json",
+  either: "application/json, application/samlmetadata+xml, application/xml;q=0.9, text/xml;q=0.9",
+};
+
 /** Fetches and reads the metadata of a provider type; never throws. */
 export async function checkMetadata(providerType: string, metadataUrl: string): Promise<MetadataResult> {
   try {
     const res = await safeFetch(metadataUrl, {
       timeoutMs: METADATA_TIMEOUT_MS,
       maxBytes: METADATA_MAX_BYTES,
-      headers: { accept: providerType === "saml" ? "application/samlmetadata+xml, application/xml, text/xml" : "application/json" },
+      headers: { accept: ACCEPT[fixedProtocol(providerType) ?? "either"] },
     });
     if (res.status < 200 || res.status >= 300) return { status: "unreachable", error: `the server answered HTTP ${res.status}`, details: {} };
     const body = res.body.toString("utf8");
-    const details = providerType === "saml" ? parseSamlMetadata(body) : parseOidcDiscovery(body);
-    return { status: "valid", error: null, details };
+    const protocol = fixedProtocol(providerType) ?? sniffProtocol(body);
+    const details = protocol === "saml" ? parseSamlMetadata(body) : parseOidcDiscovery(body);
+    return { status: "valid", error: null, details, protocol };
   } catch (error) {
     if (error instanceof InvalidMetadata) return { status: "invalid", error: error.message, details: {} };
     if (error instanceof OutboundError) {

@@ -48,15 +48,33 @@ const metadata = z
   })
   .meta({ id: "SsoMetadata", description: "What the last metadata check found. It informs; it never blocks." });
 
+export const SSO_PROTOCOLS = ["saml", "oidc"] as const;
+export const DEFAULT_ROLES = ["viewer", "admin"] as const;
+
+const samlSp = z
+  .object({ entity_id: z.string(), acs_url: z.string(), metadata_url: z.string() })
+  .meta({ id: "SamlServiceProvider", description: "What the IdP admin pastes into the SAML app: our entity ID, ACS URL, and our metadata (XML, no auth)." });
+const oidcSp = z
+  .object({ redirect_uri: z.string() })
+  .meta({ id: "OidcRelyingParty", description: "What the IdP admin registers for the OIDC client: our redirect URI." });
+
 export const SsoProvider = z
   .object({
     id: z.uuid(),
     tenant_id: z.uuid(),
     provider_type: ProviderTypeSchema,
+    protocol: z.enum(SSO_PROTOCOLS).meta({
+      description: "Fixed by `saml`/`oidc`; for `azure_ad` and `google_workspace`, read from the metadata document (XML: saml, JSON: oidc).",
+    }),
     name: z.string(),
     metadata_url: z.string(),
     enabled: z.boolean(),
     domains: z.array(z.string()),
+    sp: z.union([samlSp, oidcSp]).meta({ description: "Our side of this provider, by protocol." }),
+    client_id: z.string().nullable().meta({ description: "OIDC client ID (null for SAML or when not set)." }),
+    client_secret_set: z.boolean().meta({ description: "Whether an OIDC client secret is stored. The secret itself is never returned." }),
+    default_role: z.enum(DEFAULT_ROLES).meta({ description: "Tenant role given to a person on their first sign-in through this provider." }),
+    allow_idp_initiated: z.boolean().meta({ description: "Accept SAML responses we did not request (IdP-initiated sign-in). Off by default." }),
     metadata,
     created_at: z.iso.datetime(),
     updated_at: z.iso.datetime(),
@@ -67,18 +85,42 @@ export type SsoProvider = z.infer<typeof SsoProvider>;
 const TenantPath = { tenant_id: z.string().max(100) };
 const ProviderPath = { provider_id: z.string().max(100) };
 
+export const CLIENT_ID_MAX = 255;
+export const CLIENT_SECRET_MAX = 1024;
+
+const ClientId = z
+  .string({ error: "must be a string" })
+  .trim()
+  .min(1, "must not be empty")
+  .max(CLIENT_ID_MAX, `must be at most ${CLIENT_ID_MAX} characters`)
+  .meta({ description: "OIDC client ID issued by the IdP." });
+const ClientSecret = z
+  .string({ error: "must be a string" })
+  .min(1, "must not be empty")
+  .max(CLIENT_SECRET_MAX, `must be at most ${CLIENT_SECRET_MAX} characters`)
+  .meta({ description: "OIDC client secret. Write-only: stored encrypted, never returned (see `client_secret_set`)." });
+const DefaultRole = z.enum(DEFAULT_ROLES, { error: "must be viewer or admin" });
+
 const createFields = {
   provider_type: ProviderTypeSchema,
   name: ProviderName,
   metadata_url: MetadataUrl,
   enabled: JsonBoolean.optional(),
   domains: Domains.optional(),
+  client_id: ClientId.optional(),
+  client_secret: ClientSecret.optional(),
+  default_role: DefaultRole.optional(),
+  allow_idp_initiated: JsonBoolean.optional(),
 };
 const updateFields = {
   enabled: JsonBoolean.optional(),
   name: ProviderName.optional(),
   metadata_url: MetadataUrl.optional(),
   domains: Domains.optional(),
+  client_id: ClientId.nullable().optional().meta({ description: "OIDC client ID; null removes it." }),
+  client_secret: ClientSecret.nullable().optional().meta({ description: "Write-only; null removes it." }),
+  default_role: DefaultRole.optional(),
+  allow_idp_initiated: JsonBoolean.optional(),
 };
 
 export const CreateSsoInput = z.strictObject(createFields).meta({ id: "CreateSsoProviderRequest" });

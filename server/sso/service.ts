@@ -5,16 +5,18 @@
  */
 import type { Tx } from "../db/client.ts";
 import { keysetPage, keysetWhere, type PageRequest } from "../db/keyset.ts";
-import { AppError, Conflict, NotFound } from "../errors.ts";
+import { AppError, Conflict, InvalidField, NotFound } from "../errors.ts";
 import type { TenantServiceContext } from "../service-context.ts";
 import { assertSteppedUp } from "../auth/step-up.ts";
 import { actorOf, emitEvent } from "../events/emit.ts";
 import { flips, patchChanges, patchEvents } from "../events/patch-events.ts";
-import type { MetadataDetails } from "./metadata.ts";
+import { guessProtocol, type MetadataDetails } from "./metadata.ts";
 import { runMetadataCheck, scheduleMetadataCheck } from "./checks.ts";
 import type { CreateSsoInput, ProviderType, SsoProvider, UpdateSsoInput } from "./schemas.ts";
 import { isUuid } from "../db/ids.ts";
 import { assertOutboundUrl } from "../outbound/url-policy.ts";
+import { encryptSecret } from "../webhooks/crypto.ts";
+import { oidcSpDetails, samlSpDetails } from "./sp.ts";
 
 const withDomains = { domains: { select: { domain: true }, orderBy: { domain: "asc" } } } as const;
 
@@ -29,6 +31,11 @@ export interface ProviderRow {
   metadataCheckedAt: Date | null;
   metadataError: string | null;
   metadataDetails: unknown;
+  protocol: string;
+  clientId: string | null;
+  clientSecretCiphertext: string | null;
+  defaultRole: string;
+  allowIdpInitiated: boolean;
   createdAt: Date;
   updatedAt: Date;
   domains: { domain: string }[];
@@ -40,10 +47,16 @@ export function presentProvider(row: ProviderRow): SsoProvider {
     id: row.id,
     tenant_id: row.tenantId,
     provider_type: row.providerType as ProviderType,
+    protocol: row.protocol === "oidc" ? "oidc" : "saml",
     name: row.name,
     metadata_url: row.metadataUrl,
     enabled: row.enabled,
     domains: row.domains.map((d) => d.domain),
+    sp: row.protocol === "oidc" ? oidcSpDetails(row.id) : samlSpDetails(row.id),
+    client_id: row.clientId,
+    client_secret_set: row.clientSecretCiphertext !== null,
+    default_role: row.defaultRole === "admin" ? "admin" : "viewer",
+    allow_idp_initiated: row.allowIdpInitiated,
     metadata: {
       status: row.metadataStatus as SsoProvider["metadata"]["status"],
       checked_at: row.metadataCheckedAt?.toISOString() ?? null,
@@ -87,6 +100,48 @@ async function findProvider(db: Tx, tenantId: string, providerId: string): Promi
   return row;
 }
 
+/**
+ * An enabled provider's domains must not be routed to another enabled provider anywhere on the
+ * platform (sign-in finds the provider by the email's domain). Takes a transaction-scoped lock per
+ * domain, in sorted order, so concurrent creates/enables of the same domain queue up here and the
+ * loser gets this 409 naming the domain; the partial unique index sso_domains_enabled_domain_key
+ * is the backstop (enableConflict maps its violation to the same 409).
+ */
+async function assertDomainsFree(tx: Tx, tenantId: string, domains: string[]) {
+  if (domains.length === 0) return;
+  const sorted = [...new Set(domains)].sort();
+  for (const domain of sorted) await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`sso_domain:${domain}`}, 0))`;
+  const taken = await tx.ssoDomain.findMany({
+    // The tenant's own providers are claimDomains' business (a 409 of its own, enabled or not).
+    where: { domain: { in: sorted }, enabled: true, tenantId: { not: tenantId } },
+    select: { domain: true },
+    orderBy: { domain: "asc" },
+  });
+  if (taken.length) {
+    const names = taken.map((t) => t.domain);
+    throw new AppError("conflict", `Domain ${names.join(", ")} is already routed to an enabled SSO provider`, {
+      errors: names.map((name) => ({ path: `domains.${domains.indexOf(name)}`, message: "is already routed to an enabled SSO provider" })),
+    });
+  }
+}
+
+/** The backstop: a unique violation of the platform-wide index, as the same 409. */
+function enableConflict(error: unknown, domains: string[]): never {
+  if (error instanceof AppError) throw error;
+  const text = JSON.stringify((error as { meta?: unknown }).meta ?? {}) + String((error as Error).message);
+  if ((error as { code?: string }).code === "P2002" || text.includes("sso_domains_enabled_domain_key") || text.includes("23505")) {
+    throw Conflict(`Domain ${domains.join(", ")} is already routed to an enabled SSO provider`);
+  }
+  throw error;
+}
+
+/** OIDC credentials make no sense on a SAML-only type; they are refused by field. */
+function assertClientFields(providerType: string, input: { client_id?: string | null; client_secret?: string | null }) {
+  if (providerType !== "saml") return;
+  if (input.client_id) throw InvalidField("client_id", "is only for OIDC providers");
+  if (input.client_secret) throw InvalidField("client_secret", "is only for OIDC providers");
+}
+
 /** Claims domains for a provider; a domain another provider of the tenant has is a 409. */
 async function claimDomains(tx: Tx, tenantId: string, providerId: string, domains: string[]) {
   await tx.ssoDomain.deleteMany({ where: { providerId } });
@@ -109,19 +164,46 @@ async function claimDomains(tx: Tx, tenantId: string, providerId: string, domain
 /** Creates the provider, then checks its metadata in the background (after the commit). */
 export async function createProvider({ db, actor, tenantId }: TenantServiceContext, input: CreateSsoInput) {
   assertOutboundUrl("metadata_url", input.metadata_url);
-  const provider = await db.prisma.$transaction(async (tx) => {
-    const row = await tx.ssoProvider.create({
-      data: { tenantId, providerType: input.provider_type, name: input.name, metadataUrl: input.metadata_url, enabled: input.enabled ?? true },
-    });
-    await claimDomains(tx, tenantId, row.id, input.domains ?? []);
-    await emitEvent(tx, actorOf(actor.principal, actor.request), {
-      type: "sso_provider.created",
-      tenantId,
-      target: { type: "sso_provider", id: row.id },
-      details: { name: row.name, provider_type: row.providerType, metadata_url: row.metadataUrl, enabled: row.enabled, domains: input.domains ?? [] },
-    });
-    return findProvider(tx, tenantId, row.id);
-  });
+  assertClientFields(input.provider_type, input);
+  const domains = input.domains ?? [];
+  const provider = await db.prisma
+    .$transaction(async (tx) => {
+      const enabled = input.enabled ?? true;
+      const row = await tx.ssoProvider.create({
+        data: {
+          tenantId,
+          providerType: input.provider_type,
+          name: input.name,
+          metadataUrl: input.metadata_url,
+          enabled,
+          protocol: guessProtocol(input.provider_type, input.metadata_url),
+          clientId: input.client_id ?? null,
+          clientSecretCiphertext: input.client_secret ? encryptSecret(input.client_secret) : null,
+          defaultRole: input.default_role ?? "viewer",
+          allowIdpInitiated: input.allow_idp_initiated ?? false,
+        },
+      });
+      if (enabled) await assertDomainsFree(tx, tenantId, domains);
+      await claimDomains(tx, tenantId, row.id, domains);
+      await emitEvent(tx, actorOf(actor.principal, actor.request), {
+        type: "sso_provider.created",
+        tenantId,
+        target: { type: "sso_provider", id: row.id },
+        details: {
+          name: row.name,
+          provider_type: row.providerType,
+          metadata_url: row.metadataUrl,
+          enabled: row.enabled,
+          domains,
+          client_id: row.clientId,
+          client_secret_set: row.clientSecretCiphertext !== null,
+          default_role: row.defaultRole,
+          allow_idp_initiated: row.allowIdpInitiated,
+        },
+      });
+      return findProvider(tx, tenantId, row.id);
+    })
+    .catch((error: unknown) => enableConflict(error, domains));
   scheduleMetadataCheck(db, provider.id);
   return provider;
 }
@@ -136,26 +218,51 @@ export async function updateProvider({ db, actor, tenantId }: TenantServiceConte
     if (isUuid(input.provider_id)) await tx.$queryRaw`SELECT id FROM sso_providers WHERE id = ${input.provider_id}::uuid FOR UPDATE`;
     const current = await findProvider(tx, tenantId, input.provider_id);
     if (input.enabled === false && current.enabled) await assertSteppedUp(tx, actor.principal);
+    assertClientFields(current.providerType, input);
 
     const changes = patchChanges({
       name: { from: current.name, to: input.name },
       metadata_url: { from: current.metadataUrl, to: input.metadata_url },
       domains: { from: current.domains.map((d) => d.domain), to: input.domains },
+      client_id: { from: current.clientId, to: input.client_id },
+      default_role: { from: current.defaultRole, to: input.default_role },
+      allow_idp_initiated: { from: current.allowIdpInitiated, to: input.allow_idp_initiated },
     });
+    // The secret itself never reaches the audit trail: only whether it was set, changed or removed.
+    if (input.client_secret !== undefined && !(input.client_secret === null && current.clientSecretCiphertext === null)) {
+      const from = current.clientSecretCiphertext ? "set" : "unset";
+      changes.client_secret = { from, to: input.client_secret === null ? "unset" : from === "set" ? "changed" : "set" };
+    }
     const enabled = { from: current.enabled, to: input.enabled };
     const flipped = flips(enabled);
     if (!flipped && Object.keys(changes).length === 0) return { provider: current, metadataChanged: false };
 
-    await tx.ssoProvider.update({
-      where: { id: current.id },
-      data: {
-        name: input.name,
-        metadataUrl: input.metadata_url,
-        enabled: input.enabled,
-        ...(changes.metadata_url ? { metadataStatus: "pending", metadataError: null, metadataCheckedAt: null, metadataDetails: {} } : {}),
-      },
-    });
-    if (changes.domains) await claimDomains(tx, tenantId, current.id, input.domains!);
+    const domains = input.domains ?? current.domains.map((d) => d.domain);
+    if ((input.enabled ?? current.enabled) && (flipped || changes.domains)) await assertDomainsFree(tx, tenantId, domains);
+    await tx.ssoProvider
+      .update({
+        where: { id: current.id },
+        data: {
+          name: input.name,
+          metadataUrl: input.metadata_url,
+          enabled: input.enabled,
+          clientId: input.client_id,
+          clientSecretCiphertext: input.client_secret === undefined ? undefined : input.client_secret && encryptSecret(input.client_secret),
+          defaultRole: input.default_role,
+          allowIdpInitiated: input.allow_idp_initiated,
+          ...(changes.metadata_url
+            ? {
+                metadataStatus: "pending",
+                metadataError: null,
+                metadataCheckedAt: null,
+                metadataDetails: {},
+                protocol: guessProtocol(current.providerType, input.metadata_url ?? current.metadataUrl),
+              }
+            : {}),
+        },
+      })
+      .catch((error: unknown) => enableConflict(error, domains));
+    if (changes.domains) await claimDomains(tx, tenantId, current.id, input.domains!).catch((error: unknown) => enableConflict(error, domains));
 
     const events = patchEvents("sso_provider", {
       tenantId,

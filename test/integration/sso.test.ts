@@ -35,7 +35,8 @@ describe("creating SSO providers", () => {
   ])("creates a %s provider; its metadata is checked after the reply", async (type, name) => {
     const { base, admin, tenant } = await setup();
     const url = type === "saml" ? samlUrl() : oidcUrl();
-    const res = await admin.post(base, { provider_type: type, name, metadata_url: url, domains: ["Example.COM"] });
+    const domain = `${type.replace("_", "-")}-${randomUUID().slice(0, 8)}.example.com`;
+    const res = await admin.post(base, { provider_type: type, name, metadata_url: url, domains: [domain.toUpperCase()] });
     expect(res.status).toBe(201);
     expect(res.json).toMatchObject({
       tenant_id: tenant.id,
@@ -43,7 +44,7 @@ describe("creating SSO providers", () => {
       name,
       metadata_url: url,
       enabled: true,
-      domains: ["example.com"],
+      domains: [domain],
       metadata: { status: "pending" },
     });
     expect(res.headers.get("location")).toBe(`${api.url}${base}/${res.json.id}`);
@@ -54,7 +55,7 @@ describe("creating SSO providers", () => {
     else expect(after.json.metadata.issuer).toBe("https://login.example.test");
     const created = await events(tenant.id, "sso_provider.created");
     expect(created).toHaveLength(1);
-    expect(created[0]).toMatchObject({ targetId: res.json.id, details: { provider_type: type, domains: ["example.com"] } });
+    expect(created[0]).toMatchObject({ targetId: res.json.id, details: { provider_type: type, domains: [domain] } });
   });
 
   test("an unreachable metadata URL does not block the create", async () => {
@@ -85,15 +86,20 @@ describe("creating SSO providers", () => {
     expect(res.json.errors.map((e: { path: string }) => e.path)).toContain(field);
   });
 
-  test("a domain already routed to another provider of the tenant is 409; another tenant may use it", async () => {
+  test("a domain already routed to another provider of the tenant is 409; another tenant may have it only disabled", async () => {
     const a = await setup();
     const b = await setup();
-    expect((await a.admin.post(a.base, { provider_type: "saml", name: "One", metadata_url: samlUrl(), domains: ["acme.test"] })).status).toBe(201);
-    const clash = await a.admin.post(a.base, { provider_type: "oidc", name: "Two", metadata_url: oidcUrl(), domains: ["ACME.test"] });
+    const domain = `acme-${randomUUID().slice(0, 8)}.test`;
+    expect((await a.admin.post(a.base, { provider_type: "saml", name: "One", metadata_url: samlUrl(), domains: [domain] })).status).toBe(201);
+    const clash = await a.admin.post(a.base, { provider_type: "oidc", name: "Two", metadata_url: oidcUrl(), domains: [domain.toUpperCase()] });
     expect(clash.status).toBe(409);
-    expect(clash.json.detail).toMatch(/acme\.test/);
+    expect(clash.json.detail).toContain(domain);
     expect(clash.json.errors).toEqual([{ path: "domains.0", message: "is already routed to another SSO provider" }]);
-    expect((await b.admin.post(b.base, { provider_type: "saml", name: "Elsewhere", metadata_url: samlUrl(), domains: ["acme.test"] })).status).toBe(201);
+    const enabledElsewhere = await b.admin.post(b.base, { provider_type: "saml", name: "Elsewhere", metadata_url: samlUrl(), domains: [domain] });
+    expect(enabledElsewhere.status).toBe(409);
+    expect(enabledElsewhere.json.detail).toBe(`Domain ${domain} is already routed to an enabled SSO provider`);
+    const disabled = { provider_type: "saml", name: "Elsewhere", metadata_url: samlUrl(), domains: [domain], enabled: false };
+    expect((await b.admin.post(b.base, disabled)).status).toBe(201);
   });
 
   test("an idempotent create makes one provider", async () => {
