@@ -6,6 +6,7 @@ import type { ServiceContext } from "../service-context.ts";
 import { stepUpExpiry } from "../auth/step-up.ts";
 import { actorOf, emitForUser } from "../events/emit.ts";
 import type { Me } from "./schemas.ts";
+import { scopeTenantOf } from "../auth/policy.ts";
 
 export async function describeMe({ db, actor: { principal } }: ServiceContext): Promise<Me> {
   const user = await db.prisma.user.findUnique({
@@ -13,7 +14,7 @@ export async function describeMe({ db, actor: { principal } }: ServiceContext): 
     include: { memberships: { include: { tenant: { select: { name: true } } }, orderBy: { createdAt: "asc" } } },
   });
   if (!user) throw NotFound("User");
-  const scope = principal.token?.tenantId;
+  const scope = scopeTenantOf(principal);
   const stepUp = await stepUpExpiry(db.prisma, principal);
   return {
     user: { id: user.id, email: user.email, name: user.name, platform_role: principal.platformRole },

@@ -6,7 +6,7 @@
 import type { SqlRunner } from "../db/sql.ts";
 import { NotFound, TenantRequired } from "../errors.ts";
 import { asTenantRole, type Principal, type TenantRole } from "./principal.ts";
-import { seesAllTenants, tenantRoleOf } from "./policy.ts";
+import { scopeTenantOf, seesAllTenants, tenantRoleOf } from "./policy.ts";
 import { isUuid } from "../db/ids.ts";
 
 export interface TenantAccess {
@@ -19,7 +19,8 @@ export interface TenantAccess {
  * scope, else the caller's only tenant, else 400 tenant_required.
  */
 async function impliedTenantId(sql: SqlRunner, principal: Principal): Promise<string> {
-  if (principal.token?.tenantId) return principal.token.tenantId;
+  const only = scopeTenantOf(principal);
+  if (only) return only;
   if (!isUuid(principal.userId)) throw TenantRequired("Name the tenant");
   const memberships = await sql.query<{ tenant_id: string }>(`SELECT tenant_id FROM memberships WHERE user_id = $1::uuid LIMIT 2`, [
     principal.userId,

@@ -38,7 +38,11 @@ export function authOptions(): NextAuthOptions {
         return token;
       },
       session({ session, token }) {
-        if (session.user) (session.user as { id?: string }).id = token.sub;
+        if (session.user) {
+          (session.user as { id?: string }).id = token.sub;
+          // Set by an SSO sign-in (server/sso/signin/session.ts): the session's one tenant.
+          (session.user as { ssoTenantId?: string | null }).ssoTenantId = typeof token.sso_tenant_id === "string" ? token.sso_tenant_id : null;
+        }
         return session;
       },
     },

@@ -8,6 +8,9 @@
  *   tenant viewer       reads its tenant
  *   read-only token     at most viewer, whatever its owner is
  *   tenant-scoped token no access outside its tenant (404 there, as if it did not exist)
+ *   SSO session         signed in through tenant T's provider: T only (404 elsewhere), never a
+ *                       platform role (principals are built with platformRole null), and so are
+ *                       the tokens minted in it
  */
 import type { Principal, TenantRole } from "./principal.ts";
 
@@ -33,13 +36,22 @@ export function mayWrite(principal: Principal): boolean {
  * has no access at all (which callers answer with 404).
  */
 export function tenantRoleOf(principal: Principal, tenantId: string, membership: TenantRole | null): TenantRole | null {
-  if (principal.token?.tenantId && principal.token.tenantId !== tenantId) return null;
+  const only = scopeTenantOf(principal);
+  if (only && only !== tenantId) return null;
   const platform: TenantRole | null =
     principal.platformRole === "operator" ? "admin" : principal.platformRole === "support" ? "viewer" : null;
   const candidates = [platform, membership].filter((r): r is TenantRole => r !== null);
   if (candidates.length === 0) return null;
   const best = candidates.reduce((a, b) => (RANK[a] >= RANK[b] ? a : b));
   return principal.token?.readOnly ? "viewer" : best;
+}
+
+/**
+ * The one tenant this principal may reach, if it is confined to one: an SSO session's tenant, or a
+ * tenant-scoped token's. (A token minted in an SSO session carries both, equal.)
+ */
+export function scopeTenantOf(principal: Principal): string | null {
+  return principal.ssoTenantId ?? principal.token?.tenantId ?? null;
 }
 
 export function roleSatisfies(role: TenantRole, required: TenantRole): boolean {

@@ -16,6 +16,11 @@ export interface Principal {
   token: { id: string; tenantId: string | null; readOnly: boolean; expiresAt: Date | null } | null;
   /** The console session, when via = "session". */
   sessionId: string | null;
+  /**
+   * Set when the session (or the token minted in it) was obtained through this tenant's SSO
+   * provider: the principal reaches this tenant only, and holds no platform role (policy.ts).
+   */
+  ssoTenantId?: string | null;
 }
 
 /** Where a request came from, recorded on audit events. */
@@ -53,15 +58,17 @@ export function stepUpSubject(principal: Principal): string | null {
 }
 
 /** The principal of a console session, from the user id its cookie carries. */
-export async function sessionPrincipal(db: Tx, userId: string, sessionId: string | null): Promise<Principal | null> {
+export async function sessionPrincipal(db: Tx, userId: string, sessionId: string | null, ssoTenantId: string | null = null): Promise<Principal | null> {
   const user = await db.user.findUnique({ where: { id: userId } });
   if (!user) return null;
   return {
     userId: user.id,
     email: user.email,
-    platformRole: asPlatformRole(user.platformRole),
+    // A session from an SSO sign-in never carries the user's platform role (policy.ts).
+    platformRole: ssoTenantId ? null : asPlatformRole(user.platformRole),
     via: "session",
     token: null,
     sessionId,
+    ssoTenantId,
   };
 }

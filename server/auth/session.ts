@@ -11,6 +11,8 @@ export interface ConsoleUser {
   userId: string;
   email: string;
   platformRole: PlatformRole | null;
+  /** Signed in through this tenant's SSO provider: the console shows and reaches it only. */
+  ssoTenantId: string | null;
 }
 
 /**
@@ -19,12 +21,12 @@ export interface ConsoleUser {
  */
 export async function currentUser(): Promise<ConsoleUser | null> {
   const session = await getServerSession(authOptions());
-  const userId = (session?.user as { id?: string } | undefined)?.id;
-  if (!userId) return null;
+  const user = session?.user as { id?: string; ssoTenantId?: string | null } | undefined;
+  if (!user?.id) return null;
   const db = await database();
-  const principal = await sessionPrincipal(db.prisma, userId, null);
+  const principal = await sessionPrincipal(db.prisma, user.id, null, user.ssoTenantId ?? null);
   if (!principal) return null;
-  return { userId: principal.userId, email: principal.email, platformRole: principal.platformRole };
+  return { userId: principal.userId, email: principal.email, platformRole: principal.platformRole, ssoTenantId: principal.ssoTenantId ?? null };
 }
 
 /**

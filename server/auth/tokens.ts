@@ -26,6 +26,7 @@ interface TokenRow {
   userId: string;
   email: string;
   platformRole: string | null;
+  ssoTenantId: string | null;
 }
 
 export type BearerResult = { principal: Principal } | { error: "invalid_token" };
@@ -41,7 +42,7 @@ export async function resolveBearer(sql: SqlRunner, value: string): Promise<Bear
   const [token] = await sql.query<TokenRow>(
     `SELECT t.id, t.tenant_id AS "tenantId", t.read_only AS "readOnly", t.expires_at AS "expiresAt",
             t.revoked_at AS "revokedAt", t.last_used_at AS "lastUsedAt",
-            u.id AS "userId", u.email, u.platform_role AS "platformRole"
+            t.sso_tenant_id AS "ssoTenantId", u.id AS "userId", u.email, u.platform_role AS "platformRole"
      FROM api_tokens t JOIN users u ON u.id = t.user_id
      WHERE t.token_hash = $1`,
     [hashToken(value)],
@@ -59,7 +60,9 @@ export async function resolveBearer(sql: SqlRunner, value: string): Promise<Bear
     principal: {
       userId: token.userId,
       email: token.email,
-      platformRole: asPlatformRole(token.platformRole),
+      // Minted in an SSO session: that session's restriction (policy.ts), no platform role.
+      platformRole: token.ssoTenantId ? null : asPlatformRole(token.platformRole),
+      ssoTenantId: token.ssoTenantId,
       via: "token",
       token: { id: token.id, tenantId: token.tenantId, readOnly: token.readOnly, expiresAt: token.expiresAt },
       sessionId: null,

@@ -12,6 +12,7 @@ export const EVENT_TYPES = [
   "sso_provider.enabled",
   "sso_provider.disabled",
   "sso_provider.deleted",
+  "sso.login_failed",
   "webhook.created",
   "webhook.updated",
   "webhook.enabled",

@@ -46,7 +46,9 @@ export async function authenticateBearer(db: Database, req: Request): Promise<Au
 export async function authenticateSession(db: Database, req: Request): Promise<Authentication> {
   const jwt = await getToken({ req: { headers: Object.fromEntries(req.headers), cookies: cookiesOf(req) } as never, secret: secrets().nextauthSecret });
   const sessionId = typeof jwt?.sid === "string" ? jwt.sid : null;
-  const principal = jwt?.sub ? await sessionPrincipal(db.prisma, jwt.sub, sessionId) : null;
+  // Set by an SSO sign-in (server/sso/signin/session.ts): the session reaches that tenant only.
+  const ssoTenantId = typeof jwt?.sso_tenant_id === "string" ? jwt.sso_tenant_id : null;
+  const principal = jwt?.sub ? await sessionPrincipal(db.prisma, jwt.sub, sessionId, ssoTenantId) : null;
   return { principal, authError: principal ? null : "missing" };
 }
 

@@ -1,7 +1,7 @@
 /** Tenants: create (operators), list and read (what the caller may see). */
 import { keysetPage, keysetSql, type PageRequest } from "../db/keyset.ts";
 import { Forbidden, NotFound } from "../errors.ts";
-import { isOperator, seesAllTenants } from "../auth/policy.ts";
+import { isOperator, scopeTenantOf, seesAllTenants } from "../auth/policy.ts";
 import type { Principal } from "../auth/principal.ts";
 import type { ServiceContext } from "../service-context.ts";
 import { actorOf, emitEvent } from "../events/emit.ts";
@@ -20,7 +20,8 @@ export function presentTenant(row: TenantRow): Tenant {
 
 /** Tenants the caller may see: all for operators and support, else those it is a member of. */
 function visibleTo(principal: Principal) {
-  const scope = principal.token?.tenantId ? { id: principal.token.tenantId } : {};
+  const only = scopeTenantOf(principal);
+  const scope = only ? { id: only } : {};
   if (seesAllTenants(principal)) return scope;
   return { ...scope, memberships: { some: { userId: principal.userId } } };
 }
@@ -49,8 +50,9 @@ export async function listTenants({ db, actor: { principal } }: ServiceContext, 
   const sql = db.sql;
   const params: unknown[] = [];
   const where: string[] = [];
-  if (principal.token?.tenantId) {
-    params.push(principal.token.tenantId);
+  const only = scopeTenantOf(principal);
+  if (only) {
+    params.push(only);
     where.push(`t.id = $${params.length}::uuid`);
   }
   if (!seesAllTenants(principal)) {

@@ -8,7 +8,7 @@ import { clock } from "../clock.ts";
 import { generateTokenValue, hashToken } from "../auth/tokens.ts";
 import { asPlatformRole, asTenantRole, type Principal } from "../auth/principal.ts";
 import type { ServiceContext } from "../service-context.ts";
-import { mayActForOthers, tenantRoleOf } from "../auth/policy.ts";
+import { mayActForOthers, scopeTenantOf, tenantRoleOf } from "../auth/policy.ts";
 import { actorOf, emitEvent, emitForUser } from "../events/emit.ts";
 import type { ApiToken, CreateTokenInput } from "./schemas.ts";
 import { isUuid } from "../db/ids.ts";
@@ -51,7 +51,8 @@ export async function listTokens(
   { db: { prisma: db }, actor: { principal } }: ServiceContext,
   { userId, page }: { userId?: string; page: PageRequest },
 ) {
-  const where = { userId: ownerOf(principal, userId), revokedAt: null };
+  // An SSO session sees only the tokens of its tenant (not the user's tokens elsewhere).
+  const where = { userId: ownerOf(principal, userId), revokedAt: null, ...(principal.ssoTenantId ? { tenantId: principal.ssoTenantId } : {}) };
   return keysetPage<TokenRow>(page, {
     key: (row) => ({ at: row.createdAt, id: row.id }),
     count: () => db.apiToken.count({ where }),
@@ -70,9 +71,13 @@ export async function createToken({ db, actor: { principal, request } }: Service
   const owner = await db.prisma.user.findUnique({ where: { id: ownerId } });
   if (!owner) throw InvalidField("user_id", "no such user");
 
-  const scope = principal.token?.tenantId;
+  const scope = scopeTenantOf(principal);
   if (scope && input.tenant_id !== scope) {
-    throw Forbidden("A tenant-scoped token can only create tokens scoped to the same tenant");
+    throw Forbidden(
+      principal.ssoTenantId
+        ? "A session signed in through SSO can only create tokens scoped to its tenant"
+        : "A tenant-scoped token can only create tokens scoped to the same tenant",
+    );
   }
   if (input.tenant_id) {
     // The owner must be able to act in that tenant, or the token would be useless (or a leak).
@@ -94,6 +99,8 @@ export async function createToken({ db, actor: { principal, request } }: Service
         name: input.name,
         tokenHash: hashToken(value),
         tenantId: input.tenant_id ?? null,
+        // The SSO restriction travels with the token: that tenant only, no platform role.
+        ssoTenantId: principal.ssoTenantId ?? null,
         // A read-only caller cannot mint a writing token (it cannot reach here: writes are refused).
         readOnly: input.read_only ?? false,
         expiresAt,
@@ -116,7 +123,8 @@ export async function revokeToken({ db, actor: { principal, request } }: Service
   const token = isUuid(tokenId) ? await db.prisma.apiToken.findUnique({ where: { id: tokenId } }) : null;
   const mine = token && token.userId === principal.userId;
   if (!token || token.revokedAt || !(mine || mayActForOthers(principal))) throw NotFound("API token");
-  if (principal.token?.tenantId && token.tenantId !== principal.token.tenantId) throw NotFound("API token");
+  const scope = scopeTenantOf(principal);
+  if (scope && token.tenantId !== scope) throw NotFound("API token");
   await db.prisma.$transaction(async (tx) => {
     await tx.apiToken.update({ where: { id: token.id }, data: { revokedAt: clock.now() } });
     const event = {

@@ -11,6 +11,8 @@ import * as fallback from "../../app/api/[...path]/route.ts";
 import * as cron from "../../app/api/cron/webhooks/route.ts";
 import * as samlMetadata from "../../app/api/sso/saml/[providerId]/metadata/route.ts";
 import * as samlPost from "../../app/api/sso/saml/[providerId]/post/route.ts";
+import * as ssoSignIn from "../../app/api/sso/signin/route.ts";
+import * as oidcCallback from "../../app/api/sso/oidc/[providerId]/callback/route.ts";
 
 type Handler = (req: Request, ctx?: { params: Promise<Record<string, string>> }) => Response | Promise<Response>;
 
@@ -18,6 +20,7 @@ type Handler = (req: Request, ctx?: { params: Promise<Record<string, string>> })
 const PARAM_ROUTES: [RegExp, Record<string, unknown>, string][] = [
   [/^\/api\/sso\/saml\/([^/]+)\/metadata$/, samlMetadata, "providerId"],
   [/^\/api\/sso\/saml\/([^/]+)\/post$/, samlPost, "providerId"],
+  [/^\/api\/sso\/oidc\/([^/]+)\/callback$/, oidcCallback, "providerId"],
 ];
 
 function route(method: string, pathname: string): Handler | undefined {
@@ -30,6 +33,7 @@ function route(method: string, pathname: string): Handler | undefined {
     const handler = match && pick(mod);
     if (handler) return (req) => handler(req, { params: Promise.resolve({ [param]: decodeURIComponent(match[1]!) }) });
   }
+  if (pathname === "/api/sso/signin") return pick(ssoSignIn);
   if (pathname.startsWith("/api/")) return pick(fallback);
   return undefined;
 }
@@ -39,7 +43,8 @@ export interface TestApi {
   close(): Promise<void>;
 }
 
-export async function startApi(): Promise<TestApi> {
+/** `port` 0 picks a free one; a fixed port lets a test set APP_URL before the app reads it. */
+export async function startApi(port = 0): Promise<TestApi> {
   const server = http.createServer(async (req, res) => {
     try {
       const address = server.address() as AddressInfo;
@@ -51,10 +56,19 @@ export async function startApi(): Promise<TestApi> {
       res.end(String(error));
     }
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.listen(port, "127.0.0.1", resolve));
+  const bound = (server.address() as AddressInfo).port;
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: `http://127.0.0.1:${bound}`,
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
+}
+
+/** A port free right now (for APP_URL, which the app reads once). */
+export async function freePort(): Promise<number> {
+  const probe = http.createServer();
+  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
 }

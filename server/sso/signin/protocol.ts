@@ -187,8 +187,9 @@ export type CompleteSignIn = (
 ) => Promise<SignInResult>;
 
 /**
- * Consumes the pending request whose `state` (OIDC) / `RelayState` (SAML) this is, for this provider:
- * at most one caller ever gets it. Null when unknown or already used; throws
- * `SsoRefused("expired_request")` when it exists but is older than 10 minutes.
+ * Consumes the pending request whose `state` (OIDC) / `RelayState` (SAML) this is, for this provider,
+ * started by a browser holding one of `bindings`: at most one caller ever gets it. Null when
+ * unknown, already used or started elsewhere; throws `SsoRefused("expired_request")` when it is
+ * older than 10 minutes. Routes do not call it directly: `finishCallback` (./callback.ts) does.
  */
-export type TakePendingSignIn = (db: Database, state: string, providerId: string) => Promise<PendingSignIn | null>;
+export type TakePendingSignIn = (db: Database, state: string, providerId: string, bindings: string[]) => Promise<PendingSignIn | null>;

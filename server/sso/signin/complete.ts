@@ -1,0 +1,112 @@
+/**
+ * The end of every sign-in, whatever the protocol: a refusal is audited (`sso.login_failed`, the
+ * reason and a safe detail, never assertion content or tokens); a profile signs the person in to
+ * the provider's tenant (creating the user and membership on first sign-in), or, for a Test
+ * sign-in, is kept for the admin and creates nothing.
+ *
+ * The account-takeover rule: the session this issues carries `ssoTenantId`. Every principal built
+ * from it (server/auth/policy.ts) reaches that tenant only and holds no platform role, so a tenant's
+ * IdP can never open another tenant's data or the platform to whoever it vouches for.
+ */
+import type { Database, Tx } from "../../db/client.ts";
+import type { RequestInfo, TenantRole } from "../../auth/principal.ts";
+import { emitEvent, type Actor } from "../../events/emit.ts";
+import { log } from "../../log.ts";
+import { storeTestResult } from "./pending.ts";
+import { domainOf } from "./providers.ts";
+import { SsoRefused, type CompleteSignIn, type PendingSignIn, type SignInProvider, type SignInResult, type SsoProfile } from "./protocol.ts";
+
+export const testResultPath = (p: { tenantId: string; providerId: string; id: string }) => `/tenants/${p.tenantId}/sso/${p.providerId}/test/${p.id}`;
+
+export const loginErrorPath = (reason: string) => `/login?sso_error=${encodeURIComponent(reason)}`;
+
+const anonymous = (request: RequestInfo, email: string | null = null): Actor => ({ id: null, email, ip: request.ip, userAgent: request.userAgent });
+
+/** Audits a refused attempt in the provider's tenant (or as a platform event when none is known). */
+export async function recordRefusal(
+  db: Database,
+  request: RequestInfo,
+  refusal: SsoRefused,
+  where: { tenantId: string | null; providerId: string | null; purpose: string | null; email?: string | null },
+): Promise<void> {
+  await emitEvent(db.sql, anonymous(request, where.email ?? null), {
+    type: "sso.login_failed",
+    tenantId: where.tenantId,
+    target: where.providerId ? { type: "sso_provider", id: where.providerId } : undefined,
+    details: { reason: refusal.reason, detail: refusal.detail, provider_id: where.providerId, purpose: where.purpose, ...(where.email ? { email: where.email } : {}) },
+  });
+  log.info("sso sign-in refused", { reason: refusal.reason, provider_id: where.providerId ?? undefined, request_id: request.requestId });
+}
+
+export const completeSignIn: CompleteSignIn = async (db, pending, provider, outcome, request) => {
+  const purpose = pending?.purpose ?? "console";
+  let profile: SsoProfile;
+  try {
+    if (!outcome.ok) throw outcome.error;
+    profile = outcome.profile;
+    if (purpose !== "test") assertMaySignIn(provider, pending, profile);
+  } catch (error) {
+    const refusal = error instanceof SsoRefused ? error : new SsoRefused("invalid_response", "the sign-in could not be completed");
+    const email = outcome.ok ? outcome.profile.email : null;
+    await recordRefusal(db, request, refusal, { tenantId: provider.tenantId, providerId: provider.id, purpose, email });
+    if (purpose === "test" && pending) {
+      await storeTestResult(db, pending.id, { ok: false, reason: refusal.reason, detail: refusal.detail });
+      return { location: testResultPath(pending), session: null };
+    }
+    return { location: loginErrorPath(refusal.reason), session: null };
+  }
+
+  if (purpose === "test" && pending) {
+    const domain = domainOf(profile.email);
+    await storeTestResult(db, pending.id, { ok: true, profile, domain_matches: domain !== null && provider.domains.includes(domain) });
+    return { location: testResultPath(pending), session: null };
+  }
+  if (purpose === "broker") {
+    // The OAuth broker (issue 11 item 4) answers here; until it exists nothing starts one.
+    await recordRefusal(db, request, new SsoRefused("unsupported", "the OAuth broker is not available"), { tenantId: provider.tenantId, providerId: provider.id, purpose });
+    return { location: loginErrorPath("unsupported"), session: null };
+  }
+  const userId = await db.prisma.$transaction((tx) => signInMember(tx, provider, profile, request));
+  return { location: pending?.returnTo ?? `/tenants/${provider.tenantId}`, session: { userId, ssoTenantId: provider.tenantId, providerId: provider.id } } satisfies SignInResult;
+};
+
+/** A console sign-in needs an enabled provider, and an email in one of its domains. */
+function assertMaySignIn(provider: SignInProvider, pending: PendingSignIn | null, profile: SsoProfile) {
+  if (!provider.enabled) throw new SsoRefused("disabled", "this SSO provider is disabled");
+  if (pending && pending.providerId !== provider.id) throw new SsoRefused("unknown_provider", "the response came back to another provider");
+  const domain = domainOf(profile.email);
+  if (!domain || !provider.domains.includes(domain)) {
+    throw new SsoRefused("domain_mismatch", `the identity provider vouched for an address outside this provider's domains (${domain ?? "none"})`);
+  }
+}
+
+/**
+ * The user for the profile's email, created on first sign-in, and a membership in the provider's
+ * tenant with its default role when there is none (an existing member keeps their role).
+ */
+async function signInMember(tx: Tx, provider: SignInProvider, profile: SsoProfile, request: RequestInfo): Promise<string> {
+  const name = [profile.first_name, profile.last_name].filter(Boolean).join(" ") || null;
+  // Two first sign-ins at once: one creates, the other finds it.
+  await tx.$executeRaw`INSERT INTO users (email, name) VALUES (${profile.email}, ${name}) ON CONFLICT (email) DO NOTHING`;
+  const user = await tx.user.findUniqueOrThrow({ where: { email: profile.email } });
+  const actor: Actor = { id: user.id, email: user.email, ip: request.ip, userAgent: request.userAgent };
+  const joined = await tx.$queryRaw<{ role: TenantRole }[]>`
+    INSERT INTO memberships (tenant_id, user_id, role) VALUES (${provider.tenantId}::uuid, ${user.id}::uuid, ${provider.defaultRole})
+    ON CONFLICT (tenant_id, user_id) DO NOTHING RETURNING role`;
+  const target = { type: "user", id: user.id };
+  if (joined.length) {
+    await emitEvent(tx, actor, {
+      type: "user.created",
+      tenantId: provider.tenantId,
+      target,
+      details: { email: user.email, role: provider.defaultRole, method: "sso", provider_id: provider.id },
+    });
+  }
+  await emitEvent(tx, actor, {
+    type: "user.login",
+    tenantId: provider.tenantId,
+    target,
+    details: { method: "sso", provider_id: provider.id, provider_type: provider.providerType, protocol: provider.protocol },
+  });
+  return user.id;
+}
