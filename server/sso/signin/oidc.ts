@@ -61,6 +61,9 @@ function configuration(provider: SignInProvider, metadata: oidc.ServerMetadata, 
   config[oidc.customFetch] = fetchImpl;
   config.timeout = TIMEOUT_MS / 1000;
   if (env().OUTBOUND_ALLOW_PRIVATE) oidc.allowInsecureRequests(config);
+  // Without this the library trusts the token endpoint's TLS for the id_token (OIDC Core 3.1.3.7
+  // allows it); we verify its signature against the JWKS whatever the transport.
+  oidc.enableNonRepudiationChecks(config);
   return config;
 }
 
