@@ -6,6 +6,7 @@ import { tokensRouter } from "../tokens/router.ts";
 import { accountRouter } from "../account/router.ts";
 import { ssoRouterImplied, ssoRouterInTenant } from "../sso/router.ts";
 import { webhooksRouter } from "../webhooks/router.ts";
+import { ssoSignInRouter } from "../sso/signin/router.ts";
 import { auditRouter } from "../audit/router.ts";
 
 export const appRouter = router({
@@ -15,6 +16,7 @@ export const appRouter = router({
   auth: accountRouter,
   sso: ssoRouterImplied,
   tenantSso: ssoRouterInTenant,
+  ssoSignIn: ssoSignInRouter,
   webhooks: webhooksRouter,
   audit: auditRouter,
 });

@@ -9,7 +9,7 @@ import { freePort, startApi, type TestApi } from "../support/api.ts";
 import { client, createToken, db, tenantWithMembers } from "../support/fixtures.ts";
 import { startOidcOp, type TestOp } from "../support/oidc-op.ts";
 import { TestBrowser } from "../support/browser.ts";
-import { consoleCaller, eventsOf, oidcProvider, pathOf, sessionCookieOf, signIn, uniqueDomain } from "../support/sso-signin.ts";
+import { consoleCaller, eventsOf, oidcProvider, passwordSessionCookie, pathOf, sessionCookieOf, signIn, uniqueDomain } from "../support/sso-signin.ts";
 import { metadataChecksIdle } from "../../server/sso/checks.ts";
 
 let api: TestApi;
@@ -151,5 +151,68 @@ describe("the account-takeover rule: a session through tenant B's provider reach
       expect.objectContaining({ tenantId: a.tenant.id, role: "admin" }),
       expect.objectContaining({ tenantId: b.tenant.id, role: "viewer" }),
     ]);
+  });
+});
+
+describe("Test sign-in (admins)", () => {
+  test("shows the profile received; creates no user and no session; works on a disabled provider", async () => {
+    const { tenant, admin } = await tenantWithMembers();
+    const domain = uniqueDomain();
+    const { providerId } = await oidcProvider(api.url, admin.token, tenant.id, op, { domains: [domain], enabled: false });
+    const tester = person(op, domain, { groups: ["admins", "staff"] });
+    op.loginAs = tester.sub;
+    try {
+      const rest = client(api.url, admin.token);
+      const started = await rest.post(`/api/v1/tenants/${tenant.id}/sso/${providerId}/test-signin`);
+      expect(started.status).toBe(200);
+      expect(new URL(started.json.url).origin).toBe(op.origin);
+
+      // The admin's own browser (console session) goes through the IdP and back.
+      const browser = new TestBrowser();
+      const [name, value] = (await passwordSessionCookie(admin.user.id)).split("=");
+      browser.setCookie("127.0.0.1", name!, value!);
+      const { next } = await browser.follow(await browser.request(started.json.url), (url) => url.origin === op.origin);
+      const back = await browser.request(next!);
+      expect(back.location).toBe(started.json.result_url);
+      expect(back.headers.getSetCookie().some((c) => c.startsWith("next-auth.session-token="))).toBe(false);
+
+      const result = await rest.get(`/api/v1/tenants/${tenant.id}/sso/${providerId}/test-signin/${started.json.request_id}`);
+      expect(result.json).toMatchObject({
+        status: "succeeded",
+        domain_matches: true,
+        reason: null,
+        profile: { id: tester.sub, email: tester.email, first_name: "Ada", last_name: "Lovelace", groups: ["admins", "staff"], idp_id: op.issuer },
+      });
+      expect(result.json.profile.raw_attributes).toMatchObject({ sub: tester.sub, email: tester.email });
+      expect(await (await db()).user.count({ where: { email: tester.email } })).toBe(0);
+      expect(await eventsOf(tenant.id, "user.login")).toEqual([]);
+    } finally {
+      op.loginAs = null;
+    }
+  });
+
+  test("a failure shows its exact reason; only admins may start one, only the admin who started it may read it", async () => {
+    const { tenant, admin, viewer } = await tenantWithMembers();
+    const other = await tenantWithMembers();
+    const res = await client(api.url, admin.token).post(`/api/v1/tenants/${tenant.id}/sso`, {
+      provider_type: "oidc",
+      name: "Broken",
+      metadata_url: `${op.origin}/nowhere/.well-known/openid-configuration`,
+      client_id: "x",
+    });
+    const base = `/api/v1/tenants/${tenant.id}/sso/${res.json.id}/test-signin`;
+    const started = await client(api.url, admin.token).post(base);
+    expect(started.json.url).toBe(started.json.result_url);
+    const result = await client(api.url, admin.token).get(`${base}/${started.json.request_id}`);
+    expect(result.json).toMatchObject({ status: "failed", reason: "metadata", profile: null });
+    expect(result.json.detail).toContain("discovery document");
+
+    expect((await client(api.url, viewer.token).post(base)).status).toBe(403);
+    expect((await client(api.url, other.admin.token).post(base)).status).toBe(404);
+    const prisma = await db();
+    const another = await prisma.user.create({ data: { email: `admin2-${randomUUID().slice(0, 8)}@example.com` } });
+    await prisma.membership.create({ data: { tenantId: tenant.id, userId: another.id, role: "admin" } });
+    const secondAdmin = await createToken(another.id);
+    expect((await client(api.url, secondAdmin).get(`${base}/${started.json.request_id}`)).status).toBe(404);
   });
 });

@@ -42,7 +42,7 @@ export async function beginConsoleSignIn(db: Database, request: RequestInfo, ema
  * shows the profile or the reason. A failure before the IdP (metadata, configuration) is a result
  * too. Bound to the admin's user: only their console session can bring it back.
  */
-export async function beginTestSignIn(ctx: TenantServiceContext, providerId: string): Promise<{ url: string; result_url: string }> {
+export async function beginTestSignIn(ctx: TenantServiceContext, providerId: string): Promise<{ url: string; result_url: string; request_id: string }> {
   await getProvider(ctx, providerId); // 404 outside the tenant
   const provider = await signInProviderById(ctx.db, providerId);
   const pending = newPending({
@@ -66,5 +66,5 @@ export async function beginTestSignIn(ctx: TenantServiceContext, providerId: str
     await recordRefusal(ctx.db, ctx.actor.request, refusal, { tenantId: provider.tenantId, providerId: provider.id, purpose: "test" });
     await storeTestResult(ctx.db, pending.id, { ok: false, reason: refusal.reason, detail: refusal.detail });
   }
-  return { url: url ?? resultUrl, result_url: resultUrl };
+  return { url: url ?? resultUrl, result_url: resultUrl, request_id: pending.id };
 }
