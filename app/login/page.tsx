@@ -3,7 +3,8 @@ import { redirect } from "next/navigation";
 import { currentUser, safeCallbackPath } from "@/server/auth/session";
 import { Brand } from "@/components/brand";
 import { LoginForm } from "@/components/auth/login-form";
-import { signInErrorMessage } from "@/components/auth/messages";
+import { signInErrorMessage, ssoErrorMessage } from "@/components/auth/messages";
+import { SsoForm } from "@/components/auth/sso-form";
 
 export const metadata: Metadata = { title: "Sign in" };
 export const dynamic = "force-dynamic";
@@ -26,7 +27,13 @@ export default async function LoginPage({ searchParams }: { searchParams: Search
           <p className="mt-1 text-sm text-slate-600">Manage tenants, SSO, audit logs and webhooks.</p>
         </div>
         <div className="rounded-lg border border-slate-200 bg-white p-6 shadow-sm sm:p-8">
-          <LoginForm callbackUrl={callbackUrl} initialError={signInErrorMessage(first(params.error))} />
+          <LoginForm callbackUrl={callbackUrl} initialError={signInErrorMessage(first(params.error)) ?? ssoErrorMessage(first(params.sso_error))} />
+          <div className="my-6 flex items-center gap-3 text-xs text-slate-500" aria-hidden="true">
+            <span className="h-px flex-1 bg-slate-200" />
+            or
+            <span className="h-px flex-1 bg-slate-200" />
+          </div>
+          <SsoForm callbackUrl={callbackUrl} open={Boolean(first(params.sso_error))} />
         </div>
         <p className="mt-6 text-center text-sm text-slate-600">
           Building an integration?{" "}

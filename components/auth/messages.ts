@@ -18,3 +18,25 @@ export function signInErrorMessage(code: string | undefined | null): string | nu
   if (code === "CredentialsSignin") return WRONG_CREDENTIALS;
   return rateLimitedMessage(code) ?? SIGN_IN_FAILED;
 }
+
+/** What the login page says when an SSO sign-in came back refused (`/login?sso_error=<reason>`). */
+export function ssoErrorMessage(reason: string | undefined | null): string | null {
+  if (!reason) return null;
+  switch (reason) {
+    case "unknown_domain":
+      return "No SSO sign-in is set up for that email domain. Sign in with your password, or ask your administrator.";
+    case "disabled":
+      return "Your organisation's SSO sign-in is turned off. Ask your administrator.";
+    case "state":
+    case "expired_request":
+    case "unknown_request":
+      return "That sign-in took too long or was started in another browser. Start again.";
+    case "idp_error":
+      return "Your identity provider did not sign you in. Try again, or ask your administrator.";
+    case "domain_mismatch":
+    case "no_email":
+      return "Your identity provider signed you in with an address this organisation does not accept. Ask your administrator.";
+    default:
+      return `SSO sign-in failed (${reason.replace(/[^a-z_]/g, "").slice(0, 40)}). Try again, or ask your administrator.`;
+  }
+}

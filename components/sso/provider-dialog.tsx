@@ -13,6 +13,7 @@ import { Input } from "../ui/input";
 import { Select } from "../ui/select";
 import { DomainsInput } from "./domains-input";
 import { addDomains, checkForm, FIELD_IDS, serverFieldErrors, splitDomains, type FormField } from "./provider-form";
+import { SignInFields, type SignInSettings } from "./signin-fields";
 import { PROVIDER_TYPE_INFO, PROVIDER_TYPE_OPTIONS, ProviderTypeIcon } from "./provider-types";
 
 interface ProviderDialogProps {
@@ -39,6 +40,7 @@ export function ProviderDialog({ tenantId, provider, onClose, onSaved }: Provide
   const { errors, formError, setFormError, show, clear, fail } = useFormErrors(FIELD_IDS);
   /** Positions of the domains the server refused, shown as such while their error stands. */
   const [badDomains, setBadDomains] = useState<number[]>([]);
+  const [signIn, setSignIn] = useState<SignInSettings>({ clientId: provider?.client_id ?? "", clientSecret: "", defaultRole: provider?.default_role ?? "viewer" });
 
   const invalidate = () => queryClient.invalidateQueries(trpc.tenantSso.pathFilter());
   const create = useMutation(trpc.tenantSso.create.mutationOptions({ onSuccess: invalidate }));
@@ -69,13 +71,28 @@ export function ProviderDialog({ tenantId, provider, onClose, onSaved }: Provide
         fail(error, onFields?.fields ?? null);
       },
     };
+    const oidc = type !== "saml";
+    const clientId = signIn.clientId.trim();
+    const settings = {
+      default_role: signIn.defaultRole,
+      ...(oidc && clientId ? { client_id: clientId } : {}),
+      ...(oidc && signIn.clientSecret ? { client_secret: signIn.clientSecret } : {}),
+    };
     if (provider) {
       update.mutate(
-        { tenant_id: tenantId, provider_id: provider.id, name: values.name, metadata_url: values.metadata_url, domains: values.domains },
+        {
+          tenant_id: tenantId,
+          provider_id: provider.id,
+          name: values.name,
+          metadata_url: values.metadata_url,
+          domains: values.domains,
+          ...settings,
+          ...(oidc && !clientId && provider.client_id ? { client_id: null } : {}),
+        },
         done,
       );
     } else {
-      create.mutate({ tenant_id: tenantId, ...values }, done);
+      create.mutate({ tenant_id: tenantId, ...values, ...settings }, done);
     }
   }
 
@@ -170,6 +187,8 @@ export function ProviderDialog({ tenantId, provider, onClose, onSaved }: Provide
             />
           )}
         </Field>
+
+        <SignInFields type={type} value={signIn} secretSet={provider?.client_secret_set ?? false} errors={errors} onChange={setSignIn} />
 
         {provider ? null : (
           <Checkbox

@@ -17,7 +17,7 @@ export interface ProviderFormValues {
   enabled: boolean;
 }
 
-export type FormField = "provider_type" | "name" | "metadata_url" | "domains";
+export type FormField = "provider_type" | "name" | "metadata_url" | "domains" | "client_id" | "client_secret" | "default_role";
 
 export interface ServerFormErrors {
   /** Messages by FormField. */
@@ -32,6 +32,9 @@ export const FIELD_IDS: Array<[FormField, string]> = [
   ["name", "sso-name"],
   ["metadata_url", "sso-metadata_url"],
   ["domains", "sso-domains"],
+  ["client_id", "sso-client_id"],
+  ["client_secret", "sso-client_secret"],
+  ["default_role", "sso-default_role"],
 ];
 
 /** Splits what was typed or pasted into domains: commas, semicolons and whitespace separate. */
@@ -75,7 +78,15 @@ export function checkForm(values: ProviderFormValues, urlLabel: string): FieldEr
  * second domain; null when none of them is about a field the form shows.
  */
 export function serverFieldErrors(error: unknown, domains: string[], urlLabel: string): ServerFormErrors | null {
-  const fields = serverErrors(error, { provider_type: "Type", name: "Name", metadata_url: urlLabel, domains: "Domains" });
+  const fields = serverErrors(error, {
+    provider_type: "Type",
+    name: "Name",
+    metadata_url: urlLabel,
+    domains: "Domains",
+    client_id: "Client ID",
+    client_secret: "Client secret",
+    default_role: "Role on first sign-in",
+  });
   const badDomains: number[] = [];
   for (const { path, message } of fieldErrorsOf(error)) {
     const index = Number(/^domains\.(\d+)$/.exec(path)?.[1] ?? NaN);

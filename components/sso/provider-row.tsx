@@ -13,6 +13,7 @@ import { useToast } from "../ui/toast";
 import { ChevronDownIcon, PencilIcon, RefreshIcon, TrashIcon } from "../icons";
 import { CertificateExpiry, CertificateWarning, MetadataStatusBadge } from "./metadata-status";
 import { ProviderDetails } from "./provider-details";
+import { SignInPanel } from "./signin-panel";
 import { PROVIDER_TYPE_INFO, ProviderTypeIcon } from "./provider-types";
 import { withStepUp } from "../auth/with-step-up";
 
@@ -179,10 +180,13 @@ export function ProviderRow({ tenantId, provider, canWrite, ensureSteppedUp, onE
       {open ? (
         <tr id={detailsId} className="bg-slate-50/70">
           <td colSpan={canWrite ? 6 : 5} className="px-4 py-4 sm:px-6">
-            <ProviderDetails
-              provider={provider}
-              actions={canWrite ? <div className="flex flex-wrap gap-2 border-t border-slate-200 pt-3 sm:hidden">{actions(true)}</div> : null}
-            />
+            <div className="space-y-4">
+              <SignInPanel tenantId={tenantId} provider={provider} canWrite={canWrite} />
+              <ProviderDetails
+                provider={provider}
+                actions={canWrite ? <div className="flex flex-wrap gap-2 border-t border-slate-200 pt-3 sm:hidden">{actions(true)}</div> : null}
+              />
+            </div>
           </td>
         </tr>
       ) : null}
