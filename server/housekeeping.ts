@@ -8,6 +8,7 @@ import { purgeExpired } from "./http/idempotency.ts";
 import { purgeOldFailures } from "./auth/limits.ts";
 import { recheckStalePending } from "./sso/checks.ts";
 import { purgeExpiredAssertions } from "./sso/saml/replay.ts";
+import { purgeExpiredSignIns } from "./sso/signin/pending.ts";
 import { log, errorFields } from "./log.ts";
 import { wakeDispatcher } from "./webhooks/dispatcher.ts";
 import { signDueDigests } from "./audit/digests.ts";
@@ -19,6 +20,7 @@ export interface HousekeepingSummary {
   /** Tenants with events since a digest at least an hour old got a new one (server/audit/digests.ts). */
   audit_digests_signed: number;
   saml_assertions_purged: number;
+  sso_signin_requests_purged: number;
 }
 
 export async function runHousekeeping(db: Database): Promise<HousekeepingSummary> {
@@ -28,6 +30,7 @@ export async function runHousekeeping(db: Database): Promise<HousekeepingSummary
     sso_metadata_rechecked: await recheckStalePending(db),
     audit_digests_signed: await signDueDigests(db),
     saml_assertions_purged: await purgeExpiredAssertions(db.prisma),
+    sso_signin_requests_purged: await purgeExpiredSignIns(db),
   };
 }
 

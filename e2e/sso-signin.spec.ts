@@ -1,0 +1,98 @@
+/**
+ * SSO sign-in in the browser, against a real OpenID Provider (oidc-provider) running in the test
+ * process on 127.0.0.1: an admin configures an OIDC provider and runs Test sign-in; a new person
+ * signs in with "Continue with SSO" and lands in the tenant as viewer.
+ */
+import { randomUUID } from "node:crypto";
+import { startOidcOp, type TestOp } from "../test/support/oidc-op";
+import { OPERATOR_TOKEN } from "./constants";
+import { expect, signInAs, test as base, uniqueName } from "./sso-fixtures";
+
+const test = base.extend<object, { op: TestOp }>({
+  op: [
+    async ({}, provide) => {
+      const op = await startOidcOp();
+      await provide(op);
+      await op.close();
+    },
+    { scope: "worker" },
+  ],
+});
+
+const shots = process.env.E2E_SCREENSHOTS;
+
+test("an admin sets up OIDC and tests it; a new person signs in with SSO and lands in the tenant as viewer", async ({ page, browser, op, people, ssoApi, ssoPage, request }) => {
+  const { tenant, person: admin } = await people.tenantWith("admin", "SSO sign-in");
+  const domain = `corp-${randomUUID().slice(0, 8)}.example`;
+  const clientId = `console-${randomUUID().slice(0, 8)}`;
+  const clientSecret = `secret-${randomUUID()}`;
+
+  // The admin adds the provider in the console, with the client credentials from the IdP.
+  await signInAs(page, admin.email, admin.password);
+  await ssoPage.goto(tenant.id);
+  const name = uniqueName("Corp OIDC");
+  await ssoPage.openCreate();
+  await ssoPage.fillProvider({ type: "OpenID Connect", name, url: op.discoveryUrl, domains: domain });
+  const dialog = ssoPage.providerDialog.dialog;
+  await dialog.getByRole("textbox", { name: "Client ID" }).fill(clientId);
+  await dialog.getByLabel("Client secret").fill(clientSecret);
+  await ssoPage.providerDialog.submit.click();
+  await expect(dialog).toBeHidden();
+  await expect(ssoPage.status(name)).toHaveAttribute("data-status", "valid");
+
+  // What to paste at the IdP is on the provider's details, with a copy button; the IdP admin registers it.
+  const [provider] = (await ssoApi.listProviders(tenant.id)) as unknown as Array<{ id: string; sp: { redirect_uri: string }; client_secret_set: boolean }>;
+  expect(provider!.client_secret_set).toBe(true);
+  const details = await ssoPage.openDetails(name);
+  const sp = details.getByRole("region", { name: "Service provider details" });
+  await expect(sp).toContainText(provider!.sp.redirect_uri);
+  await expect(sp.getByRole("button", { name: "Copy the redirect uri" })).toBeVisible();
+  op.addClient({ client_id: clientId, client_secret: clientSecret, redirect_uris: [provider!.sp.redirect_uri] });
+  if (shots) await page.screenshot({ path: `${shots}/provider-page.png`, fullPage: true });
+
+  // Test sign-in opens a new tab: through the IdP and back to the result, which shows the profile.
+  const sub = `tester-${randomUUID().slice(0, 8)}`;
+  op.accounts.set(sub, { sub, email: `${sub}@${domain}`, email_verified: true, given_name: "Tess", family_name: "Tester", groups: ["sso-admins"] });
+  op.loginAs = sub;
+  const [tab] = await Promise.all([page.context().waitForEvent("page"), sp.getByRole("button", { name: "Test sign-in" }).click()]);
+  await tab.waitForURL(`**/tenants/${tenant.id}/sso/${provider!.id}/test/**`);
+  await expect(tab.getByRole("heading", { name: "Test sign-in" })).toBeVisible();
+  await expect(tab.getByText("Sign-in succeeded")).toBeVisible();
+  const profile = tab.getByTestId("test-profile");
+  await expect(profile).toContainText(sub);
+  await expect(profile).toContainText(`${sub}@${domain}`);
+  await expect(profile).toContainText("Tess");
+  await expect(profile).toContainText("sso-admins");
+  await expect(tab.getByTestId("test-raw-attributes")).toContainText('"given_name": "Tess"');
+  if (shots) await tab.screenshot({ path: `${shots}/test-result.png`, fullPage: true });
+  op.loginAs = null;
+
+  // A new person, in a fresh browser: "Continue with SSO" with their work email.
+  const newcomer = `new-${randomUUID().slice(0, 8)}`;
+  const email = `${newcomer}@${domain}`;
+  op.accounts.set(newcomer, { sub: newcomer, email, email_verified: true, given_name: "Nora", family_name: "Newcomer" });
+  const fresh = await browser.newContext();
+  const visitor = await fresh.newPage();
+  await visitor.goto("/login");
+  await visitor.getByRole("button", { name: "Continue with SSO" }).click();
+  await visitor.getByLabel("Work email").fill(email);
+  if (shots) await visitor.screenshot({ path: `${shots}/login-page.png`, fullPage: true });
+  await visitor.getByRole("form", { name: "Sign in with SSO" }).getByRole("button", { name: "Continue with SSO" }).click();
+  await visitor.waitForURL(`**/tenants/${tenant.id}`);
+  await expect(visitor.getByRole("heading", { level: 1, name: tenant.name })).toBeVisible();
+
+  // They are a viewer of this tenant, created by the sign-in.
+  const members = await request.get(`/api/v1/tenants/${tenant.id}/members`, { headers: { Authorization: `Bearer ${OPERATOR_TOKEN}` } });
+  const list = ((await members.json()) as { results: Array<{ email: string; role: string; name: string | null }> }).results;
+  expect(list.find((m) => m.email === email)).toMatchObject({ role: "viewer", name: "Nora Newcomer" });
+  await fresh.close();
+});
+
+test("an email domain without a provider is refused on the login page with the reason", async ({ page }) => {
+  await page.goto("/login");
+  await page.getByRole("button", { name: "Continue with SSO" }).click();
+  await page.getByLabel("Work email").fill(`someone@nowhere-${randomUUID().slice(0, 6)}.example`);
+  await page.getByRole("form", { name: "Sign in with SSO" }).getByRole("button", { name: "Continue with SSO" }).click();
+  await page.waitForURL("**/login?sso_error=unknown_domain");
+  await expect(page.locator("#login-error")).toHaveText(/No SSO sign-in is set up for that email domain/);
+});
