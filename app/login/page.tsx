@@ -33,7 +33,8 @@ export default async function LoginPage({ searchParams }: { searchParams: Search
             or
             <span className="h-px flex-1 bg-slate-200" />
           </div>
-          <SsoForm callbackUrl={callbackUrl} open={Boolean(first(params.sso_error))} />
+          {/* Only a page the visitor asked for: else SSO lands in the provider's tenant. */}
+          <SsoForm callbackUrl={safeCallbackPath(first(params.callbackUrl)) ?? ""} open={Boolean(first(params.sso_error))} />
         </div>
         <p className="mt-6 text-center text-sm text-slate-600">
           Building an integration?{" "}
