@@ -76,4 +76,19 @@ describe("GET /api/v1/openapi.json", () => {
     const names = doc.paths["/tenants"].get.parameters.map((p: { name: string }) => p.name);
     expect(names).toEqual(expect.arrayContaining(["page", "page_size", "cursor"]));
   });
+
+  test("SSO providers show the sign-in fields; the client secret is write-only; Test sign-in is documented", () => {
+    const provider = doc.components.schemas.SsoProvider;
+    expect(Object.keys(provider.properties)).toEqual(
+      expect.arrayContaining(["protocol", "sp", "client_id", "client_secret_set", "default_role", "allow_idp_initiated"]),
+    );
+    expect(provider.properties.client_secret).toBeUndefined();
+    const body = doc.paths["/sso"].post.requestBody.content["application/json"].schema;
+    const create = body.$ref ? doc.components.schemas[body.$ref.split("/").pop()] : body;
+    expect(Object.keys(create.properties)).toEqual(
+      expect.arrayContaining(["client_id", "client_secret", "default_role", "allow_idp_initiated"]),
+    );
+    expect(doc.paths["/tenants/{tenant_id}/sso/{provider_id}/test-signin"].post.responses["200"]).toBeDefined();
+    expect(doc.paths["/tenants/{tenant_id}/sso/{provider_id}/test-signin/{request_id}"].get.responses["200"]).toBeDefined();
+  });
 });
