@@ -87,6 +87,12 @@ const EXAMPLES: Record<string, Example> = {
     request: (w) => ({ path: `/tenants/${w.tenantA.id}/sso/${w.providerId}/refresh-metadata` }),
     expect: { viewer: 403, support: 403, readOnly: 403 },
   },
+  "POST /tenants/{tenant_id}/sso/{provider_id}/test-signin": {
+    request: (w) => ({ path: `/tenants/${w.tenantA.id}/sso/${w.providerId}/test-signin` }),
+  },
+  "GET /tenants/{tenant_id}/sso/{provider_id}/test-signin/{request_id}": {
+    request: (w) => ({ path: `/tenants/${w.tenantA.id}/sso/${w.providerId}/test-signin/${w.providerId}` }),
+  },
   "POST /auth/step-up": {
     request: () => ({ path: "/auth/step-up", body: { password: "not-the-password" } }),
     expect: { otherAdmin: 401, viewer: 401, support: 401, readOnly: 401, scopedOther: 401 },
