@@ -7,6 +7,7 @@ import type { SqlRunner } from "../db/sql.ts";
 import { parseIsoDate } from "./schemas.ts";
 import type { AuditEvent } from "./schemas.ts";
 import type { AuditEventRow } from "../events/types.ts";
+import { countFromRollups } from "./counts.ts";
 
 export interface AuditFilterParams {
   event_type?: string;
@@ -84,12 +85,16 @@ export function resolveFilter(tenantId: string, params: AuditFilterParams, head:
   return filter;
 }
 
-/** Total events matching: from the chain head when only kinds (or nothing) filter, else counted. */
+/**
+ * Total events matching: from the chain head when only kinds (or nothing) filter, else from the
+ * count rollups (counts.ts); counted row by row only for an export snapshot.
+ */
 export async function countEvents(sql: SqlRunner, filter: AuditFilter, head: ChainHead): Promise<number> {
   if (filter.kinds?.length === 0) return 0;
   const onlyKinds = !filter.start && !filter.end && !filter.actorId && filter.maxSequence === undefined;
-  if (onlyKinds && !filter.kinds) return head.sequence;
-  if (onlyKinds) return filter.kinds!.reduce((sum, kind) => sum + (head.kinds[kind] ?? 0), 0);
+  // The head's per-kind counts, not its sequence: retention purges the oldest events.
+  if (onlyKinds) return (filter.kinds ?? Object.keys(head.kinds)).reduce((sum, kind) => sum + (head.kinds[kind] ?? 0), 0);
+  if (filter.maxSequence === undefined) return countFromRollups(sql, filter);
   const params: unknown[] = [];
   const where = whereClause(filter, params);
   const kinds = filter.kinds ? ` AND e.event_type = ANY($${params.push(filter.kinds)}::text[])` : "";
