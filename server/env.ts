@@ -72,6 +72,13 @@ const EnvSchema = z.object({
     .min(0, "SSO_CLOCK_SKEW_SECONDS must be 0-600")
     .max(600, "SSO_CLOCK_SKEW_SECONDS must be 0-600")
     .default(60),
+  // Audit events are kept this long (whole months are dropped once past it); the database
+  // refuses less than a year (audit_events_purge).
+  AUDIT_RETENTION_DAYS: z.coerce
+    .number({ error: "AUDIT_RETENTION_DAYS must be a number of days" })
+    .int("AUDIT_RETENTION_DAYS must be a whole number of days")
+    .min(365, "AUDIT_RETENTION_DAYS must be at least 365")
+    .default(2557),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
 });
 

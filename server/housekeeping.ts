@@ -12,6 +12,8 @@ import { purgeExpiredSignIns } from "./sso/signin/pending.ts";
 import { log, errorFields } from "./log.ts";
 import { wakeDispatcher } from "./webhooks/dispatcher.ts";
 import { signDueDigests } from "./audit/digests.ts";
+import { ensureAuditPartitions, purgeExpiredAudit } from "./audit/retention.ts";
+import { env } from "./env.ts";
 
 export interface HousekeepingSummary {
   idempotency_keys_purged: number;
@@ -21,6 +23,8 @@ export interface HousekeepingSummary {
   audit_digests_signed: number;
   saml_assertions_purged: number;
   sso_signin_requests_purged: number;
+  audit_partitions_created: number;
+  audit_events_purged: number;
 }
 
 export async function runHousekeeping(db: Database): Promise<HousekeepingSummary> {
@@ -28,6 +32,8 @@ export async function runHousekeeping(db: Database): Promise<HousekeepingSummary
     idempotency_keys_purged: await purgeExpired(db.sql),
     auth_failures_purged: await purgeOldFailures(db.prisma),
     sso_metadata_rechecked: await recheckStalePending(db),
+    audit_partitions_created: await ensureAuditPartitions(db),
+    audit_events_purged: await purgeExpiredAudit(db, env().AUDIT_RETENTION_DAYS),
     audit_digests_signed: await signDueDigests(db),
     saml_assertions_purged: await purgeExpiredAssertions(db.prisma),
     sso_signin_requests_purged: await purgeExpiredSignIns(db),

@@ -125,6 +125,12 @@ export const AuditVerification = z
     checked: z.number().int().meta({ description: "Events whose hash and link were checked." }),
     first_invalid_sequence: z.number().int().nullable().meta({ description: "The first sequence whose event is altered, missing or wrongly linked." }),
     head_sequence: z.number().int().meta({ description: "The chain head's sequence when the check started." }),
+    anchor_sequence: z.number().int().meta({
+      description: "The last event removed by retention (0 when none was): the check starts after it.",
+    }),
+    anchor_hash: z.string().meta({
+      description: "That event's hash (64 zeros when none was removed): the oldest retained event's prev_hash must equal it.",
+    }),
   })
   .meta({ id: "AuditVerification" });
 export type AuditVerification = z.infer<typeof AuditVerification>;

@@ -19,24 +19,30 @@ interface Link {
 export async function verifyChain(ctx: TenantServiceContext, input: { from_sequence?: number }): Promise<AuditVerification> {
   const { sql } = ctx.db;
   const { tenantId } = ctx;
-  const fromSequence = input.from_sequence ?? 1;
-  const [head] = await sql.query<{ sequence: string | number; hash: string }>(
-    `SELECT sequence, hash FROM audit_chains WHERE chain_id = $1::uuid`,
+  let fromSequence = input.from_sequence ?? 1;
+  const [head] = await sql.query<{ sequence: string | number; hash: string; anchor_sequence: string | number; anchor_hash: string | null }>(
+    `SELECT sequence, hash, anchor_sequence, anchor_hash FROM audit_chains WHERE chain_id = $1::uuid`,
     [tenantId],
   );
   const headSequence = Number(head?.sequence ?? 0);
+  // Retention dropped the events up to the anchor: the chain is checked from the one after it.
+  const anchorSequence = Number(head?.anchor_sequence ?? 0);
+  const anchorHash = head?.anchor_hash ?? GENESIS;
   let checked = 0;
   const result = (firstInvalid: number | null): AuditVerification => ({
     valid: firstInvalid === null,
     checked,
     first_invalid_sequence: firstInvalid,
     head_sequence: headSequence,
+    anchor_sequence: anchorSequence,
+    anchor_hash: anchorHash,
   });
+  fromSequence = Math.max(fromSequence, anchorSequence + 1);
   if (fromSequence > headSequence) return result(null);
 
   let expected = fromSequence;
-  let previousHash = GENESIS;
-  if (fromSequence > 1) {
+  let previousHash = anchorHash;
+  if (fromSequence > anchorSequence + 1) {
     const [before] = await sql.query<{ hash: string }>(
       `SELECT hash FROM audit_events WHERE tenant_id = $1::uuid AND sequence = $2::bigint`,
       [tenantId, fromSequence - 1],

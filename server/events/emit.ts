@@ -95,6 +95,12 @@ const INSERT_EVENTS = `INSERT INTO audit_events
   RETURNING id, tenant_id, event_type, actor_id, actor_email, ip_address, user_agent, target_type, target_id, details,
             timestamp, sequence::int AS sequence, prev_hash, hash`;
 
+// Taken first, in chain order: the row's partition is chosen from its recorded_at default
+// (clock_timestamp()) before the chain trigger runs, so the clock is read after the head lock and
+// recorded_at never goes back along a chain (migration 20261124001000_audit_partitions).
+const LOCK_HEADS = `SELECT 1 AS locked FROM audit_chains WHERE chain_id = ANY($1::uuid[]) ORDER BY chain_id FOR UPDATE`;
+const PLATFORM_CHAIN = "00000000-0000-0000-0000-000000000000";
+
 /** A tenant application's event to append, with the actor its application names. */
 export interface AppendedEventToEmit {
   actor: Actor;
@@ -126,10 +132,13 @@ async function record(tx: EventTx, items: ToEmit[]): Promise<AuditEventRow[]> {
     column((i) => JSON.stringify(i.event.details ?? {})),
     column((i) => ("timestamp" in i.event ? i.event.timestamp?.toISOString() : undefined) ?? null),
   ];
-  const rows =
-    "query" in tx && typeof tx.query === "function"
-      ? await tx.query<AuditEventRow>(INSERT_EVENTS, values)
-      : await (tx as Tx).$queryRawUnsafe<AuditEventRow[]>(INSERT_EVENTS, ...values);
+  const chains = [...new Set(items.map((i) => i.event.tenantId ?? PLATFORM_CHAIN))];
+  const plain = "query" in tx && typeof tx.query === "function";
+  if (plain) await tx.query(LOCK_HEADS, [chains]);
+  else await (tx as Tx).$queryRawUnsafe(LOCK_HEADS, chains);
+  const rows = plain
+    ? await (tx as SqlRunner).query<AuditEventRow>(INSERT_EVENTS, values)
+    : await (tx as Tx).$queryRawUnsafe<AuditEventRow[]>(INSERT_EVENTS, ...values);
   // RETURNING order is not promised; within a tenant, sequence order is the order given.
   const byTenant = new Map<string | null, AuditEventRow[]>();
   for (const row of [...rows].sort((a, b) => a.sequence - b.sequence)) {

@@ -22,6 +22,7 @@ export const EVENT_TYPES = [
   "api_token.created",
   "api_token.revoked",
   "audit.exported",
+  "audit.retention_purged",
 ] as const;
 
 export type EventType = (typeof EVENT_TYPES)[number];

@@ -18,6 +18,8 @@ afterAll(async () => {
   await api.close();
 });
 
+/** Nothing purged by retention: the chain is checked from its first event. */
+const NO_ANCHOR = { anchor_sequence: 0, anchor_hash: "0".repeat(64) };
 const actor = { id: "chain-test", email: "chain@example.com", ip: "127.0.0.1", userAgent: "vitest" };
 
 async function tenantWithEvents(n: number) {
@@ -60,7 +62,7 @@ describe("the database keeps audit rows append-only", () => {
     const role = `audit_app_${randomBytes(4).toString("hex")}`;
     await raw.query(`CREATE ROLE ${role} NOLOGIN`);
     try {
-      await raw.query(`GRANT SELECT, INSERT ON audit_events TO ${role}; GRANT SELECT, INSERT, UPDATE ON audit_chains TO ${role}`);
+      await raw.query(`GRANT SELECT, INSERT ON audit_events TO ${role}; GRANT SELECT, INSERT, UPDATE ON audit_chains, audit_counts TO ${role}`);
       await raw.query("BEGIN");
       await raw.query(`SET LOCAL ROLE ${role}`);
       const inserted = await raw.query(
@@ -86,20 +88,20 @@ describe("the database keeps audit rows append-only", () => {
 describe("verify", () => {
   test("an untouched chain is valid", async () => {
     const { verify } = await tenantWithEvents(7);
-    expect(await verify()).toEqual({ valid: true, checked: 7, first_invalid_sequence: null, head_sequence: 7 });
-    expect(await verify("?from_sequence=5")).toEqual({ valid: true, checked: 3, first_invalid_sequence: null, head_sequence: 7 });
-    expect(await verify("?from_sequence=99")).toEqual({ valid: true, checked: 0, first_invalid_sequence: null, head_sequence: 7 });
+    expect(await verify()).toEqual({ valid: true, checked: 7, first_invalid_sequence: null, head_sequence: 7, ...NO_ANCHOR });
+    expect(await verify("?from_sequence=5")).toEqual({ valid: true, checked: 3, first_invalid_sequence: null, head_sequence: 7, ...NO_ANCHOR });
+    expect(await verify("?from_sequence=99")).toEqual({ valid: true, checked: 0, first_invalid_sequence: null, head_sequence: 7, ...NO_ANCHOR });
   });
 
   test("a tenant without events has a valid, empty chain", async () => {
     const { verify } = await tenantWithEvents(0);
-    expect(await verify()).toEqual({ valid: true, checked: 0, first_invalid_sequence: null, head_sequence: 0 });
+    expect(await verify()).toEqual({ valid: true, checked: 0, first_invalid_sequence: null, head_sequence: 0, ...NO_ANCHOR });
   });
 
   test("a row altered with the triggers disabled is found, with its sequence", async () => {
     const { tenant, verify } = await tenantWithEvents(8);
     await tamper(`UPDATE audit_events SET details = '{"i": 999}' WHERE tenant_id = $1 AND sequence = 5`, [tenant.id]);
-    expect(await verify()).toEqual({ valid: false, checked: 4, first_invalid_sequence: 5, head_sequence: 8 });
+    expect(await verify()).toEqual({ valid: false, checked: 4, first_invalid_sequence: 5, head_sequence: 8, ...NO_ANCHOR });
     // The rows after it still link to its stored hash.
     expect(await verify("?from_sequence=6")).toMatchObject({ valid: true, checked: 3 });
   });
@@ -114,13 +116,13 @@ describe("verify", () => {
   test("a deleted row (a gap) is found", async () => {
     const { tenant, verify } = await tenantWithEvents(6);
     await tamper(`DELETE FROM audit_events WHERE tenant_id = $1 AND sequence = 3`, [tenant.id]);
-    expect(await verify()).toEqual({ valid: false, checked: 2, first_invalid_sequence: 3, head_sequence: 6 });
+    expect(await verify()).toEqual({ valid: false, checked: 2, first_invalid_sequence: 3, head_sequence: 6, ...NO_ANCHOR });
   });
 
   test("deleting the newest rows is found against the chain head", async () => {
     const { tenant, verify } = await tenantWithEvents(5);
     await tamper(`DELETE FROM audit_events WHERE tenant_id = $1 AND sequence >= 4`, [tenant.id]);
-    expect(await verify()).toEqual({ valid: false, checked: 3, first_invalid_sequence: 4, head_sequence: 5 });
+    expect(await verify()).toEqual({ valid: false, checked: 3, first_invalid_sequence: 4, head_sequence: 5, ...NO_ANCHOR });
   });
 
   test("a chain head that does not match the last row is found", async () => {
@@ -158,5 +160,5 @@ test("8 concurrent writers on 8 connections leave one intact chain, sequences 1.
   }
   const { rows } = await raw.query(`SELECT sequence::int AS s FROM audit_events WHERE tenant_id = $1 ORDER BY sequence`, [tenant.id]);
   expect(rows.map((r) => r.s)).toEqual(Array.from({ length: 8 * N }, (_, i) => i + 1));
-  expect(await verify()).toEqual({ valid: true, checked: 8 * N, first_invalid_sequence: null, head_sequence: 8 * N });
+  expect(await verify()).toEqual({ valid: true, checked: 8 * N, first_invalid_sequence: null, head_sequence: 8 * N, ...NO_ANCHOR });
 });
