@@ -1,5 +1,6 @@
 /** The audit benchmark's report: medians per scenario, ratios to the same run's baselines, targets. */
 import type { Machine } from "./system.ts";
+import type { Sizes } from "./audit-big.ts";
 import { median } from "./report.ts";
 
 export interface ListRun {
@@ -8,6 +9,17 @@ export interface ListRun {
   rps: number;
   p50: number;
   p99: number;
+}
+
+export interface BigRun {
+  filter: string;
+  page: "first" | "deep";
+  target: "app" | "baseline";
+  rps: number;
+  p50: number;
+  p99: number;
+  count: number;
+  load1: number;
 }
 
 interface ExportRun {
@@ -25,8 +37,15 @@ export interface AuditReport {
   reps: number;
   list: ListRun[];
   exports: ExportRun[];
-  appends: { label: string; connections: number; eventsPerSecond: number; p99: number }[];
+  appends: { label: string; connections: number; eventsPerSecond: number; p99: number; load1?: number }[];
   verifiedChain: number;
+  big?: {
+    events: number;
+    runs: BigRun[];
+    plans: { filter: string; count: string; first: string; deep: string }[];
+    verify: { seconds: number; checked: number };
+    sizes: Sizes;
+  };
 }
 
 const ok = (pass: boolean) => (pass ? "met" : "**missed**");
@@ -68,12 +87,62 @@ export function auditMarkdown(report: AuditReport, resultsFile: string): string 
     `| app, \`GET …/audit/export?format=csv\` streamed | ${fmt(rows)} | ${appSeconds.toFixed(2)} s | ${fmt(rows / appSeconds)} | ${fmt(exportRatio * 100)}% | ${fmt(growth, 1)} MiB | ${ok(exportRatio >= 0.5)}, ${ok(growth < 100)} |`,
     `| \`psql \\copy (select …) to file csv\` | ${fmt(report.exports[0]?.copy.rows ?? 0)} | ${copySeconds.toFixed(2)} s | ${fmt(rows / copySeconds)} | 100% | – | |`,
     "",
-    "| Appends to one tenant's chain | Events/s | p99 per request | Target (≥ 2,000 events/s) |",
-    "|---|---|---|---|",
-    ...report.appends.map((a) => `| ${a.label} | ${fmt(a.eventsPerSecond)} | ${a.p99} ms | ${ok(a.eventsPerSecond >= 2000)} |`),
+    "| Appends to one tenant's chain | Events/s | p99 per request | load avg (1 min) | Target (≥ 2,000 events/s) |",
+    "|---|---|---|---|---|",
+    ...report.appends.map((a) => `| ${a.label} | ${fmt(a.eventsPerSecond)} | ${a.p99} ms | ${fmt(a.load1 ?? 0, 1)} | ${ok(a.eventsPerSecond >= 2000)} |`),
     "",
     `After the append load the chain verified intact (\`GET …/audit/verify\`: valid, ${fmt(report.verifiedChain)} events checked).`,
     "",
   );
+  if (report.big) lines.push(...bigMarkdown(report.big));
   return lines.join("\n");
+}
+
+/** The large tenant: every filter's first and deep page vs the baseline, sizes, verify, plans. */
+function bigMarkdown(big: NonNullable<AuditReport["big"]>): string[] {
+  const lines = [
+    `### One tenant with ${fmt(big.events)} events`,
+    "",
+    "Same seed (a year of events, 14 kinds, 200 actors), one tenant; each filter's first page and the cursor page after page 150, " +
+      "10 connections, medians of the reps, app and baseline alternating. count = the envelope's exact count (equal on both).",
+    "",
+    "| Filter | Page | count | App req/s | Baseline req/s | App/baseline | App p50 / p99 | Baseline p50 / p99 | load avg (1 min) | p99 < 50 ms |",
+    "|---|---|---|---|---|---|---|---|---|---|",
+  ];
+  const filters = [...new Set(big.runs.map((r) => r.filter))];
+  for (const filter of filters) {
+    for (const page of ["first", "deep"] as const) {
+      const runs = (target: string) => big.runs.filter((r) => r.filter === filter && r.page === page && r.target === target);
+      const a = runs("app");
+      const b = runs("baseline");
+      if (!a.length) continue;
+      const app = { rps: median(a.map((r) => r.rps)), p50: median(a.map((r) => r.p50)), p99: median(a.map((r) => r.p99)) };
+      const base = { rps: median(b.map((r) => r.rps)), p50: median(b.map((r) => r.p50)), p99: median(b.map((r) => r.p99)) };
+      const load = median([...a, ...b].map((r) => r.load1));
+      lines.push(
+        `| ${filter} | ${page === "first" ? "first" : "deep cursor"} | ${fmt(a[0]!.count)} | ${fmt(app.rps)} | ${fmt(base.rps)} | ${fmt((app.rps / base.rps) * 100)}% | ${app.p50} / ${app.p99} ms | ${base.p50} / ${base.p99} ms | ${fmt(load, 1)} | ${ok(app.p99 < 50)} |`,
+      );
+    }
+  }
+  const perMillion = (mib: number) => fmt(mib / (big.sizes.events / 1e6), 1);
+  lines.push(
+    "",
+    `Verify of the whole tenant (\`GET …/audit/verify\`): ${fmt(big.verify.checked)} events in ${big.verify.seconds.toFixed(1)} s ` +
+      `(${fmt(big.verify.checked / big.verify.seconds)} events/s).`,
+    "",
+    `Sizes over all ${fmt(big.sizes.events)} events of the run (all tenants), per million events:`,
+    "",
+    "| Relation | MiB | MiB per million events |",
+    "|---|---|---|",
+    `| audit_events (all partitions, heap + TOAST) | ${fmt(big.sizes.tableMiB)} | ${perMillion(big.sizes.tableMiB)} |`,
+    ...big.sizes.indexes.map((i) => `| index ${i.name} | ${fmt(i.mib)} | ${perMillion(i.mib)} |`),
+    `| audit_counts (${fmt(big.sizes.countsRows)} rollup rows, with its index) | ${fmt(big.sizes.countsMiB)} | ${perMillion(big.sizes.countsMiB)} |`,
+    "",
+    "Plans (EXPLAIN ANALYZE, BUFFERS) of the count and the page queries the app runs, from the same database:",
+    "",
+  );
+  for (const plan of big.plans) {
+    lines.push(`<details><summary>${plan.filter}</summary>`, "", "Count:", "", "```", plan.count, "```", "", "First page:", "", "```", plan.first, "```", "", "Deep cursor page:", "", "```", plan.deep, "```", "", "</details>", "");
+  }
+  return lines;
 }

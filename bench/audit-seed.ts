@@ -6,7 +6,8 @@
  *                                                         [--export-events 1000000]
  *
  * `--events` are spread evenly over `--tenants` tenants ("Audit bench tenant N"), a year back from
- * now; `--export-events` go to one more tenant ("Audit bench export"), the export scenario's.
+ * now; `--export-events` go to one more tenant ("Audit bench export"), the export scenario's, and
+ * `--big-events` to one more ("Audit bench big"), the large tenant's list scenarios.
  * Kinds: a realistic mix of 12 (user.* are about half); 200 actors per tenant. Rows are inserted
  * in batches of 20,000 per statement, two tenants at a time.
  */
@@ -57,20 +58,25 @@ async function seedTenant(pool: pg.Pool, tenantId: string, count: number): Promi
 
 export async function seedAudit(
   databaseUrl: string,
-  options: { tenants: number; events: number; exportEvents: number },
+  options: { tenants: number; events: number; exportEvents: number; bigEvents?: number },
   log: (message: string) => void = console.log,
-): Promise<{ tenantIds: string[]; exportTenantId: string }> {
+): Promise<{ tenantIds: string[]; exportTenantId: string; bigTenantId?: string }> {
   const pool = new pg.Pool({ connectionString: databaseUrl, max: 2 });
   try {
     const { rows } = await pool.query<{ id: string; name: string }>(
       `INSERT INTO tenants (name) SELECT 'Audit bench tenant ' || g FROM generate_series(1, $1) g
-       UNION ALL SELECT 'Audit bench export' RETURNING id, name`,
-      [options.tenants],
+       UNION ALL SELECT 'Audit bench export' UNION ALL SELECT 'Audit bench big' WHERE $2 RETURNING id, name`,
+      [options.tenants, Boolean(options.bigEvents)],
     );
     const exportTenantId = rows.find((r) => r.name === "Audit bench export")!.id;
-    const tenantIds = rows.filter((r) => r.id !== exportTenantId).map((r) => r.id);
+    const bigTenantId = rows.find((r) => r.name === "Audit bench big")?.id;
+    const tenantIds = rows.filter((r) => r.id !== exportTenantId && r.id !== bigTenantId).map((r) => r.id);
     const perTenant = Math.floor(options.events / options.tenants);
-    const jobs = [...tenantIds.map((id) => ({ id, count: perTenant })), { id: exportTenantId, count: options.exportEvents }];
+    const jobs = [
+      ...(bigTenantId ? [{ id: bigTenantId, count: options.bigEvents! }] : []),
+      ...tenantIds.map((id) => ({ id, count: perTenant })),
+      { id: exportTenantId, count: options.exportEvents },
+    ];
     const started = Date.now();
     let next = 0;
     let inserted = 0;
@@ -83,9 +89,9 @@ export async function seedAudit(
       }
     };
     await Promise.all([worker(), worker()]);
-    await pool.query("VACUUM ANALYZE audit_events, audit_chains");
+    await pool.query("VACUUM ANALYZE");
     log(`seeded ${inserted.toLocaleString("en")} events in ${((Date.now() - started) / 1000).toFixed(0)} s`);
-    return { tenantIds, exportTenantId };
+    return { tenantIds, exportTenantId, bigTenantId };
   } finally {
     await pool.end();
   }
@@ -98,6 +104,7 @@ if (import.meta.filename === process.argv[1]) {
       tenants: { type: "string", default: "50" },
       events: { type: "string", default: "1000000" },
       "export-events": { type: "string", default: "1000000" },
+      "big-events": { type: "string", default: "0" },
     },
   });
   if (!positionals[0]) {
@@ -108,5 +115,6 @@ if (import.meta.filename === process.argv[1]) {
     tenants: Number(values.tenants),
     events: Number(values.events),
     exportEvents: Number(values["export-events"]),
+    bigEvents: Number(values["big-events"]),
   });
 }

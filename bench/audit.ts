@@ -15,9 +15,14 @@
  * 4. Appends with the hash chain for one tenant: POST /api/v1/tenants/{id}/audit at 10 and 50
  *    connections, and POST …/audit/batch of 100 events; then GET …/audit/verify must answer valid.
  *
- * Options: --duration <s> (6) --reps <n> (3) --skip-build --keep-db --reuse-db (skip 1's seeding
+ * Options: --duration <s> (6) --reps <n> (3) --skip-build --api-only (bench/api-server.ts: the
+ *          REST edge without Next, no build) --keep-db --reuse-db (skip 1's seeding
  * when cp_bench_audit is already seeded by --keep-db) --no-markdown
- *          --events <n> (1000000) --export-events <n> (1000000), smaller for a quick try
+ *          --events <n> (1000000) --export-events <n> (1000000) --big-events <n> (5000000), smaller
+ *          for a quick try
+ * 5. The large tenant (--big-events in one tenant): first and deep cursor page of each filter of
+ *    issue 12 (bench/audit-big.ts) vs the baseline, the count and page queries' plans (EXPLAIN
+ *    ANALYZE), verify of its whole chain, table and index sizes per million events.
  */
 import { execFileSync } from "node:child_process";
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -29,18 +34,22 @@ import { freePort, startServer, stopServer, waitReady, type Server } from "./pro
 import { machine } from "./system.ts";
 import { updateBenchmarksMd } from "./report.ts";
 import { seedAudit } from "./audit-seed.ts";
-import { auditMarkdown, type AuditReport, type ListRun } from "./audit-report.ts";
+import { auditMarkdown, type AuditReport, type BigRun, type ListRun } from "./audit-report.ts";
+import { bigFilters, deepCursorOf, explainPlans, sizes, timeVerify } from "./audit-big.ts";
+import { loadavg } from "node:os";
 
 const { values: flags } = parseArgs({
   options: {
     duration: { type: "string", default: "6" },
     reps: { type: "string", default: "3" },
     "skip-build": { type: "boolean", default: false },
+    "api-only": { type: "boolean", default: false },
     "keep-db": { type: "boolean", default: false },
     "reuse-db": { type: "boolean", default: false },
     "no-markdown": { type: "boolean", default: false },
     events: { type: "string", default: "1000000" },
     "export-events": { type: "string", default: "1000000" },
+    "big-events": { type: "string", default: "5000000" },
   },
 });
 const DURATION = Number(flags.duration);
@@ -132,18 +141,20 @@ async function main(): Promise<void> {
     return (await c.query<{ version: string }>("SELECT version()")).rows[0]!.version;
   });
   try {
-    const build = ensureBuild(flags["skip-build"]);
+    const build = flags["api-only"] ? "no build: bench/api-server.ts (serve.ts's REST edge without Next)" : ensureBuild(flags["skip-build"]);
     const token = newToken();
-    const app = await startApp({ port: await freePort(), token, databaseUrl: DB_URL, track: (s) => servers.push(s) });
+    const app = await startApp({ port: await freePort(), token, databaseUrl: DB_URL, track: (s) => servers.push(s), apiOnly: flags["api-only"] });
     const names = async () =>
       withClient(DB_URL, (c) => c.query<{ id: string; name: string }>("SELECT id, name FROM tenants WHERE name LIKE 'Audit bench%' ORDER BY name"));
     let rows = (await names()).rows;
     if (!rows.length) {
-      await seedAudit(DB_URL, { tenants: 50, events: Number(flags.events), exportEvents: Number(flags["export-events"]) }, log);
+      const bigEvents = Number(flags["big-events"]);
+      await seedAudit(DB_URL, { tenants: 50, events: Number(flags.events), exportEvents: Number(flags["export-events"]), bigEvents }, log);
       rows = (await names()).rows;
     }
     const exportTenant = rows.find((r) => r.name === "Audit bench export")!.id;
-    const tenants = rows.filter((r) => r.id !== exportTenant).map((r) => r.id);
+    const bigTenant = rows.find((r) => r.name === "Audit bench big")?.id;
+    const tenants = rows.filter((r) => r.id !== exportTenant && r.id !== bigTenant).map((r) => r.id);
     const totalEvents = await withClient(DB_URL, async (c) => Number((await c.query("SELECT count(*) FROM audit_events")).rows[0].count));
 
     const baselinePort = await freePort();
@@ -180,6 +191,41 @@ async function main(): Promise<void> {
           log(`${scenario} ${server.name}: ${result.requests.average.toFixed(0)} req/s, p99 ${result.latency.p99} ms`);
         }
       }
+    }
+
+    const big: BigRun[] = [];
+    const plans: { filter: string; count: string; first: string; deep: string }[] = [];
+    let bigSummary: AuditReport["big"];
+    if (bigTenant) {
+      for (const { name, query } of bigFilters()) {
+        const cursor = await deepCursorOf(app.url, token, bigTenant, query);
+        const pages = {
+          first: `/api/v1/tenants/${bigTenant}/audit${query ? `?${query}` : ""}`,
+          deep: `/api/v1/tenants/${bigTenant}/audit?${query}${query ? "&" : ""}cursor=${cursor}`,
+        };
+        for (const [page, pathname] of Object.entries(pages)) {
+          const [a, b] = await Promise.all([app, baseline].map((srv) => getJson(`${srv.url}${pathname}`, token)));
+          for (const field of ["results", "count", "next_cursor"]) {
+            if (JSON.stringify(a![field]) !== JSON.stringify(b![field])) throw new Error(`app and baseline disagree on ${field} for ${name} ${page}`);
+          }
+          for (const server of [app, baseline]) check(await load(rotating(server.url, token, [pathname]), 10, 1), `warm-up ${name}`);
+          for (let rep = 0; rep < REPS; rep++) {
+            for (const server of rep % 2 ? [baseline, app] : [app, baseline]) {
+              const result = await load(rotating(server.url, token, [pathname]));
+              check(result, `${server.name} ${name} ${page}`);
+              big.push({ filter: name, page: page as "first" | "deep", target: server.name as "app" | "baseline", rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, count: Number(a!.count), load1: loadavg()[0]! });
+              log(`big ${name} ${page} ${server.name}: ${result.requests.average.toFixed(0)} req/s, p99 ${result.latency.p99} ms (count ${a!.count})`);
+            }
+          }
+        }
+        const first = await explainPlans(DB_URL, bigTenant, query);
+        const deep = await explainPlans(DB_URL, bigTenant, query, cursor);
+        plans.push({ filter: name, count: first.count, first: first.page, deep: deep.page });
+      }
+      const verified = await timeVerify(app.url, token, bigTenant);
+      if (!verified.valid) throw new Error("the large tenant's chain did not verify");
+      log(`verify of the large tenant: ${verified.checked} events in ${verified.seconds.toFixed(1)} s`);
+      bigSummary = { events: Number(flags["big-events"]), runs: big, plans, verify: verified, sizes: await sizes(DB_URL) };
     }
 
     const exports: AuditReport["exports"] = [];
@@ -220,7 +266,7 @@ async function main(): Promise<void> {
         connections,
       );
       check(result, `append: ${label}`);
-      appends.push({ label, connections, eventsPerSecond: result.requests.average * perRequest, p99: result.latency.p99 });
+      appends.push({ label, connections, eventsPerSecond: result.requests.average * perRequest, p99: result.latency.p99, load1: loadavg()[0]! });
       log(`append ${label}: ${(result.requests.average * perRequest).toFixed(0)} events/s, p99 ${result.latency.p99} ms`);
     }
     const verify = await getJson(`${app.url}/api/v1/tenants/${appendTenant}/audit/verify`, token);
@@ -238,6 +284,7 @@ async function main(): Promise<void> {
       exports,
       appends,
       verifiedChain: Number(verify.checked),
+      big: bigSummary,
     };
     mkdirSync(path.join(ROOT, "bench/results"), { recursive: true });
     const file = path.join(ROOT, `bench/results/audit-${started.toISOString().replace(/[:.]/g, "-")}.json`);

@@ -181,9 +181,12 @@ export async function startApp(options: {
   env?: Record<string, string>;
   /** Called with the process as soon as it is spawned (so a Ctrl-C while waiting can stop it). */
   track?: (server: Server) => void;
+  /** bench/api-server.ts (the REST edge without Next, no build needed) instead of scripts/serve.ts. */
+  apiOnly?: boolean;
 }): Promise<Server> {
   const url = `http://127.0.0.1:${options.port}`;
-  const [command, args] = [process.execPath, [...(options.nodeArgs ?? []), "--import", "tsx", "--import", path.join(ROOT, "scripts/server-only.mjs"), path.join(ROOT, "scripts/serve.ts")]];
+  const script = options.apiOnly ? "bench/api-server.ts" : "scripts/serve.ts";
+  const [command, args] = [process.execPath, [...(options.nodeArgs ?? []), "--import", "tsx", "--import", path.join(ROOT, "scripts/server-only.mjs"), path.join(ROOT, script)]];
   const app = startServer("app", url, command, args, {
     ...process.env,
     NODE_ENV: "production",
@@ -201,7 +204,7 @@ export async function startApp(options: {
     ...options.env,
   });
   options.track?.(app);
-  await waitReady(app, `${url}/api/v1/openapi.json`).catch(async (error: unknown) => {
+  await waitReady(app, options.apiOnly ? `${url}/healthz` : `${url}/api/v1/openapi.json`).catch(async (error: unknown) => {
     await stopServer(app);
     throw error;
   });
