@@ -27,10 +27,13 @@ export function bigFilters(): { name: string; query: string }[] {
   ];
 }
 
-/** The cursor after page 150 of a filter (reached by offset once, then walked by cursor in the load). */
+/** The cursor after page 150 of a filter, or ¾ of the way when there are fewer pages (reached by offset once). */
 export async function deepCursorOf(app: string, token: string, tenantId: string, query: string): Promise<string> {
-  const page = await getJson(`${app}/api/v1/tenants/${tenantId}/audit?${query}${query ? "&" : ""}page=150`, token);
-  if (typeof page.next_cursor !== "string") throw new Error(`no page 150 for ${query}`);
+  const sep = query ? "&" : "";
+  const first = await getJson(`${app}/api/v1/tenants/${tenantId}/audit?${query}`, token);
+  const number = Math.max(1, Math.min(150, Math.floor((Number(first.count) / 20) * 0.75)));
+  const page = await getJson(`${app}/api/v1/tenants/${tenantId}/audit?${query}${sep}page=${number}`, token);
+  if (typeof page.next_cursor !== "string") throw new Error(`no page ${number} for ${query}`);
   return page.next_cursor;
 }
 

@@ -44,7 +44,8 @@ async function seedTenant(pool: pg.Pool, tenantId: string, count: number): Promi
       `INSERT INTO audit_events (tenant_id, event_type, actor_id, actor_email, ip_address, user_agent,
                                  target_type, target_id, details, "timestamp")
        SELECT $1::uuid, ($2::text[])[1 + (g * 7919) % array_length($2::text[], 1)],
-              'user_' || (g * 31) % 200, 'user' || (g * 31) % 200 || '@example.com',
+              -- actor from g / 16, kind from g mod 16: every actor sees every kind
+              'user_' || (g / 16 * 31) % 200, 'user' || (g / 16 * 31) % 200 || '@example.com',
               '203.0.113.' || g % 250, 'Mozilla/5.0 (X11; Linux x86_64) bench',
               'document', 'doc_' || g % 5000,
               jsonb_build_object('request', g, 'path', '/projects/' || g % 97, 'changes', jsonb_build_array('name', 'owner')),

@@ -10,7 +10,7 @@
 -- every column (id, sequence, prev_hash, hash) as it was; `recorded_at` of an old row is the
 -- latest `timestamp` up to it in its chain (non-decreasing by construction), capped at now.
 -- Partitions exist from the oldest event's month (at most ten years back; older rows land in the
--- DEFAULT partition) to twelve months ahead; housekeeping keeps creating them ahead
+-- DEFAULT partition) to three months ahead, as housekeeping keeps them
 -- (audit_events_ensure_partitions), and the DEFAULT partition takes any row no month has, so an
 -- append never fails for want of a partition.
 
@@ -49,7 +49,7 @@ DECLARE
     now() - INTERVAL '10 years')::date;
   month DATE := date_trunc('month', oldest)::date;
 BEGIN
-  WHILE month <= (date_trunc('month', now()) + INTERVAL '12 months')::date LOOP
+  WHILE month <= (date_trunc('month', now()) + INTERVAL '3 months')::date LOOP
     EXECUTE format('CREATE TABLE %I PARTITION OF "audit_events_partitioned" FOR VALUES FROM (%L) TO (%L)',
       'audit_events_' || to_char(month, 'YYYY_MM'),
       month::timestamp AT TIME ZONE 'UTC', (month + INTERVAL '1 month')::timestamp AT TIME ZONE 'UTC');
