@@ -3,7 +3,7 @@
  * schema before count rollups and partitions) is seeded through that schema's chain trigger,
  * then the remaining migrations run with the project's runner, timed.
  *
- *   node --import tsx bench/audit-migrate.ts [--events 1000000] [--tenants 10]
+ *   node --import tsx --import ./scripts/server-only.mjs bench/audit-migrate.ts [--events 1000000] [--tenants 10]
  */
 import { cpSync, mkdtempSync, readdirSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
