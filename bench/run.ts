@@ -9,9 +9,13 @@
  * BENCHMARKS.md. Any non-2xx response or socket error fails the run. Servers are stopped and
  * cp_bench dropped at the end, also on failure or Ctrl-C.
  *
+ * Then the rate limiter's cost (bench/rate-limit.ts): the first page on a second app instance with
+ * the limits off against the first (limits on), section "Rate limits: cost" of BENCHMARKS.md.
+ *
  * Options: --duration <s> (6) --warmup <s> (3, per scenario and server, once) --reps <n> (3)
  *          --connections <n> (10)
- *          --scenarios list,cursor,create   --skip-build   --no-markdown   --keep-db
+ *          --scenarios list,cursor,create (or none)   --skip-rate-limits
+ *          --skip-build   --no-markdown   --keep-db
  *          --render bench/results/<date>.json (only rewrite BENCHMARKS.md from a saved run)
  * Env: BENCH_ADMIN_URL (postgres://postgres@127.0.0.1:5432/postgres).
  */
@@ -42,6 +46,7 @@ import {
 } from "./harness.ts";
 import { freePort, stopServer, type Server } from "./procs.ts";
 import { cpuBetween, machine, sampleCpu } from "./system.ts";
+import { LIMITS_OFF, LIMITS_ON, measureRateLimitCost, rateLimitSection, type RateLimitCost } from "./rate-limit.ts";
 import {
   consoleReport,
   markdownSection,
@@ -61,6 +66,7 @@ const { values: flags } = parseArgs({
     connections: { type: "string", default: "10" },
     scenarios: { type: "string", default: "list,cursor,create" },
     "skip-build": { type: "boolean", default: false },
+    "skip-rate-limits": { type: "boolean", default: false },
     "no-markdown": { type: "boolean", default: false },
     "keep-db": { type: "boolean", default: false },
     render: { type: "string" },
@@ -70,7 +76,7 @@ const DURATION = Number(flags.duration);
 const WARMUP = Number(flags.warmup);
 const REPS = Number(flags.reps);
 const CONNECTIONS = Number(flags.connections);
-const SCENARIOS = flags.scenarios.split(",").filter(Boolean);
+const SCENARIOS = flags.scenarios.split(",").filter((name) => name && name !== "none");
 
 // ---------------------------------------------------------------------------------------------
 // Scenarios
@@ -202,7 +208,8 @@ async function main(): Promise<void> {
 
     // The app, on cp_bench: it applies its migrations and creates the operator and its token.
     const track = (server: Server) => servers.push(server);
-    const app = await startApp({ port: await freePort(), token, track });
+    // Limits on, with a quota no run reaches: every request pays for the limiter, none is refused.
+    const app = await startApp({ port: await freePort(), token, track, env: LIMITS_ON });
     const appUrl = app.url;
     log(`app ready on ${appUrl} (pid ${app.child.pid})`);
 
@@ -215,6 +222,9 @@ async function main(): Promise<void> {
     const baseline = await startBaseline({ port: await freePort(), track });
     const baseUrl = baseline.url;
     log(`baseline ready on ${baseUrl} (pid ${baseline.child.pid})`);
+
+    const appOff = flags["skip-rate-limits"] ? null : await startApp({ port: await freePort(), token, track, env: LIMITS_OFF });
+    if (appOff) log(`app with rate limits off ready on ${appOff.url} (pid ${appOff.child.pid})`);
 
     const cursor = await middleCursor(appUrl, token);
     await checkEquivalent(appUrl, baseUrl, "", token);
@@ -301,9 +311,15 @@ async function main(): Promise<void> {
       }
     }
 
+    let rateLimits: RateLimitCost | undefined;
+    if (appOff) {
+      rateLimits = await measureRateLimitCost({ on: app, off: appOff, token, db, reps: REPS, durationSeconds: DURATION, connections: CONNECTIONS, log });
+      log(`rate limits on: ${(rateLimits.ratio * 100).toFixed(0)}% of off (target ≥ 90%: ${rateLimits.met ? "met" : "NOT met"})`);
+    }
+
     const labels = Object.fromEntries(SCENARIOS.map((name) => [name, all[name]!.label]));
     const summary = summarize(measurements, SCENARIOS);
-    const report: Report = {
+    const report: Report & { rateLimits?: RateLimitCost } = {
       date: started.toISOString(),
       command: `npm run bench${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(" ")}` : ""}`,
       git,
@@ -321,6 +337,7 @@ async function main(): Promise<void> {
       measurements,
       summary,
       verdicts: verdicts(summary, SCENARIOS),
+      rateLimits,
     };
 
     const resultsDir = path.join(ROOT, "bench/results");
@@ -329,9 +346,14 @@ async function main(): Promise<void> {
     writeFileSync(path.join(ROOT, resultsFile), `${JSON.stringify(report, null, 2)}\n`);
     console.log(`\n${consoleReport(report)}\n`);
     log(`wrote ${resultsFile}`);
-    if (!flags["no-markdown"]) {
+    if (!flags["no-markdown"] && SCENARIOS.length) {
       updateBenchmarksMd(path.join(ROOT, "BENCHMARKS.md"), markdownSection(report, resultsFile));
       log("updated BENCHMARKS.md (section \"Tenants API\")");
+    }
+    if (!flags["no-markdown"] && rateLimits) {
+      const context = { date: report.date, command: report.command, commit: git.commit, machine: report.machine, reps: REPS, durationSeconds: DURATION, connections: CONNECTIONS };
+      updateBenchmarksMd(path.join(ROOT, "BENCHMARKS.md"), rateLimitSection(rateLimits, context), "## Rate limits: cost");
+      log("updated BENCHMARKS.md (section \"Rate limits: cost\")");
     }
     const missed = report.verdicts.filter((v) => !v.throughputMet || !v.p99Met);
     if (missed.length) log(`targets missed: ${missed.map((v) => labels[v.scenario]).join("; ")}`);

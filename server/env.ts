@@ -12,6 +12,14 @@ const bool = (name: string) =>
     .optional()
     .transform((v) => v === "true" || v === "1");
 
+const count = (name: string, fallback: number, max = 1_000_000_000) =>
+  z.coerce
+    .number({ error: `${name} must be a whole number` })
+    .int(`${name} must be a whole number`)
+    .min(0, `${name} must be 0 or more`)
+    .max(max, `${name} must be at most ${max}`)
+    .default(fallback);
+
 const EnvSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
   DATABASE_URL: z
@@ -79,6 +87,10 @@ const EnvSchema = z.object({
     .int("AUDIT_RETENTION_DAYS must be a whole number of days")
     .min(365, "AUDIT_RETENTION_DAYS must be at least 365")
     .default(2557),
+  // API rate limits (server/http/rate-limit.ts): requests per window; 0 turns that limit off.
+  RATE_LIMIT_PER_TOKEN: count("RATE_LIMIT_PER_TOKEN", 600),
+  RATE_LIMIT_PER_IP: count("RATE_LIMIT_PER_IP", 60),
+  RATE_LIMIT_WINDOW_SECONDS: count("RATE_LIMIT_WINDOW_SECONDS", 60, 86_400).refine((n) => n > 0, "RATE_LIMIT_WINDOW_SECONDS must be 1 or more"),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
 });
 

@@ -6,6 +6,7 @@
 import type { Database } from "./db/client.ts";
 import { purgeExpired } from "./http/idempotency.ts";
 import { purgeOldFailures } from "./auth/limits.ts";
+import { purgeEndedWindows } from "./http/rate-limit.ts";
 import { recheckStalePending } from "./sso/checks.ts";
 import { purgeExpiredAssertions } from "./sso/saml/replay.ts";
 import { purgeExpiredSignIns } from "./sso/signin/pending.ts";
@@ -18,6 +19,7 @@ import { env } from "./env.ts";
 export interface HousekeepingSummary {
   idempotency_keys_purged: number;
   auth_failures_purged: number;
+  rate_limit_windows_purged: number;
   sso_metadata_rechecked: number;
   /** Tenants with events since a digest at least an hour old got a new one (server/audit/digests.ts). */
   audit_digests_signed: number;
@@ -31,6 +33,7 @@ export async function runHousekeeping(db: Database): Promise<HousekeepingSummary
   return {
     idempotency_keys_purged: await purgeExpired(db.sql),
     auth_failures_purged: await purgeOldFailures(db.prisma),
+    rate_limit_windows_purged: await purgeEndedWindows(db.sql),
     sso_metadata_rechecked: await recheckStalePending(db),
     audit_partitions_created: await ensureAuditPartitions(db),
     audit_events_purged: await purgeExpiredAudit(db, env().AUDIT_RETENTION_DAYS),

@@ -1,6 +1,6 @@
 /**
- * The REST edge for /api/v1: request id, body checks (415, 413), idempotency, the operation, and
- * problem+json for every error. Route handlers call `handleRest` and nothing else.
+ * The REST edge for /api/v1: request id, rate limit, body checks (415, 413), idempotency, the
+ * operation, and problem+json for every error. Route handlers call `handleRest` and nothing else.
  */
 import { log, errorFields } from "../log.ts";
 import { AppError } from "../errors.ts";
@@ -11,7 +11,9 @@ import { invokeOperation } from "./openapi-handler.ts";
 import { problemFromAppError, problemFromTRPCError, problemResponse } from "./problem.ts";
 import { publicUrl, requestIdOf } from "./request.ts";
 import * as idempotency from "./idempotency.ts";
+import * as rateLimit from "./rate-limit.ts";
 import { exportAudit } from "./audit-export.ts";
+import type { Context } from "../trpc/context.ts";
 
 export const API_PREFIX = "/api/v1";
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -68,21 +70,62 @@ function withRequestId(response: Response, requestId: string): Response {
   return response;
 }
 
-export async function handleRest(req: Request): Promise<Response> {
+function unexpected(error: unknown, requestId: string, req: Request, url: URL): Response {
+  if (error instanceof AppError) return problemResponse(problemFromAppError(error), requestId, url.origin);
+  log.error("unhandled error in REST edge", { request_id: requestId, method: req.method, path: url.pathname, ...errorFields(error) });
+  return problemResponse({ code: "internal", detail: "An unexpected error occurred; quote the request id when reporting it" }, requestId, url.origin);
+}
+
+/**
+ * Serves `handler` under the API rate limit: the caller (token, else client address) is resolved
+ * first and counted; past the quota the answer is 429 without running anything (so idempotency
+ * never stores it), and every answer carries the RateLimit fields.
+ */
+export async function underRateLimit(
+  req: Request,
+  requestId: string,
+  handler: (context: Context) => Promise<Response>,
+): Promise<Response> {
+  const url = publicUrl(req);
+  let usage: rateLimit.Usage | null = null;
+  let response: Response;
+  try {
+    const context = await createRestContext(req, requestId);
+    usage = await rateLimit.hit(context.db.sql, { principal: context.principal, ip: context.request.ip });
+    response = usage?.limited
+      ? problemResponse(
+          { code: "rate_limited", detail: `Rate limit "${usage.policy.name}" exceeded: ${usage.policy.quota} requests per ${usage.policy.windowSeconds} s; retry after ${usage.resetSeconds} s` },
+          requestId,
+          url.origin,
+        )
+      : await handler(context);
+  } catch (error) {
+    response = unexpected(error, requestId, req, url);
+  }
+  if (usage) for (const [name, value] of Object.entries(rateLimit.rateLimitHeaders(usage))) response.headers.set(name, value);
+  return response;
+}
+
+export function handleRest(req: Request): Promise<Response> {
   const requestId = requestIdOf(req);
+  return underRateLimit(req, requestId, (context) => serve(req, requestId, context));
+}
+
+async function serve(req: Request, requestId: string, context: Context): Promise<Response> {
   const url = publicUrl(req);
   const origin = url.origin;
   const method = req.method.toUpperCase();
   const operationPath = url.pathname.slice(API_PREFIX.length) || "/";
+  const contextOnce = () => Promise.resolve(context);
   try {
     const auditExport = method === "GET" ? AUDIT_EXPORT_PATH.exec(operationPath) : null;
     if (auditExport) {
-      return await exportAudit(req, auditExport[1]!, () => createRestContext(req, requestId), requestId);
+      return await exportAudit(req, auditExport[1]!, contextOnce, requestId);
     }
     const raw = BODY_METHODS.has(method) ? await readBody(req) : "";
     const body = parseJsonBody(method, req.headers.get("content-type"), raw);
     const operationUrl = new URL(operationPath + url.search, url.origin);
-    const run = () => invokeOperation(req, operationUrl, body, () => createRestContext(req, requestId));
+    const run = () => invokeOperation(req, operationUrl, body, contextOnce);
 
     const key = req.headers.get("idempotency-key");
     const credential = bearerOf(req);
@@ -125,9 +168,7 @@ export async function handleRest(req: Request): Promise<Response> {
     }
     return response;
   } catch (error) {
-    if (error instanceof AppError) return problemResponse(problemFromAppError(error), requestId, origin);
-    log.error("unhandled error in REST edge", { request_id: requestId, method, path: url.pathname, ...errorFields(error) });
-    return problemResponse({ code: "internal", detail: "An unexpected error occurred; quote the request id when reporting it" }, requestId, origin);
+    return unexpected(error, requestId, req, url);
   }
 
   async function respond(result: Awaited<ReturnType<typeof invokeOperation>>): Promise<Response> {

@@ -9,6 +9,11 @@ describe("environment", () => {
     expect(env.DATABASE_URL).toBeUndefined();
     expect(env.INTERNAL_CRON).toBe("on");
     expect(env.OUTBOUND_ALLOW_PRIVATE).toBe(false);
+    expect(env).toMatchObject({ RATE_LIMIT_PER_TOKEN: 600, RATE_LIMIT_PER_IP: 60, RATE_LIMIT_WINDOW_SECONDS: 60 });
+  });
+
+  test("a rate limit of 0 is off, not invalid", () => {
+    expect(parseEnv({ RATE_LIMIT_PER_TOKEN: "0", RATE_LIMIT_PER_IP: "0" })).toMatchObject({ RATE_LIMIT_PER_TOKEN: 0, RATE_LIMIT_PER_IP: 0 });
   });
 
   test("values are parsed into types", () => {
@@ -33,6 +38,9 @@ describe("environment", () => {
     [{ AUDIT_SIGNING_KEY: generateKeyPairSync("ec", { namedCurve: "P-256" }).privateKey.export({ format: "pem", type: "pkcs8" }).toString() }, "AUDIT_SIGNING_KEY"],
     [{ SSO_CLOCK_SKEW_SECONDS: "a minute" }, "SSO_CLOCK_SKEW_SECONDS"],
     [{ SSO_CLOCK_SKEW_SECONDS: "3600" }, "SSO_CLOCK_SKEW_SECONDS"],
+    [{ RATE_LIMIT_PER_TOKEN: "-1" }, "RATE_LIMIT_PER_TOKEN"],
+    [{ RATE_LIMIT_PER_IP: "lots" }, "RATE_LIMIT_PER_IP"],
+    [{ RATE_LIMIT_WINDOW_SECONDS: "0" }, "RATE_LIMIT_WINDOW_SECONDS"],
   ])("a bad value stops start-up with one line naming the variable: %o", (source, name) => {
     let error: unknown;
     try {

@@ -1,0 +1,9 @@
+/**
+ * An app instance in its own process, for tests about what instances share (rate limits): serves
+ * the REST edge like test/support/api.ts on DATABASE_URL and prints {"url"} when listening.
+ *   node --import tsx test/support/api-process.ts
+ */
+import { startApi } from "./api.ts";
+
+const api = await startApi();
+console.log(JSON.stringify({ url: api.url }));
