@@ -1,7 +1,9 @@
 /** Facts about an incoming request: its id, public URL and client address. */
 import { randomUUID } from "node:crypto";
+import { isIP } from "node:net";
 import { env } from "../env.ts";
 import type { RequestInfo } from "../auth/principal.ts";
+import { headerText } from "./text.ts";
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
@@ -24,16 +26,19 @@ export function publicUrl(req: Request): URL {
 /**
  * The client address. Next's server appends the socket address to X-Forwarded-For; behind a
  * trusted proxy the first entry is the client, otherwise only the last (Next's own) is believed.
+ * Only an IP address is an address: anything else in the header is ignored (it is stored with
+ * audit events and keys the rate limit).
  */
 export function clientIp(header: (name: string) => string | null): string | null {
-  const chain = (header("x-forwarded-for") ?? "").split(",").map((s) => s.trim()).filter(Boolean);
+  const chain = (header("x-forwarded-for") ?? "").split(",").map((s) => s.trim()).filter((s) => isIP(s) !== 0);
   const ip = env().TRUST_PROXY ? chain[0] : chain.at(-1);
-  return ip ?? header("x-real-ip") ?? null;
+  const realIp = header("x-real-ip")?.trim();
+  return ip ?? (realIp && isIP(realIp) ? realIp : null);
 }
 
 /** Request facts from a header lookup (next-auth hands its callbacks plain header objects). */
 export function requestInfoFromHeaders(header: (name: string) => string | null, requestId: string): RequestInfo {
-  return { requestId, ip: clientIp(header), userAgent: header("user-agent")?.slice(0, 512) ?? null };
+  return { requestId, ip: clientIp(header), userAgent: headerText(header("user-agent"))?.slice(0, 512) ?? null };
 }
 
 export function requestInfo(req: Request, requestId: string): RequestInfo {

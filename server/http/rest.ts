@@ -13,6 +13,8 @@ import { publicUrl, requestIdOf } from "./request.ts";
 import * as idempotency from "./idempotency.ts";
 import * as rateLimit from "./rate-limit.ts";
 import { exportAudit } from "./audit-export.ts";
+import { decodeUtf8 } from "../schemas/text.ts";
+import { assertHeaderText, assertUrlText } from "./text.ts";
 import type { Context } from "../trpc/context.ts";
 
 export const API_PREFIX = "/api/v1";
@@ -46,7 +48,10 @@ async function readBody(req: Request): Promise<string> {
     if (size <= MAX_BODY_BYTES) chunks.push(value);
   }
   if (size > MAX_BODY_BYTES) throw tooLarge();
-  return Buffer.concat(chunks).toString("utf8");
+  // Strictly: a lenient decoder would turn bytes that are not UTF-8 into U+FFFD and store those.
+  const text = decodeUtf8(Buffer.concat(chunks));
+  if (text === null) throw new AppError("invalid_request", "The request body is not valid UTF-8", { errors: [{ path: "body", message: "is not valid UTF-8" }] });
+  return text;
 }
 
 function parseJsonBody(method: string, contentType: string | null, raw: string): unknown {
@@ -118,6 +123,8 @@ async function serve(req: Request, requestId: string, context: Context): Promise
   const operationPath = url.pathname.slice(API_PREFIX.length) || "/";
   const contextOnce = () => Promise.resolve(context);
   try {
+    assertUrlText(url, API_PREFIX.length);
+    assertHeaderText(req.headers);
     const auditExport = method === "GET" ? AUDIT_EXPORT_PATH.exec(operationPath) : null;
     if (auditExport) {
       return await exportAudit(req, auditExport[1]!, contextOnce, requestId);

@@ -9,7 +9,8 @@
  * whether or not the caller stepped up, and so that it can depend on the change (disabling an SSO
  * provider needs it, enabling does not); such procedures carry `stepUp: true` in their meta.
  */
-import { AppError, Forbidden } from "../errors.ts";
+import { AppError, Forbidden, InvalidField } from "../errors.ts";
+import { findBadText } from "../schemas/text.ts";
 import { isOperator, mayWrite, roleSatisfies } from "../auth/policy.ts";
 import { resolveTenantAccess } from "../auth/access.ts";
 import type { TenantRole } from "../auth/principal.ts";
@@ -24,7 +25,19 @@ const mapDomainErrors = middleware(async ({ next }) => {
   return result;
 });
 
-export const publicProcedure = baseProcedure.use(mapDomainErrors);
+/**
+ * Every input, before anything reads it (schemas, tenant resolution): a string the database cannot
+ * store as sent (NUL, lone surrogates), anywhere in body, query or path, is a 400 naming it. One
+ * check here rather than a refinement on each of the schemas' string fields, which a new field
+ * could forget, and which would not reach free-form JSON (audit details) or object keys.
+ */
+const storableText = middleware(async ({ next, getRawInput }) => {
+  const bad = findBadText(await getRawInput());
+  if (bad) throw InvalidField(bad.path || "body", bad.message);
+  return next();
+});
+
+export const publicProcedure = baseProcedure.use(mapDomainErrors).use(storableText);
 
 export const authedProcedure = publicProcedure.meta({ access: "user" }).use(({ ctx, next }) => next({ ctx: { ...ctx, principal: requirePrincipal(ctx) } }));
 

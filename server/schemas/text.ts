@@ -1,0 +1,81 @@
+/**
+ * Text the database stores exactly as sent. Postgres refuses NUL in text and jsonb (a 500 if it
+ * gets that far), and a lone UTF-16 surrogate ("x\ud800y" in JSON) has no UTF-8 form, so the
+ * driver would store U+FFFD instead: silently changed data. Both are a 400 naming the field.
+ * Pure (no server imports), so schemas, the console and the REST edge can all use it.
+ */
+import { z } from "zod";
+
+// With the u flag a character class only matches surrogates that are not part of a pair.
+const LONE_SURROGATE = /[\uD800-\uDFFF]/u;
+
+export const NUL_MESSAGE = "must not contain NUL (\\u0000) characters";
+export const SURROGATE_MESSAGE = "must be valid Unicode (no unpaired surrogate code points)";
+
+/** Why `value` cannot be stored as text, or null when it can. */
+export function textProblem(value: string): string | null {
+  if (value.includes("\u0000")) return NUL_MESSAGE;
+  if (LONE_SURROGATE.test(value)) return SURROGATE_MESSAGE;
+  return null;
+}
+
+/** A string schema that refuses what textProblem refuses. */
+export function text(options?: { error?: string }) {
+  return z.string(options).check((ctx) => {
+    const problem = textProblem(ctx.value);
+    if (problem) ctx.issues.push({ code: "custom", message: problem, input: ctx.value });
+  });
+}
+
+export interface BadText {
+  /** Dotted path of the field ("name", "details.note", "domains.0"); "" for the whole value. */
+  path: string;
+  message: string;
+}
+
+/**
+ * The first string anywhere in `value` (object keys included) that cannot be stored as text.
+ * Inputs are JSON, so plain objects and arrays are all there is to walk.
+ */
+export function findBadText(value: unknown, path: string[] = []): BadText | null {
+  if (typeof value === "string") {
+    const message = textProblem(value);
+    return message ? { path: path.join("."), message } : null;
+  }
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const found = findBadText(value[i], [...path, String(i)]);
+      if (found) return found;
+    }
+    return null;
+  }
+  if (value && typeof value === "object") {
+    for (const [key, item] of Object.entries(value)) {
+      const keyProblem = textProblem(key);
+      if (keyProblem) return { path: path.join("."), message: `keys ${keyProblem}` };
+      const found = findBadText(item, [...path, key]);
+      if (found) return found;
+    }
+  }
+  return null;
+}
+
+/** Strict UTF-8: bytes that are not UTF-8 (overlong forms, encoded surrogates, stray bytes) throw. */
+const STRICT_UTF8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+
+export function decodeUtf8(bytes: Uint8Array): string | null {
+  try {
+    return STRICT_UTF8.decode(bytes);
+  } catch {
+    return null;
+  }
+}
+
+/** decodeURIComponent that answers null for escapes that are not UTF-8 (e.g. %FF, %ED%A0%80). */
+export function decodePercent(value: string): string | null {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return null;
+  }
+}
