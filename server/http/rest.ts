@@ -123,7 +123,7 @@ async function serve(req: Request, requestId: string, context: Context): Promise
   const operationPath = url.pathname.slice(API_PREFIX.length) || "/";
   const contextOnce = () => Promise.resolve(context);
   try {
-    assertUrlText(url, API_PREFIX.length);
+    assertUrlText(method, url, API_PREFIX.length);
     assertHeaderText(req.headers);
     const auditExport = method === "GET" ? AUDIT_EXPORT_PATH.exec(operationPath) : null;
     if (auditExport) {

@@ -5,27 +5,23 @@
  */
 import { InvalidField } from "../errors.ts";
 import { decodePercent, decodeUtf8, textProblem } from "../schemas/text.ts";
-import { openApiDocument } from "./openapi.ts";
+import { operationAt, parameterNames } from "./operations.ts";
 
 const NOT_UTF8 = "is not valid UTF-8 (percent-encoded bytes must be UTF-8)";
 
-let templates: string[][] | undefined;
-
-/** The path parameter at each segment ("tenant_id"), from the operations the API documents. */
-function parameterNames(segments: string[]): (string | null)[] {
-  templates ??= Object.keys(openApiDocument("http://localhost").paths ?? {}).map((path) => path.split("/").filter(Boolean));
-  const template = templates.find((t) => t.length === segments.length && t.every((part, i) => part.startsWith("{") || part === segments[i]));
-  return segments.map((_, i) => (template?.[i]?.startsWith("{") ? template[i]!.slice(1, -1) : null));
-}
-
-/** Query parameters (name and value) and path segments: percent-escapes must decode to text. */
-export function assertUrlText(url: URL, prefixLength: number): void {
+/**
+ * Query parameters (name and value) and path segments: percent-escapes must decode to text, and
+ * a documented integer parameter must be written in decimal digits (the adapter's coercion would
+ * read "0x10", "1e2" or " 7 " as numbers).
+ */
+export function assertUrlText(method: string, url: URL, prefixLength: number): void {
   const segments = url.pathname.slice(prefixLength).split("/").filter(Boolean);
   segments.forEach((segment, i) => {
     const decoded = decodePercent(segment);
     const problem = decoded === null ? NOT_UTF8 : textProblem(decoded);
-    if (problem) throw InvalidField(parameterNames(segments)[i] ?? "path", problem);
+    if (problem) throw InvalidField(parameterNames(method, segments)[i] ?? "path", problem);
   });
+  const integers = operationAt(method, segments)?.integers;
   for (const pair of url.search.slice(1).split("&")) {
     if (!pair) continue;
     const at = pair.indexOf("=");
@@ -36,6 +32,7 @@ export function assertUrlText(url: URL, prefixLength: number): void {
     const value = decodePercent(rawValue.replace(/\+/g, " "));
     const problem = value === null ? NOT_UTF8 : textProblem(value);
     if (problem) throw InvalidField(name!, problem);
+    if (integers?.has(name!) && !/^-?\d+$/.test(value!)) throw InvalidField(name!, "must be an integer written in decimal digits");
   }
 }
 

@@ -146,3 +146,12 @@ test("good text is stored exactly as sent: emoji, accents, and a UTF-8 User-Agen
   const event = await (await db()).auditEvent.findFirstOrThrow({ where: { tenantId: created.json.id, eventType: "tenant.created" } });
   expect(event.userAgent).toBe("agent é");
 });
+
+test("integer query parameters are decimal digits: 0x10, 1e1 and padded numbers are a 400 naming the parameter", async () => {
+  for (const bad of ["0x10", "1e1", "%207", "1.0", "Infinity"]) {
+    expectField(`page_size=${bad}`, await raw("GET", `/api/v1/tenants?page_size=${bad}`, null), "page_size");
+    expectField(`from_sequence=${bad}`, await raw("GET", `/api/v1/tenants/${tenantId}/audit/verify?from_sequence=${bad}`, null), "from_sequence");
+  }
+  expect(failures).toEqual([]);
+  expect((await raw("GET", "/api/v1/tenants?page_size=10&page=1", null)).status).toBe(200);
+});
