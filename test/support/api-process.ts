@@ -4,6 +4,8 @@
  *   node --import tsx test/support/api-process.ts
  */
 import { startApi } from "./api.ts";
+import { wireEventSubscribers } from "../../server/subscribers.ts";
 
+wireEventSubscribers();
 const api = await startApi();
 console.log(JSON.stringify({ url: api.url }));
