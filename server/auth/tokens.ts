@@ -5,6 +5,7 @@ import { createHash, randomBytes } from "node:crypto";
 import type { SqlRunner } from "../db/sql.ts";
 import { asPlatformRole, type Principal } from "./principal.ts";
 import { clock } from "../clock.ts";
+import { countRequestSql, type Hit, type Policy } from "../http/rate-limit.ts";
 
 const TOKEN_PREFIX = "cp_";
 
@@ -29,23 +30,31 @@ interface TokenRow {
   ssoTenantId: string | null;
 }
 
-export type BearerResult = { principal: Principal } | { error: "invalid_token" };
+/** `hit`: the token's rate-limit count, when resolveBearer was asked to count the request. */
+export type BearerResult = { principal: Principal; hit?: Hit } | { error: "invalid_token" };
+
+const TOKEN_SELECT = `SELECT t.id, t.tenant_id AS "tenantId", t.read_only AS "readOnly", t.expires_at AS "expiresAt",
+            t.revoked_at AS "revokedAt", t.last_used_at AS "lastUsedAt",
+            t.sso_tenant_id AS "ssoTenantId", u.id AS "userId", u.email, u.platform_role AS "platformRole"
+     FROM api_tokens t JOIN users u ON u.id = t.user_id
+     WHERE t.token_hash = $1`;
+
+/** The lookup and the rate-limit count of a live token in one statement (one round trip). */
+const TOKEN_SELECT_COUNTED = `WITH token AS (${TOKEN_SELECT}),
+  hit AS (${countRequestSql(`(SELECT 'token:' || id AS key FROM token WHERE "revokedAt" IS NULL AND ("expiresAt" IS NULL OR "expiresAt" > now())) AS live`, { window: "$2", quota: "$3", lease: "$4" })})
+  SELECT token.*, hit.hits, hit."resetMs" FROM token LEFT JOIN hit ON true`;
 
 /**
  * Resolves a bearer token to its principal. Unknown, revoked and expired tokens are all
  * `invalid_token` (the caller cannot tell which). `last_used_at` is written at most once a minute.
  */
-export async function resolveBearer(sql: SqlRunner, value: string): Promise<BearerResult> {
+export async function resolveBearer(sql: SqlRunner, value: string, count?: Policy | null): Promise<BearerResult> {
   const now = clock.now();
   if (!value.startsWith(TOKEN_PREFIX) || value.length > 200) return { error: "invalid_token" };
-  // Plain SQL, one statement (token joined to its owner): this runs on every API request.
-  const [token] = await sql.query<TokenRow>(
-    `SELECT t.id, t.tenant_id AS "tenantId", t.read_only AS "readOnly", t.expires_at AS "expiresAt",
-            t.revoked_at AS "revokedAt", t.last_used_at AS "lastUsedAt",
-            t.sso_tenant_id AS "ssoTenantId", u.id AS "userId", u.email, u.platform_role AS "platformRole"
-     FROM api_tokens t JOIN users u ON u.id = t.user_id
-     WHERE t.token_hash = $1`,
-    [hashToken(value)],
+  // Plain SQL, one statement (token joined to its owner, and counted): this runs on every API request.
+  const [token] = await sql.query<TokenRow & { hits?: number | null; resetMs?: number | null }>(
+    count ? TOKEN_SELECT_COUNTED : TOKEN_SELECT,
+    count ? [hashToken(value), count.windowSeconds, count.quota, count.lease] : [hashToken(value)],
   );
   if (!token || token.revokedAt || (token.expiresAt && token.expiresAt <= now)) {
     return { error: "invalid_token" };
@@ -67,5 +76,6 @@ export async function resolveBearer(sql: SqlRunner, value: string): Promise<Bear
       token: { id: token.id, tenantId: token.tenantId, readOnly: token.readOnly, expiresAt: token.expiresAt },
       sessionId: null,
     },
+    ...(typeof token.hits === "number" ? { hit: { hits: token.hits, resetMs: token.resetMs! } } : {}),
   };
 }

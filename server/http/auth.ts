@@ -9,12 +9,15 @@ import { Unauthenticated } from "../errors.ts";
 import { resolveBearer } from "../auth/tokens.ts";
 import { sessionPrincipal } from "../auth/principal.ts";
 import type { Principal } from "../auth/principal.ts";
+import type { Hit, Policy } from "./rate-limit.ts";
 import { secrets } from "../secrets.ts";
 
 export interface Authentication {
   principal: Principal | null;
   /** Why there is no principal: no credentials, or credentials that did not resolve. */
   authError: "missing" | "invalid_token" | null;
+  /** The token's rate-limit count, when the lookup was asked to count (server/http/rate-limit.ts). */
+  hit?: Hit;
 }
 
 export function bearerOf(req: Request): string | null {
@@ -34,12 +37,12 @@ export function cookiesOf(req: Request): Record<string, string> {
   return cookies;
 }
 
-/** The caller of a REST request, from `Authorization: Bearer`. */
-export async function authenticateBearer(db: Database, req: Request): Promise<Authentication> {
+/** The caller of a REST request, from `Authorization: Bearer`; `count`: also count it against the token. */
+export async function authenticateBearer(db: Database, req: Request, count?: Policy | null): Promise<Authentication> {
   const bearer = bearerOf(req);
   if (bearer === null) return { principal: null, authError: "missing" };
-  const result = bearer ? await resolveBearer(db.sql, bearer) : ({ error: "invalid_token" } as const);
-  return "principal" in result ? { principal: result.principal, authError: null } : { principal: null, authError: result.error };
+  const result = bearer ? await resolveBearer(db.sql, bearer, count) : ({ error: "invalid_token" } as const);
+  return "principal" in result ? { principal: result.principal, authError: null, hit: result.hit } : { principal: null, authError: result.error };
 }
 
 /** The caller of a console request, from the next-auth session cookie. */

@@ -1,18 +1,25 @@
 /**
  * API rate limits (DESIGN §3): a fixed window per API token, and per client address for requests
- * without a valid token. The counter is a row in Postgres moved by one upsert per request, so all
- * instances share it and a restart changes nothing; the window is timed by the database's clock,
- * so instances with skewed clocks agree too. A window starts at its partition's first request.
+ * without a valid token. The count is a row in Postgres moved by one upsert, so all instances
+ * share it and a restart does not reset it; the window is timed by the database's clock, so
+ * instances with skewed clocks agree too. A window starts at its partition's first request.
  * Answers carry RateLimit-Policy and RateLimit (draft-ietf-httpapi-ratelimit-headers-11).
+ *
+ * Leases: a busy partition would rewrite one Postgres row per request (a new row version each
+ * time, which costs more than the request's own query), so an instance claims `lease` requests
+ * of the quota at once and serves them from memory. Claims come out of the shared count, so
+ * instances together never exceed the quota; a stopped instance's unused claim stays spent (a
+ * restart never hands out more). Quotas under 100 are counted one request at a time, exactly.
  */
 import type { SqlRunner } from "../db/sql.ts";
 import { env } from "../env.ts";
-import type { Principal } from "../auth/principal.ts";
 
 export interface Policy {
   name: "per-token" | "per-ip";
   quota: number;
   windowSeconds: number;
+  /** Requests an instance claims per upsert: 1 (exact) up to 50, at most 2% of the quota. */
+  lease: number;
 }
 
 export interface Usage {
@@ -23,41 +30,75 @@ export interface Usage {
   limited: boolean;
 }
 
-/** Who a request is counted against. */
-export interface Caller {
-  principal: Principal | null;
-  ip: string | null;
-}
-
-/** The policy and partition key of a caller, or null when that limit is off (0). */
-export function partitionOf(caller: Caller): { policy: Policy; key: string } | null {
-  const e = env();
-  const token = caller.principal?.token;
-  const quota = token ? e.RATE_LIMIT_PER_TOKEN : e.RATE_LIMIT_PER_IP;
-  if (quota === 0) return null;
-  const policy: Policy = { name: token ? "per-token" : "per-ip", quota, windowSeconds: e.RATE_LIMIT_WINDOW_SECONDS };
-  return { policy, key: token ? `token:${token.id}` : `ip:${caller.ip ?? "unknown"}` };
+/** What the counting upsert answered: the partition's claimed count, and ms until the window ends. */
+export interface Hit {
+  hits: number;
+  resetMs: number;
 }
 
 /**
- * Counts one request. Requests past the quota still count (capped), so the window's end, and
- * with it Retry-After, stays put while a client keeps knocking.
+ * The counting upsert, for each row of `source` (a relation with a `key` column): claims
+ * `$lease` requests. The count is capped at quota + lease, so refused requests keep the window's
+ * end (and Retry-After) where it is. Also run inside the bearer lookup (server/auth/tokens.ts),
+ * saving a round trip.
  */
-export async function hit(sql: SqlRunner, caller: Caller): Promise<Usage | null> {
-  const partition = partitionOf(caller);
-  if (!partition) return null;
-  const { policy, key } = partition;
-  const [row] = await sql.query<{ hits: number; reset: number }>(
-    `INSERT INTO rate_limit_windows AS w (key, hits, window_end)
-     VALUES ($1, 1, now() + make_interval(secs => $2))
+export function countRequestSql(source: string, p: { window: string; quota: string; lease: string }): string {
+  return `INSERT INTO rate_limit_windows AS w (key, hits, window_end)
+     SELECT key, ${p.lease}, now() + make_interval(secs => ${p.window}) FROM ${source}
      ON CONFLICT (key) DO UPDATE SET
-       hits = CASE WHEN w.window_end <= now() THEN 1 ELSE least(w.hits, $3) + 1 END,
+       hits = CASE WHEN w.window_end <= now() THEN EXCLUDED.hits ELSE least(w.hits, ${p.quota}) + EXCLUDED.hits END,
        window_end = CASE WHEN w.window_end <= now() THEN EXCLUDED.window_end ELSE w.window_end END
-     RETURNING hits, greatest(1, ceil(extract(epoch FROM window_end - now())))::int AS reset`,
-    [key, policy.windowSeconds, policy.quota],
-  );
-  const { hits, reset } = row!;
-  return { policy, remaining: Math.max(0, policy.quota - hits), resetSeconds: reset, limited: hits > policy.quota };
+     RETURNING hits, greatest(1, ceil(extract(epoch FROM window_end - now()) * 1000))::int AS "resetMs"`;
+}
+
+function policy(name: Policy["name"], quota: number): Policy | null {
+  if (quota === 0) return null;
+  return { name, quota, windowSeconds: env().RATE_LIMIT_WINDOW_SECONDS, lease: Math.max(1, Math.min(50, Math.floor(quota / 50))) };
+}
+
+export const tokenPolicy = () => policy("per-token", env().RATE_LIMIT_PER_TOKEN);
+export const addressPolicy = () => policy("per-ip", env().RATE_LIMIT_PER_IP);
+
+interface Lease {
+  /** Requests claimed and not yet served. */
+  left: number;
+  /** The partition's claimed count when this lease was taken. */
+  hits: number;
+  endsAt: number;
+}
+
+const leases = new Map<string, Lease>();
+const MAX_LEASES = 10_000;
+
+/** One request served from this instance's lease on `key`, or null when it holds none. */
+export function takeLeased(policy: Policy, key: string): Usage | null {
+  const lease = leases.get(key);
+  const now = Date.now();
+  if (!lease || lease.left <= 0 || lease.endsAt <= now) return null;
+  lease.left -= 1;
+  return { policy, remaining: Math.max(0, policy.quota - lease.hits) + lease.left, resetSeconds: Math.max(1, Math.ceil((lease.endsAt - now) / 1000)), limited: false };
+}
+
+/** The usage after a claim: what the claim granted (from 0 to `lease`) serves this request and later ones. */
+export function granted(policy: Policy, key: string, { hits, resetMs }: Hit): Usage {
+  const grant = Math.max(0, Math.min(policy.lease, policy.quota - (hits - policy.lease)));
+  if (grant > 1) {
+    if (leases.size >= MAX_LEASES) for (const [k, l] of leases) if (l.endsAt <= Date.now() || l.left <= 0) leases.delete(k);
+    if (leases.size < MAX_LEASES) leases.set(key, { left: grant - 1, hits, endsAt: Date.now() + resetMs });
+  }
+  const left = Math.max(0, grant - 1);
+  return { policy, remaining: Math.max(0, policy.quota - hits) + left, resetSeconds: Math.max(1, Math.ceil(resetMs / 1000)), limited: grant === 0 };
+}
+
+/** Counts one request of a caller without a valid token against its address. */
+export async function hitAddress(sql: SqlRunner, ip: string | null): Promise<Usage | null> {
+  const p = addressPolicy();
+  if (!p) return null;
+  const key = `ip:${ip ?? "unknown"}`;
+  const leased = takeLeased(p, key);
+  if (leased) return leased;
+  const [row] = await sql.query<Hit>(countRequestSql("(VALUES ($1::text)) AS s(key)", { window: "$2", quota: "$3", lease: "$4" }), [key, p.windowSeconds, p.quota, p.lease]);
+  return granted(p, key, row!);
 }
 
 /** RateLimit-Policy and RateLimit as structured fields, plus Retry-After when limited. */

@@ -6,7 +6,8 @@ import { log, errorFields } from "../log.ts";
 import { AppError } from "../errors.ts";
 import { database } from "../db/client.ts";
 import { createRestContext } from "../trpc/create-context.ts";
-import { bearerOf } from "./auth.ts";
+import { authenticateBearer, bearerOf } from "./auth.ts";
+import { hashToken } from "../auth/tokens.ts";
 import { invokeOperation } from "./openapi-handler.ts";
 import { problemFromAppError, problemFromTRPCError, problemResponse } from "./problem.ts";
 import { publicUrl, requestIdOf } from "./request.ts";
@@ -95,8 +96,17 @@ export async function underRateLimit(
   let usage: rateLimit.Usage | null = null;
   let response: Response;
   try {
-    const context = await createRestContext(req, requestId);
-    usage = await rateLimit.hit(context.db.sql, { principal: context.principal, ip: context.request.ip });
+    // A token's request is served from this instance's lease on it, or counted inside its lookup;
+    // callers without a valid token are counted by address.
+    const tokenPolicy = rateLimit.tokenPolicy();
+    const bearer = bearerOf(req);
+    const leaseKey = bearer ? `bearer:${hashToken(bearer)}` : null;
+    const leased = tokenPolicy && leaseKey ? rateLimit.takeLeased(tokenPolicy, leaseKey) : null;
+    const auth = await authenticateBearer(await database(), req, leased ? null : tokenPolicy);
+    const context = await createRestContext(req, requestId, auth);
+    usage = context.principal?.token
+      ? (leased ?? (tokenPolicy && auth.hit ? rateLimit.granted(tokenPolicy, leaseKey!, auth.hit) : null))
+      : await rateLimit.hitAddress(context.db.sql, context.request.ip);
     response = usage?.limited
       ? problemResponse(
           { code: "rate_limited", detail: `Rate limit "${usage.policy.name}" exceeded: ${usage.policy.quota} requests per ${usage.policy.windowSeconds} s; retry after ${usage.resetSeconds} s` },

@@ -1,12 +1,13 @@
 /** Builds the tRPC context for the REST API (bearer token) and the console (session cookie). */
 import { database } from "../db/client.ts";
-import { authenticateBearer, authenticateSession } from "../http/auth.ts";
+import { authenticateBearer, authenticateSession, type Authentication } from "../http/auth.ts";
 import { publicUrl, requestInfo } from "../http/request.ts";
 import type { Context } from "./context.ts";
 
-export async function createRestContext(req: Request, requestId: string): Promise<Context> {
+/** `auth`: the caller when the edge has already authenticated it (and counted it, for the rate limit). */
+export async function createRestContext(req: Request, requestId: string, auth?: Authentication): Promise<Context> {
   const db = await database();
-  const { principal, authError } = await authenticateBearer(db, req);
+  const { principal, authError } = auth ?? (await authenticateBearer(db, req));
   return { db, request: requestInfo(req, requestId), url: publicUrl(req), response: { headers: {} }, principal, authError };
 }
 

@@ -68,6 +68,30 @@ test("two instances count one per-token quota; a restarted instance still refuse
   expect((await client(restarted.url, other.token).get("/api/v1/tenants")).status).toBe(200);
 });
 
+test("a large quota is claimed in leases: two instances and a restart together still serve at most the quota", { timeout: 60_000 }, async () => {
+  // 200 per window: each instance claims 4 requests per upsert.
+  const env = limits(200, 1000);
+  const [a, b] = await Promise.all([instance(env), instance(env)]);
+  const { token } = await operator();
+  const statuses: number[] = [];
+  for (let i = 0; i < 120; i++) statuses.push((await client(i % 2 ? b.url : a.url, token).get("/api/v1/tenants")).status);
+  const [row] = await (await database()).sql.query<{ hits: number }>(`SELECT hits FROM rate_limit_windows WHERE key LIKE 'token:%'`);
+  // Claimed in leases of 4: at least what was served, at most one unused lease per instance more.
+  expect(row!.hits).toBeGreaterThanOrEqual(120);
+  expect(row!.hits).toBeLessThanOrEqual(128);
+  // A restarted instance does not get its predecessor's unused claim back: it stays spent.
+  await a.stop();
+  const restarted = await instance(env);
+  for (let i = 0; i < 120; i++) statuses.push((await client(i % 2 ? b.url : restarted.url, token).get("/api/v1/tenants")).status);
+  const served = statuses.filter((s) => s === 200).length;
+  expect(statuses.filter((s) => s !== 200 && s !== 429)).toEqual([]);
+  expect(served).toBeLessThanOrEqual(200);
+  expect(served).toBeGreaterThanOrEqual(200 - 3 * 3);
+  const refused = await client(b.url, token).get("/api/v1/tenants");
+  expect(refused.status).toBe(429);
+  expect(rateLimitOf(refused.headers)).toMatchObject({ policy: "per-token", remaining: 0 });
+});
+
 test("unauthenticated callers are counted per client address, invalid tokens included; the OpenAPI document too", { timeout: 60_000 }, async () => {
   const app = await instance(limits(1000, 4));
   const anonymous = client(app.url);
