@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { text } from "../http/fields.ts";
 import { Password } from "../members/schemas.ts";
 import { PLATFORM_ROLES, TENANT_ROLES } from "../auth/principal.ts";
 
@@ -9,7 +10,7 @@ import { PLATFORM_ROLES, TENANT_ROLES } from "../auth/principal.ts";
 export const RATE_LIMITED_PREFIX = "rate_limited:";
 
 export const StepUpInput = z
-  .strictObject({ password: z.string({ error: "is required" }).min(1, "is required").max(200, "must be at most 200 characters") })
+  .strictObject({ password: text({ error: "is required" }).min(1, "is required").max(200, "must be at most 200 characters") })
   .meta({ id: "StepUpRequest" });
 
 export const StepUpResult = z
@@ -35,6 +36,6 @@ export const Me = z
 export type Me = z.infer<typeof Me>;
 
 export const ChangePasswordInput = z.strictObject({
-  current_password: z.string().min(1, "is required").max(200),
+  current_password: text().min(1, "is required").max(200),
   new_password: Password,
 });

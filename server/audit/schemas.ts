@@ -1,5 +1,6 @@
 import { isIP } from "node:net";
 import { z } from "zod";
+import { text } from "../http/fields.ts";
 import { pageOf, PageQuery } from "../http/page-query.ts";
 import { EVENT_TYPES } from "../events/types.ts";
 
@@ -59,7 +60,7 @@ export const auditFilterFields = {
     .meta({ description: "Exact kind (`user.login`), comma list (`user.login,user.step_up`) or prefix (`user.*`)." }),
   start_date: IsoDateParam.optional().meta({ description: "ISO 8601 date or date-time, inclusive (UTC when no offset is given)." }),
   end_date: IsoDateParam.optional().meta({ description: "ISO 8601 date or date-time, exclusive (UTC when no offset is given)." }),
-  actor_id: z.string().min(1, "must not be empty").max(200, "must be at most 200 characters").optional(),
+  actor_id: text().min(1, "must not be empty").max(200, "must be at most 200 characters").optional(),
 };
 
 const TenantPath = { tenant_id: z.string().max(100) };
@@ -146,8 +147,8 @@ const appendFields = {
     .refine((kind) => !RESERVED_KINDS.has(kind), "is one of the control plane's own event kinds; use your own (e.g. app.user_login)"),
   actor: z.strictObject(
     {
-      id: z.string({ error: "is required and must be a string" }).min(1, "must not be empty").max(200, "must be at most 200 characters"),
-      email: z.string({ error: "must be a string" }).max(320, "must be at most 320 characters").optional(),
+      id: text({ error: "is required and must be a string" }).min(1, "must not be empty").max(200, "must be at most 200 characters"),
+      email: text({ error: "must be a string" }).max(320, "must be at most 320 characters").optional(),
     },
     { error: "is required: an object with id (and optionally email)" },
   ),
@@ -160,13 +161,13 @@ const appendFields = {
   metadata: z
     .strictObject({
       ip_address: z.string({ error: "must be a string" }).refine((v) => isIP(v) !== 0, "must be an IPv4 or IPv6 address").optional(),
-      user_agent: z.string({ error: "must be a string" }).max(512, "must be at most 512 characters").optional(),
+      user_agent: text({ error: "must be a string" }).max(512, "must be at most 512 characters").optional(),
     })
     .optional(),
   target: z
     .strictObject({
-      type: z.string({ error: "is required and must be a string" }).min(1, "must not be empty").max(100, "must be at most 100 characters"),
-      id: z.string({ error: "is required and must be a string" }).min(1, "must not be empty").max(200, "must be at most 200 characters"),
+      type: text({ error: "is required and must be a string" }).min(1, "must not be empty").max(100, "must be at most 100 characters"),
+      id: text({ error: "is required and must be a string" }).min(1, "must not be empty").max(200, "must be at most 200 characters"),
     })
     .optional(),
   details: z

@@ -1,8 +1,90 @@
 /**
- * Field schemas for JSON bodies that trpc-to-openapi cannot loosen. Its REST handler switches on
- * zod coercion for every number/boolean in an input (query and body alike), so a body's
- * `"enabled": "false"` would pass z.boolean() as true. Literal unions are not coerced.
+ * Field schemas the domain schemas share (pure: the console uses them too).
+ * JsonBoolean: trpc-to-openapi's REST handler switches on zod coercion for every number/boolean
+ * in an input (query and body alike), so a body's `"enabled": "false"` would pass z.boolean() as
+ * true. Literal unions are not coerced.
  */
 import { z } from "zod";
 
 export const JsonBoolean = z.literal([true, false], { error: "must be true or false" });
+
+/*
+ * Text the database stores exactly as sent. Postgres refuses NUL in text and jsonb (a 500 if it
+ * gets that far), and a lone UTF-16 surrogate ("x\ud800y" in JSON) has no UTF-8 form, so the
+ * driver would store U+FFFD instead: silently changed data. Both are a 400 naming the field.
+ * Pure (no server imports), so schemas, the console and the REST edge can all use it.
+ */
+
+// With the u flag a character class only matches surrogates that are not part of a pair.
+const LONE_SURROGATE = /[\uD800-\uDFFF]/u;
+
+const NUL_MESSAGE = "must not contain NUL (\\u0000) characters";
+const SURROGATE_MESSAGE = "must be valid Unicode (no unpaired surrogate code points)";
+
+/** Why `value` cannot be stored as text, or null when it can. */
+export function textProblem(value: string): string | null {
+  if (value.includes("\u0000")) return NUL_MESSAGE;
+  if (LONE_SURROGATE.test(value)) return SURROGATE_MESSAGE;
+  return null;
+}
+
+/** A string schema that refuses what textProblem refuses. */
+export function text(options?: { error?: string }) {
+  return z.string(options).check((ctx) => {
+    const problem = textProblem(ctx.value);
+    if (problem) ctx.issues.push({ code: "custom", message: problem, input: ctx.value });
+  });
+}
+
+export interface BadText {
+  /** Dotted path of the field ("name", "details.note", "domains.0"); "" for the whole value. */
+  path: string;
+  message: string;
+}
+
+/**
+ * The first string anywhere in `value` (object keys included) that cannot be stored as text.
+ * Inputs are JSON, so plain objects and arrays are all there is to walk.
+ */
+export function findBadText(value: unknown, path: string[] = []): BadText | null {
+  if (typeof value === "string") {
+    const message = textProblem(value);
+    return message ? { path: path.join("."), message } : null;
+  }
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const found = findBadText(value[i], [...path, String(i)]);
+      if (found) return found;
+    }
+    return null;
+  }
+  if (value && typeof value === "object") {
+    for (const [key, item] of Object.entries(value)) {
+      const keyProblem = textProblem(key);
+      if (keyProblem) return { path: path.join("."), message: `keys ${keyProblem}` };
+      const found = findBadText(item, [...path, key]);
+      if (found) return found;
+    }
+  }
+  return null;
+}
+
+/** Strict UTF-8: bytes that are not UTF-8 (overlong forms, encoded surrogates, stray bytes) throw. */
+const STRICT_UTF8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+
+export function decodeUtf8(bytes: Uint8Array): string | null {
+  try {
+    return STRICT_UTF8.decode(bytes);
+  } catch {
+    return null;
+  }
+}
+
+/** decodeURIComponent that answers null for escapes that are not UTF-8 (e.g. %FF, %ED%A0%80). */
+export function decodePercent(value: string): string | null {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return null;
+  }
+}

@@ -14,7 +14,7 @@ import { publicUrl, requestIdOf } from "./request.ts";
 import * as idempotency from "./idempotency.ts";
 import * as rateLimit from "./rate-limit.ts";
 import { exportAudit } from "./audit-export.ts";
-import { decodeUtf8 } from "../schemas/text.ts";
+import { decodeUtf8 } from "./fields.ts";
 import { assertHeaderText, assertUrlText } from "./text.ts";
 import type { Context } from "../trpc/context.ts";
 

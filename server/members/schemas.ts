@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { text } from "../http/fields.ts";
 import { pageOf, PageQuery } from "../http/page-query.ts";
 import { TENANT_ROLES } from "../auth/principal.ts";
 
@@ -12,13 +13,11 @@ export const Email = z
   .max(MAX_EMAIL_LENGTH, `must be at most ${MAX_EMAIL_LENGTH} characters`)
   .transform((e) => e.trim().toLowerCase());
 
-export const Password = z
-  .string({ error: "must be a string" })
+export const Password = text({ error: "must be a string" })
   .min(MIN_PASSWORD_LENGTH, `must be at least ${MIN_PASSWORD_LENGTH} characters`)
   .max(MAX_PASSWORD_LENGTH, `must be at most ${MAX_PASSWORD_LENGTH} characters`);
 
-export const PersonName = z
-  .string()
+export const PersonName = text()
   .trim()
   .min(1, "must not be empty")
   .max(MAX_PERSON_NAME_LENGTH, `must be at most ${MAX_PERSON_NAME_LENGTH} characters`);

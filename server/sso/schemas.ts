@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { pageOf, PageQuery } from "../http/page-query.ts";
-import { JsonBoolean } from "../http/fields.ts";
+import { JsonBoolean, text } from "../http/fields.ts";
 import { OutboundUrl } from "../outbound/schemas.ts";
 
 export const MAX_PROVIDER_NAME_LENGTH = 100;
@@ -11,8 +11,7 @@ export type ProviderType = (typeof PROVIDER_TYPES)[number];
 
 export const ProviderTypeSchema = z.enum(PROVIDER_TYPES, { error: `must be one of ${PROVIDER_TYPES.join(", ")}` });
 
-export const ProviderName = z
-  .string({ error: "is required and must be a string" })
+export const ProviderName = text({ error: "is required and must be a string" })
   .trim()
   .min(1, "must not be empty")
   .max(MAX_PROVIDER_NAME_LENGTH, `must be at most ${MAX_PROVIDER_NAME_LENGTH} characters`);

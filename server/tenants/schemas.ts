@@ -1,10 +1,10 @@
 import { z } from "zod";
+import { text } from "../http/fields.ts";
 import { pageOf, PageQuery } from "../http/page-query.ts";
 
 export const MAX_TENANT_NAME_LENGTH = 100;
 
-export const TenantName = z
-  .string({ error: "is required and must be a string" })
+export const TenantName = text({ error: "is required and must be a string" })
   .trim()
   .min(1, "must not be empty")
   .max(MAX_TENANT_NAME_LENGTH, `must be at most ${MAX_TENANT_NAME_LENGTH} characters`);

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { pageOf, PageQuery } from "../http/page-query.ts";
-import { JsonBoolean } from "../http/fields.ts";
+import { JsonBoolean, text } from "../http/fields.ts";
 
 export const MAX_TOKEN_NAME_LENGTH = 100;
 
@@ -24,7 +24,7 @@ export const CreatedApiToken = ApiToken.extend({
 
 export const CreateTokenInput = z
   .strictObject({
-    name: z.string({ error: "is required" }).trim().min(1, "must not be empty").max(MAX_TOKEN_NAME_LENGTH, `must be at most ${MAX_TOKEN_NAME_LENGTH} characters`),
+    name: text({ error: "is required" }).trim().min(1, "must not be empty").max(MAX_TOKEN_NAME_LENGTH, `must be at most ${MAX_TOKEN_NAME_LENGTH} characters`),
     tenant_id: z.uuid({ error: "must be a tenant id" }).optional(),
     read_only: JsonBoolean.optional(),
     expires_at: z.iso.datetime({ offset: true, error: "must be an ISO 8601 date-time" }).optional(),

@@ -10,7 +10,7 @@
  * provider needs it, enabling does not); such procedures carry `stepUp: true` in their meta.
  */
 import { AppError, Forbidden, InvalidField } from "../errors.ts";
-import { findBadText } from "../schemas/text.ts";
+import { findBadText } from "../http/fields.ts";
 import { isOperator, mayWrite, roleSatisfies } from "../auth/policy.ts";
 import { resolveTenantAccess } from "../auth/access.ts";
 import type { TenantRole } from "../auth/principal.ts";

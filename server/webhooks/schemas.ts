@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { pageOf, PageQuery } from "../http/page-query.ts";
-import { JsonBoolean } from "../http/fields.ts";
+import { JsonBoolean, text } from "../http/fields.ts";
 import { EVENT_TYPES } from "../events/types.ts";
 import { OutboundUrl } from "../outbound/schemas.ts";
 
@@ -25,8 +25,7 @@ export const WebhookEvents = z
   .transform((kinds) => [...new Set(kinds)])
   .meta({ description: `Event kinds to deliver, or \`*\` for all: ${EVENT_TYPES.join(", ")}.` });
 
-export const WebhookSecret = z
-  .string({ error: "must be a string" })
+export const WebhookSecret = text({ error: "must be a string" })
   .min(MIN_SECRET_LENGTH, `must be at least ${MIN_SECRET_LENGTH} characters`)
   .max(MAX_SECRET_LENGTH, `must be at most ${MAX_SECRET_LENGTH} characters`)
   .refine(
@@ -34,7 +33,7 @@ export const WebhookSecret = z
     "a whsec_ secret must be whsec_ followed by at least 16 bytes in base64",
   );
 
-const Description = z.string({ error: "must be a string" }).trim().max(MAX_DESCRIPTION_LENGTH, `must be at most ${MAX_DESCRIPTION_LENGTH} characters`);
+const Description = text({ error: "must be a string" }).trim().max(MAX_DESCRIPTION_LENGTH, `must be at most ${MAX_DESCRIPTION_LENGTH} characters`);
 
 export const DELIVERY_STATUSES = ["pending", "succeeded", "failed", "exhausted", "cancelled"] as const;
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
