@@ -3,7 +3,7 @@ import { randomUUID } from "node:crypto";
 import { isIP } from "node:net";
 import { env } from "../env.ts";
 import type { RequestInfo } from "../auth/principal.ts";
-import { headerText } from "./text.ts";
+import { decodeUtf8 } from "./fields.ts";
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
@@ -43,4 +43,10 @@ export function requestInfoFromHeaders(header: (name: string) => string | null, 
 
 export function requestInfo(req: Request, requestId: string): RequestInfo {
   return requestInfoFromHeaders((name) => req.headers.get(name), requestId);
+}
+
+/** A header value as the client meant it: HTTP hands us its bytes as latin1 characters. */
+function headerText(value: string | null): string | null {
+  if (value === null) return null;
+  return decodeUtf8(Buffer.from(value, "latin1")) ?? value;
 }

@@ -48,9 +48,3 @@ export function assertHeaderText(headers: Headers): void {
     if (problem) throw InvalidField(name, problem);
   }
 }
-
-/** A header value as the client meant it: HTTP hands us its bytes as latin1 characters. */
-export function headerText(value: string | null): string | null {
-  if (value === null) return null;
-  return decodeUtf8(Buffer.from(value, "latin1")) ?? value;
-}
