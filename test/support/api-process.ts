@@ -1,7 +1,7 @@
 /**
  * An app instance in its own process, for tests about what instances share (rate limits): serves
  * the REST edge like test/support/api.ts on DATABASE_URL and prints {"url"} when listening.
- *   node --import tsx test/support/api-process.ts
+ *   node --import tsx --import ./scripts/server-only.mjs test/support/api-process.ts
  */
 import { startApi } from "./api.ts";
 import { wireEventSubscribers } from "../../server/subscribers.ts";

@@ -9,7 +9,7 @@ export interface Instance {
 
 export async function startInstance(env: Record<string, string>): Promise<Instance> {
   // node --import tsx: one process, so the kill reaches the server itself.
-  const child = spawn(process.execPath, ["--import", "tsx", "test/support/api-process.ts"], {
+  const child = spawn(process.execPath, ["--import", "tsx", "--import", "./scripts/server-only.mjs", "test/support/api-process.ts"], {
     env: { ...process.env, ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
