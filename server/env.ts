@@ -91,6 +91,11 @@ const EnvSchema = z.object({
   RATE_LIMIT_PER_TOKEN: count("RATE_LIMIT_PER_TOKEN", 600),
   RATE_LIMIT_PER_IP: count("RATE_LIMIT_PER_IP", 60),
   RATE_LIMIT_WINDOW_SECONDS: count("RATE_LIMIT_WINDOW_SECONDS", 60, 86_400).refine((n) => n > 0, "RATE_LIMIT_WINDOW_SECONDS must be 1 or more"),
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\/.+/, "SMTP_URL must be an smtp:// or smtps:// URL, e.g. smtp://user:pass@mail.example.com:587")
+    .optional(),
+  MAIL_FROM: z.string().min(3, "MAIL_FROM must be an address, e.g. Control Plane <no-reply@example.com>").optional(),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
 });
 

@@ -1,9 +1,20 @@
 /** The caller's own account over REST (/me, /auth/step-up) and, for the console, changing its password. */
 import { z } from "zod";
 import { router } from "../trpc/init.ts";
-import { authedProcedure, writeProcedure } from "../trpc/procedures.ts";
+import { authedProcedure, publicProcedure, writeProcedure } from "../trpc/procedures.ts";
 import { serviceContext } from "../trpc/context.ts";
-import { ChangePasswordInput, Me, StepUpInput, StepUpResult } from "./schemas.ts";
+import {
+  ChangePasswordInput,
+  Me,
+  PASSWORD_RESET_TTL_MINUTES,
+  PasswordResetAccepted,
+  PasswordResetConfirmInput,
+  PasswordResetDone,
+  PasswordResetRequestInput,
+  StepUpInput,
+  StepUpResult,
+} from "./schemas.ts";
+import { completePasswordReset, requestPasswordReset } from "./password-reset.ts";
 import { changePassword, describeMe } from "./service.ts";
 import { stepUp } from "../auth/step-up.ts";
 
@@ -43,4 +54,39 @@ export const accountRouter = router({
       await changePassword(serviceContext(ctx), input);
       return { ok: true as const };
     }),
+
+  requestPasswordReset: publicProcedure
+    .meta({
+      successStatus: 202,
+      openapi: {
+        method: "POST",
+        path: "/auth/password-reset",
+        tags,
+        summary: "Forgot password: mail a reset link",
+        description:
+          `Public. Mails a single-use link, valid ${PASSWORD_RESET_TTL_MINUTES} minutes, when the email has an account; answers 202 with the same body either way. ` +
+          "Five requests per email (thirty per client IP) within 15 minutes, then 429 with Retry-After.",
+      },
+    })
+    .input(PasswordResetRequestInput)
+    .output(PasswordResetAccepted)
+    .mutation(async ({ ctx, input }) => {
+      await requestPasswordReset(ctx.db, ctx.request, input.email);
+      ctx.response.status = 202;
+      return { message: "If an account exists for this email, a link to reset its password is on its way." };
+    }),
+
+  confirmPasswordReset: publicProcedure
+    .meta({
+      openapi: {
+        method: "POST",
+        path: "/auth/password-reset/confirm",
+        tags,
+        summary: "Set a new password with a reset link's token",
+        description: "The link works once; the account's other reset links, console sessions and step-ups end. Invalid, used or expired: 404. Emits `user.password_reset`.",
+      },
+    })
+    .input(PasswordResetConfirmInput)
+    .output(PasswordResetDone)
+    .mutation(({ ctx, input }) => completePasswordReset(ctx.db, ctx.request, input)),
 });

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { text } from "../http/fields.ts";
-import { Password } from "../members/schemas.ts";
+import { Email, Password } from "../members/schemas.ts";
 import { PLATFORM_ROLES, TENANT_ROLES } from "../auth/principal.ts";
 
 /**
@@ -39,3 +39,20 @@ export const ChangePasswordInput = z.strictObject({
   current_password: text().min(1, "is required").max(200),
   new_password: Password,
 });
+
+export const PASSWORD_RESET_TTL_MINUTES = 30;
+
+export const PasswordResetRequestInput = z.strictObject({ email: Email }).meta({ id: "PasswordResetRequest" });
+
+export const PasswordResetAccepted = z
+  .object({ message: z.string() })
+  .meta({ id: "PasswordResetAccepted", description: "The same answer whether or not the email has an account." });
+
+export const PasswordResetConfirmInput = z
+  .strictObject({
+    token: z.string({ error: "is required" }).min(1, "is required").max(200, "is not a valid link token"),
+    password: Password,
+  })
+  .meta({ id: "PasswordResetConfirmRequest" });
+
+export const PasswordResetDone = z.object({ email: z.string() }).meta({ id: "PasswordResetDone" });

@@ -6,7 +6,7 @@ import type { Tx } from "../db/client.ts";
 import { clock } from "../clock.ts";
 
 export interface Limit {
-  scope: "login_email" | "login_ip" | "step_up";
+  scope: "login_email" | "login_ip" | "step_up" | "reset_email" | "reset_ip";
   max: number;
   windowMs: number;
 }
@@ -15,6 +15,9 @@ export const LIMITS = {
   loginEmail: { scope: "login_email", max: 5, windowMs: 15 * 60_000 },
   loginIp: { scope: "login_ip", max: 30, windowMs: 15 * 60_000 },
   stepUp: { scope: "step_up", max: 5, windowMs: 15 * 60_000 },
+  // Password reset requests count every request (each may send a mail), as sign-in counts failures.
+  resetEmail: { scope: "reset_email", max: 5, windowMs: 15 * 60_000 },
+  resetIp: { scope: "reset_ip", max: 30, windowMs: 15 * 60_000 },
 } as const satisfies Record<string, Limit>;
 
 /**

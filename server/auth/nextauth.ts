@@ -3,6 +3,7 @@ import { randomUUID } from "node:crypto";
 import type { NextAuthOptions } from "next-auth";
 import CredentialsProvider from "next-auth/providers/credentials";
 import { database } from "../db/client.ts";
+import { clock } from "../clock.ts";
 import { secrets } from "../secrets.ts";
 import { requestInfoFromHeaders } from "../http/request.ts";
 import { signIn } from "../account/login.ts";
@@ -34,14 +35,18 @@ export function authOptions(): NextAuthOptions {
           token.sub = user.id;
           // A stable id for this console session: step-up is attached to it.
           token.sid = randomUUID();
+          // When this session signed in (ms): a later password reset voids it.
+          token.signed_in_at = clock.now().getTime();
         }
         return token;
       },
       session({ session, token }) {
         if (session.user) {
-          (session.user as { id?: string }).id = token.sub;
+          const user = session.user as { id?: string; ssoTenantId?: string | null; signedInAt?: number };
+          user.id = token.sub;
           // Set by an SSO sign-in (server/sso/signin/session.ts): the session's one tenant.
-          (session.user as { ssoTenantId?: string | null }).ssoTenantId = typeof token.sso_tenant_id === "string" ? token.sso_tenant_id : null;
+          user.ssoTenantId = typeof token.sso_tenant_id === "string" ? token.sso_tenant_id : null;
+          user.signedInAt = typeof token.signed_in_at === "number" ? token.signed_in_at : undefined;
         }
         return session;
       },

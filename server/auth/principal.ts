@@ -58,9 +58,17 @@ export function stepUpSubject(principal: Principal): string | null {
 }
 
 /** The principal of a console session, from the user id its cookie carries. */
-export async function sessionPrincipal(db: Tx, userId: string, sessionId: string | null, ssoTenantId: string | null = null): Promise<Principal | null> {
+export async function sessionPrincipal(
+  db: Tx,
+  userId: string,
+  sessionId: string | null,
+  ssoTenantId: string | null = null,
+  signedInAt?: number | null,
+): Promise<Principal | null> {
   const user = await db.user.findUnique({ where: { id: userId } });
   if (!user) return null;
+  // A password reset voids the sessions signed in before it (and those too old to say when).
+  if (user.sessionsValidAfter && !(signedInAt && signedInAt >= user.sessionsValidAfter.getTime())) return null;
   return {
     userId: user.id,
     email: user.email,

@@ -21,10 +21,10 @@ export interface ConsoleUser {
  */
 export async function currentUser(): Promise<ConsoleUser | null> {
   const session = await getServerSession(authOptions());
-  const user = session?.user as { id?: string; ssoTenantId?: string | null } | undefined;
+  const user = session?.user as { id?: string; ssoTenantId?: string | null; signedInAt?: number } | undefined;
   if (!user?.id) return null;
   const db = await database();
-  const principal = await sessionPrincipal(db.prisma, user.id, null, user.ssoTenantId ?? null);
+  const principal = await sessionPrincipal(db.prisma, user.id, null, user.ssoTenantId ?? null, user.signedInAt);
   if (!principal) return null;
   return { userId: principal.userId, email: principal.email, platformRole: principal.platformRole, ssoTenantId: principal.ssoTenantId ?? null };
 }

@@ -51,7 +51,8 @@ export async function authenticateSession(db: Database, req: Request): Promise<A
   const sessionId = typeof jwt?.sid === "string" ? jwt.sid : null;
   // Set by an SSO sign-in (server/sso/signin/session.ts): the session reaches that tenant only.
   const ssoTenantId = typeof jwt?.sso_tenant_id === "string" ? jwt.sso_tenant_id : null;
-  const principal = jwt?.sub ? await sessionPrincipal(db.prisma, jwt.sub, sessionId, ssoTenantId) : null;
+  const signedInAt = typeof jwt?.signed_in_at === "number" ? jwt.signed_in_at : null;
+  const principal = jwt?.sub ? await sessionPrincipal(db.prisma, jwt.sub, sessionId, ssoTenantId, signedInAt) : null;
   return { principal, authError: principal ? null : "missing" };
 }
 

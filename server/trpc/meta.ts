@@ -10,4 +10,4 @@ export type Access = "user" | "operator" | "tenant:viewer" | "tenant:admin";
  * Procedure meta: the REST mapping, the success status the REST docs show (`location: false`: a
  * 201 without Location, as `createdMany` answers), and access.
  */
-export type Meta = OpenApiMeta<{ successStatus?: 201 | 204; location?: false; access?: Access; stepUp?: boolean; write?: boolean }>;
+export type Meta = OpenApiMeta<{ successStatus?: 201 | 202 | 204; location?: false; access?: Access; stepUp?: boolean; write?: boolean }>;

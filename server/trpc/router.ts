@@ -8,6 +8,7 @@ import { ssoRouterImplied, ssoRouterInTenant } from "../sso/router.ts";
 import { webhooksRouter } from "../webhooks/router.ts";
 import { ssoSignInRouter } from "../sso/signin/router.ts";
 import { auditRouter } from "../audit/router.ts";
+import { invitationsRouter } from "../invitations/router.ts";
 
 export const appRouter = router({
   tenants: tenantsRouter,
@@ -19,6 +20,7 @@ export const appRouter = router({
   ssoSignIn: ssoSignInRouter,
   webhooks: webhooksRouter,
   audit: auditRouter,
+  invitations: invitationsRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -1,0 +1,69 @@
+/**
+ * "Forgot password": a single-use link, valid 30 minutes, mailed to the account's address. The
+ * request answers the same, in about the same time, whether or not the email has an account (the
+ * mail is sent in the background). Setting the new password consumes the link, kills the user's
+ * other reset links, console sessions and step-ups.
+ */
+import type { Database } from "../db/client.ts";
+import { AppError, RateLimited } from "../errors.ts";
+import { clock } from "../clock.ts";
+import { actorOf, emitForUser } from "../events/emit.ts";
+import type { RequestInfo } from "../auth/principal.ts";
+import { clearFailures, LIMITS, lockedFor, recordFailure } from "../auth/limits.ts";
+import { consoleLink, sendMailInBackground } from "../mail/mailer.ts";
+import { hashLinkToken, newLinkToken } from "./link-tokens.ts";
+import { hashPassword } from "./password.ts";
+import { normalizeEmail } from "./users.ts";
+import { PASSWORD_RESET_TTL_MINUTES } from "./schemas.ts";
+
+const TTL_MS = PASSWORD_RESET_TTL_MINUTES * 60_000;
+
+export async function requestPasswordReset(db: Database, request: RequestInfo, email: string): Promise<void> {
+  const normalized = normalizeEmail(email);
+  const ip = request.ip ?? "unknown";
+  const locked = Math.max(await lockedFor(db.prisma, LIMITS.resetEmail, normalized), await lockedFor(db.prisma, LIMITS.resetIp, ip));
+  if (locked) throw RateLimited("Too many password reset requests: try again later", locked);
+
+  const { token, hash } = newLinkToken();
+  const user = await db.prisma.$transaction(async (tx) => {
+    await recordFailure(tx, LIMITS.resetEmail, normalized);
+    await recordFailure(tx, LIMITS.resetIp, ip);
+    const found = await tx.user.findUnique({ where: { email: normalized }, select: { id: true, email: true } });
+    if (found) await tx.passwordReset.create({ data: { userId: found.id, tokenHash: hash, expiresAt: new Date(clock.now().getTime() + TTL_MS) } });
+    return found;
+  });
+  if (!user) return;
+  sendMailInBackground({
+    to: user.email,
+    subject: "Reset your Control Plane password",
+    text:
+      `Someone (hopefully you) asked to reset the password of ${user.email} on Control Plane.\n\n` +
+      `Set a new password:\n${consoleLink("/reset-password", token)}\n\n` +
+      `The link works once, for ${PASSWORD_RESET_TTL_MINUTES} minutes. If you did not ask, ignore this message: your password stays as it is.\n`,
+  });
+}
+
+/** Sets the new password through a reset link; returns the account's email (to sign in with). */
+export async function completePasswordReset(db: Database, request: RequestInfo, input: { token: string; password: string }): Promise<{ email: string }> {
+  const passwordHash = await hashPassword(input.password);
+  const now = clock.now();
+  return db.prisma.$transaction(async (tx) => {
+    const reset = await tx.passwordReset.findUnique({ where: { tokenHash: hashLinkToken(input.token) }, include: { user: true } });
+    if (!reset || reset.usedAt) throw new AppError("not_found", "This reset link is not valid or has already been used: ask for a new one");
+    if (reset.expiresAt <= now) throw new AppError("not_found", "This reset link has expired: ask for a new one");
+    // Single use even under concurrent submits: only one update finds used_at still null.
+    const claimed = await tx.passwordReset.updateMany({ where: { id: reset.id, usedAt: null }, data: { usedAt: now } });
+    if (claimed.count === 0) throw new AppError("not_found", "This reset link is not valid or has already been used: ask for a new one");
+    await tx.passwordReset.deleteMany({ where: { userId: reset.userId, id: { not: reset.id } } });
+    await tx.user.update({ where: { id: reset.userId }, data: { passwordHash, sessionsValidAfter: now } });
+    await tx.stepUp.deleteMany({ where: { userId: reset.userId } });
+    await clearFailures(tx, LIMITS.loginEmail, reset.user.email);
+    const principal = { userId: reset.userId, email: reset.user.email, platformRole: null, via: "session" as const, token: null, sessionId: null };
+    await emitForUser(tx, actorOf(principal, request), reset.userId, {
+      type: "user.password_reset",
+      target: { type: "user", id: reset.userId },
+      details: { email: reset.user.email },
+    });
+    return { email: reset.user.email };
+  });
+}

@@ -1,0 +1,80 @@
+import { z } from "zod";
+import { pageOf, PageQuery } from "../http/page-query.ts";
+import { Email, Password, PersonName, TenantRoleSchema } from "../members/schemas.ts";
+
+export const INVITATION_TTL_DAYS = 7;
+export const INVITATION_STATUSES = ["pending", "accepted", "revoked", "expired"] as const;
+export type InvitationStatus = (typeof INVITATION_STATUSES)[number];
+/** Link tokens are 43 base64url characters; anything far longer is not one. */
+const MAX_LINK_TOKEN_LENGTH = 200;
+
+const TenantPath = { tenant_id: z.string().max(100) };
+const InvitationPath = { ...TenantPath, invitation_id: z.string().max(100) };
+
+export const Invitation = z
+  .object({
+    id: z.uuid(),
+    tenant_id: z.uuid(),
+    email: z.string(),
+    role: TenantRoleSchema,
+    status: z.enum(INVITATION_STATUSES),
+    invited_by: z.uuid().nullable().meta({ description: "The user who sent (or last resent) it." }),
+    expires_at: z.iso.datetime(),
+    accepted_at: z.iso.datetime().nullable(),
+    revoked_at: z.iso.datetime().nullable(),
+    created_at: z.iso.datetime(),
+  })
+  .meta({ id: "Invitation" });
+export type Invitation = z.infer<typeof Invitation>;
+
+/** The reply to create and resend: the invitation, and whether its mail was handed to the mail server. */
+export const SentInvitation = Invitation.extend({
+  email_sent: z.boolean().meta({ description: "False when the mail could not be sent (resend later); the invitation exists either way." }),
+}).meta({ id: "SentInvitation" });
+export type SentInvitation = z.infer<typeof SentInvitation>;
+
+export const ListInvitationsInput = PageQuery.extend({
+  ...TenantPath,
+  status: z.enum(INVITATION_STATUSES, { error: "must be pending, accepted, revoked or expired" }).optional(),
+});
+export const InvitationPage = pageOf(Invitation).meta({ id: "InvitationPage" });
+
+export const CreateInvitationInput = z
+  .strictObject({ ...TenantPath, email: Email, role: TenantRoleSchema })
+  .meta({ id: "CreateInvitationRequest" });
+export type CreateInvitationInput = z.infer<typeof CreateInvitationInput>;
+
+export const InvitationPathInput = z.object(InvitationPath);
+
+const LinkToken = z.string({ error: "is required" }).min(1, "is required").max(MAX_LINK_TOKEN_LENGTH, "is not a valid link token");
+
+export const InvitationTokenInput = z.strictObject({ token: LinkToken }).meta({ id: "InvitationTokenRequest" });
+
+/** What the invite page shows before accepting. */
+export const InvitationPreview = z
+  .object({
+    tenant_id: z.uuid(),
+    tenant_name: z.string(),
+    email: z.string(),
+    role: TenantRoleSchema,
+    expires_at: z.iso.datetime(),
+    needs_password: z.boolean().meta({
+      description: "True: accepting sets the account's password. False: the account exists; sign in as it, then accept.",
+    }),
+  })
+  .meta({ id: "InvitationPreview" });
+export type InvitationPreview = z.infer<typeof InvitationPreview>;
+
+export const AcceptInvitationInput = z
+  .strictObject({
+    token: LinkToken,
+    password: Password.optional().meta({ description: "Required when the invited email has no password yet." }),
+    name: PersonName.optional(),
+  })
+  .meta({ id: "AcceptInvitationRequest" });
+export type AcceptInvitationInput = z.infer<typeof AcceptInvitationInput>;
+
+export const AcceptedInvitation = z
+  .object({ tenant_id: z.uuid(), user_id: z.uuid(), email: z.string(), role: TenantRoleSchema })
+  .meta({ id: "AcceptedInvitation" });
+export type AcceptedInvitation = z.infer<typeof AcceptedInvitation>;
