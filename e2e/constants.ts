@@ -10,3 +10,5 @@ export const OPERATOR_EMAIL = constants.operatorEmail;
 export const OPERATOR_PASSWORD = constants.operatorPassword;
 /** An operator API token (BOOTSTRAP_TOKEN), for arranging data through the REST API. */
 export const OPERATOR_TOKEN = constants.bootstrapToken;
+/** Where the e2e server sends mail: the journeys run a loopback SMTP server here (test/support/smtp.ts). */
+export const SMTP_PORT = Number(process.env.E2E_SMTP_PORT ?? constants.smtpPort);

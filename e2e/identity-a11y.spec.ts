@@ -1,16 +1,31 @@
 import { expectNoSeriousA11yViolations } from "./axe";
 import { expect, signInAs, test, uniqueEmail, uniqueName } from "./identity";
+import { OPERATOR_EMAIL, OPERATOR_PASSWORD } from "./constants";
 
-test("the members page has no serious accessibility violations, for admins and with the add dialog open", async ({ page, people, membersPage }) => {
+test("the members page has no serious accessibility violations, for admins, with pending invitations and the invite dialog open", async ({ page, people, membersPage }) => {
   const { tenant, person: admin } = await people.tenantWith("admin", "Axe members");
   await people.addMember(tenant.id, { email: uniqueEmail("nopass"), role: "viewer", name: "No Password" });
   await signInAs(page, admin.email, admin.password);
   await membersPage.goto(tenant.id);
-  await expect(membersPage.addButton).toBeVisible();
+  await expect(membersPage.inviteButton).toBeVisible();
   await expectNoSeriousA11yViolations(page);
 
-  await membersPage.openAddDialog();
+  await membersPage.invite({ email: uniqueEmail("pending"), role: "viewer" });
+  await expect(membersPage.invitations).toBeVisible();
   await expectNoSeriousA11yViolations(page);
+
+  await membersPage.inviteButton.click();
+  await expectNoSeriousA11yViolations(page);
+  await membersPage.dialog.getByRole("button", { name: "Send invitation" }).click();
+  await expect(membersPage.dialog.getByText("Email must be an email address")).toBeVisible();
+  await expectNoSeriousA11yViolations(page);
+});
+
+test("an operator's add-member dialog has no serious accessibility violations", async ({ page, people, membersPage }) => {
+  const { tenant } = await people.tenantWith("admin", "Axe operator");
+  await signInAs(page, OPERATOR_EMAIL, OPERATOR_PASSWORD);
+  await membersPage.goto(tenant.id);
+  await membersPage.openAddDialog();
   await membersPage.dialog.getByRole("button", { name: "Add member" }).click();
   await expect(membersPage.dialog.getByText("Email must be an email address")).toBeVisible();
   await expectNoSeriousA11yViolations(page);

@@ -1,10 +1,12 @@
 import { expect, PASSWORD, signInAs, test, uniqueEmail } from "./identity";
+import { OPERATOR_EMAIL, OPERATOR_PASSWORD } from "./constants";
 
-test("an admin adds a viewer with a password; the viewer signs in and can only look", async ({ page, people, membersPage, request }) => {
+// Admin-set first passwords are for platform operators only; tenant admins invite (invitations.spec.ts).
+test("an operator adds a viewer with a password; the viewer signs in and can only look", async ({ page, people, membersPage, request }) => {
   const { tenant, person: admin } = await people.tenantWith("admin", "Viewer journey");
   const viewerEmail = uniqueEmail("viewer");
 
-  await signInAs(page, admin.email, admin.password);
+  await signInAs(page, OPERATOR_EMAIL, OPERATOR_PASSWORD);
   await membersPage.goto(tenant.id);
   await membersPage.addMember({ email: viewerEmail, name: "Vera Viewer", role: "viewer", password: PASSWORD });
   await expect(membersPage.dialog).toBeHidden();
@@ -57,7 +59,7 @@ test("an admin changes roles; the last admin cannot demote themselves", async ({
   expect((await people.listMembers(tenant.id)).find((m) => m.user_id === other.user_id)!.role).toBe("admin");
 });
 
-test("removing a member asks first, naming them; a member without a password gets one", async ({ page, people, membersPage }) => {
+test("removing a member asks first, naming them; an operator gives a member without a password one", async ({ page, people, membersPage }) => {
   const { tenant, person: admin } = await people.tenantWith("admin", "Remove");
   const leaving = await people.addMember(tenant.id, { email: uniqueEmail("leaving"), role: "viewer" });
   const newcomer = await people.addMember(tenant.id, { email: uniqueEmail("newcomer"), role: "viewer" });
@@ -76,6 +78,11 @@ test("removing a member asks first, naming them; a member without a password get
   await expect(membersPage.toast).toContainText(`${leaving.email} removed`);
 
   await expect(membersPage.row(newcomer.email)).toContainText("No password");
+  await expect(membersPage.setPasswordButton(newcomer.email)).toHaveCount(0);
+  await expect(membersPage.addButton).toHaveCount(0);
+  await membersPage.shell.signOut();
+  await signInAs(page, OPERATOR_EMAIL, OPERATOR_PASSWORD);
+  await membersPage.goto(tenant.id);
   await membersPage.setPasswordButton(newcomer.email).click();
   await membersPage.dialog.getByLabel("Password", { exact: true }).fill("short");
   await membersPage.dialog.getByRole("button", { name: "Set password" }).click();
@@ -91,19 +98,19 @@ test("removing a member asks first, naming them; a member without a password get
   await signInAs(page, newcomer.email, PASSWORD);
 });
 
-test("adding someone who is already a member shows the server's answer in the dialog", async ({ page, people, membersPage }) => {
+test("inviting someone who is already a member shows the server's answer in the dialog", async ({ page, people, membersPage }) => {
   const { tenant, person: admin } = await people.tenantWith("admin", "Duplicate");
   await signInAs(page, admin.email, admin.password);
   await membersPage.goto(tenant.id);
 
-  await membersPage.addMember({ email: "not-an-email", role: "viewer" });
+  await membersPage.invite({ email: "not-an-email", role: "viewer" });
   await expect(membersPage.dialog.getByText("Email must be an email address")).toBeVisible();
   await expect(membersPage.dialog.getByLabel("Email")).toBeFocused();
 
   await membersPage.dialog.getByLabel("Email").fill(admin.email.toUpperCase());
-  await membersPage.dialog.getByRole("button", { name: "Add member" }).click();
+  await membersPage.dialog.getByRole("button", { name: "Send invitation" }).click();
   await expect(membersPage.dialog.getByRole("alert")).toContainText("already a member");
   await page.keyboard.press("Escape");
   await expect(membersPage.dialog).toBeHidden();
-  await expect(membersPage.addButton).toBeFocused();
+  await expect(membersPage.inviteButton).toBeFocused();
 });

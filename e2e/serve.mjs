@@ -8,6 +8,7 @@ import pg from "pg";
 
 const constants = JSON.parse(readFileSync(new URL("./constants.json", import.meta.url), "utf8"));
 const port = Number(process.env.E2E_PORT ?? constants.port);
+const smtpPort = Number(process.env.E2E_SMTP_PORT ?? constants.smtpPort);
 const databaseUrl = process.env.E2E_DATABASE_URL ?? constants.databaseUrl;
 const distDir = process.env.NEXT_DIST_DIR || ".next";
 
@@ -61,6 +62,8 @@ const server = spawn(process.execPath, ["--import", "tsx", "--import", "./script
     OUTBOUND_ALLOW_PRIVATE: "true", // the SSO journeys fetch metadata from an identity provider on 127.0.0.1
     LOG_LEVEL: "warn",
     INTERNAL_CRON: "off",
+    // The mail journeys listen here with a real SMTP server (test/support/smtp.ts).
+    SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
   },
 });
 

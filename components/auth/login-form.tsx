@@ -8,6 +8,7 @@ import { Button } from "../ui/button";
 import { Field } from "../ui/field";
 import { Input } from "../ui/input";
 import { useHydrated } from "../use-hydrated";
+import { consoleUrl } from "../console/urls";
 import { SIGN_IN_FAILED, signInErrorMessage, WRONG_CREDENTIALS } from "./messages";
 
 export function LoginForm({ callbackUrl, initialError }: { callbackUrl: string; initialError: string | null }) {
@@ -78,6 +79,11 @@ export function LoginForm({ callbackUrl, initialError }: { callbackUrl: string; 
       <Button type="submit" className="w-full" disabled={!hydrated} loading={submitting}>
         {submitting ? "Signing in…" : "Sign in"}
       </Button>
+      <p className="text-center text-sm">
+        <a href={consoleUrl.forgotPassword()} className="font-medium text-indigo-700 hover:text-indigo-800 hover:underline">
+          Forgot password?
+        </a>
+      </p>
     </form>
   );
 }

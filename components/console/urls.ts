@@ -17,6 +17,7 @@ export const consoleUrl = {
   tokens: () => "/tokens",
   profile: () => "/profile",
   login: () => "/login",
+  forgotPassword: () => "/forgot-password",
   docs: () => "/docs",
   tenant,
   /** A page of one tenant by its segment below /tenants/{id} ("" for the overview). */

@@ -22,7 +22,8 @@ export const MEMBERS_PAGE_SIZE = 20;
 export interface MemberActions {
   changeRole: (member: Member, role: TenantRole) => void;
   remove: (member: Member) => void;
-  setPassword: (member: Member) => void;
+  /** Platform operators only: admins invite people instead of setting their passwords. */
+  setPassword?: (member: Member) => void;
 }
 
 interface MembersTableProps {
@@ -69,8 +70,8 @@ function RoleCell({ member, actions, pending, self }: { member: Member; actions:
 function RowActions({ member, actions, className }: { member: Member; actions: MemberActions; className?: string }) {
   return (
     <span className={cx("gap-2", className)}>
-      {member.has_password ? null : (
-        <Button variant="secondary" size="sm" onClick={() => actions.setPassword(member)} aria-label={`Set password for ${member.email}`}>
+      {member.has_password || !actions.setPassword ? null : (
+        <Button variant="secondary" size="sm" onClick={() => actions.setPassword?.(member)} aria-label={`Set password for ${member.email}`}>
           Set password
         </Button>
       )}

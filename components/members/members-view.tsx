@@ -14,18 +14,24 @@ import { FIRST_PAGE, type TablePosition } from "../ui/pagination";
 import { useToast } from "../ui/toast";
 import { PlusIcon } from "../icons";
 import { AddMemberDialog } from "./add-member-dialog";
+import { InviteDialog } from "./invite-dialog";
+import { PendingInvitations } from "./pending-invitations";
 import { MembersTable, type MemberActions } from "./members-table";
 import { ROLE_LABEL } from "./roles";
 import { SetPasswordDialog } from "./set-password-dialog";
 
 type Open =
+  | { kind: "invite" }
   | { kind: "add" }
   | { kind: "remove"; member: Member }
   | { kind: "demote-self"; member: Member }
   | { kind: "password"; member: Member }
   | null;
 
-/** The Members tab: who has access to the tenant, and (for admins) adding, changing and removing them. */
+/**
+ * The Members tab: who has access to the tenant, and (for admins) inviting, changing and removing
+ * them. Admins invite by email; only platform operators add people directly with a first password.
+ */
 export function MembersView({ tenantId }: { tenantId: string }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
@@ -36,6 +42,7 @@ export function MembersView({ tenantId }: { tenantId: string }) {
   const [open, setOpen] = useState<Open>(null);
   const [highlightId, setHighlightId] = useState<string | null>(null);
   const [actionError, setActionError] = useState<string | null>(null);
+  const operator = user.platformRole === "operator";
 
   const refresh = () =>
     Promise.all([queryClient.invalidateQueries(trpc.members.list.pathFilter()), queryClient.invalidateQueries(trpc.auth.me.pathFilter())]);
@@ -76,130 +83,160 @@ export function MembersView({ tenantId }: { tenantId: string }) {
           remove.reset();
           setOpen({ kind: "remove", member });
         },
-        setPassword: (member) => setOpen({ kind: "password", member }),
+        setPassword: operator ? (member) => setOpen({ kind: "password", member }) : undefined,
       }
     : null;
 
   return (
-    <Card aria-labelledby="members-title">
-      <CardHeader
-        title={<span id="members-title">Members</span>}
-        description={
-          loading
-            ? "People with access to this tenant."
-            : canWrite
-              ? "People with access to this tenant. Admins change it; viewers can only look."
-              : "People with access to this tenant. You have view-only access, so you cannot change them."
-        }
-        actions={
-          canWrite ? (
-            <Button onClick={() => setOpen({ kind: "add" })}>
-              <PlusIcon className="size-4" />
-              Add member
-            </Button>
-          ) : null
-        }
-      />
-      {actionError ? (
-        <div className="border-b border-slate-200 px-4 py-3 sm:px-6">
-          <Alert
-            tone="danger"
-            action={
-              <Button variant="ghost" size="sm" onClick={() => setActionError(null)}>
-                Dismiss
-              </Button>
+    <>
+      <Card aria-labelledby="members-title">
+        <CardHeader
+          title={<span id="members-title">Members</span>}
+          description={
+            loading
+              ? "People with access to this tenant."
+              : canWrite
+                ? "People with access to this tenant. Admins change it; viewers can only look."
+                : "People with access to this tenant. You have view-only access, so you cannot change them."
+          }
+          actions={
+            canWrite ? (
+              <span className="flex flex-wrap gap-2">
+                {operator ? (
+                  <Button variant="secondary" onClick={() => setOpen({ kind: "add" })}>
+                    Add member
+                  </Button>
+                ) : null}
+                <Button onClick={() => setOpen({ kind: "invite" })}>
+                  <PlusIcon className="size-4" />
+                  Invite
+                </Button>
+              </span>
+            ) : null
+          }
+        />
+        {actionError ? (
+          <div className="border-b border-slate-200 px-4 py-3 sm:px-6">
+            <Alert
+              tone="danger"
+              action={
+                <Button variant="ghost" size="sm" onClick={() => setActionError(null)}>
+                  Dismiss
+                </Button>
+              }
+            >
+              {actionError}
+            </Alert>
+          </div>
+        ) : null}
+        <MembersTable
+          tenantId={tenantId}
+          position={position}
+          onMove={setPosition}
+          actions={actions}
+          selfId={user.userId}
+          pendingId={update.isPending ? update.variables?.user_id : null}
+          highlightId={highlightId}
+        />
+
+        {open?.kind === "invite" ? (
+          <InviteDialog
+            tenantId={tenantId}
+            onClose={() => setOpen(null)}
+            onSent={(invitation) => {
+              setOpen(null);
+              void queryClient.invalidateQueries(trpc.invitations.list.pathFilter());
+              if (invitation.email_sent) {
+                notify(
+                  <>
+                    Invitation sent to <span className="font-medium">{invitation.email}</span>.
+                  </>,
+                );
+              } else {
+                setActionError(`The invitation to ${invitation.email} was saved but its mail could not be sent. Resend it from Pending invitations.`);
+              }
+            }}
+          />
+        ) : null}
+
+        {open?.kind === "add" ? (
+          <AddMemberDialog
+            tenantId={tenantId}
+            onClose={() => setOpen(null)}
+            onAdded={(member) => {
+              setOpen(null);
+              setHighlightId(member.user_id);
+              setPosition(FIRST_PAGE);
+              void refresh();
+              notify(
+                <>
+                  <span className="font-medium">{member.email}</span> added as {ROLE_LABEL[member.role].toLowerCase()}.
+                </>,
+              );
+            }}
+          />
+        ) : null}
+
+        {open?.kind === "password" ? (
+          <SetPasswordDialog
+            member={open.member}
+            onClose={() => setOpen(null)}
+            onDone={(member) => {
+              setOpen(null);
+              void refresh();
+              notify(
+                <>
+                  Password set for <span className="font-medium">{member.email}</span>.
+                </>,
+              );
+            }}
+          />
+        ) : null}
+
+        {open?.kind === "remove" ? (
+          <ConfirmDialog
+            title={open.member.user_id === user.userId ? "Remove yourself?" : "Remove member?"}
+            confirmLabel="Remove member"
+            pending={remove.isPending}
+            error={remove.isError ? messageOf(remove.error) : null}
+            onCancel={() => setOpen(null)}
+            onConfirm={() =>
+              remove.mutate(
+                { tenant_id: tenantId, user_id: open.member.user_id },
+                {
+                  onSuccess: () => {
+                    setOpen(null);
+                    notify(
+                      <>
+                        <span className="font-medium">{open.member.email}</span> removed.
+                      </>,
+                    );
+                  },
+                },
+              )
             }
           >
-            {actionError}
-          </Alert>
-        </div>
-      ) : null}
-      <MembersTable
-        tenantId={tenantId}
-        position={position}
-        onMove={setPosition}
-        actions={actions}
-        selfId={user.userId}
-        pendingId={update.isPending ? update.variables?.user_id : null}
-        highlightId={highlightId}
-      />
+            <p>
+              <span className="font-medium text-slate-900">{open.member.email}</span>
+              {open.member.name ? ` (${open.member.name})` : null} will lose access to this tenant.
+              {open.member.user_id === user.userId && !user.platformRole ? " You will no longer see it unless someone adds you again." : null}
+            </p>
+          </ConfirmDialog>
+        ) : null}
 
-      {open?.kind === "add" ? (
-        <AddMemberDialog
-          tenantId={tenantId}
-          onClose={() => setOpen(null)}
-          onAdded={(member) => {
-            setOpen(null);
-            setHighlightId(member.user_id);
-            setPosition(FIRST_PAGE);
-            void refresh();
-            notify(
-              <>
-                <span className="font-medium">{member.email}</span> added as {ROLE_LABEL[member.role].toLowerCase()}.
-              </>,
-            );
-          }}
-        />
-      ) : null}
-
-      {open?.kind === "password" ? (
-        <SetPasswordDialog
-          member={open.member}
-          onClose={() => setOpen(null)}
-          onDone={(member) => {
-            setOpen(null);
-            void refresh();
-            notify(
-              <>
-                Password set for <span className="font-medium">{member.email}</span>.
-              </>,
-            );
-          }}
-        />
-      ) : null}
-
-      {open?.kind === "remove" ? (
-        <ConfirmDialog
-          title={open.member.user_id === user.userId ? "Remove yourself?" : "Remove member?"}
-          confirmLabel="Remove member"
-          pending={remove.isPending}
-          error={remove.isError ? messageOf(remove.error) : null}
-          onCancel={() => setOpen(null)}
-          onConfirm={() =>
-            remove.mutate(
-              { tenant_id: tenantId, user_id: open.member.user_id },
-              {
-                onSuccess: () => {
-                  setOpen(null);
-                  notify(
-                    <>
-                      <span className="font-medium">{open.member.email}</span> removed.
-                    </>,
-                  );
-                },
-              },
-            )
-          }
-        >
-          <p>
-            <span className="font-medium text-slate-900">{open.member.email}</span>
-            {open.member.name ? ` (${open.member.name})` : null} will lose access to this tenant.
-            {open.member.user_id === user.userId && !user.platformRole ? " You will no longer see it unless someone adds you again." : null}
-          </p>
-        </ConfirmDialog>
-      ) : null}
-
-      {open?.kind === "demote-self" ? (
-        <ConfirmDialog
-          title="Make yourself a viewer?"
-          confirmLabel="Make me a viewer"
-          pending={update.isPending}
-          onCancel={() => setOpen(null)}
-          onConfirm={() => changeRole(open.member, "viewer", true)}
-        >
-          <p>You will no longer be able to change this tenant, and only another admin can make you admin again.</p>
-        </ConfirmDialog>
-      ) : null}
-    </Card>
+        {open?.kind === "demote-self" ? (
+          <ConfirmDialog
+            title="Make yourself a viewer?"
+            confirmLabel="Make me a viewer"
+            pending={update.isPending}
+            onCancel={() => setOpen(null)}
+            onConfirm={() => changeRole(open.member, "viewer", true)}
+          >
+            <p>You will no longer be able to change this tenant, and only another admin can make you admin again.</p>
+          </ConfirmDialog>
+        ) : null}
+      </Card>
+      {canWrite ? <PendingInvitations tenantId={tenantId} /> : null}
+    </>
   );
 }

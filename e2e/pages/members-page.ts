@@ -6,6 +6,8 @@ export class MembersPage {
   readonly shell: ConsoleShell;
   readonly table: Locator;
   readonly addButton: Locator;
+  readonly inviteButton: Locator;
+  readonly invitations: Locator;
   readonly dialog: Locator;
   readonly toast: Locator;
   readonly readOnlyNote: Locator;
@@ -15,6 +17,8 @@ export class MembersPage {
     this.shell = new ConsoleShell(page);
     this.table = page.getByRole("table", { name: "Members" });
     this.addButton = page.getByRole("button", { name: "Add member" });
+    this.inviteButton = page.getByRole("button", { name: "Invite", exact: true });
+    this.invitations = page.getByRole("table", { name: "Pending invitations" });
     this.dialog = page.getByRole("dialog");
     this.toast = page.getByTestId("toast");
     this.readOnlyNote = page.getByText("You have view-only access");
@@ -60,5 +64,17 @@ export class MembersPage {
     await this.dialog.getByLabel("Role").selectOption(member.role);
     if (member.password) await this.dialog.getByLabel("Password (optional)").fill(member.password);
     await this.dialog.getByRole("button", { name: "Add member" }).click();
+  }
+
+  async invite(invitation: { email: string; role: "admin" | "viewer" }) {
+    await this.inviteButton.click();
+    await expect(this.dialog).toBeVisible();
+    await this.dialog.getByLabel("Email").fill(invitation.email);
+    await this.dialog.getByLabel("Role").selectOption(invitation.role);
+    await this.dialog.getByRole("button", { name: "Send invitation" }).click();
+  }
+
+  invitationRow(email: string): Locator {
+    return this.invitations.getByTestId("invitation-row").filter({ hasText: email });
   }
 }

@@ -1,0 +1,86 @@
+"use client";
+
+import { useState, type FormEvent } from "react";
+import { useRouter } from "next/navigation";
+import { signIn } from "next-auth/react";
+import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from "@/server/members/schemas";
+import { serverErrors, useFormErrors } from "../form-errors";
+import { consoleUrl } from "../console/urls";
+import { statusOf } from "../trpc";
+import { Alert } from "../ui/alert";
+import { Button } from "../ui/button";
+import { Field } from "../ui/field";
+import { Input } from "../ui/input";
+import { useHydrated } from "../use-hydrated";
+import { callProcedure, linkToken } from "./public-api";
+
+const LABELS = { password: "Password" };
+const ORDER: Array<[string, string]> = [
+  ["password", "new-password"],
+  ["confirm", "new-password-confirm"],
+];
+
+/** Sets a new password with the emailed link, then signs in with it. */
+export function ResetPasswordForm() {
+  const router = useRouter();
+  const hydrated = useHydrated();
+  // Read once hydrated: the server never sees the fragment.
+  const token = hydrated ? linkToken() : undefined;
+  const [password, setPassword] = useState("");
+  const [confirm, setConfirm] = useState("");
+  const [submitting, setSubmitting] = useState(false);
+  const { errors, formError, setFormError, show, clear, fail } = useFormErrors(ORDER);
+
+  if (token === null) {
+    return (
+      <Alert tone="danger" title="This page needs the link from your email">
+        Ask for a new link on <a href={consoleUrl.forgotPassword()} className="font-medium underline">Forgot password</a>.
+      </Alert>
+    );
+  }
+
+  async function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    setFormError(null);
+    const found: Record<string, string> = {};
+    if (password.length < MIN_PASSWORD_LENGTH) found.password = `Password must be at least ${MIN_PASSWORD_LENGTH} characters`;
+    else if (password.length > MAX_PASSWORD_LENGTH) found.password = `Password must be at most ${MAX_PASSWORD_LENGTH} characters`;
+    else if (confirm !== password) found.confirm = "The passwords do not match";
+    if (show(found) || !token) return;
+    setSubmitting(true);
+    try {
+      const { email } = await callProcedure<{ email: string }>("auth.confirmPasswordReset", { token, password });
+      const result = await signIn("credentials", { redirect: false, email, password });
+      router.replace(!result || result.error ? consoleUrl.login() : consoleUrl.tenants());
+    } catch (error) {
+      setSubmitting(false);
+      fail(error, statusOf(error) === 400 ? serverErrors(error, LABELS) : null);
+    }
+  }
+
+  return (
+    <form onSubmit={submit} noValidate className="space-y-5">
+      {formError ? (
+        <Alert tone="danger">
+          {formError}{" "}
+          <a href={consoleUrl.forgotPassword()} className="font-medium underline">
+            Ask for a new link
+          </a>
+        </Alert>
+      ) : null}
+      <Field id="new-password" label="New password" hint={`At least ${MIN_PASSWORD_LENGTH} characters.`} error={errors.password}>
+        {(control) => (
+          <Input {...control} type="password" autoComplete="new-password" value={password} onChange={(e) => (setPassword(e.target.value), clear("password"))} />
+        )}
+      </Field>
+      <Field id="new-password-confirm" label="Confirm new password" error={errors.confirm}>
+        {(control) => (
+          <Input {...control} type="password" autoComplete="new-password" value={confirm} onChange={(e) => (setConfirm(e.target.value), clear("confirm"))} />
+        )}
+      </Field>
+      <Button type="submit" className="w-full" disabled={!hydrated || token === undefined} loading={submitting}>
+        {submitting ? "Saving…" : "Set new password"}
+      </Button>
+    </form>
+  );
+}

@@ -1,0 +1,149 @@
+"use client";
+
+import { useState } from "react";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import type { Invitation } from "@/server/invitations/schemas";
+import { messageOf, useTRPC } from "../trpc";
+import { Alert } from "../ui/alert";
+import { Badge } from "../ui/badge";
+import { Button } from "../ui/button";
+import { Card, CardHeader } from "../ui/card";
+import { ConfirmDialog } from "../ui/confirm-dialog";
+import { RelativeTime } from "../ui/relative-time";
+import { Table, TBody, Td, Th, THead, Tr } from "../ui/table";
+import { useToast } from "../ui/toast";
+import { ROLE_LABEL } from "./roles";
+
+/** Enough for any tenant's open invitations on one screen; older ones expire after 7 days anyway. */
+const PENDING_PAGE_SIZE = 100;
+
+/** Invitations not yet accepted (admins only): resend a fresh link or revoke. Hidden when there are none. */
+export function PendingInvitations({ tenantId }: { tenantId: string }) {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const notify = useToast();
+  const [revoking, setRevoking] = useState<Invitation | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const query = useQuery(
+    trpc.invitations.list.queryOptions({
+      tenant_id: tenantId,
+      status: "pending",
+      page_size: PENDING_PAGE_SIZE,
+    }),
+  );
+  const refresh = () => queryClient.invalidateQueries(trpc.invitations.list.pathFilter());
+  const resend = useMutation(trpc.invitations.resend.mutationOptions({ onSettled: refresh }));
+  const revoke = useMutation(trpc.invitations.revoke.mutationOptions({ onSuccess: refresh }));
+
+  const invitations = query.data?.results ?? [];
+  if (invitations.length === 0 && !query.isError) return null;
+
+  return (
+    <Card aria-labelledby="invitations-title" className="mt-6">
+      <CardHeader
+        title={<span id="invitations-title">Pending invitations</span>}
+        description="Sent but not accepted yet. Resending mails a new link and the old one stops working."
+      />
+      {error || query.isError ? (
+        <div className="border-b border-slate-200 px-4 py-3 sm:px-6">
+          <Alert tone="danger">{error ?? messageOf(query.error)}</Alert>
+        </div>
+      ) : null}
+      <Table aria-label="Pending invitations">
+        <THead>
+          <Tr>
+            <Th>Email</Th>
+            <Th className="hidden sm:table-cell">Role</Th>
+            <Th className="hidden sm:table-cell">Expires</Th>
+            <Th>
+              <span className="sr-only">Actions</span>
+            </Th>
+          </Tr>
+        </THead>
+        <TBody>
+          {invitations.map((invitation) => (
+            <Tr key={invitation.id} data-testid="invitation-row">
+              <Td className="w-full max-w-0">
+                <span className="block break-all font-medium text-slate-900">{invitation.email}</span>
+                <span className="mt-1 block text-xs text-slate-600 sm:hidden">
+                  {ROLE_LABEL[invitation.role]} · expires <RelativeTime iso={invitation.expires_at} />
+                </span>
+              </Td>
+              <Td className="hidden sm:table-cell">
+                <Badge tone={invitation.role === "admin" ? "accent" : "neutral"}>{ROLE_LABEL[invitation.role]}</Badge>
+              </Td>
+              <Td className="hidden whitespace-nowrap text-slate-600 sm:table-cell">
+                <RelativeTime iso={invitation.expires_at} />
+              </Td>
+              <Td className="text-right">
+                <span className="inline-flex flex-wrap justify-end gap-2">
+                  <Button
+                    variant="secondary"
+                    size="sm"
+                    aria-label={`Resend invitation to ${invitation.email}`}
+                    loading={resend.isPending && resend.variables?.invitation_id === invitation.id}
+                    onClick={() => {
+                      setError(null);
+                      resend.mutate(
+                        { tenant_id: tenantId, invitation_id: invitation.id },
+                        {
+                          onSuccess: (sent) =>
+                            sent.email_sent
+                              ? notify(
+                                  <>
+                                    New invitation link sent to <span className="font-medium">{sent.email}</span>.
+                                  </>,
+                                )
+                              : setError(`The mail to ${sent.email} could not be sent. Try again later.`),
+                          onError: (e) => setError(messageOf(e)),
+                        },
+                      );
+                    }}
+                  >
+                    Resend
+                  </Button>
+                  <Button
+                    variant="secondary"
+                    size="sm"
+                    aria-label={`Revoke invitation to ${invitation.email}`}
+                    onClick={() => (revoke.reset(), setRevoking(invitation))}
+                  >
+                    Revoke
+                  </Button>
+                </span>
+              </Td>
+            </Tr>
+          ))}
+        </TBody>
+      </Table>
+      {revoking ? (
+        <ConfirmDialog
+          title="Revoke invitation?"
+          confirmLabel="Revoke invitation"
+          pending={revoke.isPending}
+          error={revoke.isError ? messageOf(revoke.error) : null}
+          onCancel={() => setRevoking(null)}
+          onConfirm={() =>
+            revoke.mutate(
+              { tenant_id: tenantId, invitation_id: revoking.id },
+              {
+                onSuccess: () => {
+                  setRevoking(null);
+                  notify(
+                    <>
+                      Invitation to <span className="font-medium">{revoking.email}</span> revoked.
+                    </>,
+                  );
+                },
+              },
+            )
+          }
+        >
+          <p>
+            The link sent to <span className="font-medium text-slate-900">{revoking.email}</span> will stop working.
+          </p>
+        </ConfirmDialog>
+      ) : null}
+    </Card>
+  );
+}

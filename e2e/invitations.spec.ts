@@ -1,0 +1,137 @@
+/**
+ * People by email: an admin invites, the invitee follows the mailed link (read from a real SMTP
+ * server on loopback, where the e2e server sends its mail), sets a password and lands in the
+ * tenant with the role; and "Forgot password" from the sign-in page.
+ */
+import type { Page } from "@playwright/test";
+import { startSmtp, linkIn, type TestSmtp } from "../test/support/smtp";
+import { expectNoSeriousA11yViolations } from "./axe";
+import { SMTP_PORT } from "./constants";
+import { expect, PASSWORD, signInAs, test, uniqueEmail } from "./identity";
+import { LoginPage } from "./pages/login-page";
+
+let smtp: TestSmtp;
+test.beforeAll(async () => {
+  smtp = await startSmtp(SMTP_PORT);
+});
+test.afterAll(async () => {
+  await smtp.close();
+});
+
+/** Desktop and phone screenshots, when E2E_SCREENSHOTS names a directory. */
+async function shoot(page: Page, name: string) {
+  const dir = process.env.E2E_SCREENSHOTS;
+  if (!dir) return;
+  const size = page.viewportSize();
+  await page.screenshot({ path: `${dir}/${name}-desktop.png`, fullPage: true });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.screenshot({ path: `${dir}/${name}-phone.png`, fullPage: true });
+  if (size) await page.setViewportSize(size);
+}
+
+test("an admin invites by email; the invitee follows the mailed link, sets a password and lands in the tenant as viewer", async ({ page, browser, people, membersPage }) => {
+  const { tenant, person: admin } = await people.tenantWith("admin", "Invite journey");
+  const email = uniqueEmail("invitee");
+
+  await signInAs(page, admin.email, admin.password);
+  await membersPage.goto(tenant.id);
+  await membersPage.inviteButton.click();
+  await expect(membersPage.dialog).toBeVisible();
+  await shoot(page, "invite-dialog");
+  await membersPage.dialog.getByLabel("Email").fill(email);
+  await membersPage.dialog.getByLabel("Role").selectOption("viewer");
+  await membersPage.dialog.getByRole("button", { name: "Send invitation" }).click();
+  await expect(membersPage.dialog).toBeHidden();
+  await expect(membersPage.toast).toContainText(`Invitation sent to ${email}`);
+  await expect(membersPage.invitationRow(email)).toContainText("Viewer");
+  await shoot(page, "members-pending-invitations");
+
+  const mail = await smtp.waitFor(email);
+  expect(mail.subject).toContain(tenant.name);
+  const link = linkIn(mail, "/invite");
+
+  // The invitee, in a browser of their own.
+  const context = await browser.newContext();
+  const invitee = await context.newPage();
+  await invitee.goto(link.url);
+  await expect(invitee.getByText(`You are invited to ${tenant.name} as a viewer`)).toBeVisible();
+  await expectNoSeriousA11yViolations(invitee);
+  await shoot(invitee, "invite-page");
+  await invitee.getByLabel("Choose a password").fill("short");
+  await invitee.getByRole("button", { name: `Join ${tenant.name}` }).click();
+  await expect(invitee.getByText("Password must be at least 8 characters")).toBeVisible();
+  await invitee.getByLabel("Choose a password").fill(PASSWORD);
+  await invitee.getByLabel("Confirm password").fill(PASSWORD);
+  await invitee.getByRole("button", { name: `Join ${tenant.name}` }).click();
+  await invitee.waitForURL(`**/tenants/${tenant.id}`);
+  await invitee.goto(`/tenants/${tenant.id}/members`);
+  await expect(invitee.getByRole("table", { name: "Members" }).getByTestId("member-row").filter({ hasText: email })).toContainText("Viewer");
+  await expect(invitee.getByText("You have view-only access")).toBeVisible();
+
+  // The link worked once.
+  await invitee.goto(link.url);
+  await expect(invitee.getByText("already been used")).toBeVisible();
+  await context.close();
+
+  await membersPage.goto(tenant.id);
+  await expect(membersPage.invitations).toHaveCount(0);
+});
+
+test("an admin resends and revokes pending invitations", async ({ page, people, membersPage }) => {
+  const { tenant, person: admin } = await people.tenantWith("admin", "Invite admin");
+  const email = uniqueEmail("pending");
+  await signInAs(page, admin.email, admin.password);
+  await membersPage.goto(tenant.id);
+  await membersPage.invite({ email, role: "admin" });
+  const first = linkIn(await smtp.waitFor(email), "/invite");
+
+  await page.getByRole("button", { name: `Resend invitation to ${email}` }).click();
+  await expect(membersPage.toast.filter({ hasText: "New invitation link" })).toContainText(`New invitation link sent to ${email}`);
+  const second = linkIn(await smtp.waitFor(email, { skip: 1 }), "/invite");
+  expect(second.token).not.toBe(first.token);
+
+  await page.getByRole("button", { name: `Revoke invitation to ${email}` }).click();
+  await expect(membersPage.dialog).toContainText(email);
+  await expectNoSeriousA11yViolations(page);
+  await membersPage.dialog.getByRole("button", { name: "Revoke invitation" }).click();
+  await expect(membersPage.invitations).toHaveCount(0);
+  await page.goto(second.url);
+  await expect(page.getByText("Invitation not found")).toBeVisible();
+});
+
+test("forgot password from the sign-in page: the mailed link sets a new password once", async ({ page, people }) => {
+  const { person } = await people.tenantWith("viewer", "Forgot");
+  const login = new LoginPage(page);
+  await login.goto();
+  await page.getByRole("link", { name: "Forgot password?" }).click();
+  await expect(page.getByRole("heading", { name: "Forgot your password?" })).toBeVisible();
+  await expectNoSeriousA11yViolations(page);
+  await shoot(page, "forgot-password");
+  await page.getByLabel("Email").fill(person.email);
+  await page.getByRole("button", { name: "Email me a reset link" }).click();
+  await expect(page.getByText("Check your email")).toBeVisible();
+  await shoot(page, "forgot-password-sent");
+
+  const link = linkIn(await smtp.waitFor(person.email), "/reset-password");
+  await page.goto(link.url);
+  await expect(page.getByRole("heading", { name: "Set a new password" })).toBeVisible();
+  await expectNoSeriousA11yViolations(page);
+  await shoot(page, "reset-password");
+  const fresh = "e2e-reset-password-2";
+  await page.getByLabel("New password", { exact: true }).fill(fresh);
+  await page.getByLabel("Confirm new password").fill(fresh);
+  await page.getByRole("button", { name: "Set new password" }).click();
+  await page.waitForURL("**/tenants");
+
+  // Used once: the same link now says so; the new password signs in, the old one does not.
+  await page.context().clearCookies();
+  await page.goto(link.url);
+  await page.getByLabel("New password", { exact: true }).fill("another-password-3");
+  await page.getByLabel("Confirm new password").fill("another-password-3");
+  await page.getByRole("button", { name: "Set new password" }).click();
+  await expect(page.getByText("already been used")).toBeVisible();
+  await login.goto();
+  await login.signIn(person.email, person.password);
+  await expect(login.error).toBeVisible();
+  await signInAs(page, person.email, fresh);
+});
