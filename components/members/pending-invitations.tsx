@@ -9,10 +9,25 @@ import { Badge } from "../ui/badge";
 import { Button } from "../ui/button";
 import { Card, CardHeader } from "../ui/card";
 import { ConfirmDialog } from "../ui/confirm-dialog";
-import { RelativeTime } from "../ui/relative-time";
+import { formatExact, useNow } from "../ui/relative-time";
 import { Table, TBody, Td, Th, THead, Tr } from "../ui/table";
 import { useToast } from "../ui/toast";
 import { ROLE_LABEL } from "./roles";
+
+const DAY = 24 * 60 * 60_000;
+const inDays = new Intl.RelativeTimeFormat("en", { numeric: "auto" });
+
+/** "in 7 days" (the relative-time helper speaks of the past only), the exact time in a tooltip. */
+function ExpiresIn({ iso }: { iso: string }) {
+  const now = useNow();
+  const full = formatExact(iso);
+  const days = now === null ? null : Math.max(0, Math.ceil((Date.parse(iso) - now) / DAY));
+  return (
+    <time dateTime={iso} title={full}>
+      {days === null ? full : inDays.format(days, "day")}
+    </time>
+  );
+}
 
 /** Enough for any tenant's open invitations on one screen; older ones expire after 7 days anyway. */
 const PENDING_PAGE_SIZE = 100;
@@ -66,17 +81,17 @@ export function PendingInvitations({ tenantId }: { tenantId: string }) {
               <Td className="w-full max-w-0">
                 <span className="block break-all font-medium text-slate-900">{invitation.email}</span>
                 <span className="mt-1 block text-xs text-slate-600 sm:hidden">
-                  {ROLE_LABEL[invitation.role]} · expires <RelativeTime iso={invitation.expires_at} />
+                  {ROLE_LABEL[invitation.role]} · expires <ExpiresIn iso={invitation.expires_at} />
                 </span>
               </Td>
               <Td className="hidden sm:table-cell">
                 <Badge tone={invitation.role === "admin" ? "accent" : "neutral"}>{ROLE_LABEL[invitation.role]}</Badge>
               </Td>
               <Td className="hidden whitespace-nowrap text-slate-600 sm:table-cell">
-                <RelativeTime iso={invitation.expires_at} />
+                <ExpiresIn iso={invitation.expires_at} />
               </Td>
-              <Td className="text-right">
-                <span className="inline-flex flex-wrap justify-end gap-2">
+              <Td className="whitespace-nowrap text-right">
+                <span className="inline-flex justify-end gap-2">
                   <Button
                     variant="secondary"
                     size="sm"
