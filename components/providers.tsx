@@ -1,34 +1,34 @@
 "use client";
 
 import { useState, type ReactNode } from "react";
-import { MutationCache, QueryCache, QueryClient, QueryClientProvider } from "@tanstack/react-query";
+import { QueryCache, QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { createTRPCClient, httpBatchLink } from "@trpc/client";
 import type { AppRouter } from "@/server/trpc/router";
 import { ToastProvider } from "./ui/toast";
 import { statusOf, TRPCProvider } from "./trpc";
-
-let reloading = false;
+import { reauthLink, signInAgain } from "./auth/reauth";
+import { SignInAgainDialog } from "./auth/sign-in-again-dialog";
 
 /**
- * A session that expired mid-use: reload, and the console layout sends us to sign in and back
- * here (a full load also drops every cached query of the old session). Only when next-auth agrees
- * the session is gone: otherwise reloading would loop, so the 401 is shown as an error instead.
+ * A query that found the session gone (a refetch after it expired): ask for a sign-in over the
+ * page rather than reloading, which would throw away whatever is being edited. Mutations are held
+ * and retried by `reauthLink` instead, so they never get here with a 401 to act on.
  */
-async function onApiError(error: unknown) {
-  if (statusOf(error) !== 401 || reloading) return;
+async function onQueryError(error: unknown, queryClient: QueryClient) {
+  if (statusOf(error) !== 401) return;
   const session = (await fetch("/api/auth/session")
     .then((response) => response.json())
     .catch(() => null)) as { user?: unknown } | null;
-  if (session && !session.user && !reloading) {
-    reloading = true;
-    window.location.reload();
-  }
+  if (!session || session.user) return;
+  const outcome = await signInAgain();
+  if (outcome === "same-user") await queryClient.invalidateQueries();
+  // Someone else signed in: the page shows the old user's data; start afresh.
+  else if (outcome === "other-user") window.location.reload();
 }
 
 function makeQueryClient() {
-  return new QueryClient({
-    queryCache: new QueryCache({ onError: onApiError }),
-    mutationCache: new MutationCache({ onError: onApiError }),
+  const queryClient: QueryClient = new QueryClient({
+    queryCache: new QueryCache({ onError: (error) => void onQueryError(error, queryClient) }),
     defaultOptions: {
       queries: {
         staleTime: 30_000,
@@ -40,15 +40,20 @@ function makeQueryClient() {
       },
     },
   });
+  return queryClient;
 }
 
-export function Providers({ children }: { children: ReactNode }) {
+/** The console's client state; `user` is who is signed in, to sign in again as when the session expires. */
+export function Providers({ children, user }: { children: ReactNode; user: { userId: string; email: string } }) {
   const [queryClient] = useState(makeQueryClient);
-  const [trpcClient] = useState(() => createTRPCClient<AppRouter>({ links: [httpBatchLink({ url: "/api/trpc" })] }));
+  const [trpcClient] = useState(() => createTRPCClient<AppRouter>({ links: [reauthLink, httpBatchLink({ url: "/api/trpc" })] }));
   return (
     <QueryClientProvider client={queryClient}>
       <TRPCProvider trpcClient={trpcClient} queryClient={queryClient}>
-        <ToastProvider>{children}</ToastProvider>
+        <ToastProvider>
+          {children}
+          <SignInAgainDialog user={user} />
+        </ToastProvider>
       </TRPCProvider>
     </QueryClientProvider>
   );

@@ -8,7 +8,7 @@ export const dynamic = "force-dynamic";
 export default async function ConsoleLayout({ children }: { children: ReactNode }) {
   const user = await requireUser();
   return (
-    <Providers>
+    <Providers user={user}>
       <ConsoleShell user={user}>{children}</ConsoleShell>
     </Providers>
   );
