@@ -87,6 +87,14 @@ describe("GET /api/sso/saml/{provider_id}/metadata", () => {
     expect(await res.json()).toMatchObject({ code: "not_found", status: 404 });
   });
 
+  test("an Entra ID provider given SAML metadata speaks SAML: it has SP metadata too", async () => {
+    const id = await provider("azure_ad", idp.metadataUrl);
+    await metadataChecksIdle();
+    const res = await fetch(`${api.url}/api/sso/saml/${id}/metadata`);
+    expect(res.status).toBe(200);
+    expect(parser.parse(await res.text()).EntityDescriptor.entityID).toBe(samlSpDetails(id).entity_id);
+  });
+
   test("an OIDC provider → 404 problem+json", async () => {
     const id = await provider("oidc", `${discovery.url}/.well-known/openid-configuration`);
     const res = await fetch(`${api.url}/api/sso/saml/${id}/metadata`);

@@ -21,7 +21,8 @@ import { authnRequestUrl } from "../../server/sso/saml/request.ts";
 import { validateSamlResponse } from "../../server/sso/saml/validate.ts";
 import { validateForProvider } from "../../server/sso/saml/rollover.ts";
 import { completeSaml, samlHandler } from "../../server/sso/saml/handler.ts";
-import { SsoRefused } from "../../server/sso/saml/refused.ts";
+import { SsoRefused, type SignInProvider } from "../../server/sso/signin/protocol.ts";
+import { newPending } from "../../server/sso/signin/pending.ts";
 
 let api: TestApi;
 let idp: SamlIdp;
@@ -288,17 +289,34 @@ describe("SAML responses that are refused, each for its reason", () => {
   });
 });
 
+/** The provider and pending request as the spine hands them over (only the SAML-relevant parts matter). */
+const samlProvider = (id: string): SignInProvider => ({
+  id,
+  tenantId: randomUUID(),
+  providerType: "saml",
+  protocol: "saml",
+  name: "SAML",
+  enabled: true,
+  metadataUrl: "",
+  domains: [],
+  defaultRole: "viewer",
+  allowIdpInitiated: false,
+  clientId: null,
+  clientSecret: null,
+});
+const pendingFor = (providerId: string) => newPending({ tenantId: randomUUID(), providerId, protocol: "saml", purpose: "console" });
+
 describe("the protocol handler the sign-in spine calls", () => {
   test("begin sends the browser to the IdP with the pending request's ID and state; completeSaml gives the profile", async () => {
-    const provider = { id: config.providerId, protocol: "saml" as const, allowIdpInitiated: false };
-    const pending = { requestId: `_${randomUUID()}`, state: "pending-state" };
+    const provider = samlProvider(config.providerId);
+    const pending = { ...pendingFor(config.providerId), requestId: `_${randomUUID()}`, state: "pending-state" };
     const url = await samlHandler.begin(provider, pending);
     expect(url.startsWith(`${idp.ssoUrl}?SAMLRequest=`)).toBe(true);
     const form = await idp.login(url);
     expect(form).toMatchObject({ relayState: "pending-state", request: { id: pending.requestId } });
     expect(await completeSaml(provider, pending, form.samlResponse)).toMatchObject({ id: "alice@example.com", idp_id: idp.entityId });
     // The response answers that request only.
-    const again = await idp.login(await samlHandler.begin(provider, { requestId: `_${randomUUID()}`, state: "s" }));
+    const again = await idp.login(await samlHandler.begin(provider, pendingFor(config.providerId)));
     expect(await refusal(completeSaml(provider, null, again.samlResponse))).toMatchObject({ reason: "unknown_request" });
     expect(await refusal(completeSaml({ ...provider, protocol: "oidc" }, pending, form.samlResponse))).toMatchObject({ reason: "unsupported" });
   });
@@ -311,7 +329,7 @@ describe("the protocol handler the sign-in spine calls", () => {
       metadata_url: `${idp.url}/no-such-metadata`,
     });
     await metadataChecksIdle();
-    const refused = await refusal(samlHandler.begin({ id: created.json.id, protocol: "saml", allowIdpInitiated: false }, { requestId: "_x", state: "s" }));
+    const refused = await refusal(samlHandler.begin(samlProvider(created.json.id), pendingFor(created.json.id)));
     expect(refused).toMatchObject({ reason: "metadata", detail: expect.stringMatching(/unreachable/) });
   });
 });

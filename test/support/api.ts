@@ -11,6 +11,7 @@ import * as fallback from "../../app/api/[...path]/route.ts";
 import * as cron from "../../app/api/cron/webhooks/route.ts";
 import * as samlMetadata from "../../app/api/sso/saml/[providerId]/metadata/route.ts";
 import * as samlPost from "../../app/api/sso/saml/[providerId]/post/route.ts";
+import * as samlAcs from "../../app/api/sso/saml/[providerId]/acs/route.ts";
 import * as ssoSignIn from "../../app/api/sso/signin/route.ts";
 import * as oidcCallback from "../../app/api/sso/oidc/[providerId]/callback/route.ts";
 
@@ -20,6 +21,7 @@ type Handler = (req: Request, ctx?: { params: Promise<Record<string, string>> })
 const PARAM_ROUTES: [RegExp, Record<string, unknown>, string][] = [
   [/^\/api\/sso\/saml\/([^/]+)\/metadata$/, samlMetadata, "providerId"],
   [/^\/api\/sso\/saml\/([^/]+)\/post$/, samlPost, "providerId"],
+  [/^\/api\/sso\/saml\/([^/]+)\/acs$/, samlAcs, "providerId"],
   [/^\/api\/sso\/oidc\/([^/]+)\/callback$/, oidcCallback, "providerId"],
 ];
 

@@ -5,7 +5,7 @@
  * document, which an attacker controls when only the Assertion is signed); the Response's own
  * Destination and InResponseTo, unsigned in that case, must merely agree with it.
  */
-import { SsoRefused } from "./refused.ts";
+import { SsoRefused } from "../signin/protocol.ts";
 import type { SamlProviderConfig } from "./config.ts";
 
 /** xml2js shape node-saml parses the verified assertion into: children in arrays, `$` attributes, `_` text. */

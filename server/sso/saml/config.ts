@@ -9,7 +9,7 @@ import { SAML, ValidateInResponseTo } from "@node-saml/node-saml";
 import type { Tx } from "../../db/client.ts";
 import type { MetadataDetails } from "../metadata.ts";
 import { samlSpDetails, type SamlSpDetails } from "../sp.ts";
-import { SsoRefused } from "./refused.ts";
+import { SsoRefused } from "../signin/protocol.ts";
 
 export const NAMEID_EMAIL = "urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress";
 

@@ -6,7 +6,7 @@
  */
 import type { Profile } from "@node-saml/node-saml";
 import { NAMEID_EMAIL } from "./config.ts";
-import { SsoRefused } from "./refused.ts";
+import { SsoRefused } from "../signin/protocol.ts";
 
 /** The fields of SsoProfile (server/sso/signin/protocol.ts) a SAML assertion yields. */
 export interface SamlProfile {

@@ -44,7 +44,7 @@ export interface PostForm {
  */
 export async function authnRequestPostForm(db: Tx, providerId: string, samlRequest: string | null, relayState: string | null): Promise<PostForm> {
   const row = isUuid(providerId)
-    ? await db.ssoProvider.findUnique({ where: { id: providerId }, select: { id: true, providerType: true, metadataDetails: true } })
+    ? await db.ssoProvider.findUnique({ where: { id: providerId }, select: { id: true, protocol: true, metadataDetails: true } })
     : null;
   const details = (row?.metadataDetails ?? {}) as MetadataDetails;
   if (!row || !isSamlProvider(row) || details.sso_binding !== "post" || !details.sso_url) throw NotFound("SAML provider");

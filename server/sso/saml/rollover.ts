@@ -11,7 +11,7 @@ import { clock } from "../../clock.ts";
 import { log } from "../../log.ts";
 import { checkMetadata, type MetadataDetails } from "../metadata.ts";
 import { loadSamlConfig } from "./config.ts";
-import { SsoRefused } from "./refused.ts";
+import { SsoRefused } from "../signin/protocol.ts";
 import { validateSamlResponse, type SamlValidation } from "./validate.ts";
 
 export const ROLLOVER_REFETCH_INTERVAL_MS = 5 * 60_000;

@@ -7,13 +7,12 @@ import { generateServiceProviderMetadata } from "@node-saml/node-saml";
 import type { Tx } from "../../db/client.ts";
 import { isUuid } from "../../db/ids.ts";
 import { NotFound } from "../../errors.ts";
-import type { MetadataDetails } from "../metadata.ts";
 import { samlSpDetails } from "../sp.ts";
 import { NAMEID_EMAIL } from "./config.ts";
 
-/** A provider speaks SAML when its type is `saml`, or its metadata document was SAML (Entra, Google Workspace). */
-export function isSamlProvider(row: { providerType: string; metadataDetails: unknown }): boolean {
-  return row.providerType === "saml" || Boolean((row.metadataDetails as MetadataDetails | null)?.entity_id);
+/** `saml` providers, and Entra ID / Google Workspace ones whose metadata document was SAML. */
+export function isSamlProvider(row: { protocol: string }): boolean {
+  return row.protocol === "saml";
 }
 
 export function spMetadataXml(providerId: string, base?: string): string {
@@ -31,7 +30,7 @@ export function spMetadataXml(providerId: string, base?: string): string {
 /** The metadata XML of an existing SAML provider; not found for an unknown or non-SAML one. */
 export async function samlSpMetadata(db: Tx, providerId: string): Promise<string> {
   const row = isUuid(providerId)
-    ? await db.ssoProvider.findUnique({ where: { id: providerId }, select: { id: true, providerType: true, metadataDetails: true } })
+    ? await db.ssoProvider.findUnique({ where: { id: providerId }, select: { id: true, protocol: true } })
     : null;
   if (!row || !isSamlProvider(row)) throw NotFound("SAML provider");
   return spMetadataXml(row.id);

@@ -14,7 +14,7 @@ import { env } from "../../env.ts";
 import { checkAssertion, type ResponseEnvelope, type XmlNode } from "./assertion.ts";
 import { samlClient, type SamlProviderConfig } from "./config.ts";
 import { samlProfile, type SamlProfile } from "./profile.ts";
-import { SsoRefused } from "./refused.ts";
+import { SsoRefused } from "../signin/protocol.ts";
 import { claimAssertion } from "./replay.ts";
 
 /** Real responses are a few KiB; 256 KiB of base64 leaves room for many attributes and groups. */
