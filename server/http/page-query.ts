@@ -40,3 +40,16 @@ export function pageOf<T extends z.ZodType>(item: T) {
     previous_cursor: z.string().nullable(),
   });
 }
+
+export const MAX_SEARCH_LENGTH = 100;
+
+/**
+ * `search` of the lists that have one (tenants, users): a case-insensitive substring, or an
+ * exact id. Blank means no filter.
+ */
+export const SearchQuery = z
+  .string({ error: "must be a string" })
+  .trim()
+  .max(MAX_SEARCH_LENGTH, `must be at most ${MAX_SEARCH_LENGTH} characters`)
+  .optional()
+  .meta({ description: "Case-insensitive substring of the name (or email), or an exact id." });

@@ -23,7 +23,7 @@ export const tenantsRouter = router({
     .input(ListTenantsInput)
     .output(TenantPage)
     .query(async ({ ctx, input }) =>
-      envelope(ctx.url, input, await listTenants(serviceContext(ctx), pageRequest(input)), presentTenant),
+      envelope(ctx.url, input, await listTenants(serviceContext(ctx), pageRequest(input), input.search), presentTenant),
     ),
 
   get: authedProcedure

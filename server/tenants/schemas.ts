@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { text } from "../http/fields.ts";
-import { pageOf, PageQuery } from "../http/page-query.ts";
+import { pageOf, PageQuery, SearchQuery } from "../http/page-query.ts";
 
 export const MAX_TENANT_NAME_LENGTH = 100;
 
@@ -23,5 +23,6 @@ export type Tenant = z.infer<typeof Tenant>;
 
 export const TenantIdInput = z.object({ tenant_id: z.string().max(100) });
 
-export const ListTenantsInput = PageQuery;
+export const ListTenantsInput = PageQuery.extend({ search: SearchQuery });
+export type ListTenantsInput = z.infer<typeof ListTenantsInput>;
 export const TenantPage = pageOf(Tenant).meta({ id: "TenantPage" });
