@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { text } from "../http/fields.ts";
-import { Email, Password } from "../members/schemas.ts";
+import { Email, Password, PersonName } from "../members/schemas.ts";
+import { pageOf, PageQuery, SearchQuery } from "../http/page-query.ts";
 import { PLATFORM_ROLES, TENANT_ROLES } from "../auth/principal.ts";
 
 /**
@@ -56,3 +57,50 @@ export const PasswordResetConfirmInput = z
   .meta({ id: "PasswordResetConfirmRequest" });
 
 export const PasswordResetDone = z.object({ email: z.string() }).meta({ id: "PasswordResetDone" });
+
+// Platform users (GET/POST /users, PATCH /users/{user_id}): operators and support staff.
+
+export const PlatformRoleSchema = z.enum(PLATFORM_ROLES, { error: "must be operator or support" });
+
+export const PlatformUser = z
+  .object({
+    id: z.uuid(),
+    email: z.string(),
+    name: z.string().nullable(),
+    platform_role: z.enum(PLATFORM_ROLES).nullable(),
+    has_password: z.boolean(),
+    created_at: z.iso.datetime(),
+    updated_at: z.iso.datetime(),
+  })
+  .meta({ id: "User" });
+export type PlatformUser = z.infer<typeof PlatformUser>;
+
+export const USER_ROLE_FILTERS = ["operator", "support", "any", "none"] as const;
+
+export const ListUsersInput = PageQuery.extend({
+  search: SearchQuery.meta({ description: "Case-insensitive substring of the email or name, or an exact user id." }),
+  platform_role: z
+    .enum(USER_ROLE_FILTERS, { error: "must be operator, support, any or none" })
+    .optional()
+    .meta({ description: "`operator`, `support`, `any` (either: platform staff) or `none` (tenant users only)." }),
+});
+export type ListUsersInput = z.infer<typeof ListUsersInput>;
+export const UserPage = pageOf(PlatformUser).meta({ id: "UserPage" });
+
+export const CreatePlatformUserInput = z
+  .strictObject({
+    email: Email,
+    name: PersonName.optional(),
+    password: Password.meta({ description: "The first password, set by the operator; the user changes it on their profile." }),
+    platform_role: PlatformRoleSchema,
+  })
+  .meta({ id: "CreateUserRequest" });
+export type CreatePlatformUserInput = z.infer<typeof CreatePlatformUserInput>;
+
+export const UpdatePlatformUserInput = z
+  .strictObject({
+    user_id: z.string().max(100),
+    platform_role: PlatformRoleSchema.nullable().meta({ description: "`operator`, `support`, or null to remove the platform role." }),
+  })
+  .meta({ id: "UpdateUserRequest" });
+export type UpdatePlatformUserInput = z.infer<typeof UpdatePlatformUserInput>;

@@ -4,6 +4,7 @@ import { tenantsRouter } from "../tenants/router.ts";
 import { membersRouter } from "../members/router.ts";
 import { tokensRouter } from "../tokens/router.ts";
 import { accountRouter } from "../account/router.ts";
+import { usersRouter } from "../account/users-router.ts";
 import { ssoRouterImplied, ssoRouterInTenant } from "../sso/router.ts";
 import { webhooksRouter } from "../webhooks/router.ts";
 import { ssoSignInRouter } from "../sso/signin/router.ts";
@@ -15,6 +16,7 @@ export const appRouter = router({
   members: membersRouter,
   tokens: tokensRouter,
   auth: accountRouter,
+  users: usersRouter,
   sso: ssoRouterImplied,
   tenantSso: ssoRouterInTenant,
   ssoSignIn: ssoSignInRouter,

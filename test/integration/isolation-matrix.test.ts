@@ -65,6 +65,10 @@ const EXAMPLES: Record<string, Example> = {
     expect: { otherAdmin: 404, viewer: 404, support: 404, scopedOther: 404 },
   },
   "GET /me": { request: () => ({ path: "/me" }) },
+  // Platform users: support may list, only operators (not in this matrix) may change anything.
+  "GET /users": { request: () => ({ path: "/users" }), expect: { otherAdmin: 403, viewer: 403, readOnly: 403, scopedOther: 403 } },
+  "POST /users": { request: () => ({ path: "/users", body: { email: "matrix-op@example.com", password: "a-long-password", platform_role: "operator" } }) },
+  "PATCH /users/{user_id}": { request: (w) => ({ path: `/users/${w.viewerId}`, body: { platform_role: "operator" } }) },
   // SSO with the tenant implied by the caller: B's admin lands in B (its only tenant), support
   // in no tenant (400), A's viewer and A's read-only token in A.
   "GET /sso": { request: () => ({ path: "/sso" }), expect: { otherAdmin: 200, scopedOther: 200, support: 400 } },
