@@ -104,12 +104,15 @@ export function createPlatformUser(role: "support" | "operator", email = uniqueE
   return { email: user.email, password, userId: user.id };
 }
 
-/** Signs `page` in as someone and waits for the console. */
+/**
+ * Signs `page` in as someone and waits for the console: the tenants list, or for a member of
+ * exactly one tenant, that tenant.
+ */
 export async function signInAs(page: Page, email: string, password: string) {
   const login = new LoginPage(page);
   await login.goto();
   await login.signIn(email, password);
-  await page.waitForURL("**/tenants");
+  await page.waitForURL((url) => url.pathname === "/tenants" || url.pathname.startsWith("/tenants/"));
 }
 
 interface IdentityFixtures {

@@ -56,14 +56,19 @@ test("a tenant opens from the list and from the tenant switcher", async ({ page,
   await page.waitForURL(`**/tenants/${first.id}`);
   await expect(tenantDetailPage.heading(first.name)).toBeVisible();
   await expect(tenantDetailPage.tenantId).toHaveText(first.id);
-  await expect(tenantsPage.shell.tenantSwitcher).toHaveValue(first.id);
+  await expect(tenantsPage.shell.selectedTenant).toHaveText(first.name);
 
   await tenantsPage.shell.switchTo(second.name);
   await page.waitForURL(`**/tenants/${second.id}`);
   await expect(tenantDetailPage.heading(second.name)).toBeVisible();
 });
 
-test("a tenant id that does not exist shows not found", async ({ tenantDetailPage }) => {
-  await tenantDetailPage.goto("00000000-0000-4000-8000-000000000000");
+test("a tenant id that does not exist is a 404 with the branded page and a way back", async ({ page, tenantDetailPage }) => {
+  const response = await page.goto("/tenants/00000000-0000-4000-8000-000000000000/members");
+  expect(response?.status()).toBe(404);
   await expect(tenantDetailPage.notFound).toBeVisible();
+  // Inside the console shell, with no links into the tenant that was asked for.
+  await expect(page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Members" })).toHaveCount(0);
+  await page.getByRole("main").getByRole("link", { name: "Go to tenants" }).click();
+  await page.waitForURL("**/tenants");
 });

@@ -15,7 +15,7 @@ const first = (value: string | string[] | undefined) => (Array.isArray(value) ? 
 
 export default async function LoginPage({ searchParams }: { searchParams: SearchParams }) {
   const params = await searchParams;
-  const callbackUrl = safeCallbackPath(first(params.callbackUrl)) ?? "/tenants";
+  const callbackUrl = safeCallbackPath(first(params.callbackUrl)) ?? "/";
   if (await currentUser()) redirect(callbackUrl);
 
   return (

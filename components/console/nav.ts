@@ -1,34 +1,56 @@
 import type { ComponentType, SVGProps } from "react";
-import { BuildingIcon, KeyIcon, ShieldIcon, UsersIcon } from "../icons";
+import type { PlatformRole } from "@/server/auth/principal";
+import { BuildingIcon, IdBadgeIcon, KeyIcon, ScrollIcon, ShieldIcon, UsersIcon, WebhookIcon } from "../icons";
 import { consoleUrl } from "./urls";
 
 export interface NavItem {
   label: string;
-  /** A path, or for pages of one tenant a function of the selected tenant's id. */
-  href: string | ((tenantId: string) => string);
+  /**
+   * "tenant": a page of the selected tenant (shown once one is selected); "account": a page of
+   * the signed-in user that keeps the selected tenant in its URL; "global": neither.
+   */
+  kind: "global" | "tenant" | "account";
+  href: (tenantId: string | null) => string;
   icon: ComponentType<SVGProps<SVGSVGElement>>;
+  /** Shown only to these platform roles. */
+  roles?: PlatformRole[];
+}
+
+/** The console's navigation, in sidebar order. */
+export const NAV: NavItem[] = [
+  { label: "Tenants", kind: "global", href: () => consoleUrl.tenants(), icon: BuildingIcon },
+  { label: "Members", kind: "tenant", href: (id) => consoleUrl.members(id!), icon: UsersIcon },
+  { label: "SSO", kind: "tenant", href: (id) => consoleUrl.sso(id!), icon: ShieldIcon },
+  { label: "Audit log", kind: "tenant", href: (id) => consoleUrl.audit(id!), icon: ScrollIcon },
+  { label: "Webhooks", kind: "tenant", href: (id) => consoleUrl.webhooks(id!), icon: WebhookIcon },
+  { label: "API tokens", kind: "account", href: (id) => consoleUrl.tokens(id), icon: KeyIcon },
+  { label: "Platform users", kind: "account", href: (id) => consoleUrl.users(id), icon: IdBadgeIcon, roles: ["operator"] },
+];
+
+export interface NavLink {
+  label: string;
+  href: string;
+  /** The path the link is active on (and below). */
+  path: string;
+  icon: NavItem["icon"];
 }
 
 /**
- * The console's navigation. Tenant pages (members, SSO, audit log, webhooks) take a function
- * href and appear once a tenant is selected; account pages (API tokens) take a plain path.
+ * The links to show: tenant pages only for a tenant the user can see (`tenantId` is null while
+ * none is selected, or when the one in the URL is out of reach), items limited to roles filtered.
  */
-export const NAV: NavItem[] = [
-  { label: "Tenants", href: consoleUrl.tenants(), icon: BuildingIcon },
-  { label: "Members", href: consoleUrl.members, icon: UsersIcon },
-  { label: "SSO", href: consoleUrl.sso, icon: ShieldIcon },
-  { label: "API tokens", href: consoleUrl.tokens(), icon: KeyIcon },
-];
-
-/** The link for an item, or null for a tenant page while no tenant is selected. */
-export function hrefOf(item: NavItem, tenantId: string | null): string | null {
-  if (typeof item.href === "string") return item.href;
-  return tenantId ? item.href(tenantId) : null;
+export function navLinks(tenantId: string | null, platformRole: PlatformRole | null): NavLink[] {
+  return NAV.flatMap((item) => {
+    if (item.kind === "tenant" && !tenantId) return [];
+    if (item.roles && !(platformRole && item.roles.includes(platformRole))) return [];
+    const href = item.href(tenantId);
+    return [{ label: item.label, href, path: href.split("?")[0]!, icon: item.icon }];
+  });
 }
 
 /** Whether `pathname` is the item's page or below it (longest match wins among siblings). */
-export function isActive(href: string, pathname: string, all: string[]): boolean {
+export function isActive(path: string, pathname: string, all: string[]): boolean {
   const within = (h: string) => pathname === h || pathname.startsWith(`${h}/`);
-  if (!within(href)) return false;
-  return !all.some((other) => other !== href && other.length > href.length && within(other));
+  if (!within(path)) return false;
+  return !all.some((other) => other !== path && other.length > path.length && within(other));
 }

@@ -1,70 +1,53 @@
 "use client";
 
-import { useId } from "react";
-import { useParams, usePathname, useRouter } from "next/navigation";
-import { useQuery } from "@tanstack/react-query";
-import { useTRPC } from "../trpc";
+import { useSyncExternalStore } from "react";
 import { cx } from "../ui/cx";
-import { consoleUrl } from "./urls";
+import { ChevronDownIcon } from "../icons";
+import { useSelectedTenant } from "./selected-tenant";
+import { useOpenTenantCommand } from "./tenant-command";
 
-/** How many tenants the switcher lists; beyond that, use the Tenants page. */
-const SWITCHER_LIMIT = 100;
+const subscribeNothing = () => () => undefined;
 
-/** The same page of another tenant when on a tenant's page (members stay members), else its overview. */
-function sameSectionOf(pathname: string, current: string, next: string): string {
-  const base = consoleUrl.tenant(current);
-  if (current && pathname.startsWith(`${base}/`)) return consoleUrl.tenantSection(next, pathname.slice(base.length + 1).split("/")[0]!);
-  return consoleUrl.tenant(next);
+/** "⌘K" on Apple platforms, "Ctrl K" elsewhere (decided in the browser; the server says Ctrl). */
+function useShortcutLabel(): string {
+  return useSyncExternalStore(
+    subscribeNothing,
+    () => (/Mac|iPhone|iPad/.test(navigator.platform) ? "⌘K" : "Ctrl K"),
+    () => "Ctrl K",
+  );
 }
 
-/** Picks the tenant to work in; choosing one opens its page (the same section when on one). */
+/** Shows the selected tenant; opens the type-ahead switcher (also ⌘K / Ctrl+K). */
 export function TenantSwitcher({ onNavigate, className }: { onNavigate?: () => void; className?: string }) {
-  const id = useId();
-  const trpc = useTRPC();
-  const router = useRouter();
-  const params = useParams<{ tenantId?: string }>();
-  const pathname = usePathname();
-  const current = params.tenantId ?? "";
-  const tenants = useQuery(trpc.tenants.list.queryOptions({ page_size: SWITCHER_LIMIT }));
-
-  const results = tenants.data?.results ?? [];
-  const listed = results.some((t) => t.id === current);
-  const placeholder = tenants.isPending
-    ? "Loading tenants…"
-    : tenants.isError
-      ? "Tenants unavailable"
-      : results.length === 0
-        ? "No tenants yet"
-        : "Select a tenant";
+  const open = useOpenTenantCommand();
+  const selected = useSelectedTenant();
+  const shortcut = useShortcutLabel();
+  const name = selected.tenant?.name ?? (selected.pending ? "Loading…" : null);
 
   return (
     <div className={cx("space-y-1.5", className)}>
-      <label htmlFor={id} className="block text-xs font-medium tracking-wide text-slate-600 uppercase">
+      <p className="block text-xs font-medium tracking-wide text-slate-600 uppercase">
         Tenant
-      </label>
-      <select
-        id={id}
-        value={listed ? current : ""}
-        disabled={!tenants.isSuccess || results.length === 0}
-        onChange={(event) => {
-          if (!event.target.value) return;
+      </p>
+      <button
+        type="button"
+        aria-haspopup="dialog"
+        aria-label={`${name ? `Tenant: ${name}.` : "No tenant selected."} Switch tenant (${shortcut})`}
+        onClick={() => {
           onNavigate?.();
-          router.push(sameSectionOf(pathname, current, event.target.value));
+          open();
         }}
         className={cx(
-          "block h-9 w-full truncate rounded-md border-0 bg-white pr-8 pl-3 text-sm text-slate-900 shadow-sm ring-1 ring-inset ring-slate-300",
-          "focus:ring-2 focus:ring-indigo-600 focus:outline-none disabled:bg-slate-50 disabled:text-slate-600",
+          "flex h-9 w-full items-center gap-2 rounded-md bg-white pr-2 pl-3 text-left text-sm shadow-sm ring-1 ring-slate-300 ring-inset",
+          "hover:bg-slate-50 focus-visible:ring-2 focus-visible:ring-indigo-600 focus-visible:outline-none",
         )}
       >
-        <option value="" disabled>
-          {placeholder}
-        </option>
-        {results.map((tenant) => (
-          <option key={tenant.id} value={tenant.id}>
-            {tenant.name}
-          </option>
-        ))}
-      </select>
+        <span className={cx("min-w-0 flex-1 truncate", name ? "text-slate-900" : "text-slate-600")} data-testid="selected-tenant">
+          {name ?? "Select a tenant"}
+        </span>
+        <kbd className="hidden rounded border border-slate-300 px-1 font-sans text-[11px] text-slate-600 sm:inline">{shortcut}</kbd>
+        <ChevronDownIcon className="size-4 shrink-0 text-slate-500" />
+      </button>
     </div>
   );
 }

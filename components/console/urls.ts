@@ -12,10 +12,16 @@ function withQuery(path: string, query: URLSearchParams | string | undefined): s
   return search ? `${path}?${search}` : path;
 }
 
+/** `?tenant=…` on account pages: the tenant selected before, kept while away from its pages. */
+const keeping = (path: string, tenantId?: string | null) => (tenantId ? withQuery(path, new URLSearchParams({ tenant: tenantId })) : path);
+
 export const consoleUrl = {
-  tenants: () => "/tenants",
-  tokens: () => "/tokens",
-  profile: () => "/profile",
+  /** The tenants list, optionally filtered by `search` (kept in the URL). */
+  tenants: (search?: string) => (search ? withQuery("/tenants", new URLSearchParams({ search })) : "/tenants"),
+  tokens: (tenantId?: string | null) => keeping("/tokens", tenantId),
+  profile: (tenantId?: string | null) => keeping("/profile", tenantId),
+  /** Platform users (operators and support staff), optionally searched. */
+  users: (tenantId?: string | null) => keeping("/users", tenantId),
   login: () => "/login",
   forgotPassword: () => "/forgot-password",
   docs: () => "/docs",

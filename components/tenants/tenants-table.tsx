@@ -8,12 +8,17 @@ import { useTRPC } from "../trpc";
 import { CopyButton } from "../ui/copy-button";
 import { cx } from "../ui/cx";
 import { EmptyState } from "../ui/empty-state";
-import { keepPage, ListTable, pageInput, type ListColumn } from "../ui/list-table";
+import {
+  keepPage,
+  ListTable,
+  pageInput,
+  type ListColumn,
+} from "../ui/list-table";
 import { RelativeTime } from "../ui/relative-time";
 import { Skeleton } from "../ui/skeleton";
 import { Td, Tr } from "../ui/table";
 import type { TablePosition } from "../ui/pagination";
-import { BuildingIcon } from "../icons";
+import { BuildingIcon, SearchIcon } from "../icons";
 
 export const PAGE_SIZE = 20;
 
@@ -24,18 +29,36 @@ interface TenantsTableProps {
   emptyAction?: ReactNode;
   /** A row to draw attention to, such as the tenant just created. */
   highlightId?: string | null;
+  /** Only tenants whose name contains this (any case), or with exactly this id. */
+  search?: string;
 }
 
 const COLUMNS: ListColumn[] = [
   { header: "Name", skeleton: <Skeleton className="h-4 w-40" /> },
-  { header: "ID", className: "hidden md:table-cell", skeleton: <Skeleton className="h-4 w-72" /> },
+  {
+    header: "ID",
+    className: "hidden md:table-cell",
+    skeleton: <Skeleton className="h-4 w-72" />,
+  },
   { header: "Created", skeleton: <Skeleton className="h-4 w-24" /> },
 ];
 
 /** The tenants the caller can see, newest first, a page at a time (keyset cursors). */
-export function TenantsTable({ position, onMove, emptyAction, highlightId }: TenantsTableProps) {
+export function TenantsTable({
+  position,
+  onMove,
+  emptyAction,
+  highlightId,
+  search,
+}: TenantsTableProps) {
   const trpc = useTRPC();
-  const query = useQuery({ ...trpc.tenants.list.queryOptions(pageInput(position, PAGE_SIZE)), ...keepPage });
+  const query = useQuery({
+    ...trpc.tenants.list.queryOptions({
+      ...pageInput(position, PAGE_SIZE),
+      search: search || undefined,
+    }),
+    ...keepPage,
+  });
 
   return (
     <ListTable
@@ -47,16 +70,27 @@ export function TenantsTable({ position, onMove, emptyAction, highlightId }: Ten
       pageSize={PAGE_SIZE}
       loading={{ rows: 5, rowTestId: "skeleton-row" }}
       empty={
-        <EmptyState
-          icon={<BuildingIcon className="size-6" />}
-          title="No tenants yet"
-          description="Tenants are the organisations you manage: each has its own members, SSO connections, audit log and webhooks."
-          action={emptyAction}
-        />
+        search ? (
+          <EmptyState
+            icon={<SearchIcon className="size-6" />}
+            title={`No tenant matches “${search}”`}
+            description="Search looks for part of a name in any case, or an exact tenant ID."
+          />
+        ) : (
+          <EmptyState
+            icon={<BuildingIcon className="size-6" />}
+            title="No tenants yet"
+            description="Tenants are the organisations you manage: each has its own members, SSO connections, audit log and webhooks."
+            action={emptyAction}
+          />
+        )
       }
       pastEnd={{ noun: "tenants", reason: "removed" }}
       renderRow={(tenant) => (
-        <Tr key={tenant.id} className={cx(tenant.id === highlightId && "bg-indigo-50/60")}>
+        <Tr
+          key={tenant.id}
+          className={cx(tenant.id === highlightId && "bg-indigo-50/60")}
+        >
           {/* w-full + max-w-0: the name takes the room left by the other columns and truncates. */}
           <Td className="w-full max-w-0">
             <Link
@@ -66,12 +100,20 @@ export function TenantsTable({ position, onMove, emptyAction, highlightId }: Ten
             >
               {tenant.name}
             </Link>
-            <span className="mt-0.5 block font-mono text-xs text-slate-600 md:hidden">{tenant.id.slice(0, 8)}…</span>
+            <span className="mt-0.5 block font-mono text-xs text-slate-600 md:hidden">
+              {tenant.id.slice(0, 8)}…
+            </span>
           </Td>
           <Td className="hidden md:table-cell">
             <span className="inline-flex items-center gap-1">
-              <code className="font-mono text-xs text-slate-700">{tenant.id}</code>
-              <CopyButton value={tenant.id} label={`Copy ID of ${tenant.name}`} className="-my-1" />
+              <code className="font-mono text-xs text-slate-700">
+                {tenant.id}
+              </code>
+              <CopyButton
+                value={tenant.id}
+                label={`Copy ID of ${tenant.name}`}
+                className="-my-1"
+              />
             </span>
           </Td>
           <Td className="text-slate-600">

@@ -11,6 +11,8 @@ import { Dialog, FormActions } from "../ui/dialog";
 import { Field } from "../ui/field";
 import { Input } from "../ui/input";
 import { Select } from "../ui/select";
+import { MAX_SEARCH_LENGTH } from "@/server/http/page-query";
+import { useTenantSearch } from "../tenants/use-tenant-search";
 import type { TenantChoices } from "./use-tenant-choices";
 
 export interface CreatedToken {
@@ -42,11 +44,22 @@ export function CreateTokenDialog({ tenants, onCreated, onClose }: { tenants: Te
   const trpc = useTRPC();
   const create = useMutation(trpc.tokens.create.mutationOptions());
   const [name, setName] = useState("");
-  const [tenantId, setTenantId] = useState("");
+  const [tenantId, setTenant] = useState("");
   const [readOnly, setReadOnly] = useState(false);
   const [expires, setExpires] = useState("");
   const { errors, formError, setFormError, show, fail } = useFormErrors(ORDER);
   const today = localDate(new Date());
+  // The picker lists the tenants matching the search (the newest first while it is empty),
+  // keeping the chosen one listed when a new search no longer matches it.
+  const [term, setTerm] = useState("");
+  const matches = useTenantSearch(term, { pageSize: 50 });
+  const found = matches.data?.results ?? [];
+  const [chosen, setChosen] = useState<{ id: string; name: string } | null>(null);
+  const choices = chosen && !found.some((t) => t.id === chosen.id) ? [chosen, ...found] : found;
+  function setTenantId(id: string) {
+    setTenant(id);
+    setChosen(choices.find((t) => t.id === id) ?? null);
+  }
 
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -83,23 +96,35 @@ export function CreateTokenDialog({ tenants, onCreated, onClose }: { tenants: Te
         <Field id="token-name" label="Name" hint={errors.name ? undefined : "What it is for, e.g. CI deploys."} error={errors.name}>
           {(control) => <Input {...control} autoComplete="off" value={name} onChange={(event) => setName(event.target.value)} />}
         </Field>
-        <Field
-          id="token-tenant"
-          label="Tenant"
-          hint={tenantId ? "The token can act in this tenant only." : "Leave as is to let the token act wherever you can."}
-          error={errors.tenant_id}
-        >
-          {(control) => (
-            <Select {...control} value={tenantId} onChange={(event) => setTenantId(event.target.value)} disabled={tenants.loading}>
-              <option value="">{tenants.loading ? "Loading tenants…" : everywhere}</option>
-              {tenants.options.map((tenant) => (
-                <option key={tenant.id} value={tenant.id}>
-                  {tenant.name}
-                </option>
-              ))}
-            </Select>
-          )}
-        </Field>
+        <div className="space-y-2">
+          <Field id="token-tenant-search" label="Find a tenant" hint="Part of a name, or a tenant ID: the list below shows the matches.">
+            {(control) => (
+              <Input {...control} type="search" autoComplete="off" maxLength={MAX_SEARCH_LENGTH} value={term} onChange={(event) => setTerm(event.target.value)} />
+            )}
+          </Field>
+          <Field
+            id="token-tenant"
+            label="Tenant"
+            hint={tenantId ? "The token can act in this tenant only." : "Leave as is to let the token act wherever you can."}
+            error={errors.tenant_id}
+          >
+            {(control) => (
+              <Select {...control} value={tenantId} onChange={(event) => setTenantId(event.target.value)} disabled={tenants.loading}>
+                <option value="">{tenants.loading ? "Loading tenants…" : everywhere}</option>
+                {choices.map((tenant) => (
+                  <option key={tenant.id} value={tenant.id}>
+                    {tenant.name}
+                  </option>
+                ))}
+              </Select>
+            )}
+          </Field>
+          {matches.isSuccess && term.trim() && found.length === 0 ? (
+            <p className="text-sm text-slate-600" role="status">
+              No tenant matches “{term.trim()}”.
+            </p>
+          ) : null}
+        </div>
         <Checkbox
           id="token-read-only"
           label="Read-only"

@@ -6,7 +6,7 @@ export class TenantDetailPage {
 
   constructor(readonly page: Page) {
     this.tenantId = page.getByTestId("tenant-id");
-    this.notFound = page.getByRole("heading", { level: 1, name: "Tenant not found" });
+    this.notFound = page.getByRole("heading", { level: 1, name: "Page not found" });
   }
 
   heading(name: string): Locator {

@@ -36,7 +36,13 @@ export class TokensPage {
     await this.createButton.click();
     await expect(this.dialog).toBeVisible();
     await this.dialog.getByLabel("Name").fill(token.name);
-    if (token.tenant) await this.dialog.getByLabel("Tenant").selectOption({ label: token.tenant });
+    if (token.tenant) {
+      // The picker lists what the search finds: type the name, then choose it.
+      await this.dialog.getByLabel("Find a tenant").fill(token.tenant);
+      const picker = this.dialog.getByLabel("Tenant", { exact: true });
+      await expect(picker.getByRole("option", { name: token.tenant, exact: true })).toBeAttached();
+      await picker.selectOption({ label: token.tenant });
+    }
     if (token.readOnly) await this.dialog.getByLabel("Read-only").check();
     await this.dialog.getByRole("button", { name: "Create token" }).click();
     await expect(this.newTokenPanel).toBeVisible();

@@ -19,3 +19,11 @@ test("a query is added only when there is one", () => {
   expect(consoleUrl.audit("t1", new URLSearchParams({ type: "user.*" }))).toBe("/tenants/t1/audit?type=user.*");
   expect(consoleUrl.withQuery("/tenants/t1/audit", "range=24h")).toBe("/tenants/t1/audit?range=24h");
 });
+
+test("account pages keep the selected tenant; the tenants list keeps its search", () => {
+  expect(consoleUrl.tokens()).toBe("/tokens");
+  expect(consoleUrl.tokens("t1")).toBe("/tokens?tenant=t1");
+  expect(consoleUrl.profile("t1")).toBe("/profile?tenant=t1");
+  expect(consoleUrl.users(null)).toBe("/users");
+  expect(consoleUrl.tenants("acme & co")).toBe("/tenants?search=acme+%26+co");
+});

@@ -1,0 +1,40 @@
+/**
+ * What the console's server components ask about tenants before rendering: whether the signed-in
+ * user may see one (else the page is a real 404), and the tenant to land in. Reads only, through
+ * the same service functions (and visibility rule) as the API.
+ */
+import "server-only";
+import { randomUUID } from "node:crypto";
+import { database } from "../db/client.ts";
+import { AppError } from "../errors.ts";
+import type { ConsoleUser } from "../auth/session.ts";
+import type { ServiceContext } from "../service-context.ts";
+import { getTenant, listTenants } from "./service.ts";
+
+async function readContext(user: ConsoleUser): Promise<ServiceContext> {
+  return {
+    db: await database(),
+    actor: {
+      principal: { userId: user.userId, email: user.email, platformRole: user.platformRole, via: "session", token: null, sessionId: null },
+      request: { requestId: randomUUID(), ip: null, userAgent: null },
+    },
+  };
+}
+
+/** The tenant, when `user` may see it; null for any other id (existing or not). */
+export async function visibleTenant(user: ConsoleUser, tenantId: string): Promise<{ id: string; name: string } | null> {
+  try {
+    const tenant = await getTenant(await readContext(user), tenantId);
+    return { id: tenant.id, name: tenant.name };
+  } catch (error) {
+    if (error instanceof AppError && error.status === 404) return null;
+    throw error;
+  }
+}
+
+/** The only tenant of a member of exactly one (they land in it); null for everyone else. */
+export async function soleTenantId(user: ConsoleUser): Promise<string | null> {
+  if (user.platformRole) return null;
+  const page = await listTenants(await readContext(user), { page: 1, pageSize: 2 });
+  return page.count === 1 ? page.items[0]!.id : null;
+}
