@@ -6,7 +6,8 @@ test("a member changes their password, then signs in with the new one", async ({
   await signInAs(page, person.email, person.password);
 
   await page.getByTestId("user-email").first().click();
-  await page.waitForURL("**/profile");
+  // The query keeps the selected tenant (/profile?tenant=…; console-nav.spec.ts checks that).
+  await page.waitForURL((url) => url.pathname === "/profile");
   await expect(profilePage.email).toHaveText(person.email);
   await expect(page.getByRole("list", { name: "Memberships" })).toContainText(tenant.name);
   await expect(page.getByRole("list", { name: "Memberships" })).toContainText("Viewer");

@@ -13,7 +13,7 @@ test("an admin adds a webhook to a local receiver, sends a test event, sees it d
   await signInAs(page, admin.email, admin.password);
   await webhooksPage.goto(tenant.id);
   await expect(webhooksPage.emptyState).toBeVisible();
-  await expect(page.getByRole("link", { name: "Webhooks" })).toHaveAttribute("aria-current", "page");
+  await expect(page.getByRole("navigation", { name: "Tenant sections" }).getByRole("link", { name: "Webhooks" })).toHaveAttribute("aria-current", "page");
   await expectNoSeriousA11yViolations(page);
 
   const url = receiver.url("hook");
