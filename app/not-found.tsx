@@ -13,7 +13,7 @@ export default async function NotFound() {
   const user = await currentUser();
   if (user) {
     return (
-      <Providers>
+      <Providers user={user}>
         <ConsoleShell user={user}>
           <NotFoundView />
         </ConsoleShell>
