@@ -38,6 +38,10 @@ type Example = {
   expect?: Partial<Record<Caller, number>>;
 };
 
+const UNKNOWN_ID = "00000000-0000-4000-8000-000000000000";
+let resets = 0;
+const everyCaller = (status: number) => Object.fromEntries(CALLERS.map((c) => [c, status])) as Record<Caller, number>;
+
 const EXAMPLES: Record<string, Example> = {
   "GET /tenants": { request: () => ({ path: "/tenants" }) },
   "POST /tenants": { request: () => ({ path: "/tenants", body: { name: "Matrix" } }) },
@@ -114,6 +118,26 @@ const EXAMPLES: Record<string, Example> = {
   "POST /tenants/{tenant_id}/audit/digests": { request: (w) => ({ path: `/tenants/${w.tenantA.id}/audit/digests` }) },
   "GET /tenants/{tenant_id}/audit/digests/{digest_id}": { request: (w) => ({ path: `/tenants/${w.tenantA.id}/audit/digests/${w.digestId}` }) },
   // Public: credentials, good or bad, play no part.
+  // Invitations: tenant admins only; the public side answers the same to every caller (the link is the credential).
+  "GET /tenants/{tenant_id}/invitations": { request: (w) => ({ path: `/tenants/${w.tenantA.id}/invitations` }) },
+  "POST /tenants/{tenant_id}/invitations": {
+    request: (w) => ({ path: `/tenants/${w.tenantA.id}/invitations`, body: { email: "matrix-invitee@example.com", role: "viewer" } }),
+  },
+  "POST /tenants/{tenant_id}/invitations/{invitation_id}/resend": {
+    request: (w) => ({ path: `/tenants/${w.tenantA.id}/invitations/${UNKNOWN_ID}/resend` }),
+  },
+  "DELETE /tenants/{tenant_id}/invitations/{invitation_id}": { request: (w) => ({ path: `/tenants/${w.tenantA.id}/invitations/${UNKNOWN_ID}` }) },
+  "POST /invitations/lookup": { request: () => ({ path: "/invitations/lookup", body: { token: "matrix-unknown-link-token" } }), expect: everyCaller(404) },
+  "POST /invitations/accept": {
+    request: () => ({ path: "/invitations/accept", body: { token: "matrix-unknown-link-token", password: "a-long-password" } }),
+    expect: everyCaller(404),
+  },
+  // Always 202, whoever asks and whether or not the email exists (a new address each time: 5 per email).
+  "POST /auth/password-reset": { request: () => ({ path: "/auth/password-reset", body: { email: `matrix-${resets++}@example.com` } }), expect: everyCaller(202) },
+  "POST /auth/password-reset/confirm": {
+    request: () => ({ path: "/auth/password-reset/confirm", body: { token: "matrix-unknown-link-token", password: "a-long-password" } }),
+    expect: everyCaller(404),
+  },
   "GET /audit/jwks.json": { request: () => ({ path: "/audit/jwks.json" }), expect: { none: 200, bad: 200, revoked: 200, expired: 200 } },
   "GET /tenants/{tenant_id}/audit/{event_id}": { request: (w) => ({ path: `/tenants/${w.tenantA.id}/audit/${w.auditEventId}` }) },
   "GET /tenants/{tenant_id}/webhooks": { request: (w) => ({ path: `/tenants/${w.tenantA.id}/webhooks` }) },
