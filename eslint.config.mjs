@@ -79,7 +79,14 @@ export default defineConfig([
   },
   {
     // The pure modules stay pure: zod and each other only.
-    files: ["server/*/schemas.ts", "server/events/types.ts", "server/http/page-query.ts", "server/http/fields.ts", "server/errors.ts", "server/auth/principal.ts"],
+    files: [
+      "server/*/schemas.ts",
+      "server/events/types.ts",
+      "server/http/page-query.ts",
+      "server/http/fields.ts",
+      "server/errors.ts",
+      "server/auth/principal.ts",
+    ],
     rules: {
       "@typescript-eslint/no-restricted-imports": [
         "error",

@@ -43,7 +43,11 @@ async function listAudit(url: URL, tenantId: string) {
   const q = url.searchParams;
   const pageSize = Math.min(Math.max(1, Number(q.get("page_size") ?? "20") || 20), 100);
   const cursorParam = q.get("cursor");
-  const request = { page: Math.max(1, Number(q.get("page") ?? "1") || 1), pageSize, cursor: cursorParam ? decodeCursor(cursorParam) : undefined };
+  const request = {
+    page: Math.max(1, Number(q.get("page") ?? "1") || 1),
+    pageSize,
+    cursor: cursorParam ? decodeCursor(cursorParam) : undefined,
+  };
   const head = await chainHead(sql, tenantId);
   const filter = resolveFilter(
     tenantId,

@@ -38,7 +38,12 @@ export async function deepCursorOf(app: string, token: string, tenantId: string,
 }
 
 /** EXPLAIN (ANALYZE, BUFFERS) of the count and the page query the app runs for `query`. */
-export async function explainPlans(url: string, tenantId: string, query: string, cursor?: string): Promise<{ count: string; page: string }> {
+export async function explainPlans(
+  url: string,
+  tenantId: string,
+  query: string,
+  cursor?: string,
+): Promise<{ count: string; page: string }> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
@@ -54,7 +59,9 @@ export async function explainPlans(url: string, tenantId: string, query: string,
       },
     } as unknown as SqlRunner;
     const q = new URLSearchParams(query);
-    const params = Object.fromEntries(["event_type", "start_date", "end_date", "actor_id"].flatMap((k) => (q.get(k) ? [[k, q.get(k)!]] : [])));
+    const params = Object.fromEntries(
+      ["event_type", "start_date", "end_date", "actor_id"].flatMap((k) => (q.get(k) ? [[k, q.get(k)!]] : [])),
+    );
     const head = await chainHead(sql, tenantId);
     const filter = resolveFilter(tenantId, params, head);
     explain = true;
@@ -83,9 +90,7 @@ export async function sizes(url: string): Promise<Sizes> {
   try {
     const mib = (bytes: string | number) => Number(bytes) / 1048576;
     const events = Number((await client.query(`SELECT count(*) AS n FROM audit_events`)).rows[0].n);
-    const table = await client.query(
-      `SELECT sum(pg_table_size(relid)) AS bytes FROM pg_partition_tree('audit_events') WHERE isleaf`,
-    );
+    const table = await client.query(`SELECT sum(pg_table_size(relid)) AS bytes FROM pg_partition_tree('audit_events') WHERE isleaf`);
     const indexes = await client.query(
       `SELECT i.relname AS name, (SELECT sum(pg_relation_size(t.relid)) FROM pg_partition_tree(i.oid) t WHERE t.isleaf) AS bytes
          FROM pg_index x JOIN pg_class i ON i.oid = x.indexrelid WHERE x.indrelid = 'audit_events'::regclass ORDER BY 1`,
@@ -104,7 +109,11 @@ export async function sizes(url: string): Promise<Sizes> {
 }
 
 /** GET …/audit/verify of the whole chain, timed. */
-export async function timeVerify(app: string, token: string, tenantId: string): Promise<{ seconds: number; checked: number; valid: boolean }> {
+export async function timeVerify(
+  app: string,
+  token: string,
+  tenantId: string,
+): Promise<{ seconds: number; checked: number; valid: boolean }> {
   const started = performance.now();
   const result = await getJson(`${app}/api/v1/tenants/${tenantId}/audit/verify`, token);
   return { seconds: (performance.now() - started) / 1000, checked: Number(result.checked), valid: result.valid === true };

@@ -20,7 +20,8 @@ const url = Object.assign(new URL(ADMIN_URL), { pathname: `/${DB}` }).toString()
 
 const old = mkdtempSync(path.join(tmpdir(), "cp-old-migrations-"));
 for (const name of readdirSync(DEFAULT_MIGRATIONS_DIR)) {
-  if (name <= "20261122020000_webhooks" || name === "migration_lock.toml") cpSync(path.join(DEFAULT_MIGRATIONS_DIR, name), path.join(old, name), { recursive: true });
+  if (name <= "20261122020000_webhooks" || name === "migration_lock.toml")
+    cpSync(path.join(DEFAULT_MIGRATIONS_DIR, name), path.join(old, name), { recursive: true });
 }
 await withClient(ADMIN_URL, async (c) => {
   await c.query(`DROP DATABASE IF EXISTS ${DB} WITH (FORCE)`);
@@ -34,7 +35,11 @@ try {
   const { applied } = await migrate(db.sql);
   const seconds = (performance.now() - started) / 1000;
   const [row] = await db.sql.query<{ n: string }>(`SELECT count(*) AS n FROM audit_events`);
-  log(`migrated ${Number(row!.n).toLocaleString("en")} events in ${seconds.toFixed(1)} s (${applied.join(", ")}); load average ${loadavg().map((l) => l.toFixed(2)).join(", ")}`);
+  log(
+    `migrated ${Number(row!.n).toLocaleString("en")} events in ${seconds.toFixed(1)} s (${applied.join(", ")}); load average ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(", ")}`,
+  );
 } finally {
   await db.close();
   await withClient(ADMIN_URL, (c) => c.query(`DROP DATABASE IF EXISTS ${DB} WITH (FORCE)`));

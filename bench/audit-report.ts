@@ -89,7 +89,9 @@ export function auditMarkdown(report: AuditReport, resultsFile: string): string 
     "",
     "| Appends to one tenant's chain | Events/s | p99 per request | load avg (1 min) | Target (≥ 2,000 events/s) |",
     "|---|---|---|---|---|",
-    ...report.appends.map((a) => `| ${a.label} | ${fmt(a.eventsPerSecond)} | ${a.p99} ms | ${fmt(a.load1 ?? 0, 1)} | ${ok(a.eventsPerSecond >= 2000)} |`),
+    ...report.appends.map(
+      (a) => `| ${a.label} | ${fmt(a.eventsPerSecond)} | ${a.p99} ms | ${fmt(a.load1 ?? 0, 1)} | ${ok(a.eventsPerSecond >= 2000)} |`,
+    ),
     "",
     `After the append load the chain verified intact (\`GET …/audit/verify\`: valid, ${fmt(report.verifiedChain)} events checked).`,
     "",
@@ -142,7 +144,30 @@ function bigMarkdown(big: NonNullable<AuditReport["big"]>): string[] {
     "",
   );
   for (const plan of big.plans) {
-    lines.push(`<details><summary>${plan.filter}</summary>`, "", "Count:", "", "```", plan.count, "```", "", "First page:", "", "```", plan.first, "```", "", "Deep cursor page:", "", "```", plan.deep, "```", "", "</details>", "");
+    lines.push(
+      `<details><summary>${plan.filter}</summary>`,
+      "",
+      "Count:",
+      "",
+      "```",
+      plan.count,
+      "```",
+      "",
+      "First page:",
+      "",
+      "```",
+      plan.first,
+      "```",
+      "",
+      "Deep cursor page:",
+      "",
+      "```",
+      plan.deep,
+      "```",
+      "",
+      "</details>",
+      "",
+    );
   }
   return lines;
 }

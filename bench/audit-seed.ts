@@ -109,7 +109,9 @@ if (import.meta.filename === process.argv[1]) {
     },
   });
   if (!positionals[0]) {
-    console.error("usage: node --import tsx --import ./scripts/server-only.mjs bench/audit-seed.ts <database url> [--tenants n] [--events n] [--export-events n]");
+    console.error(
+      "usage: node --import tsx --import ./scripts/server-only.mjs bench/audit-seed.ts <database url> [--tenants n] [--events n] [--export-events n]",
+    );
     process.exit(2);
   }
   await seedAudit(positionals[0], {

@@ -103,7 +103,9 @@ async function exportThroughApp(app: Server, token: string, tenantId: string) {
   let peak = before;
   const sampler = setInterval(() => (peak = Math.max(peak, rssKiB(pid))), 25);
   const started = performance.now();
-  const response = await fetch(`${app.url}/api/v1/tenants/${tenantId}/audit/export?format=csv`, { headers: { authorization: `Bearer ${token}` } });
+  const response = await fetch(`${app.url}/api/v1/tenants/${tenantId}/audit/export?format=csv`, {
+    headers: { authorization: `Bearer ${token}` },
+  });
   if (response.status !== 200 || !response.body) throw new Error(`export: ${response.status}`);
   let lines = 0;
   let bytes = 0;
@@ -141,11 +143,21 @@ async function main(): Promise<void> {
     return (await c.query<{ version: string }>("SELECT version()")).rows[0]!.version;
   });
   try {
-    const build = flags["api-only"] ? "no build: bench/api-server.ts (serve.ts's REST edge without Next)" : ensureBuild(flags["skip-build"]);
+    const build = flags["api-only"]
+      ? "no build: bench/api-server.ts (serve.ts's REST edge without Next)"
+      : ensureBuild(flags["skip-build"]);
     const token = newToken();
-    const app = await startApp({ port: await freePort(), token, databaseUrl: DB_URL, track: (s) => servers.push(s), apiOnly: flags["api-only"] });
+    const app = await startApp({
+      port: await freePort(),
+      token,
+      databaseUrl: DB_URL,
+      track: (s) => servers.push(s),
+      apiOnly: flags["api-only"],
+    });
     const names = async () =>
-      withClient(DB_URL, (c) => c.query<{ id: string; name: string }>("SELECT id, name FROM tenants WHERE name LIKE 'Audit bench%' ORDER BY name"));
+      withClient(DB_URL, (c) =>
+        c.query<{ id: string; name: string }>("SELECT id, name FROM tenants WHERE name LIKE 'Audit bench%' ORDER BY name"),
+      );
     let rows = (await names()).rows;
     if (!rows.length) {
       const bigEvents = Number(flags["big-events"]);
@@ -158,12 +170,18 @@ async function main(): Promise<void> {
     const totalEvents = await withClient(DB_URL, async (c) => Number((await c.query("SELECT count(*) FROM audit_events")).rows[0].count));
 
     const baselinePort = await freePort();
-    const baseline = startServer("baseline", `http://127.0.0.1:${baselinePort}`, process.execPath, ["--import", "tsx", "--import", path.join(ROOT, "scripts/server-only.mjs"), path.join(ROOT, "bench/audit-baseline.ts")], {
-      ...process.env,
-      NODE_ENV: "production",
-      BASELINE_DATABASE_URL: DB_URL,
-      BASELINE_PORT: String(baselinePort),
-    });
+    const baseline = startServer(
+      "baseline",
+      `http://127.0.0.1:${baselinePort}`,
+      process.execPath,
+      ["--import", "tsx", "--import", path.join(ROOT, "scripts/server-only.mjs"), path.join(ROOT, "bench/audit-baseline.ts")],
+      {
+        ...process.env,
+        NODE_ENV: "production",
+        BASELINE_DATABASE_URL: DB_URL,
+        BASELINE_PORT: String(baselinePort),
+      },
+    );
     servers.push(baseline);
     await waitReady(baseline, `${baseline.url}/healthz`);
 
@@ -187,7 +205,13 @@ async function main(): Promise<void> {
         for (const server of rep % 2 ? [baseline, app] : [app, baseline]) {
           const result = await load(rotating(server.url, token, paths));
           check(result, `${server.name} ${scenario}`);
-          list.push({ scenario, target: server.name as "app" | "baseline", rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99 });
+          list.push({
+            scenario,
+            target: server.name as "app" | "baseline",
+            rps: result.requests.average,
+            p50: result.latency.p50,
+            p99: result.latency.p99,
+          });
           log(`${scenario} ${server.name}: ${result.requests.average.toFixed(0)} req/s, p99 ${result.latency.p99} ms`);
         }
       }
@@ -206,15 +230,27 @@ async function main(): Promise<void> {
         for (const [page, pathname] of Object.entries(pages)) {
           const [a, b] = await Promise.all([app, baseline].map((srv) => getJson(`${srv.url}${pathname}`, token)));
           for (const field of ["results", "count", "next_cursor"]) {
-            if (JSON.stringify(a![field]) !== JSON.stringify(b![field])) throw new Error(`app and baseline disagree on ${field} for ${name} ${page}`);
+            if (JSON.stringify(a![field]) !== JSON.stringify(b![field]))
+              throw new Error(`app and baseline disagree on ${field} for ${name} ${page}`);
           }
           for (const server of [app, baseline]) check(await load(rotating(server.url, token, [pathname]), 10, 1), `warm-up ${name}`);
           for (let rep = 0; rep < REPS; rep++) {
             for (const server of rep % 2 ? [baseline, app] : [app, baseline]) {
               const result = await load(rotating(server.url, token, [pathname]));
               check(result, `${server.name} ${name} ${page}`);
-              big.push({ filter: name, page: page as "first" | "deep", target: server.name as "app" | "baseline", rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, count: Number(a!.count), load1: loadavg()[0]! });
-              log(`big ${name} ${page} ${server.name}: ${result.requests.average.toFixed(0)} req/s, p99 ${result.latency.p99} ms (count ${a!.count})`);
+              big.push({
+                filter: name,
+                page: page as "first" | "deep",
+                target: server.name as "app" | "baseline",
+                rps: result.requests.average,
+                p50: result.latency.p50,
+                p99: result.latency.p99,
+                count: Number(a!.count),
+                load1: loadavg()[0]!,
+              });
+              log(
+                `big ${name} ${page} ${server.name}: ${result.requests.average.toFixed(0)} req/s, p99 ${result.latency.p99} ms (count ${a!.count})`,
+              );
             }
           }
         }
@@ -235,7 +271,9 @@ async function main(): Promise<void> {
       const viaCopy = exportThroughCopy(exportTenant, Number(head.rows[0].sequence));
       if (viaApp.rows !== viaCopy.rows) throw new Error(`export wrote ${viaApp.rows} rows, COPY ${viaCopy.rows}`);
       exports.push({ app: viaApp, copy: viaCopy });
-      log(`export: app ${viaApp.seconds.toFixed(2)} s (+${viaApp.rssGrowthMiB.toFixed(0)} MiB RSS), COPY ${viaCopy.seconds.toFixed(2)} s, ${viaApp.rows} rows`);
+      log(
+        `export: app ${viaApp.seconds.toFixed(2)} s (+${viaApp.rssGrowthMiB.toFixed(0)} MiB RSS), COPY ${viaCopy.seconds.toFixed(2)} s, ${viaApp.rows} rows`,
+      );
     }
 
     const appends: AuditReport["appends"] = [];
@@ -266,7 +304,13 @@ async function main(): Promise<void> {
         connections,
       );
       check(result, `append: ${label}`);
-      appends.push({ label, connections, eventsPerSecond: result.requests.average * perRequest, p99: result.latency.p99, load1: loadavg()[0]! });
+      appends.push({
+        label,
+        connections,
+        eventsPerSecond: result.requests.average * perRequest,
+        p99: result.latency.p99,
+        load1: loadavg()[0]!,
+      });
       log(`append ${label}: ${(result.requests.average * perRequest).toFixed(0)} events/s, p99 ${result.latency.p99} ms`);
     }
     const verify = await getJson(`${app.url}/api/v1/tenants/${appendTenant}/audit/verify`, token);

@@ -110,10 +110,7 @@ async function listTenants(req: http.IncomingMessage, url: URL) {
   if (!cursorParam) {
     const skip = (page - 1) * pageSize;
     const [{ rows }, counted] = await Promise.all([
-      pool.query<TenantRow>(`SELECT ${COLUMNS} FROM tenants ORDER BY created_at DESC, id DESC LIMIT $1 OFFSET $2`, [
-        pageSize,
-        skip,
-      ]),
+      pool.query<TenantRow>(`SELECT ${COLUMNS} FROM tenants ORDER BY created_at DESC, id DESC LIMIT $1 OFFSET $2`, [pageSize, skip]),
       count,
     ]);
     const total = Number(counted.rows[0]!.count);
@@ -234,9 +231,7 @@ async function createTenant(req: http.IncomingMessage, raw: string, origin: stri
     let tenant: TenantRow;
     try {
       await client.query("BEGIN");
-      tenant = (
-        await client.query<TenantRow>(`INSERT INTO tenants (name) VALUES ($1) RETURNING ${COLUMNS}`, [name])
-      ).rows[0]!;
+      tenant = (await client.query<TenantRow>(`INSERT INTO tenants (name) VALUES ($1) RETURNING ${COLUMNS}`, [name])).rows[0]!;
       await client.query(
         `INSERT INTO audit_events (tenant_id, event_type, actor_id, actor_email, ip_address, user_agent, target_type, target_id, details)
          VALUES ($1, 'tenant.created', $2, $3, $4, $5, 'tenant', $6, $7)`,

@@ -19,19 +19,23 @@ export interface DataLayerResult {
 
 async function measure(name: string, statementsPerOp: number, seconds: number, concurrency: number, op: () => Promise<unknown>) {
   const warmUntil = performance.now() + 1_000;
-  await Promise.all(Array.from({ length: concurrency }, async () => {
-    while (performance.now() < warmUntil) await op();
-  }));
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (performance.now() < warmUntil) await op();
+    }),
+  );
   let ops = 0;
   const cpu = process.cpuUsage();
   const start = performance.now();
   const until = start + seconds * 1000;
-  await Promise.all(Array.from({ length: concurrency }, async () => {
-    while (performance.now() < until) {
-      await op();
-      ops += 1;
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (performance.now() < until) {
+        await op();
+        ops += 1;
+      }
+    }),
+  );
   const wall = (performance.now() - start) / 1000;
   const used = process.cpuUsage(cpu);
   return { name, opsPerSec: ops / wall, cpuMsPerOp: (used.user + used.system) / 1000 / ops, statementsPerOp };

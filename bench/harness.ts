@@ -28,7 +28,18 @@ export const log = (message: string) => console.log(`[bench ${new Date().toISOSt
 // ---------------------------------------------------------------------------------------------
 // Build
 
-const SOURCES = ["app", "server", "components", "lib", "prisma", "instrumentation.ts", "proxy.ts", "middleware.ts", "next.config.mjs", "package.json"];
+const SOURCES = [
+  "app",
+  "server",
+  "components",
+  "lib",
+  "prisma",
+  "instrumentation.ts",
+  "proxy.ts",
+  "middleware.ts",
+  "next.config.mjs",
+  "package.json",
+];
 
 function newestMtime(entry: string): number {
   if (!existsSync(entry)) return 0;
@@ -140,9 +151,7 @@ export async function resetWrites(db: pg.Client): Promise<{ tenants: number; eve
   // audit_events and audit_digests are append-only (their triggers refuse DELETE); the bench database's superuser
   // switches user triggers off for this session to remove the bench tenants' chains.
   await db.query("SET session_replication_role = replica");
-  const events = await db.query(
-    "DELETE FROM audit_events WHERE tenant_id IN (SELECT id FROM tenants WHERE name LIKE 'bench-%')",
-  );
+  const events = await db.query("DELETE FROM audit_events WHERE tenant_id IN (SELECT id FROM tenants WHERE name LIKE 'bench-%')");
   await db.query("DELETE FROM audit_chains WHERE chain_id IN (SELECT id FROM tenants WHERE name LIKE 'bench-%')");
   // Housekeeping may have signed digests for them (append-only too, and they hold their tenant).
   await db.query("DELETE FROM audit_digests WHERE tenant_id IN (SELECT id FROM tenants WHERE name LIKE 'bench-%')");
@@ -155,10 +164,9 @@ export async function resetWrites(db: pg.Client): Promise<{ tenants: number; eve
 
 /** Backends connected to cp_bench other than `db`'s own. */
 export async function backendPids(db: pg.Client): Promise<number[]> {
-  const { rows } = await db.query<{ pid: number }>(
-    "SELECT pid FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()",
-    [DB_NAME],
-  );
+  const { rows } = await db.query<{ pid: number }>("SELECT pid FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()", [
+    DB_NAME,
+  ]);
   return rows.map((r) => r.pid);
 }
 
@@ -186,7 +194,10 @@ export async function startApp(options: {
 }): Promise<Server> {
   const url = `http://127.0.0.1:${options.port}`;
   const script = options.apiOnly ? "bench/api-server.ts" : "scripts/serve.ts";
-  const [command, args] = [process.execPath, [...(options.nodeArgs ?? []), "--import", "tsx", "--import", path.join(ROOT, "scripts/server-only.mjs"), path.join(ROOT, script)]];
+  const [command, args] = [
+    process.execPath,
+    [...(options.nodeArgs ?? []), "--import", "tsx", "--import", path.join(ROOT, "scripts/server-only.mjs"), path.join(ROOT, script)],
+  ];
   const app = startServer("app", url, command, args, {
     ...process.env,
     NODE_ENV: "production",
@@ -212,11 +223,7 @@ export async function startApp(options: {
 }
 
 /** bench/baseline.ts in its own process (node --import tsx, so the PID held is the server's). */
-export async function startBaseline(options: {
-  port: number;
-  databaseUrl?: string;
-  track?: (server: Server) => void;
-}): Promise<Server> {
+export async function startBaseline(options: { port: number; databaseUrl?: string; track?: (server: Server) => void }): Promise<Server> {
   const url = `http://127.0.0.1:${options.port}`;
   const baseline = startServer("baseline", url, process.execPath, ["--import", "tsx", path.join(ROOT, "bench/baseline.ts")], {
     ...process.env,

@@ -22,13 +22,7 @@ export function freePort(): Promise<number> {
   });
 }
 
-export function startServer(
-  name: string,
-  url: string,
-  command: string,
-  args: string[],
-  env: NodeJS.ProcessEnv,
-): Server {
+export function startServer(name: string, url: string, command: string, args: string[], env: NodeJS.ProcessEnv): Server {
   const child = spawn(command, args, { env, stdio: ["ignore", "pipe", "pipe"] });
   const lines: string[] = [];
   const keep = (chunk: Buffer) => {
@@ -45,7 +39,9 @@ export async function waitReady(server: Server, url: string, timeoutMs = 90_000)
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (server.child.exitCode !== null || server.child.signalCode !== null) {
-      throw new Error(`${server.name} exited (${server.child.exitCode ?? server.child.signalCode}) before it was ready:\n${server.output()}`);
+      throw new Error(
+        `${server.name} exited (${server.child.exitCode ?? server.child.signalCode}) before it was ready:\n${server.output()}`,
+      );
     }
     try {
       const response = await fetch(url, { signal: AbortSignal.timeout(2_000) });

@@ -90,18 +90,38 @@ function probes(token: string, cursor: string) {
     app: [
       { name: "GET /api/nope → 404 (trivial Next route handler)", status: 404, request: (b) => ({ url: `${b}/api/nope` }) },
       { name: "GET /api/v1/openapi.json (cached document, no DB)", status: 200, request: (b) => ({ url: `${b}/api/v1/openapi.json` }) },
-      { name: "GET /api/v1/nope → 404 (REST edge + router, no DB)", status: 404, request: (b) => ({ url: `${b}/api/v1/nope`, headers: auth }) },
+      {
+        name: "GET /api/v1/nope → 404 (REST edge + router, no DB)",
+        status: 404,
+        request: (b) => ({ url: `${b}/api/v1/nope`, headers: auth }),
+      },
       { name: "GET /api/v1/tenants no token → 401 (procedure, no DB)", status: 401, request: (b) => ({ url: `${b}/api/v1/tenants` }) },
-      { name: "GET /api/v1/tenants unknown token → 401 (1 SQL)", status: 401, request: (b) => ({ url: `${b}/api/v1/tenants`, headers: unknown }) },
+      {
+        name: "GET /api/v1/tenants unknown token → 401 (1 SQL)",
+        status: 401,
+        request: (b) => ({ url: `${b}/api/v1/tenants`, headers: unknown }),
+      },
       { name: "GET /api/v1/tenants → 200", status: 200, request: (b) => ({ url: `${b}/api/v1/tenants`, headers: auth }) },
-      { name: "GET /api/v1/tenants?cursor=… → 200", status: 200, request: (b) => ({ url: `${b}/api/v1/tenants?cursor=${cursor}`, headers: auth }) },
+      {
+        name: "GET /api/v1/tenants?cursor=… → 200",
+        status: 200,
+        request: (b) => ({ url: `${b}/api/v1/tenants?cursor=${cursor}`, headers: auth }),
+      },
       { name: "POST /api/v1/tenants → 201", status: 201, request: create },
     ] satisfies Probe[],
     baseline: [
       { name: "GET /healthz (node:http, no DB)", status: 200, request: (b) => ({ url: `${b}/healthz` }) },
-      { name: "GET /api/v1/tenants unknown token → 401 (1 SQL)", status: 401, request: (b) => ({ url: `${b}/api/v1/tenants`, headers: unknown }) },
+      {
+        name: "GET /api/v1/tenants unknown token → 401 (1 SQL)",
+        status: 401,
+        request: (b) => ({ url: `${b}/api/v1/tenants`, headers: unknown }),
+      },
       { name: "GET /api/v1/tenants → 200", status: 200, request: (b) => ({ url: `${b}/api/v1/tenants`, headers: auth }) },
-      { name: "GET /api/v1/tenants?cursor=… → 200", status: 200, request: (b) => ({ url: `${b}/api/v1/tenants?cursor=${cursor}`, headers: auth }) },
+      {
+        name: "GET /api/v1/tenants?cursor=… → 200",
+        status: 200,
+        request: (b) => ({ url: `${b}/api/v1/tenants?cursor=${cursor}`, headers: auth }),
+      },
       { name: "POST /api/v1/tenants → 201", status: 201, request: create },
     ] satisfies Probe[],
   };
@@ -252,7 +272,8 @@ async function main() {
     // 0. The keyset page query: the app's predicate shape against a row comparison.
     const keyset = await explainKeyset(db, cursor);
     console.log("\nKeyset page from the middle cursor (EXPLAIN ANALYZE):");
-    for (const k of keyset) console.log(`  ${k.shape.padEnd(58)} ${k.rowsRemovedByFilter} rows removed by filter, ${k.buffers} buffers, ${k.ms.toFixed(3)} ms`);
+    for (const k of keyset)
+      console.log(`  ${k.shape.padEnd(58)} ${k.rowsRemovedByFilter} rows removed by filter, ${k.buffers} buffers, ${k.ms.toFixed(3)} ms`);
 
     // 1. Statements per request.
     const sql: Record<string, Record<string, Awaited<ReturnType<typeof statementsPerRequest>>>> = { app: {}, baseline: {} };
@@ -291,7 +312,9 @@ async function main() {
         for (const [i, probe] of all[target].entries()) {
           const m = await layer(server, db, probe);
           (runs[target]![i] ??= []).push(m);
-          log(`${target.padEnd(8)} ${m.name.padEnd(55)} ${m.reqPerSec.toFixed(0).padStart(5)} req/s  p50 ${m.p50} ms  p99 ${m.p99} ms  server ${m.serverMsPerRequest.toFixed(2)} CPU ms/req  (other load ${m.otherCores.toFixed(2)}, steal ${m.stealCores.toFixed(2)} cores)`);
+          log(
+            `${target.padEnd(8)} ${m.name.padEnd(55)} ${m.reqPerSec.toFixed(0).padStart(5)} req/s  p50 ${m.p50} ms  p99 ${m.p99} ms  server ${m.serverMsPerRequest.toFixed(2)} CPU ms/req  (other load ${m.otherCores.toFixed(2)}, steal ${m.stealCores.toFixed(2)} cores)`,
+          );
           if (probe.status === 201) await resetWrites(db);
         }
       }
@@ -313,14 +336,19 @@ async function main() {
     console.log(`\nLayers (median of ${REPS}; server CPU ms per request, min in brackets):`);
     for (const [target, probesOut] of Object.entries(layers)) {
       for (const l of probesOut) {
-        console.log(`  ${target.padEnd(8)} ${l.name.padEnd(55)} ${l.serverMsPerRequest.toFixed(2).padStart(6)} (${l.serverMsPerRequestMin.toFixed(2)}) CPU ms/req  ${l.reqPerSec.toFixed(0).padStart(5)} req/s  p99 ${l.p99} ms`);
+        console.log(
+          `  ${target.padEnd(8)} ${l.name.padEnd(55)} ${l.serverMsPerRequest.toFixed(2).padStart(6)} (${l.serverMsPerRequestMin.toFixed(2)}) CPU ms/req  ${l.reqPerSec.toFixed(0).padStart(5)} req/s  p99 ${l.p99} ms`,
+        );
       }
     }
 
     // 4. The data layer alone, in this process: Prisma against plain pg.
     const dataLayer = await compareDataLayer(BENCH_URL, token);
     console.log("\nData access of GET /api/v1/tenants in-process, 10 concurrent loops (this process's CPU per operation):");
-    for (const d of dataLayer) console.log(`  ${d.name.padEnd(45)} ${d.opsPerSec.toFixed(0).padStart(6)} ops/s  ${d.cpuMsPerOp.toFixed(3)} CPU ms/op  (${d.statementsPerOp} statements)`);
+    for (const d of dataLayer)
+      console.log(
+        `  ${d.name.padEnd(45)} ${d.opsPerSec.toFixed(0).padStart(6)} ops/s  ${d.cpuMsPerOp.toFixed(3)} CPU ms/op  (${d.statementsPerOp} statements)`,
+      );
 
     // 5. CPU profile of the app (straight to Postgres) under the GET load.
     await stopServer(app);
@@ -347,7 +375,9 @@ async function main() {
       toEndUs: (exited - loadEnd) * 1000,
     });
     rmSync(profileDir, { recursive: true, force: true });
-    console.log(`\nCPU profile of the app under GET /api/v1/tenants (${(profiledRun["2xx"] / profiledRun.duration).toFixed(0)} req/s while profiled), share of sampled time by owner of the running code:`);
+    console.log(
+      `\nCPU profile of the app under GET /api/v1/tenants (${(profiledRun["2xx"] / profiledRun.duration).toFixed(0)} req/s while profiled), share of sampled time by owner of the running code:`,
+    );
     for (const o of summary.byOwner.slice(0, 25)) console.log(`  ${(o.share * 100).toFixed(1).padStart(5)}%  ${o.owner}`);
     console.log("\nShare of sampled time with the owner's code anywhere on the synchronous stack (inclusive):");
     for (const o of summary.byOwnerInclusive.slice(0, 20)) console.log(`  ${(o.share * 100).toFixed(1).padStart(5)}%  ${o.owner}`);

@@ -74,7 +74,13 @@ export async function measureRateLimitCost(options: {
   const { on, off, token, db, reps, durationSeconds, connections, log } = options;
   const load = (server: Server, seconds: number) =>
     Promise.resolve(
-      autocannon({ url: `${server.url}/api/v1/tenants`, headers: { authorization: `Bearer ${token}` }, connections, duration: seconds, timeout: 10 }),
+      autocannon({
+        url: `${server.url}/api/v1/tenants`,
+        headers: { authorization: `Bearer ${token}` },
+        connections,
+        duration: seconds,
+        timeout: 10,
+      }),
     );
   const targets = [
     { limits: "on" as const, server: on },
@@ -117,7 +123,10 @@ export async function measureRateLimitCost(options: {
 
 const fmt = (n: number, digits = 0) => n.toLocaleString("en-US", { minimumFractionDigits: digits, maximumFractionDigits: digits });
 
-export function rateLimitSection(cost: RateLimitCost, context: { date: string; command: string; commit: string; machine: Machine; reps: number; durationSeconds: number; connections: number }): string {
+export function rateLimitSection(
+  cost: RateLimitCost,
+  context: { date: string; command: string; commit: string; machine: Machine; reps: number; durationSeconds: number; connections: number },
+): string {
   const m = context.machine;
   const row = (name: string, s: LimitSide) =>
     `| ${name} | ${fmt(s.reqPerSec)} | ${s.p50} | ${s.p99} | ${fmt(s.serverMsPerRequest, 2)} | ${fmt(s.databaseMsPerRequest, 2)} | ${fmt(s.reqPerSecRange[0])}–${fmt(s.reqPerSecRange[1])} |`;

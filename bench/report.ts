@@ -133,8 +133,7 @@ export function verdicts(summary: Summary[], scenarios: string[]): Verdict[] {
   });
 }
 
-const fmt = (value: number, digits = 0) =>
-  value.toLocaleString("en-US", { minimumFractionDigits: digits, maximumFractionDigits: digits });
+const fmt = (value: number, digits = 0) => value.toLocaleString("en-US", { minimumFractionDigits: digits, maximumFractionDigits: digits });
 
 function table(header: string[], rows: string[][], align: ("l" | "r")[]): string {
   const line = (cells: string[]) => `| ${cells.join(" | ")} |`;
@@ -144,7 +143,19 @@ function table(header: string[], rows: string[][], align: ("l" | "r")[]): string
 
 function numbersTable(report: Report): string {
   return table(
-    ["Scenario", "Server", "req/s", "p50 ms", "p99 ms", "non-2xx", "server CPU ms/req", "Postgres CPU ms/req", "other load / steal (cores)", "req/s range", "p99 range"],
+    [
+      "Scenario",
+      "Server",
+      "req/s",
+      "p50 ms",
+      "p99 ms",
+      "non-2xx",
+      "server CPU ms/req",
+      "Postgres CPU ms/req",
+      "other load / steal (cores)",
+      "req/s range",
+      "p99 range",
+    ],
     report.summary.map((s) => [
       report.scenarios[s.scenario] ?? s.scenario,
       s.target,

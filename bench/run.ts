@@ -313,7 +313,16 @@ async function main(): Promise<void> {
 
     let rateLimits: RateLimitCost | undefined;
     if (appOff) {
-      rateLimits = await measureRateLimitCost({ on: app, off: appOff, token, db, reps: REPS, durationSeconds: DURATION, connections: CONNECTIONS, log });
+      rateLimits = await measureRateLimitCost({
+        on: app,
+        off: appOff,
+        token,
+        db,
+        reps: REPS,
+        durationSeconds: DURATION,
+        connections: CONNECTIONS,
+        log,
+      });
       log(`rate limits on: ${(rateLimits.ratio * 100).toFixed(0)}% of off (target ≥ 90%: ${rateLimits.met ? "met" : "NOT met"})`);
     }
 
@@ -348,18 +357,28 @@ async function main(): Promise<void> {
     log(`wrote ${resultsFile}`);
     if (!flags["no-markdown"] && SCENARIOS.length) {
       updateBenchmarksMd(path.join(ROOT, "BENCHMARKS.md"), markdownSection(report, resultsFile));
-      log("updated BENCHMARKS.md (section \"Tenants API\")");
+      log('updated BENCHMARKS.md (section "Tenants API")');
     }
     if (!flags["no-markdown"] && rateLimits) {
-      const context = { date: report.date, command: report.command, commit: git.commit, machine: report.machine, reps: REPS, durationSeconds: DURATION, connections: CONNECTIONS };
+      const context = {
+        date: report.date,
+        command: report.command,
+        commit: git.commit,
+        machine: report.machine,
+        reps: REPS,
+        durationSeconds: DURATION,
+        connections: CONNECTIONS,
+      };
       updateBenchmarksMd(path.join(ROOT, "BENCHMARKS.md"), rateLimitSection(rateLimits, context), "## Rate limits: cost");
-      log("updated BENCHMARKS.md (section \"Rate limits: cost\")");
+      log('updated BENCHMARKS.md (section "Rate limits: cost")');
     }
     const missed = report.verdicts.filter((v) => !v.throughputMet || !v.p99Met);
     if (missed.length) log(`targets missed: ${missed.map((v) => labels[v.scenario]).join("; ")}`);
   } finally {
     await cleanup();
-    log(`done in ${((Date.now() - started.getTime()) / 1000).toFixed(0)} s; servers stopped, ${DB_NAME} ${flags["keep-db"] ? "kept" : "dropped"}`);
+    log(
+      `done in ${((Date.now() - started.getTime()) / 1000).toFixed(0)} s; servers stopped, ${DB_NAME} ${flags["keep-db"] ? "kept" : "dropped"}`,
+    );
   }
 }
 

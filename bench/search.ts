@@ -43,7 +43,9 @@ async function seed(db: Database): Promise<string> {
     [TENANTS, WORDS, SUFFIXES],
   );
   await db.sql.query("ANALYZE tenants");
-  const [row] = await db.sql.query<{ id: string }>("SELECT id FROM tenants ORDER BY created_at LIMIT 1 OFFSET $1", [Math.floor(TENANTS / 2)]);
+  const [row] = await db.sql.query<{ id: string }>("SELECT id FROM tenants ORDER BY created_at LIMIT 1 OFFSET $1", [
+    Math.floor(TENANTS / 2),
+  ]);
   return row!.id;
 }
 
@@ -51,7 +53,14 @@ function operatorContext(db: Database): ServiceContext {
   return {
     db,
     actor: {
-      principal: { userId: "00000000-0000-4000-8000-000000000000", email: "bench@example.com", platformRole: "operator", via: "system", token: null, sessionId: null },
+      principal: {
+        userId: "00000000-0000-4000-8000-000000000000",
+        email: "bench@example.com",
+        platformRole: "operator",
+        via: "system",
+        token: null,
+        sessionId: null,
+      },
       request: { requestId: "bench", ip: null, userAgent: null },
     },
   };
@@ -81,13 +90,18 @@ async function measure(db: Database, engine: string, queries: Array<[string, str
     times.sort((a, b) => a - b);
     const at = (q: number) => times[Math.min(times.length - 1, Math.floor(q * times.length))]!;
     rows.push({ engine, query: label, matches, p50: at(0.5), p90: at(0.9), max: times.at(-1)! });
-    log(`${engine.padEnd(8)} ${label.padEnd(40)} ${String(matches).padStart(7)} matches  p50 ${at(0.5).toFixed(1)} ms  p90 ${at(0.9).toFixed(1)} ms`);
+    log(
+      `${engine.padEnd(8)} ${label.padEnd(40)} ${String(matches).padStart(7)} matches  p50 ${at(0.5).toFixed(1)} ms  p90 ${at(0.9).toFixed(1)} ms`,
+    );
   }
   return rows;
 }
 
 function loadAverage(): string {
-  return os.loadavg().map((l) => l.toFixed(1)).join(" / ");
+  return os
+    .loadavg()
+    .map((l) => l.toFixed(1))
+    .join(" / ");
 }
 
 async function main() {
@@ -141,7 +155,10 @@ async function main() {
   const table = [
     "| Engine | search | Matches | p50 ms | p90 ms | max ms |",
     "|:---|:---|---:|---:|---:|---:|",
-    ...rows.map((r) => `| ${r.engine} | ${r.query} | ${r.matches.toLocaleString("en")} | ${r.p50.toFixed(1)} | ${r.p90.toFixed(1)} | ${r.max.toFixed(1)} |`),
+    ...rows.map(
+      (r) =>
+        `| ${r.engine} | ${r.query} | ${r.matches.toLocaleString("en")} | ${r.p50.toFixed(1)} | ${r.p90.toFixed(1)} | ${r.max.toFixed(1)} |`,
+    ),
   ].join("\n");
   const section = `## Tenant search
 

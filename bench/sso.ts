@@ -53,7 +53,14 @@ async function setUp(db: Database, idp: SamlIdp): Promise<SamlProviderConfig> {
   const tenant = await db.prisma.tenant.create({ data: { name: "SSO bench" } });
   const details = parseSamlMetadata(idp.metadataXml());
   const provider = await db.prisma.ssoProvider.create({
-    data: { tenantId: tenant.id, providerType: "saml", name: "Bench IdP", metadataUrl: idp.metadataUrl, metadataStatus: "valid", metadataDetails: details as object },
+    data: {
+      tenantId: tenant.id,
+      providerType: "saml",
+      name: "Bench IdP",
+      metadataUrl: idp.metadataUrl,
+      metadataStatus: "valid",
+      metadataDetails: details as object,
+    },
   });
   return samlConfigFrom({ id: provider.id, allowIdpInitiated: false }, details);
 }
@@ -103,11 +110,17 @@ async function main() {
     for (const signing of ["response", "assertion"] as const) {
       const runs: Run[] = [];
       for (let rep = 0; rep < REPS; rep++) runs.push(await run(db, config, responses(idp, config, signing)));
-      const line = `signed ${signing.padEnd(9)}  ${median(runs.map((r) => r.perSecond)).toFixed(0).padStart(5)} validations/s   CPU ${median(runs.map((r) => r.cpuMsPerSignIn)).toFixed(2)} ms/sign-in   wall ${median(runs.map((r) => r.wallMsPerSignIn)).toFixed(2)} ms/sign-in`;
+      const line = `signed ${signing.padEnd(9)}  ${median(runs.map((r) => r.perSecond))
+        .toFixed(0)
+        .padStart(
+          5,
+        )} validations/s   CPU ${median(runs.map((r) => r.cpuMsPerSignIn)).toFixed(2)} ms/sign-in   wall ${median(runs.map((r) => r.wallMsPerSignIn)).toFixed(2)} ms/sign-in`;
       log(line);
       table.push(line);
     }
-    console.log(`\nSAML ACS validation, one instance, ${N} responses x ${REPS} runs (median), ${CONCURRENCY} in flight:\n${table.join("\n")}`);
+    console.log(
+      `\nSAML ACS validation, one instance, ${N} responses x ${REPS} runs (median), ${CONCURRENCY} in flight:\n${table.join("\n")}`,
+    );
   } finally {
     await idp.close();
     await db.close();

@@ -76,7 +76,15 @@ const appendBody = (run: string, n: number) => ({
 });
 
 /** `count` appends at `concurrency`, alternating over `apps`; optionally paced to `perSecond`. */
-async function appendEvents(apps: Server[], token: string, tenantId: string, run: string, count: number, concurrency: number, perSecond?: number) {
+async function appendEvents(
+  apps: Server[],
+  token: string,
+  tenantId: string,
+  run: string,
+  count: number,
+  concurrency: number,
+  perSecond?: number,
+) {
   let next = 0;
   const started = performance.now();
   const worker = async () => {
@@ -99,7 +107,8 @@ async function waitForDeliveries(receiver: BenchReceiver, run: string, expected:
   while (receiver.received(run) < expected) {
     const now = receiver.received(run);
     if (now !== last) [last, lastChange] = [now, Date.now()];
-    if (Date.now() - lastChange > idleTimeoutMs) throw new Error(`${run}: ${now} of ${expected} deliveries, none for ${idleTimeoutMs / 1000} s`);
+    if (Date.now() - lastChange > idleTimeoutMs)
+      throw new Error(`${run}: ${now} of ${expected} deliveries, none for ${idleTimeoutMs / 1000} s`);
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }
@@ -111,10 +120,23 @@ function percentile(sorted: number[], p: number): number {
 function summarize(receiver: BenchReceiver, run: string, expected: number) {
   const record = receiver.runs.get(run)!;
   const duplicates = [...record.counts.values()].filter((c) => c !== 1).length;
-  if (record.counts.size !== expected || duplicates) throw new Error(`${run}: ${record.counts.size} of ${expected} received, ${duplicates} more than once`);
+  if (record.counts.size !== expected || duplicates)
+    throw new Error(`${run}: ${record.counts.size} of ${expected} received, ${duplicates} more than once`);
   const sorted = [...record.latencies].sort((a, b) => a - b);
-  receiver.runs.set(run, { counts: new Map([["checked", record.counts.size]]), latencies: [], firstAt: record.firstAt, lastAt: record.lastAt });
-  return { deliveries: expected, p50: percentile(sorted, 50), p99: percentile(sorted, 99), max: sorted.at(-1)!, firstAt: record.firstAt, lastAt: record.lastAt };
+  receiver.runs.set(run, {
+    counts: new Map([["checked", record.counts.size]]),
+    latencies: [],
+    firstAt: record.firstAt,
+    lastAt: record.lastAt,
+  });
+  return {
+    deliveries: expected,
+    p50: percentile(sorted, 50),
+    p99: percentile(sorted, 99),
+    max: sorted.at(-1)!,
+    firstAt: record.firstAt,
+    lastAt: record.lastAt,
+  };
 }
 
 /** Bench-only: while bench_hold has a row, new bench deliveries are due a day later. */
@@ -142,7 +164,9 @@ async function release(): Promise<number> {
 async function drain(timeoutMs = 60_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const { rows } = await withClient(DB_URL, (c) => c.query("SELECT count(*)::int AS n FROM webhook_deliveries WHERE status IN ('pending', 'failed')"));
+    const { rows } = await withClient(DB_URL, (c) =>
+      c.query("SELECT count(*)::int AS n FROM webhook_deliveries WHERE status IN ('pending', 'failed')"),
+    );
     if (rows[0].n === 0) return;
     if (Date.now() > deadline) throw new Error(`${rows[0].n} deliveries still due after ${timeoutMs / 1000} s`);
     await new Promise((resolve) => setTimeout(resolve, 200));
@@ -198,7 +222,9 @@ async function main(): Promise<void> {
         await appendEvents(active, token, tenantId, paced, PACED_EVENTS, CONCURRENCY, perSecond);
         await waitForDeliveries(receiver, paced, PACED_EVENTS * WEBHOOKS);
         const p = summarize(receiver, paced, PACED_EVENTS * WEBHOOKS);
-        log(`${paced}: ${perSecond} events/s = ${perSecond * WEBHOOKS} deliveries/s offered, latency p50 ${p.p50} p99 ${p.p99} max ${p.max} ms`);
+        log(
+          `${paced}: ${perSecond} events/s = ${perSecond * WEBHOOKS} deliveries/s offered, latency p50 ${p.p50} p99 ${p.p99} max ${p.max} ms`,
+        );
         runs.push({
           instances,
           rep,
@@ -219,8 +245,10 @@ async function main(): Promise<void> {
     );
     const expected = INSTANCES.length * REPS * (EVENTS + PACED_EVENTS) * WEBHOOKS;
     const good = check.rows.find((r) => r.status === "succeeded" && r.attempts === 1)?.n ?? 0;
-    if (check.rows.length !== 1 || good !== expected) throw new Error(`delivery rows: ${JSON.stringify(check.rows)}, expected ${expected} succeeded once`);
-    if (receiver.signaturesBad) throw new Error(`${receiver.signaturesBad} of ${receiver.signaturesChecked} sampled signatures did not verify`);
+    if (check.rows.length !== 1 || good !== expected)
+      throw new Error(`delivery rows: ${JSON.stringify(check.rows)}, expected ${expected} succeeded once`);
+    if (receiver.signaturesBad)
+      throw new Error(`${receiver.signaturesBad} of ${receiver.signaturesChecked} sampled signatures did not verify`);
 
     const report: WebhooksReport = {
       date: started.toISOString(),
@@ -235,7 +263,10 @@ async function main(): Promise<void> {
       runs,
       verifiedDeliveries: good,
       signaturesChecked: receiver.signaturesChecked,
-      uptime: os.loadavg().map((l) => l.toFixed(2)).join(", "),
+      uptime: os
+        .loadavg()
+        .map((l) => l.toFixed(2))
+        .join(", "),
     };
     mkdirSync(path.join(ROOT, "bench/results"), { recursive: true });
     const file = path.join(ROOT, `bench/results/webhooks-${started.toISOString().replace(/[:.]/g, "-")}.json`);

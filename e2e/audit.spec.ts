@@ -22,7 +22,10 @@ interface AppendedEvent {
 
 /** Appends an event as the tenant's own application would (POST /tenants/{id}/audit), as the operator. */
 async function append(request: APIRequestContext, tenantId: string, body: Record<string, unknown>): Promise<AppendedEvent> {
-  const response = await request.post(`/api/v1/tenants/${tenantId}/audit`, { headers: { Authorization: `Bearer ${OPERATOR_TOKEN}` }, data: body });
+  const response = await request.post(`/api/v1/tenants/${tenantId}/audit`, {
+    headers: { Authorization: `Bearer ${OPERATOR_TOKEN}` },
+    data: body,
+  });
   expect(response.status(), await response.text()).toBe(201);
   return (await response.json()) as AppendedEvent;
 }
@@ -46,9 +49,23 @@ test("support staff filter by type and date, open an event, export CSV and the f
     target: { type: "invoice", id: "inv_1002" },
     details: { amount: 1250, currency: "EUR" },
   });
-  const paidOlder = await append(request, tenant.id, { event_type: "invoice.paid", actor: BILLING, timestamp: daysAgo(10), details: { amount: 99 } });
-  const paidOldest = await append(request, tenant.id, { event_type: "invoice.paid", actor: BILLING, timestamp: daysAgo(40), details: { amount: 7 } });
-  await append(request, tenant.id, { event_type: "report.viewed", actor: { id: "analyst", email: "analyst@example.com" }, timestamp: daysAgo(1) });
+  const paidOlder = await append(request, tenant.id, {
+    event_type: "invoice.paid",
+    actor: BILLING,
+    timestamp: daysAgo(10),
+    details: { amount: 99 },
+  });
+  const paidOldest = await append(request, tenant.id, {
+    event_type: "invoice.paid",
+    actor: BILLING,
+    timestamp: daysAgo(40),
+    details: { amount: 7 },
+  });
+  await append(request, tenant.id, {
+    event_type: "report.viewed",
+    actor: { id: "analyst", email: "analyst@example.com" },
+    timestamp: daysAgo(1),
+  });
 
   const support = createPlatformUser("support");
   await signInAs(page, support.email, support.password);
@@ -196,7 +213,12 @@ test("pages follow the cursor, and the link keeps the filters and the page", asy
 test("an event altered behind the database's back shows the chain broken at its sequence", async ({ page, people, request }) => {
   const tenant = await people.createTenant(uniqueName("Audit tampered"));
   await append(request, tenant.id, { event_type: "invoice.paid", actor: BILLING, timestamp: daysAgo(2), details: { amount: 10 } });
-  const altered = await append(request, tenant.id, { event_type: "invoice.paid", actor: BILLING, timestamp: daysAgo(1), details: { amount: 20 } });
+  const altered = await append(request, tenant.id, {
+    event_type: "invoice.paid",
+    actor: BILLING,
+    timestamp: daysAgo(1),
+    details: { amount: 20 },
+  });
   const support = createPlatformUser("support");
   await signInAs(page, support.email, support.password);
   const audit = new AuditPage(page);

@@ -49,4 +49,3 @@ test("a callback to another site is ignored", async ({ page, loginPage }) => {
   await page.waitForURL("**/tenants");
   expect(new URL(page.url()).host).toBe(new URL(test.info().project.use.baseURL!).host);
 });
-

@@ -48,7 +48,11 @@ test("Ctrl+K opens the tenant switcher: type part of a name, arrow down, Enter o
   await expect(shell.switcherDialog).toBeHidden();
 });
 
-test("the tenants list searches by name, keeps the search in the URL, and says when nothing matches", async ({ page, people, tenantsPage }) => {
+test("the tenants list searches by name, keeps the search in the URL, and says when nothing matches", async ({
+  page,
+  people,
+  tenantsPage,
+}) => {
   const tag = uniqueName("Find").split(" ")[1]!;
   const acme = await people.createTenant(`Acme ${tag}`);
   await people.createTenant(`Globex ${tag}`);
@@ -67,7 +71,10 @@ test("the tenants list searches by name, keeps the search in the URL, and says w
   await expect(page.getByRole("heading", { name: `No tenant matches “nothing ${tag}”` })).toBeVisible();
 });
 
-test("the sidebar highlights Audit log and Webhooks on their pages and keeps the tenant on API tokens and Profile", async ({ page, people }) => {
+test("the sidebar highlights Audit log and Webhooks on their pages and keeps the tenant on API tokens and Profile", async ({
+  page,
+  people,
+}) => {
   const tenant = await people.createTenant(uniqueName("Nav"));
   await signInAs(page, OPERATOR_EMAIL, OPERATOR_PASSWORD);
   const nav = page.getByRole("complementary").getByRole("navigation", { name: "Main" });

@@ -67,12 +67,15 @@ export const test = base.extend<Fixtures>({
       const violations: string[] = [];
       await context.addInitScript(() => {
         document.addEventListener("securitypolicyviolation", (e) => {
-          console.error(`securitypolicyviolation: ${e.violatedDirective} blocked ${e.blockedURI || "inline"} at ${e.sourceFile}:${e.lineNumber}`);
+          console.error(
+            `securitypolicyviolation: ${e.violatedDirective} blocked ${e.blockedURI || "inline"} at ${e.sourceFile}:${e.lineNumber}`,
+          );
         });
       });
       context.on("console", (message) => {
         const text = message.text();
-        if (text.startsWith("securitypolicyviolation") || text.includes("Content Security Policy")) violations.push(`${message.location().url}: ${text}`);
+        if (text.startsWith("securitypolicyviolation") || text.includes("Content Security Policy"))
+          violations.push(`${message.location().url}: ${text}`);
       });
       await provide();
       expect(violations, "Content-Security-Policy violations").toEqual([]);

@@ -2,7 +2,11 @@ import { expectNoSeriousA11yViolations } from "./axe";
 import { expect, signInAs, test, uniqueEmail, uniqueName } from "./identity";
 import { OPERATOR_EMAIL, OPERATOR_PASSWORD } from "./constants";
 
-test("the members page has no serious accessibility violations, for admins, with pending invitations and the invite dialog open", async ({ page, people, membersPage }) => {
+test("the members page has no serious accessibility violations, for admins, with pending invitations and the invite dialog open", async ({
+  page,
+  people,
+  membersPage,
+}) => {
   const { tenant, person: admin } = await people.tenantWith("admin", "Axe members");
   await people.addMember(tenant.id, { email: uniqueEmail("nopass"), role: "viewer", name: "No Password" });
   await signInAs(page, admin.email, admin.password);

@@ -87,7 +87,21 @@ export class IdentityApi {
 export function createPlatformUser(role: "support" | "operator", email = uniqueEmail(role), password = PASSWORD): Person {
   const output = execFileSync(
     process.execPath,
-    ["--import", "tsx", "--import", "./scripts/server-only.mjs", "scripts/cli.ts", "user", "create", "--email", email, "--password", password, "--platform-role", role],
+    [
+      "--import",
+      "tsx",
+      "--import",
+      "./scripts/server-only.mjs",
+      "scripts/cli.ts",
+      "user",
+      "create",
+      "--email",
+      email,
+      "--password",
+      password,
+      "--platform-role",
+      role,
+    ],
     {
       encoding: "utf8",
       env: {

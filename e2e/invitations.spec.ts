@@ -29,7 +29,12 @@ async function shoot(page: Page, name: string) {
   if (size) await page.setViewportSize(size);
 }
 
-test("an admin invites by email; the invitee follows the mailed link, sets a password and lands in the tenant as viewer", async ({ page, browser, people, membersPage }) => {
+test("an admin invites by email; the invitee follows the mailed link, sets a password and lands in the tenant as viewer", async ({
+  page,
+  browser,
+  people,
+  membersPage,
+}) => {
   const { tenant, person: admin } = await people.tenantWith("admin", "Invite journey");
   const email = uniqueEmail("invitee");
 
@@ -65,7 +70,9 @@ test("an admin invites by email; the invitee follows the mailed link, sets a pas
   await invitee.getByRole("button", { name: `Join ${tenant.name}` }).click();
   await invitee.waitForURL(`**/tenants/${tenant.id}`);
   await invitee.goto(`/tenants/${tenant.id}/members`);
-  await expect(invitee.getByRole("table", { name: "Members" }).getByTestId("member-row").filter({ hasText: email })).toContainText("Viewer");
+  await expect(invitee.getByRole("table", { name: "Members" }).getByTestId("member-row").filter({ hasText: email })).toContainText(
+    "Viewer",
+  );
   await expect(invitee.getByText("You have view-only access")).toBeVisible();
 
   // The link worked once.

@@ -32,11 +32,16 @@ test("an operator adds a viewer with a password; the viewer signs in and can onl
   const viewerId = (await people.listMembers(tenant.id)).find((m) => m.email === viewerEmail)!.user_id;
   const token = await people.mintToken(viewerId, "viewer's token");
   const asViewer = { Authorization: `Bearer ${token}` };
-  const add = await request.post(`/api/v1/tenants/${tenant.id}/members`, { headers: asViewer, data: { email: uniqueEmail("x"), role: "admin" } });
+  const add = await request.post(`/api/v1/tenants/${tenant.id}/members`, {
+    headers: asViewer,
+    data: { email: uniqueEmail("x"), role: "admin" },
+  });
   expect(add.status()).toBe(403);
   const promote = await request.patch(`/api/v1/tenants/${tenant.id}/members/${viewerId}`, { headers: asViewer, data: { role: "admin" } });
   expect(promote.status()).toBe(403);
-  const viaConsole = await page.request.post("/api/trpc/members.update", { data: { tenant_id: tenant.id, user_id: viewerId, role: "admin" } });
+  const viaConsole = await page.request.post("/api/trpc/members.update", {
+    data: { tenant_id: tenant.id, user_id: viewerId, role: "admin" },
+  });
   expect(viaConsole.status()).toBe(403);
   expect((await people.listMembers(tenant.id)).find((m) => m.user_id === viewerId)!.role).toBe("viewer");
 });
@@ -59,7 +64,11 @@ test("an admin changes roles; the last admin cannot demote themselves", async ({
   expect((await people.listMembers(tenant.id)).find((m) => m.user_id === other.user_id)!.role).toBe("admin");
 });
 
-test("removing a member asks first, naming them; an operator gives a member without a password one", async ({ page, people, membersPage }) => {
+test("removing a member asks first, naming them; an operator gives a member without a password one", async ({
+  page,
+  people,
+  membersPage,
+}) => {
   const { tenant, person: admin } = await people.tenantWith("admin", "Remove");
   const leaving = await people.addMember(tenant.id, { email: uniqueEmail("leaving"), role: "viewer" });
   const newcomer = await people.addMember(tenant.id, { email: uniqueEmail("newcomer"), role: "viewer" });

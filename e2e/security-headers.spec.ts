@@ -2,11 +2,16 @@ import { expect, test } from "./fixtures";
 
 /** The policy's script-src, and the nonce it names. */
 function scriptSrc(policy: string) {
-  const directive = policy.split(";").map((d) => d.trim()).find((d) => d.startsWith("script-src "))!;
+  const directive = policy
+    .split(";")
+    .map((d) => d.trim())
+    .find((d) => d.startsWith("script-src "))!;
   return { directive, nonce: /'nonce-([^']+)'/.exec(directive)?.[1] };
 }
 
-test("pages carry a nonce CSP without unsafe-inline/unsafe-eval for scripts, a fresh nonce each time, on every script", async ({ request }) => {
+test("pages carry a nonce CSP without unsafe-inline/unsafe-eval for scripts, a fresh nonce each time, on every script", async ({
+  request,
+}) => {
   const nonces = new Set<string>();
   for (const path of ["/login", "/docs", "/docs/errors"]) {
     const response = await request.get(path);

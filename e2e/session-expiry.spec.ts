@@ -42,7 +42,13 @@ test("Save after the session expired asks to sign in again, then saves the chang
   await expect(tenantsPage.table.getByRole("link", { name })).toBeVisible();
 });
 
-test("signing in again as someone else does not save, says why and keeps the form", async ({ signedIn: _, page, context, tenantsPage, people }) => {
+test("signing in again as someone else does not save, says why and keeps the form", async ({
+  signedIn: _,
+  page,
+  context,
+  tenantsPage,
+  people,
+}) => {
   const { person: other } = await people.tenantWith("admin", "Other user");
   await tenantsPage.waitUntilLoaded();
   const name = uniqueName("Not saved");

@@ -20,7 +20,15 @@ const test = base.extend<object, { samlIdp: SamlIdp }>({
   ],
 });
 
-test("an admin sets up SAML and tests it; a new person signs in with SSO and lands in the tenant as viewer", async ({ page, browser, samlIdp, people, ssoApi, ssoPage, request }) => {
+test("an admin sets up SAML and tests it; a new person signs in with SSO and lands in the tenant as viewer", async ({
+  page,
+  browser,
+  samlIdp,
+  people,
+  ssoApi,
+  ssoPage,
+  request,
+}) => {
   const { tenant, person: admin } = await people.tenantWith("admin", "SAML sign-in");
   const domain = `corp-${randomUUID().slice(0, 8)}.example`;
 
@@ -31,7 +39,10 @@ test("an admin sets up SAML and tests it; a new person signs in with SSO and lan
   await expect(ssoPage.status(name)).toHaveAttribute("data-status", "valid");
 
   // What to paste at the IdP: the ACS URL and entity ID, on the provider's details.
-  const [provider] = (await ssoApi.listProviders(tenant.id)) as unknown as Array<{ id: string; sp: { acs_url: string; entity_id: string } }>;
+  const [provider] = (await ssoApi.listProviders(tenant.id)) as unknown as Array<{
+    id: string;
+    sp: { acs_url: string; entity_id: string };
+  }>;
   const details = await ssoPage.openDetails(name);
   const sp = details.getByRole("region", { name: "Service provider details" });
   await expect(sp).toContainText(provider!.sp.acs_url);

@@ -21,7 +21,15 @@ const test = base.extend<object, { op: TestOp }>({
 
 const shots = process.env.E2E_SCREENSHOTS;
 
-test("an admin sets up OIDC and tests it; a new person signs in with SSO and lands in the tenant as viewer", async ({ page, browser, op, people, ssoApi, ssoPage, request }) => {
+test("an admin sets up OIDC and tests it; a new person signs in with SSO and lands in the tenant as viewer", async ({
+  page,
+  browser,
+  op,
+  people,
+  ssoApi,
+  ssoPage,
+  request,
+}) => {
   const { tenant, person: admin } = await people.tenantWith("admin", "SSO sign-in");
   const domain = `corp-${randomUUID().slice(0, 8)}.example`;
   const clientId = `console-${randomUUID().slice(0, 8)}`;
@@ -41,7 +49,11 @@ test("an admin sets up OIDC and tests it; a new person signs in with SSO and lan
   await expect(ssoPage.status(name)).toHaveAttribute("data-status", "valid");
 
   // What to paste at the IdP is on the provider's details, with a copy button; the IdP admin registers it.
-  const [provider] = (await ssoApi.listProviders(tenant.id)) as unknown as Array<{ id: string; sp: { redirect_uri: string }; client_secret_set: boolean }>;
+  const [provider] = (await ssoApi.listProviders(tenant.id)) as unknown as Array<{
+    id: string;
+    sp: { redirect_uri: string };
+    client_secret_set: boolean;
+  }>;
   expect(provider!.client_secret_set).toBe(true);
   const details = await ssoPage.openDetails(name);
   const sp = details.getByRole("region", { name: "Service provider details" });
@@ -52,7 +64,14 @@ test("an admin sets up OIDC and tests it; a new person signs in with SSO and lan
 
   // Test sign-in opens a new tab: through the IdP and back to the result, which shows the profile.
   const sub = `tester-${randomUUID().slice(0, 8)}`;
-  op.accounts.set(sub, { sub, email: `${sub}@${domain}`, email_verified: true, given_name: "Tess", family_name: "Tester", groups: ["sso-admins"] });
+  op.accounts.set(sub, {
+    sub,
+    email: `${sub}@${domain}`,
+    email_verified: true,
+    given_name: "Tess",
+    family_name: "Tester",
+    groups: ["sso-admins"],
+  });
   op.loginAs = sub;
   const [tab] = await Promise.all([page.context().waitForEvent("page"), sp.getByRole("button", { name: "Test sign-in" }).click()]);
   await tab.waitForURL(`**/tenants/${tenant.id}/sso/${provider!.id}/test/**`);

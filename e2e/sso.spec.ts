@@ -58,11 +58,17 @@ test("an admin adds a SAML provider, disables it through the step-up dialog, and
   await expect(ssoPage.switchOf(name)).toBeChecked();
   await expect(ssoPage.stepUp.dialog).toBeHidden();
 
-  await ssoPage.row(name).getByRole("button", { name: `Refresh metadata of ${name}` }).click();
+  await ssoPage
+    .row(name)
+    .getByRole("button", { name: `Refresh metadata of ${name}` })
+    .click();
   await expect(ssoPage.toast.filter({ hasText: `The metadata of ${name} is valid` })).toBeVisible();
 
   // Deleting asks first, naming the provider; the step-up above is still fresh.
-  await ssoPage.row(name).getByRole("button", { name: `Delete ${name}` }).click();
+  await ssoPage
+    .row(name)
+    .getByRole("button", { name: `Delete ${name}` })
+    .click();
   await expect(ssoPage.confirmDialog).toHaveAccessibleName(`Delete ${name}?`);
   await ssoPage.confirmDialog.getByRole("button", { name: "Delete provider" }).click();
   await expect(ssoPage.confirmDialog).toBeHidden();
@@ -72,7 +78,12 @@ test("an admin adds a SAML provider, disables it through the step-up dialog, and
 
 test("the URL field follows the type, and bad values are explained inline", async ({ page, idp, people, ssoApi, ssoPage }) => {
   const { tenant, person: admin } = await people.tenantWith("admin", "SSO");
-  await ssoApi.createProvider(tenant.id, { provider_type: "saml", name: "Existing", metadata_url: `${idp.url}/saml.xml`, domains: ["taken.example"] });
+  await ssoApi.createProvider(tenant.id, {
+    provider_type: "saml",
+    name: "Existing",
+    metadata_url: `${idp.url}/saml.xml`,
+    domains: ["taken.example"],
+  });
   await signInAs(page, admin.email, admin.password);
   await ssoPage.goto(tenant.id);
   await ssoPage.openCreate();
@@ -80,7 +91,10 @@ test("the URL field follows the type, and bad values are explained inline", asyn
 
   await expect(dialog.url("SAML metadata URL")).toBeVisible();
   await dialog.type.selectOption({ label: "Google Workspace" });
-  await expect(dialog.url("OpenID discovery URL")).toHaveAttribute("placeholder", "https://accounts.google.com/.well-known/openid-configuration");
+  await expect(dialog.url("OpenID discovery URL")).toHaveAttribute(
+    "placeholder",
+    "https://accounts.google.com/.well-known/openid-configuration",
+  );
   await dialog.type.selectOption({ label: "Microsoft Azure AD" });
   await expect(dialog.url("OpenID discovery URL")).toHaveAttribute("placeholder", /login\.microsoftonline\.com\/\{tenant\}\/v2\.0/);
   await dialog.type.selectOption({ label: "SAML 2.0" });
@@ -139,7 +153,11 @@ test("the SSO page and its dialogs have no serious accessibility violations", as
     metadata_url: `${idp.url}/saml.xml`,
     domains: ["axe.example"],
   });
-  await ssoApi.createProvider(tenant.id, { provider_type: "oidc", name: "Axe OIDC", metadata_url: `${idp.url}/.well-known/openid-configuration` });
+  await ssoApi.createProvider(tenant.id, {
+    provider_type: "oidc",
+    name: "Axe OIDC",
+    metadata_url: `${idp.url}/.well-known/openid-configuration`,
+  });
   await page.reload();
   await ssoPage.waitUntilLoaded();
   await expect(ssoPage.status(provider.name)).toHaveAttribute("data-status", "valid");

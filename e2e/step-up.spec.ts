@@ -14,7 +14,11 @@ async function createProvider(request: import("@playwright/test").APIRequestCont
   return name;
 }
 
-test("disabling an SSO provider asks for the password (no serious accessibility violations); a wrong one says so, Escape gives up", async ({ page, people, request }) => {
+test("disabling an SSO provider asks for the password (no serious accessibility violations); a wrong one says so, Escape gives up", async ({
+  page,
+  people,
+  request,
+}) => {
   const { tenant, person: admin } = await people.tenantWith("admin", "Step-up");
   const provider = await createProvider(request, tenant.id);
   const stepUp = new StepUpDialog(page);

@@ -13,7 +13,10 @@ test("an admin adds a webhook to a local receiver, sends a test event, sees it d
   await signInAs(page, admin.email, admin.password);
   await webhooksPage.goto(tenant.id);
   await expect(webhooksPage.emptyState).toBeVisible();
-  await expect(page.getByRole("navigation", { name: "Tenant sections" }).getByRole("link", { name: "Webhooks" })).toHaveAttribute("aria-current", "page");
+  await expect(page.getByRole("navigation", { name: "Tenant sections" }).getByRole("link", { name: "Webhooks" })).toHaveAttribute(
+    "aria-current",
+    "page",
+  );
   await expectNoSeriousA11yViolations(page);
 
   const url = receiver.url("hook");
@@ -136,7 +139,13 @@ test("rotating the secret asks for the password, shows the new secret once, and 
   expect(String(request!.headers["webhook-signature"]).split(" ")).toHaveLength(2);
 });
 
-test("a failing endpoint: the attempts timeline shows the answer, and a retry delivers it", async ({ page, people, receiver, webhooksApi, webhooksPage }) => {
+test("a failing endpoint: the attempts timeline shows the answer, and a retry delivers it", async ({
+  page,
+  people,
+  receiver,
+  webhooksApi,
+  webhooksPage,
+}) => {
   const { tenant, person: admin } = await people.tenantWith("admin", "Webhooks");
   const url = receiver.url("failing");
   receiver.answer(url, 500, "upstream exploded: database is down");

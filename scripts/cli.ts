@@ -87,7 +87,13 @@ async function run(): Promise<unknown> {
       case "tenant create":
         return presentTenant(await createTenant(ctx, parse(CreateTenantInput, { name: values.name })));
       case "member add": {
-        const input = parse(AddMemberInput, { tenant_id: values.tenant, email: values.email, role: values.role, name: values.name, password: values.password });
+        const input = parse(AddMemberInput, {
+          tenant_id: values.tenant,
+          email: values.email,
+          role: values.role,
+          name: values.name,
+          password: values.password,
+        });
         return presentMember(await addMember({ ...ctx, tenantId: input.tenant_id }, input));
       }
       case "token create": {

@@ -15,7 +15,18 @@ try {
   process.exit(1);
 }
 
-const SOURCES = ["app", "server", "components", "prisma", "scripts", "instrumentation.ts", "instrumentation-client.ts", "proxy.ts", "next.config.mjs", "package.json"];
+const SOURCES = [
+  "app",
+  "server",
+  "components",
+  "prisma",
+  "scripts",
+  "instrumentation.ts",
+  "instrumentation-client.ts",
+  "proxy.ts",
+  "next.config.mjs",
+  "package.json",
+];
 
 function newestMtime(entry: string): number {
   if (!existsSync(entry)) return 0;

@@ -63,6 +63,7 @@ try {
 
 const bin = (name) => `node_modules/.bin/${name}`;
 step("lint", bin("eslint"), ["--max-warnings=0", "."]);
+step("format (Prettier)", bin("prettier"), ["--check", "."]);
 step("type-check", bin("tsc"), ["--noEmit"]);
 step("unit + integration (Vitest, real Postgres)", bin("vitest"), [
   "run",

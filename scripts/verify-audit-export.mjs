@@ -65,7 +65,7 @@ function* jsonValues(text, spread = false) {
         entries.push([key, value()]);
         ws();
         if (text[i] === ",") i++;
-        else if (text[i] === "}") return i++, { entries };
+        else if (text[i] === "}") return (i++, { entries });
         else error("expected ',' or '}'");
       }
     }
@@ -73,12 +73,12 @@ function* jsonValues(text, spread = false) {
       i++;
       const items = [];
       ws();
-      if (text[i] === "]") return i++, items;
+      if (text[i] === "]") return (i++, items);
       for (;;) {
         items.push(value());
         ws();
         if (text[i] === ",") i++;
-        else if (text[i] === "]") return i++, items;
+        else if (text[i] === "]") return (i++, items);
         else error("expected ',' or ']'");
       }
     }
@@ -132,7 +132,8 @@ function jsonbText(v) {
   return `{${entries.map(([k, x]) => `${JSON.stringify(k)}: ${jsonbText(x)}`).join(", ")}}`;
 }
 
-const get = (object, key) => (object && !Array.isArray(object) && object.entries ? object.entries.find(([k]) => k === key)?.[1] : undefined);
+const get = (object, key) =>
+  object && !Array.isArray(object) && object.entries ? object.entries.find(([k]) => k === key)?.[1] : undefined;
 
 // ---- CSV (RFC 4180), telling an empty quoted cell ("" = empty string) from an empty one (NULL) ----
 
@@ -181,7 +182,15 @@ const unguarded = (cell) => (cell === null ? [null] : /^'[=+\-@\t\r]/.test(cell)
 const HASHED = ["actor_id", "actor_email", "ip_address", "user_agent", "target_type", "target_id"];
 
 /** What the checks need of a row once its hash has been recomputed (the rows are not kept whole). */
-const checked = (row) => ({ sequence: row.sequence, id: row.id, tenantId: row.tenantId, timestamp: row.timestamp, prevHash: row.prevHash, hash: row.hash, intact: rehashes(row) });
+const checked = (row) => ({
+  sequence: row.sequence,
+  id: row.id,
+  tenantId: row.tenantId,
+  timestamp: row.timestamp,
+  prevHash: row.prevHash,
+  hash: row.hash,
+  intact: rehashes(row),
+});
 
 function* csvRows(text, tenantId) {
   const records = csvRecords(text.replace(/^\uFEFF/, ""));
@@ -217,7 +226,14 @@ function* jsonRows(text) {
     const actor = get(e, "actor");
     const metadata = get(e, "metadata");
     const target = get(e, "target");
-    const fields = [get(actor, "id"), get(actor, "email"), get(metadata, "ip_address"), get(metadata, "user_agent"), get(target, "type"), get(target, "id")];
+    const fields = [
+      get(actor, "id"),
+      get(actor, "email"),
+      get(metadata, "ip_address"),
+      get(metadata, "user_agent"),
+      get(target, "type"),
+      get(target, "id"),
+    ];
     const sequence = get(e, "sequence");
     yield checked({
       sequence: sequence instanceof Num ? Number(sequence.raw) : NaN,
@@ -237,7 +253,16 @@ function* jsonRows(text) {
 function rehashes(row) {
   const combos = row.choices.reduce((acc, options) => acc.flatMap((prefix) => options.map((o) => [...prefix, o])), [[]]);
   return combos.some((hashed) => {
-    const canonical = jsonbText([new Num(String(row.sequence)), row.id, row.tenantId, row.eventType, ...hashed.slice(0, 6), row.details, row.timestamp, row.prevHash]);
+    const canonical = jsonbText([
+      new Num(String(row.sequence)),
+      row.id,
+      row.tenantId,
+      row.eventType,
+      ...hashed.slice(0, 6),
+      row.details,
+      row.timestamp,
+      row.prevHash,
+    ]);
     return createHash("sha256").update(canonical, "utf8").digest("hex") === row.hash;
   });
 }
@@ -254,7 +279,7 @@ function loadDigests(files) {
     } catch {
       parsed = text.split(/\s+/).filter(Boolean);
     }
-    const items = Array.isArray(parsed) ? parsed : parsed?.results ?? [parsed];
+    const items = Array.isArray(parsed) ? parsed : (parsed?.results ?? [parsed]);
     for (const item of items) jwss.push(typeof item === "string" ? item : item?.jws);
   }
   if (jwss.length === 0 || jwss.some((j) => typeof j !== "string")) throw new BadInput("no digests (each needs its jws)");
@@ -269,7 +294,8 @@ function verifyDigest(jws, keys) {
   const jwk = keys.find((k) => k.kid === header.kid);
   if (!jwk) fail(null, `no key ${header.kid} in the JWKS`);
   const key = createPublicKey({ key: { kty: jwk.kty, crv: jwk.crv, x: jwk.x }, format: "jwk" });
-  if (!verify(null, Buffer.from(`${h}.${p}`), key, Buffer.from(s, "base64url"))) fail(null, `a digest's signature does not verify (kid ${header.kid})`);
+  if (!verify(null, Buffer.from(`${h}.${p}`), key, Buffer.from(s, "base64url")))
+    fail(null, `a digest's signature does not verify (kid ${header.kid})`);
   return { ...JSON.parse(Buffer.from(p, "base64url").toString("utf8")), jws, kid: header.kid };
 }
 
@@ -277,10 +303,12 @@ function main(argv) {
   const args = { export: [], jwks: [], digests: [] };
   for (let i = 0; i < argv.length; i += 2) {
     const name = argv[i]?.replace(/^--/, "");
-    if (!(name in args) || argv[i + 1] === undefined) throw new BadInput(`usage: verify-audit-export.mjs --export FILE --jwks FILE --digests FILE [--digests FILE]`);
+    if (!(name in args) || argv[i + 1] === undefined)
+      throw new BadInput(`usage: verify-audit-export.mjs --export FILE --jwks FILE --digests FILE [--digests FILE]`);
     args[name].push(argv[i + 1]);
   }
-  if (args.export.length !== 1 || args.jwks.length !== 1 || args.digests.length === 0) throw new BadInput("give --export, --jwks and --digests");
+  if (args.export.length !== 1 || args.jwks.length !== 1 || args.digests.length === 0)
+    throw new BadInput("give --export, --jwks and --digests");
 
   const { keys } = JSON.parse(readFileSync(args.jwks[0], "utf8"));
   const digests = loadDigests(args.digests)
@@ -291,7 +319,11 @@ function main(argv) {
     if (d.tenant_id !== tenantId) fail(null, "the digests are of different tenants");
     const before = digests[i - 1];
     if (before && d.from_sequence <= before.to_sequence) fail(null, `digests overlap at sequence ${d.from_sequence}`);
-    if (before && d.from_sequence === before.to_sequence + 1 && d.previous_digest_hash !== createHash("sha256").update(before.jws).digest("hex")) {
+    if (
+      before &&
+      d.from_sequence === before.to_sequence + 1 &&
+      d.previous_digest_hash !== createHash("sha256").update(before.jws).digest("hex")
+    ) {
       fail(null, `the digest from sequence ${d.from_sequence} does not chain to the one before (previous_digest_hash)`);
     }
   }
@@ -299,12 +331,13 @@ function main(argv) {
   const last = digests.at(-1).to_sequence;
 
   const text = readFileSync(args.export[0], "utf8");
-  const rows = [.../^\s*[[{]/.test(text) ? jsonRows(text) : csvRows(text, tenantId)];
+  const rows = [...(/^\s*[[{]/.test(text) ? jsonRows(text) : csvRows(text, tenantId))];
 
   // The export's order: newest first, ties by id. A row moved elsewhere in the file breaks it.
   for (let i = 1; i < rows.length; i++) {
     const [a, b] = [rows[i - 1], rows[i]];
-    if (!(a.timestamp > b.timestamp || (a.timestamp === b.timestamp && a.id > b.id))) fail(b.sequence, "the row is out of the export's order (newest first)");
+    if (!(a.timestamp > b.timestamp || (a.timestamp === b.timestamp && a.id > b.id)))
+      fail(b.sequence, "the row is out of the export's order (newest first)");
   }
   const bySequence = new Map();
   for (const row of rows) {
@@ -333,6 +366,6 @@ try {
     console.error(`FAILED ${error.message}`);
     process.exit(1);
   }
-  console.error(`error: ${error instanceof BadInput ? error.message : error.message ?? error}`);
+  console.error(`error: ${error instanceof BadInput ? error.message : (error.message ?? error)}`);
   process.exit(2);
 }

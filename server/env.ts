@@ -42,10 +42,7 @@ const EnvSchema = z.object({
   CRON_SECRET: z.string().min(16, "CRON_SECRET must be at least 16 characters").optional(),
   INTERNAL_CRON: z.enum(["on", "off"], { error: "INTERNAL_CRON must be on or off" }).default("on"),
   BOOTSTRAP_ADMIN_EMAIL: z.email({ error: "BOOTSTRAP_ADMIN_EMAIL must be an email address" }).optional(),
-  BOOTSTRAP_ADMIN_PASSWORD: z
-    .string()
-    .min(8, "BOOTSTRAP_ADMIN_PASSWORD must be at least 8 characters")
-    .optional(),
+  BOOTSTRAP_ADMIN_PASSWORD: z.string().min(8, "BOOTSTRAP_ADMIN_PASSWORD must be at least 8 characters").optional(),
   BOOTSTRAP_TOKEN: z
     .string()
     .regex(/^cp_[A-Za-z0-9_-]{32,}$/, "BOOTSTRAP_TOKEN must look like cp_ followed by at least 32 URL-safe characters")
@@ -90,7 +87,10 @@ const EnvSchema = z.object({
   // API rate limits (server/http/rate-limit.ts): requests per window; 0 turns that limit off.
   RATE_LIMIT_PER_TOKEN: count("RATE_LIMIT_PER_TOKEN", 600),
   RATE_LIMIT_PER_IP: count("RATE_LIMIT_PER_IP", 60),
-  RATE_LIMIT_WINDOW_SECONDS: count("RATE_LIMIT_WINDOW_SECONDS", 60, 86_400).refine((n) => n > 0, "RATE_LIMIT_WINDOW_SECONDS must be 1 or more"),
+  RATE_LIMIT_WINDOW_SECONDS: count("RATE_LIMIT_WINDOW_SECONDS", 60, 86_400).refine(
+    (n) => n > 0,
+    "RATE_LIMIT_WINDOW_SECONDS must be 1 or more",
+  ),
   SMTP_URL: z
     .string()
     .regex(/^smtps?:\/\/.+/, "SMTP_URL must be an smtp:// or smtps:// URL, e.g. smtp://user:pass@mail.example.com:587")

@@ -52,8 +52,7 @@ export class AppError extends Error {
   }
 }
 
-export const InvalidRequest = (message: string, errors?: FieldError[]) =>
-  new AppError("invalid_request", message, { errors });
+export const InvalidRequest = (message: string, errors?: FieldError[]) => new AppError("invalid_request", message, { errors });
 
 /** One invalid field: the message names it, and `errors` carries its path. */
 export const InvalidField = (path: string, message: string) =>

@@ -9,7 +9,11 @@ export default function ForgotPasswordPage() {
     <PublicPage
       title="Forgot your password?"
       description="We will email you a link to set a new one."
-      footer={<a href="/login" className="font-medium text-indigo-700 hover:underline">Back to sign in</a>}
+      footer={
+        <a href="/login" className="font-medium text-indigo-700 hover:underline">
+          Back to sign in
+        </a>
+      }
     >
       <ForgotPasswordForm />
     </PublicPage>

@@ -6,7 +6,14 @@ export const metadata: Metadata = { title: "Accept your invitation", referrer: "
 
 export default function InvitePage() {
   return (
-    <PublicPage title="Accept your invitation" footer={<a href="/login" className="font-medium text-indigo-700 hover:underline">Back to sign in</a>}>
+    <PublicPage
+      title="Accept your invitation"
+      footer={
+        <a href="/login" className="font-medium text-indigo-700 hover:underline">
+          Back to sign in
+        </a>
+      }
+    >
       <InviteForm />
     </PublicPage>
   );

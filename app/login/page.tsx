@@ -27,7 +27,10 @@ export default async function LoginPage({ searchParams }: { searchParams: Search
           <p className="mt-1 text-sm text-slate-600">Manage tenants, SSO, audit logs and webhooks.</p>
         </div>
         <div className="rounded-lg border border-slate-200 bg-white p-6 shadow-sm sm:p-8">
-          <LoginForm callbackUrl={callbackUrl} initialError={signInErrorMessage(first(params.error)) ?? ssoErrorMessage(first(params.sso_error))} />
+          <LoginForm
+            callbackUrl={callbackUrl}
+            initialError={signInErrorMessage(first(params.error)) ?? ssoErrorMessage(first(params.sso_error))}
+          />
           <div className="my-6 flex items-center gap-3 text-xs text-slate-500" aria-hidden="true">
             <span className="h-px flex-1 bg-slate-200" />
             or

@@ -6,7 +6,14 @@ export const metadata: Metadata = { title: "Set a new password", referrer: "no-r
 
 export default function ResetPasswordPage() {
   return (
-    <PublicPage title="Set a new password" footer={<a href="/login" className="font-medium text-indigo-700 hover:underline">Back to sign in</a>}>
+    <PublicPage
+      title="Set a new password"
+      footer={
+        <a href="/login" className="font-medium text-indigo-700 hover:underline">
+          Back to sign in
+        </a>
+      }
+    >
       <ResetPasswordForm />
     </PublicPage>
   );

@@ -64,7 +64,11 @@ export function AuditView({ tenantId }: { tenantId: string }) {
 
   const api = apiFiltersOf(filters, anchor);
   const input = { tenant_id: tenantId, page_size: AUDIT_PAGE_SIZE, ...api, ...(position.cursor ? { cursor: position.cursor } : {}) };
-  const query = useQuery({ ...trpc.audit.list.queryOptions(input), placeholderData: keepPreviousData, retry: (n, e) => statusOf(e) >= 500 && n < 2 });
+  const query = useQuery({
+    ...trpc.audit.list.queryOptions(input),
+    placeholderData: keepPreviousData,
+    retry: (n, e) => statusOf(e) >= 500 && n < 2,
+  });
 
   function navigate(next: AuditFilters, at?: AuditPosition) {
     const search = searchOf(next, at);
@@ -174,7 +178,13 @@ function Results({ query, filterErrors, filters, position, selectedId, onOpen, o
 
   if (query.isError) {
     if (filterErrors) {
-      return <EmptyState title="These filters cannot be used" description="Correct the fields marked above, or clear the filters." action={<ClearButton onClear={onClear} />} />;
+      return (
+        <EmptyState
+          title="These filters cannot be used"
+          description="Correct the fields marked above, or clear the filters."
+          action={<ClearButton onClear={onClear} />}
+        />
+      );
     }
     if (statusOf(query.error) === 400) {
       return (
@@ -185,7 +195,14 @@ function Results({ query, filterErrors, filters, position, selectedId, onOpen, o
         </div>
       );
     }
-    return <LoadError title="Audit events could not be loaded" message={messageOf(query.error)} onRetry={() => query.refetch()} retrying={query.isFetching} />;
+    return (
+      <LoadError
+        title="Audit events could not be loaded"
+        message={messageOf(query.error)}
+        onRetry={() => query.refetch()}
+        retrying={query.isFetching}
+      />
+    );
   }
 
   const page = query.data;
@@ -199,7 +216,11 @@ function Results({ query, filterErrors, filters, position, selectedId, onOpen, o
         action={<ClearButton onClear={onClear} />}
       />
     ) : (
-      <EmptyState icon={<BookIcon className="size-6" />} title="No events yet" description="Changes to this tenant and sign-ins to it are recorded here as they happen." />
+      <EmptyState
+        icon={<BookIcon className="size-6" />}
+        title="No events yet"
+        description="Changes to this tenant and sign-ins to it are recorded here as they happen."
+      />
     );
   }
 

@@ -97,7 +97,11 @@ function EventBody({ event }: { event: AuditEventView }) {
         </Row>
         <Row label="Actor">
           <span className="block">{event.actor.email || <span className="text-slate-600">No email</span>}</span>
-          {event.actor.id ? <Copyable value={event.actor.id} label="actor ID" /> : <span className="text-slate-600">The platform itself</span>}
+          {event.actor.id ? (
+            <Copyable value={event.actor.id} label="actor ID" />
+          ) : (
+            <span className="text-slate-600">The platform itself</span>
+          )}
         </Row>
         <Row label="Target">
           {event.target ? (

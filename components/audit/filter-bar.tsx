@@ -7,15 +7,7 @@ import { Button } from "../ui/button";
 import { Field } from "../ui/field";
 import { Input } from "../ui/input";
 import { Select } from "../ui/select";
-import {
-  isoOfUtcInput,
-  NO_FILTERS,
-  RANGE_OPTIONS,
-  typeSuggestions,
-  utcInputValue,
-  type AuditFilters,
-  type Range,
-} from "./filters";
+import { isoOfUtcInput, NO_FILTERS, RANGE_OPTIONS, typeSuggestions, utcInputValue, type AuditFilters, type Range } from "./filters";
 
 /** Messages under the filter fields, by the API parameter the server named. */
 export type FilterErrors = Partial<Record<"event_type" | "actor_id" | "start_date" | "end_date", string>>;
@@ -110,7 +102,12 @@ export function FilterBar({ tenantId, filters, errors, onApply }: FilterBarProps
         )}
       </Field>
 
-      <Field id="audit-range" label="Date range" error={custom ? undefined : (errors.start_date ?? errors.end_date)} className="lg:col-span-3">
+      <Field
+        id="audit-range"
+        label="Date range"
+        error={custom ? undefined : (errors.start_date ?? errors.end_date)}
+        className="lg:col-span-3"
+      >
         {(control) => (
           <Select {...control} value={draft.range} onChange={(e) => set({ range: e.target.value as Range })}>
             {RANGE_OPTIONS.map((o) => (
@@ -135,12 +132,22 @@ export function FilterBar({ tenantId, filters, errors, onApply }: FilterBarProps
           <legend className="sr-only">Custom date range</legend>
           <Field id="audit-from" label="From (UTC)" hint="Included" error={errors.start_date} className="lg:col-span-3">
             {(control) => (
-              <Input {...control} type="datetime-local" value={utcInputValue(draft.from)} onChange={(e) => set({ from: isoOfUtcInput(e.target.value) })} />
+              <Input
+                {...control}
+                type="datetime-local"
+                value={utcInputValue(draft.from)}
+                onChange={(e) => set({ from: isoOfUtcInput(e.target.value) })}
+              />
             )}
           </Field>
           <Field id="audit-to" label="To (UTC)" hint="Not included" error={errors.end_date} className="lg:col-span-3">
             {(control) => (
-              <Input {...control} type="datetime-local" value={utcInputValue(draft.to)} onChange={(e) => set({ to: isoOfUtcInput(e.target.value) })} />
+              <Input
+                {...control}
+                type="datetime-local"
+                value={utcInputValue(draft.to)}
+                onChange={(e) => set({ to: isoOfUtcInput(e.target.value) })}
+              />
             )}
           </Field>
         </fieldset>

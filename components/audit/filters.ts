@@ -144,9 +144,15 @@ export function isoOfUtcInput(value: string): string {
  * Suggestions for the comma-separated event type field: the entries typed so far followed by each
  * kind (and `prefix.*`) not yet among them, so a datalist can complete the entry being typed.
  */
-export function typeSuggestions(value: string, kinds: Array<{ event_type: string; count: number }>): Array<{ value: string; label: string }> {
+export function typeSuggestions(
+  value: string,
+  kinds: Array<{ event_type: string; count: number }>,
+): Array<{ value: string; label: string }> {
   const parts = value.split(",");
-  const done = parts.slice(0, -1).map((p) => p.trim()).filter(Boolean);
+  const done = parts
+    .slice(0, -1)
+    .map((p) => p.trim())
+    .filter(Boolean);
   const head = done.length ? `${done.join(", ")}, ` : "";
   const prefixes = new Map<string, number>();
   for (const { event_type, count } of kinds) {

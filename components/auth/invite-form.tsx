@@ -117,13 +117,15 @@ export function InviteForm() {
     <form onSubmit={submit} noValidate className="space-y-5">
       <p className="text-sm text-slate-700">
         You are invited to <span className="font-semibold text-slate-900">{invitation.tenant_name}</span> as{" "}
-        {invitation.role === "admin" ? "an admin" : "a viewer"}, with <span className="break-all font-medium text-slate-900">{invitation.email}</span>.
+        {invitation.role === "admin" ? "an admin" : "a viewer"}, with{" "}
+        <span className="break-all font-medium text-slate-900">{invitation.email}</span>.
       </p>
       {formError ? <Alert tone="danger">{formError}</Alert> : null}
       {mustSignIn ? (
         <>
           <Alert tone="info">
-            {invitation.email} already has an account{signedInAs ? ` (you are signed in as ${signedInAs})` : ""}. Sign in as {invitation.email}, then accept.
+            {invitation.email} already has an account{signedInAs ? ` (you are signed in as ${signedInAs})` : ""}. Sign in as{" "}
+            {invitation.email}, then accept.
           </Alert>
           <Button className="w-full" onClick={() => router.push(`${consoleUrl.login()}?callbackUrl=${encodeURIComponent(here)}`)}>
             Sign in to accept
@@ -132,16 +134,35 @@ export function InviteForm() {
       ) : invitation.needs_password ? (
         <>
           <Field id="invite-name" label="Your name (optional)" error={errors.name}>
-            {(control) => <Input {...control} autoComplete="name" value={name} onChange={(e) => (setName(e.target.value), clear("name"))} />}
-          </Field>
-          <Field id="invite-password" label="Choose a password" hint={`At least ${MIN_PASSWORD_LENGTH} characters.`} error={errors.password}>
             {(control) => (
-              <Input {...control} type="password" autoComplete="new-password" value={password} onChange={(e) => (setPassword(e.target.value), clear("password"))} />
+              <Input {...control} autoComplete="name" value={name} onChange={(e) => (setName(e.target.value), clear("name"))} />
+            )}
+          </Field>
+          <Field
+            id="invite-password"
+            label="Choose a password"
+            hint={`At least ${MIN_PASSWORD_LENGTH} characters.`}
+            error={errors.password}
+          >
+            {(control) => (
+              <Input
+                {...control}
+                type="password"
+                autoComplete="new-password"
+                value={password}
+                onChange={(e) => (setPassword(e.target.value), clear("password"))}
+              />
             )}
           </Field>
           <Field id="invite-confirm" label="Confirm password" error={errors.confirm}>
             {(control) => (
-              <Input {...control} type="password" autoComplete="new-password" value={confirm} onChange={(e) => (setConfirm(e.target.value), clear("confirm"))} />
+              <Input
+                {...control}
+                type="password"
+                autoComplete="new-password"
+                value={confirm}
+                onChange={(e) => (setConfirm(e.target.value), clear("confirm"))}
+              />
             )}
           </Field>
           <Button type="submit" className="w-full" loading={submitting}>

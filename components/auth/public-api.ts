@@ -17,7 +17,11 @@ export class PublicApiError extends Error {
 export async function callProcedure<T>(path: string, input: unknown): Promise<T> {
   let response: Response;
   try {
-    response = await fetch(`/api/trpc/${path}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(input) });
+    response = await fetch(`/api/trpc/${path}`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(input),
+    });
   } catch {
     throw new PublicApiError("", { httpStatus: 0 });
   }
@@ -26,7 +30,10 @@ export async function callProcedure<T>(path: string, input: unknown): Promise<T>
     error?: { message: string; data?: { httpStatus?: number; errors?: Array<{ path: string; message: string }> } };
   } | null;
   if (response.ok && body?.result) return body.result.data;
-  throw new PublicApiError(body?.error?.message ?? "", { httpStatus: body?.error?.data?.httpStatus ?? response.status, errors: body?.error?.data?.errors });
+  throw new PublicApiError(body?.error?.message ?? "", {
+    httpStatus: body?.error?.data?.httpStatus ?? response.status,
+    errors: body?.error?.data?.errors,
+  });
 }
 
 /** The token of an emailed link: it rides in the fragment (#token=…), which browsers never send to servers. */

@@ -2,7 +2,17 @@ import type { ReactNode } from "react";
 import { Brand } from "../brand";
 
 /** The frame of the signed-out pages (invitation, forgot and reset password): brand, title, one card. */
-export function PublicPage({ title, description, children, footer }: { title: string; description?: ReactNode; children: ReactNode; footer?: ReactNode }) {
+export function PublicPage({
+  title,
+  description,
+  children,
+  footer,
+}: {
+  title: string;
+  description?: ReactNode;
+  children: ReactNode;
+  footer?: ReactNode;
+}) {
   return (
     <main className="flex min-h-screen flex-col items-center justify-center px-4 py-12">
       <div className="w-full max-w-sm">

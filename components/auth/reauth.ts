@@ -75,7 +75,11 @@ export const reauthLink: TRPCLink<AppRouter> = () => {
             observer.error(error);
             return;
           }
-          subscription = next(op).subscribe({ next: (v) => observer.next(v), complete: () => observer.complete(), error: (e) => observer.error(e) });
+          subscription = next(op).subscribe({
+            next: (v) => observer.next(v),
+            complete: () => observer.complete(),
+            error: (e) => observer.error(e),
+          });
         });
       }
       return () => subscription.unsubscribe();

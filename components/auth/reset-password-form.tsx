@@ -34,7 +34,11 @@ export function ResetPasswordForm() {
   if (token === null) {
     return (
       <Alert tone="danger" title="This page needs the link from your email">
-        Ask for a new link on <a href={consoleUrl.forgotPassword()} className="font-medium underline">Forgot password</a>.
+        Ask for a new link on{" "}
+        <a href={consoleUrl.forgotPassword()} className="font-medium underline">
+          Forgot password
+        </a>
+        .
       </Alert>
     );
   }
@@ -70,12 +74,24 @@ export function ResetPasswordForm() {
       ) : null}
       <Field id="new-password" label="New password" hint={`At least ${MIN_PASSWORD_LENGTH} characters.`} error={errors.password}>
         {(control) => (
-          <Input {...control} type="password" autoComplete="new-password" value={password} onChange={(e) => (setPassword(e.target.value), clear("password"))} />
+          <Input
+            {...control}
+            type="password"
+            autoComplete="new-password"
+            value={password}
+            onChange={(e) => (setPassword(e.target.value), clear("password"))}
+          />
         )}
       </Field>
       <Field id="new-password-confirm" label="Confirm new password" error={errors.confirm}>
         {(control) => (
-          <Input {...control} type="password" autoComplete="new-password" value={confirm} onChange={(e) => (setConfirm(e.target.value), clear("confirm"))} />
+          <Input
+            {...control}
+            type="password"
+            autoComplete="new-password"
+            value={confirm}
+            onChange={(e) => (setConfirm(e.target.value), clear("confirm"))}
+          />
         )}
       </Field>
       <Button type="submit" className="w-full" disabled={!hydrated || token === undefined} loading={submitting}>

@@ -76,11 +76,20 @@ export function SignInAgainDialog({ user }: { user: { userId: string; email: str
           <div className="space-y-4">
             {error ? <Alert tone="danger">{error}</Alert> : null}
             <Field id="reauth-email" label="Email">
-              {(control) => <Input {...control} type="email" autoComplete="username" value={email} onChange={(e) => setEmail(e.target.value)} />}
+              {(control) => (
+                <Input {...control} type="email" autoComplete="username" value={email} onChange={(e) => setEmail(e.target.value)} />
+              )}
             </Field>
             <Field id="reauth-password" label="Password">
               {(control) => (
-                <Input {...control} type="password" autoComplete="current-password" data-autofocus value={password} onChange={(e) => setPassword(e.target.value)} />
+                <Input
+                  {...control}
+                  type="password"
+                  autoComplete="current-password"
+                  data-autofocus
+                  value={password}
+                  onChange={(e) => setPassword(e.target.value)}
+                />
               )}
             </Field>
           </div>

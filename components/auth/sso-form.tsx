@@ -23,7 +23,9 @@ export function SsoForm({ callbackUrl, open: initiallyOpen }: { callbackUrl: str
     <form method="post" action="/api/sso/signin" className="space-y-4" onSubmit={() => setSubmitting(true)} aria-label="Sign in with SSO">
       {callbackUrl ? <input type="hidden" name="callbackUrl" value={callbackUrl} /> : null}
       <Field id="sso-email" label="Work email" hint="We send you to your company's identity provider.">
-        {(control) => <Input {...control} type="email" name="email" autoComplete="username" inputMode="email" required autoFocus={!initiallyOpen} />}
+        {(control) => (
+          <Input {...control} type="email" name="email" autoComplete="username" inputMode="email" required autoFocus={!initiallyOpen} />
+        )}
       </Field>
       <Button type="submit" variant="secondary" className="w-full" loading={submitting}>
         {submitting ? "Redirecting…" : "Continue with SSO"}

@@ -16,6 +16,10 @@ export function useSelectedTenant() {
   const params = useParams<{ tenantId?: string }>();
   const search = useSearchParams();
   const id = params.tenantId ?? search.get("tenant") ?? null;
-  const query = useQuery({ ...trpc.tenants.get.queryOptions({ tenant_id: id ?? "" }), enabled: Boolean(id && UUID.test(id)), retry: false });
+  const query = useQuery({
+    ...trpc.tenants.get.queryOptions({ tenant_id: id ?? "" }),
+    enabled: Boolean(id && UUID.test(id)),
+    retry: false,
+  });
   return { id, tenant: query.isSuccess ? query.data : null, pending: Boolean(id) && query.isPending && query.fetchStatus !== "idle" };
 }

@@ -18,13 +18,7 @@ import { ConsoleUserProvider } from "./user-context";
 
 const ROLE_LABEL = { operator: "Operator", support: "Support" } as const;
 
-function Navigation({
-  user,
-  onNavigate,
-}: {
-  user: ConsoleUser;
-  onNavigate: () => void;
-}) {
+function Navigation({ user, onNavigate }: { user: ConsoleUser; onNavigate: () => void }) {
   const pathname = usePathname();
   const selected = useSelectedTenant();
   const links = navLinks(selected.tenant?.id ?? null, user.platformRole);
@@ -43,17 +37,10 @@ function Navigation({
                 className={cx(
                   "flex items-center gap-2.5 rounded-md px-2.5 py-2 text-sm font-medium",
                   "focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-indigo-600",
-                  active
-                    ? "bg-indigo-50 text-indigo-700"
-                    : "text-slate-700 hover:bg-slate-100 hover:text-slate-900",
+                  active ? "bg-indigo-50 text-indigo-700" : "text-slate-700 hover:bg-slate-100 hover:text-slate-900",
                 )}
               >
-                <Icon
-                  className={cx(
-                    "size-5",
-                    active ? "text-indigo-600" : "text-slate-500",
-                  )}
-                />
+                <Icon className={cx("size-5", active ? "text-indigo-600" : "text-slate-500")} />
                 {label}
               </Link>
             </li>
@@ -64,13 +51,7 @@ function Navigation({
   );
 }
 
-function Account({
-  user,
-  onNavigate,
-}: {
-  user: ConsoleUser;
-  onNavigate: () => void;
-}) {
+function Account({ user, onNavigate }: { user: ConsoleUser; onNavigate: () => void }) {
   const pathname = usePathname();
   const selected = useSelectedTenant();
   const current = pathname === consoleUrl.profile();
@@ -115,13 +96,7 @@ function Account({
 }
 
 /** The signed-in frame: sidebar on wide screens, a header with a menu on narrow ones. */
-export function ConsoleShell({
-  user,
-  children,
-}: {
-  user: ConsoleUser;
-  children: ReactNode;
-}) {
+export function ConsoleShell({ user, children }: { user: ConsoleUser; children: ReactNode }) {
   const [menuOpen, setMenuOpen] = useState(false);
   const close = () => setMenuOpen(false);
 
@@ -137,10 +112,7 @@ export function ConsoleShell({
 
         <aside className="fixed inset-y-0 left-0 hidden w-64 flex-col border-r border-slate-200 bg-white lg:flex">
           <div className="flex h-16 items-center px-5">
-            <Link
-              href={consoleUrl.tenants()}
-              className="rounded-md focus-visible:outline-2 focus-visible:outline-indigo-600"
-            >
+            <Link href={consoleUrl.tenants()} className="rounded-md focus-visible:outline-2 focus-visible:outline-indigo-600">
               <Brand />
             </Link>
           </div>
@@ -155,10 +127,7 @@ export function ConsoleShell({
 
         <header className="sticky top-0 z-30 border-b border-slate-200 bg-white lg:hidden">
           <div className="flex h-14 items-center justify-between px-4">
-            <Link
-              href={consoleUrl.tenants()}
-              className="rounded-md focus-visible:outline-2 focus-visible:outline-indigo-600"
-            >
+            <Link href={consoleUrl.tenants()} className="rounded-md focus-visible:outline-2 focus-visible:outline-indigo-600">
               <Brand />
             </Link>
             <button
@@ -168,19 +137,11 @@ export function ConsoleShell({
               aria-controls="mobile-menu"
               className="inline-flex items-center gap-1.5 rounded-md px-2 py-1.5 text-sm font-medium text-slate-700 hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-indigo-600"
             >
-              {menuOpen ? (
-                <CloseIcon className="size-5" />
-              ) : (
-                <MenuIcon className="size-5" />
-              )}
+              {menuOpen ? <CloseIcon className="size-5" /> : <MenuIcon className="size-5" />}
               Menu
             </button>
           </div>
-          <div
-            id="mobile-menu"
-            hidden={!menuOpen}
-            className="space-y-5 border-t border-slate-200 px-4 py-4"
-          >
+          <div id="mobile-menu" hidden={!menuOpen} className="space-y-5 border-t border-slate-200 px-4 py-4">
             <TenantSwitcher onNavigate={close} />
             <Navigation user={user} onNavigate={close} />
             <div className="border-t border-slate-200 pt-4">
@@ -190,9 +151,7 @@ export function ConsoleShell({
         </header>
 
         <main id="main" tabIndex={-1} className="outline-none lg:pl-64">
-          <div className="mx-auto max-w-6xl px-4 py-6 sm:px-6 sm:py-8 lg:px-8">
-            {children}
-          </div>
+          <div className="mx-auto max-w-6xl px-4 py-6 sm:px-6 sm:py-8 lg:px-8">{children}</div>
         </main>
       </TenantCommandProvider>
     </ConsoleUserProvider>

@@ -39,7 +39,13 @@ function TenantCommandDialog({ onClose }: { onClose: () => void }) {
   }
 
   return (
-    <Dialog title="Switch tenant" description="Type part of a name, or paste a tenant ID." onClose={onClose} size="md" className="sm:mt-[12vh] sm:mb-auto">
+    <Dialog
+      title="Switch tenant"
+      description="Type part of a name, or paste a tenant ID."
+      onClose={onClose}
+      size="md"
+      className="sm:mt-[12vh] sm:mb-auto"
+    >
       <Command shouldFilter={false} loop label="Search tenants" className="space-y-3">
         <div className="relative">
           <SearchIcon className="pointer-events-none absolute top-2.5 left-3 size-4 text-slate-500" />

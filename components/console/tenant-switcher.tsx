@@ -26,9 +26,7 @@ export function TenantSwitcher({ onNavigate, className }: { onNavigate?: () => v
 
   return (
     <div className={cx("space-y-1.5", className)}>
-      <p className="block text-xs font-medium tracking-wide text-slate-600 uppercase">
-        Tenant
-      </p>
+      <p className="block text-xs font-medium tracking-wide text-slate-600 uppercase">Tenant</p>
       <button
         type="button"
         aria-haspopup="dialog"

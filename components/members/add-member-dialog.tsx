@@ -21,7 +21,15 @@ const ORDER: Array<[string, string]> = [
 ];
 
 /** Adds someone to the tenant by email; creates their user when the email is new to the platform. */
-export function AddMemberDialog({ tenantId, onAdded, onClose }: { tenantId: string; onAdded: (member: Member) => void; onClose: () => void }) {
+export function AddMemberDialog({
+  tenantId,
+  onAdded,
+  onClose,
+}: {
+  tenantId: string;
+  onAdded: (member: Member) => void;
+  onClose: () => void;
+}) {
   const trpc = useTRPC();
   const add = useMutation(trpc.members.add.mutationOptions());
   const [email, setEmail] = useState("");
@@ -95,7 +103,9 @@ export function AddMemberDialog({ tenantId, onAdded, onClose }: { tenantId: stri
           id="member-role"
           label="Role"
           error={errors.role}
-          hint={role === "admin" ? "Admins can change the tenant: members, SSO and more." : "Viewers can look at the tenant but not change it."}
+          hint={
+            role === "admin" ? "Admins can change the tenant: members, SSO and more." : "Viewers can look at the tenant but not change it."
+          }
         >
           {(control) => (
             <Select {...control} value={role} onChange={(event) => setRole(event.target.value as "admin" | "viewer")}>

@@ -19,7 +19,15 @@ const ORDER: Array<[string, string]> = [
 ];
 
 /** Invites someone by email: they get a link (valid 7 days) to set their password and join. */
-export function InviteDialog({ tenantId, onSent, onClose }: { tenantId: string; onSent: (invitation: SentInvitation) => void; onClose: () => void }) {
+export function InviteDialog({
+  tenantId,
+  onSent,
+  onClose,
+}: {
+  tenantId: string;
+  onSent: (invitation: SentInvitation) => void;
+  onClose: () => void;
+}) {
   const trpc = useTRPC();
   const create = useMutation(trpc.invitations.create.mutationOptions());
   const [email, setEmail] = useState("");
@@ -76,7 +84,9 @@ export function InviteDialog({ tenantId, onSent, onClose }: { tenantId: string; 
           id="invite-role"
           label="Role"
           error={errors.role}
-          hint={role === "admin" ? "Admins can change the tenant: members, SSO and more." : "Viewers can look at the tenant but not change it."}
+          hint={
+            role === "admin" ? "Admins can change the tenant: members, SSO and more." : "Viewers can look at the tenant but not change it."
+          }
         >
           {(control) => (
             <Select {...control} value={role} onChange={(event) => setRole(event.target.value as "admin" | "viewer")}>

@@ -83,7 +83,17 @@ function RowActions({ member, actions, className }: { member: Member; actions: M
 }
 
 /** Email, then name and badges; on narrow screens also the role and actions, as there is no room for their columns. */
-function MemberCell({ member, actions, pending, self }: { member: Member; actions: MemberActions | null; pending: boolean; self: boolean }) {
+function MemberCell({
+  member,
+  actions,
+  pending,
+  self,
+}: {
+  member: Member;
+  actions: MemberActions | null;
+  pending: boolean;
+  self: boolean;
+}) {
   return (
     <>
       <span className="block truncate font-medium text-slate-900" title={member.email}>
@@ -109,7 +119,10 @@ function MemberCell({ member, actions, pending, self }: { member: Member; action
 /** A tenant's members, newest first, a page at a time. */
 export function MembersTable({ tenantId, position, onMove, actions, selfId, pendingId, highlightId }: MembersTableProps) {
   const trpc = useTRPC();
-  const query = useQuery({ ...trpc.members.list.queryOptions({ tenant_id: tenantId, ...pageInput(position, MEMBERS_PAGE_SIZE) }), ...keepPage });
+  const query = useQuery({
+    ...trpc.members.list.queryOptions({ tenant_id: tenantId, ...pageInput(position, MEMBERS_PAGE_SIZE) }),
+    ...keepPage,
+  });
 
   return (
     <ListTable
@@ -119,7 +132,13 @@ export function MembersTable({ tenantId, position, onMove, actions, selfId, pend
       position={position}
       onMove={onMove}
       pageSize={MEMBERS_PAGE_SIZE}
-      empty={<EmptyState icon={<UsersIcon className="size-6" />} title="No members yet" description="Add people to give them access to this tenant." />}
+      empty={
+        <EmptyState
+          icon={<UsersIcon className="size-6" />}
+          title="No members yet"
+          description="Add people to give them access to this tenant."
+        />
+      }
       pastEnd={{ noun: "members", reason: "removed" }}
       renderRow={(member) => {
         const self = member.user_id === selfId;

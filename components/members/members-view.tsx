@@ -153,7 +153,9 @@ export function MembersView({ tenantId }: { tenantId: string }) {
                   </>,
                 );
               } else {
-                setActionError(`The invitation to ${invitation.email} was saved but its mail could not be sent. Resend it from Pending invitations.`);
+                setActionError(
+                  `The invitation to ${invitation.email} was saved but its mail could not be sent. Resend it from Pending invitations.`,
+                );
               }
             }}
           />
@@ -219,7 +221,9 @@ export function MembersView({ tenantId }: { tenantId: string }) {
             <p>
               <span className="font-medium text-slate-900">{open.member.email}</span>
               {open.member.name ? ` (${open.member.name})` : null} will lose access to this tenant.
-              {open.member.user_id === user.userId && !user.platformRole ? " You will no longer see it unless someone adds you again." : null}
+              {open.member.user_id === user.userId && !user.platformRole
+                ? " You will no longer see it unless someone adds you again."
+                : null}
             </p>
           </ConfirmDialog>
         ) : null}

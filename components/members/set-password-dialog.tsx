@@ -42,8 +42,8 @@ export function SetPasswordDialog({ member, onDone, onClose }: { member: Member;
       title="Set a password"
       description={
         <>
-          <span className="font-medium text-slate-900">{member.email}</span> has no password yet. Set one and share it with them
-          safely; they can change it from their profile.
+          <span className="font-medium text-slate-900">{member.email}</span> has no password yet. Set one and share it with them safely;
+          they can change it from their profile.
         </>
       }
       onClose={onClose}
@@ -55,12 +55,24 @@ export function SetPasswordDialog({ member, onDone, onClose }: { member: Member;
         {formError ? <Alert tone="danger">{formError}</Alert> : null}
         <Field id="member-new-password" label="Password" hint="At least 8 characters." error={errors.password}>
           {(control) => (
-            <Input {...control} type="password" autoComplete="new-password" value={password} onChange={(event) => setValue(event.target.value)} />
+            <Input
+              {...control}
+              type="password"
+              autoComplete="new-password"
+              value={password}
+              onChange={(event) => setValue(event.target.value)}
+            />
           )}
         </Field>
         <Field id="member-confirm-password" label="Confirm password" error={errors.confirm}>
           {(control) => (
-            <Input {...control} type="password" autoComplete="new-password" value={confirm} onChange={(event) => setConfirm(event.target.value)} />
+            <Input
+              {...control}
+              type="password"
+              autoComplete="new-password"
+              value={confirm}
+              onChange={(event) => setConfirm(event.target.value)}
+            />
           )}
         </Field>
       </div>

@@ -61,15 +61,40 @@ export function ChangePasswordForm() {
           {formError ? <Alert tone="danger">{formError}</Alert> : null}
           <Field id="current-password" label="Current password" error={errors.current_password}>
             {(control) => (
-              <Input {...control} type="password" autoComplete="current-password" value={current} onChange={(event) => setCurrent(event.target.value)} />
+              <Input
+                {...control}
+                type="password"
+                autoComplete="current-password"
+                value={current}
+                onChange={(event) => setCurrent(event.target.value)}
+              />
             )}
           </Field>
-          <Field id="new-password" label="New password" hint={errors.new_password ? undefined : "At least 8 characters."} error={errors.new_password}>
-            {(control) => <Input {...control} type="password" autoComplete="new-password" value={next} onChange={(event) => setNext(event.target.value)} />}
+          <Field
+            id="new-password"
+            label="New password"
+            hint={errors.new_password ? undefined : "At least 8 characters."}
+            error={errors.new_password}
+          >
+            {(control) => (
+              <Input
+                {...control}
+                type="password"
+                autoComplete="new-password"
+                value={next}
+                onChange={(event) => setNext(event.target.value)}
+              />
+            )}
           </Field>
           <Field id="confirm-password" label="Confirm new password" error={errors.confirm}>
             {(control) => (
-              <Input {...control} type="password" autoComplete="new-password" value={confirm} onChange={(event) => setConfirm(event.target.value)} />
+              <Input
+                {...control}
+                type="password"
+                autoComplete="new-password"
+                value={confirm}
+                onChange={(event) => setConfirm(event.target.value)}
+              />
             )}
           </Field>
           <Button type="submit" disabled={!hydrated} loading={change.isPending}>

@@ -77,7 +77,9 @@ export function ProviderDetails({ provider, actions }: { provider: SsoProvider; 
             </Item>
           </>
         )}
-        <Item term="Checked at">{metadata.checked_at ? formatExact(metadata.checked_at) : <span className="text-slate-500">Not yet</span>}</Item>
+        <Item term="Checked at">
+          {metadata.checked_at ? formatExact(metadata.checked_at) : <span className="text-slate-500">Not yet</span>}
+        </Item>
       </dl>
       {actions}
     </div>

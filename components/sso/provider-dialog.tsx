@@ -40,7 +40,11 @@ export function ProviderDialog({ tenantId, provider, onClose, onSaved }: Provide
   const { errors, formError, setFormError, show, clear, fail } = useFormErrors(FIELD_IDS);
   /** Positions of the domains the server refused, shown as such while their error stands. */
   const [badDomains, setBadDomains] = useState<number[]>([]);
-  const [signIn, setSignIn] = useState<SignInSettings>({ clientId: provider?.client_id ?? "", clientSecret: "", defaultRole: provider?.default_role ?? "viewer" });
+  const [signIn, setSignIn] = useState<SignInSettings>({
+    clientId: provider?.client_id ?? "",
+    clientSecret: "",
+    defaultRole: provider?.default_role ?? "viewer",
+  });
 
   const invalidate = () => queryClient.invalidateQueries(trpc.tenantSso.pathFilter());
   const create = useMutation(trpc.tenantSso.create.mutationOptions({ onSuccess: invalidate }));

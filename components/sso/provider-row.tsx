@@ -52,9 +52,19 @@ export function ProviderRow({ tenantId, provider, canWrite, ensureSteppedUp, onE
     try {
       // Enabling is immediate; disabling cuts people off, so it needs a fresh step-up (spec).
       const done = enabled ? await change().then(() => true) : await withStepUp(ensureSteppedUp, change);
-      if (done) notify(<>{name} is {enabled ? "enabled" : "disabled"}.</>);
+      if (done)
+        notify(
+          <>
+            {name} is {enabled ? "enabled" : "disabled"}.
+          </>,
+        );
     } catch (error) {
-      notify(<>{name} could not be {enabled ? "enabled" : "disabled"}: {messageOf(error)}</>, "danger");
+      notify(
+        <>
+          {name} could not be {enabled ? "enabled" : "disabled"}: {messageOf(error)}
+        </>,
+        "danger",
+      );
     }
   }
 
@@ -72,7 +82,13 @@ export function ProviderRow({ tenantId, provider, canWrite, ensureSteppedUp, onE
           ),
           REFRESH_TONE[metadata.status],
         ),
-      onError: (error) => notify(<>The metadata of {name} could not be checked: {messageOf(error)}</>, "danger"),
+      onError: (error) =>
+        notify(
+          <>
+            The metadata of {name} could not be checked: {messageOf(error)}
+          </>,
+          "danger",
+        ),
     });
   }
 
@@ -184,7 +200,9 @@ export function ProviderRow({ tenantId, provider, canWrite, ensureSteppedUp, onE
               <SignInPanel tenantId={tenantId} provider={provider} canWrite={canWrite} />
               <ProviderDetails
                 provider={provider}
-                actions={canWrite ? <div className="flex flex-wrap gap-2 border-t border-slate-200 pt-3 sm:hidden">{actions(true)}</div> : null}
+                actions={
+                  canWrite ? <div className="flex flex-wrap gap-2 border-t border-slate-200 pt-3 sm:hidden">{actions(true)}</div> : null
+                }
               />
             </div>
           </td>

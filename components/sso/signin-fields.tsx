@@ -34,15 +34,29 @@ export function SignInFields({
       <legend className="px-1 text-sm font-medium text-slate-900">Sign-in</legend>
       {type !== "saml" ? (
         <>
-          <Field id="sso-client_id" label="Client ID" hint="From the OIDC app you registered at the IdP (not needed for SAML metadata)." error={errors.client_id}>
+          <Field
+            id="sso-client_id"
+            label="Client ID"
+            hint="From the OIDC app you registered at the IdP (not needed for SAML metadata)."
+            error={errors.client_id}
+          >
             {(control) => (
-              <Input {...control} name="client_id" autoComplete="off" spellCheck={false} value={value.clientId} onChange={(e) => onChange({ ...value, clientId: e.target.value })} />
+              <Input
+                {...control}
+                name="client_id"
+                autoComplete="off"
+                spellCheck={false}
+                value={value.clientId}
+                onChange={(e) => onChange({ ...value, clientId: e.target.value })}
+              />
             )}
           </Field>
           <Field
             id="sso-client_secret"
             label="Client secret"
-            hint={secretSet ? "A secret is stored. Leave empty to keep it; it is never shown again." : "Stored encrypted; never shown again."}
+            hint={
+              secretSet ? "A secret is stored. Leave empty to keep it; it is never shown again." : "Stored encrypted; never shown again."
+            }
             error={errors.client_secret}
           >
             {(control) => (
@@ -59,9 +73,19 @@ export function SignInFields({
           </Field>
         </>
       ) : null}
-      <Field id="sso-default_role" label="Role on first sign-in" hint="People who sign in for the first time join this tenant with this role." error={errors.default_role}>
+      <Field
+        id="sso-default_role"
+        label="Role on first sign-in"
+        hint="People who sign in for the first time join this tenant with this role."
+        error={errors.default_role}
+      >
         {(control) => (
-          <Select {...control} name="default_role" value={value.defaultRole} onChange={(e) => onChange({ ...value, defaultRole: e.target.value as SignInSettings["defaultRole"] })}>
+          <Select
+            {...control}
+            name="default_role"
+            value={value.defaultRole}
+            onChange={(e) => onChange({ ...value, defaultRole: e.target.value as SignInSettings["defaultRole"] })}
+          >
             <option value="viewer">Viewer</option>
             <option value="admin">Admin</option>
           </Select>

@@ -129,8 +129,8 @@ export function SsoView({ tenantId }: { tenantId: string }) {
             <span className="font-medium text-slate-900">{deleting.name}</span> stops working at once
             {deleting.domains.length ? (
               <>
-                : people at <span className="font-medium text-slate-900">{deleting.domains.join(", ")}</span> can no longer sign in
-                through it
+                : people at <span className="font-medium text-slate-900">{deleting.domains.join(", ")}</span> can no longer sign in through
+                it
               </>
             ) : null}
             . This cannot be undone.

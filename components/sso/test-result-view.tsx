@@ -38,17 +38,30 @@ export function TestResultView({ tenantId, providerId, requestId }: { tenantId: 
     <div className="mx-auto max-w-4xl">
       <PageHeader eyebrow={back} title="Test sign-in" description="What the identity provider sent back. No user or session was created." />
       {query.isPending ? <Skeleton className="h-40" /> : null}
-      {query.error ? <Alert tone="danger" title="The result could not be loaded">{messageOf(query.error)}</Alert> : null}
+      {query.error ? (
+        <Alert tone="danger" title="The result could not be loaded">
+          {messageOf(query.error)}
+        </Alert>
+      ) : null}
       {result?.status === "pending" ? <Alert title="Waiting for the identity provider">Finish signing in in the other tab.</Alert> : null}
       {result?.status === "failed" ? (
-        <Alert tone="danger" title={<>Sign-in refused: <code className="font-mono">{result.reason}</code></>}>
+        <Alert
+          tone="danger"
+          title={
+            <>
+              Sign-in refused: <code className="font-mono">{result.reason}</code>
+            </>
+          }
+        >
           <p data-testid="test-failure-detail">{result.detail}</p>
         </Alert>
       ) : null}
       {result?.status === "succeeded" && result.profile ? (
         <div className="space-y-6">
           <Alert tone="success" title="Sign-in succeeded">
-            {result.domain_matches ? "This person could sign in to the console." : "The email's domain is not one of this provider's domains: console sign-in would refuse it (domain_mismatch)."}
+            {result.domain_matches
+              ? "This person could sign in to the console."
+              : "The email's domain is not one of this provider's domains: console sign-in would refuse it (domain_mismatch)."}
           </Alert>
           <Card>
             <CardHeader title="Profile" description="Normalised from the claims or attributes the IdP sent." />

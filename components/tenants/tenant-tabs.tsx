@@ -27,17 +27,11 @@ export function tenantTabHref(tenantId: string, tab: TenantTab): string {
 }
 
 /** The tab whose page `pathname` is (or is below), or undefined. */
-export function activeTenantTab(
-  tenantId: string,
-  pathname: string,
-): TenantTab | undefined {
+export function activeTenantTab(tenantId: string, pathname: string): TenantTab | undefined {
   const base = consoleUrl.tenant(tenantId);
   if (pathname === base) return TENANT_TABS.find((tab) => tab.segment === "");
   return TENANT_TABS.find(
-    (tab) =>
-      tab.segment &&
-      (pathname === `${base}/${tab.segment}` ||
-        pathname.startsWith(`${base}/${tab.segment}/`)),
+    (tab) => tab.segment && (pathname === `${base}/${tab.segment}` || pathname.startsWith(`${base}/${tab.segment}/`)),
   );
 }
 
@@ -56,9 +50,7 @@ function useOverflow() {
         left: strip.scrollLeft > 1,
         right: strip.scrollLeft + strip.clientWidth < strip.scrollWidth - 1,
       });
-    strip
-      .querySelector<HTMLElement>('[aria-current="page"]')
-      ?.scrollIntoView({ block: "nearest", inline: "nearest" });
+    strip.querySelector<HTMLElement>('[aria-current="page"]')?.scrollIntoView({ block: "nearest", inline: "nearest" });
     update();
     strip.addEventListener("scroll", update, { passive: true });
     const observer = new ResizeObserver(update);
@@ -81,11 +73,7 @@ export function TenantTabs({ tenantId }: { tenantId: string }) {
   const { ref, more } = useOverflow();
   return (
     <div className="relative -mx-4 mb-6 sm:mx-0">
-      <nav
-        ref={ref}
-        aria-label="Tenant sections"
-        className="overflow-x-auto border-b border-slate-200 px-4 [scrollbar-width:none] sm:px-0"
-      >
+      <nav ref={ref} aria-label="Tenant sections" className="overflow-x-auto border-b border-slate-200 px-4 [scrollbar-width:none] sm:px-0">
         <ul className="flex gap-6">
           {TENANT_TABS.map((tab) => {
             const current = tab === active;

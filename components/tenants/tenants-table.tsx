@@ -8,12 +8,7 @@ import { useTRPC } from "../trpc";
 import { CopyButton } from "../ui/copy-button";
 import { cx } from "../ui/cx";
 import { EmptyState } from "../ui/empty-state";
-import {
-  keepPage,
-  ListTable,
-  pageInput,
-  type ListColumn,
-} from "../ui/list-table";
+import { keepPage, ListTable, pageInput, type ListColumn } from "../ui/list-table";
 import { RelativeTime } from "../ui/relative-time";
 import { Skeleton } from "../ui/skeleton";
 import { Td, Tr } from "../ui/table";
@@ -44,13 +39,7 @@ const COLUMNS: ListColumn[] = [
 ];
 
 /** The tenants the caller can see, newest first, a page at a time (keyset cursors). */
-export function TenantsTable({
-  position,
-  onMove,
-  emptyAction,
-  highlightId,
-  search,
-}: TenantsTableProps) {
+export function TenantsTable({ position, onMove, emptyAction, highlightId, search }: TenantsTableProps) {
   const trpc = useTRPC();
   const query = useQuery({
     ...trpc.tenants.list.queryOptions({
@@ -87,10 +76,7 @@ export function TenantsTable({
       }
       pastEnd={{ noun: "tenants", reason: "removed" }}
       renderRow={(tenant) => (
-        <Tr
-          key={tenant.id}
-          className={cx(tenant.id === highlightId && "bg-indigo-50/60")}
-        >
+        <Tr key={tenant.id} className={cx(tenant.id === highlightId && "bg-indigo-50/60")}>
           {/* w-full + max-w-0: the name takes the room left by the other columns and truncates. */}
           <Td className="w-full max-w-0">
             <Link
@@ -100,20 +86,12 @@ export function TenantsTable({
             >
               {tenant.name}
             </Link>
-            <span className="mt-0.5 block font-mono text-xs text-slate-600 md:hidden">
-              {tenant.id.slice(0, 8)}…
-            </span>
+            <span className="mt-0.5 block font-mono text-xs text-slate-600 md:hidden">{tenant.id.slice(0, 8)}…</span>
           </Td>
           <Td className="hidden md:table-cell">
             <span className="inline-flex items-center gap-1">
-              <code className="font-mono text-xs text-slate-700">
-                {tenant.id}
-              </code>
-              <CopyButton
-                value={tenant.id}
-                label={`Copy ID of ${tenant.name}`}
-                className="-my-1"
-              />
+              <code className="font-mono text-xs text-slate-700">{tenant.id}</code>
+              <CopyButton value={tenant.id} label={`Copy ID of ${tenant.name}`} className="-my-1" />
             </span>
           </Td>
           <Td className="text-slate-600">

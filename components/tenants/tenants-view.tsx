@@ -51,7 +51,9 @@ export function TenantsView() {
           <CardHeader
             as="h2"
             title={<span id="tenants-list-title">{search ? "Matching tenants" : "All tenants"}</span>}
-            actions={<SearchBox id="tenant-search" label="Search tenants" placeholder="Search by name or ID" value={search} onChange={searchFor} />}
+            actions={
+              <SearchBox id="tenant-search" label="Search tenants" placeholder="Search by name or ID" value={search} onChange={searchFor} />
+            }
           />
           <TenantsTable
             position={position}

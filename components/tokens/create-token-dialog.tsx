@@ -40,7 +40,15 @@ function endOfDay(day: string): string {
 }
 
 /** Names a new API token and narrows it: one tenant, read-only, an expiry date. */
-export function CreateTokenDialog({ tenants, onCreated, onClose }: { tenants: TenantChoices; onCreated: (token: CreatedToken) => void; onClose: () => void }) {
+export function CreateTokenDialog({
+  tenants,
+  onCreated,
+  onClose,
+}: {
+  tenants: TenantChoices;
+  onCreated: (token: CreatedToken) => void;
+  onClose: () => void;
+}) {
   const trpc = useTRPC();
   const create = useMutation(trpc.tokens.create.mutationOptions());
   const [name, setName] = useState("");
@@ -99,7 +107,14 @@ export function CreateTokenDialog({ tenants, onCreated, onClose }: { tenants: Te
         <div className="space-y-2">
           <Field id="token-tenant-search" label="Find a tenant" hint="Part of a name, or a tenant ID: the list below shows the matches.">
             {(control) => (
-              <Input {...control} type="search" autoComplete="off" maxLength={MAX_SEARCH_LENGTH} value={term} onChange={(event) => setTerm(event.target.value)} />
+              <Input
+                {...control}
+                type="search"
+                autoComplete="off"
+                maxLength={MAX_SEARCH_LENGTH}
+                value={term}
+                onChange={(event) => setTerm(event.target.value)}
+              />
             )}
           </Field>
           <Field
@@ -139,7 +154,14 @@ export function CreateTokenDialog({ tenants, onCreated, onClose }: { tenants: Te
           error={errors.expires_at}
         >
           {(control) => (
-            <Input {...control} type="date" min={today} value={expires} onChange={(event) => setExpires(event.target.value)} className="sm:w-48" />
+            <Input
+              {...control}
+              type="date"
+              min={today}
+              value={expires}
+              onChange={(event) => setExpires(event.target.value)}
+              className="sm:w-48"
+            />
           )}
         </Field>
       </div>

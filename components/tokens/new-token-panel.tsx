@@ -15,7 +15,11 @@ export function NewTokenPanel({ token, onDismiss }: { token: CreatedToken; onDis
   }, [token.id]);
 
   return (
-    <section aria-labelledby="new-token-title" className="rounded-lg border border-amber-300 bg-amber-50 p-4 shadow-xs sm:p-5" data-testid="new-token-panel">
+    <section
+      aria-labelledby="new-token-title"
+      className="rounded-lg border border-amber-300 bg-amber-50 p-4 shadow-xs sm:p-5"
+      data-testid="new-token-panel"
+    >
       <div className="flex items-start gap-3">
         <AlertIcon className="mt-0.5 size-5 shrink-0 text-amber-700" />
         <div className="min-w-0 flex-1">

@@ -95,7 +95,9 @@ export function TokensTable({ position, onMove, tenantName, onRevoke, emptyActio
           <Td className="hidden sm:table-cell">
             <Expiry iso={token.expires_at} />
           </Td>
-          <Td className="hidden text-slate-600 md:table-cell">{token.last_used_at ? <RelativeTime iso={token.last_used_at} /> : "Never"}</Td>
+          <Td className="hidden text-slate-600 md:table-cell">
+            {token.last_used_at ? <RelativeTime iso={token.last_used_at} /> : "Never"}
+          </Td>
           <Td className="hidden text-slate-600 lg:table-cell">
             <RelativeTime iso={token.created_at} />
           </Td>

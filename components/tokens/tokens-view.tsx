@@ -100,8 +100,7 @@ export function TokensView() {
           }
         >
           <p>
-            Anything using <span className="font-medium text-slate-900">{revoking.name}</span> stops working at once. This cannot be
-            undone.
+            Anything using <span className="font-medium text-slate-900">{revoking.name}</span> stops working at once. This cannot be undone.
           </p>
         </ConfirmDialog>
       ) : null}

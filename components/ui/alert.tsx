@@ -10,7 +10,13 @@ const TONES: Record<Tone, string> = {
 };
 
 /** An inline message box. Danger alerts are announced to screen readers (role="alert"). */
-export function Alert({ tone = "info", title, children, action, className }: {
+export function Alert({
+  tone = "info",
+  title,
+  children,
+  action,
+  className,
+}: {
   tone?: Tone;
   title?: ReactNode;
   children?: ReactNode;

@@ -19,7 +19,16 @@ interface ConfirmDialogProps {
 }
 
 /** Asks before doing something that cannot be undone (or that locks the user out of something). */
-export function ConfirmDialog({ title, children, confirmLabel, tone = "danger", pending = false, error, onConfirm, onCancel }: ConfirmDialogProps) {
+export function ConfirmDialog({
+  title,
+  children,
+  confirmLabel,
+  tone = "danger",
+  pending = false,
+  error,
+  onConfirm,
+  onCancel,
+}: ConfirmDialogProps) {
   return (
     <Dialog
       title={title}

@@ -7,7 +7,17 @@ import { cx } from "./cx";
  * Copies `value` to the clipboard; says "Copied" for a moment. An icon button named by `label`,
  * or with `text` a secondary button that shows its label ("Copy").
  */
-export function CopyButton({ value, label = "Copy", text, className }: { value: string; label?: string; text?: string; className?: string }) {
+export function CopyButton({
+  value,
+  label = "Copy",
+  text,
+  className,
+}: {
+  value: string;
+  label?: string;
+  text?: string;
+  className?: string;
+}) {
   const [copied, setCopied] = useState(false);
 
   useEffect(() => {
@@ -42,7 +52,11 @@ export function CopyButton({ value, label = "Copy", text, className }: { value: 
     >
       {copied ? (
         <svg viewBox="0 0 20 20" fill="currentColor" className="size-4 text-emerald-600" aria-hidden="true">
-          <path fillRule="evenodd" d="M16.7 5.3a1 1 0 0 1 0 1.4l-8 8a1 1 0 0 1-1.4 0l-4-4a1 1 0 1 1 1.4-1.4l3.3 3.29 7.3-7.3a1 1 0 0 1 1.4 0Z" clipRule="evenodd" />
+          <path
+            fillRule="evenodd"
+            d="M16.7 5.3a1 1 0 0 1 0 1.4l-8 8a1 1 0 0 1-1.4 0l-4-4a1 1 0 1 1 1.4-1.4l3.3 3.29 7.3-7.3a1 1 0 0 1 1.4 0Z"
+            clipRule="evenodd"
+          />
         </svg>
       ) : (
         <svg viewBox="0 0 20 20" fill="none" stroke="currentColor" strokeWidth="1.5" className="size-4" aria-hidden="true">

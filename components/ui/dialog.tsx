@@ -4,7 +4,8 @@ import { useEffect, useId, useLayoutEffect, useRef, type KeyboardEvent, type Rea
 import { Button } from "./button";
 import { cx } from "./cx";
 
-const FOCUSABLE = 'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
+const FOCUSABLE =
+  'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
 
 interface DialogProps {
   title: ReactNode;
@@ -30,7 +31,18 @@ interface DialogProps {
  * is open: `{open ? <Dialog …/> : null}`. The first element with `data-autofocus`, else the first
  * field, gets focus.
  */
-export function Dialog({ title, description, onClose, children, footer, onSubmit, size = "sm", placement = "center", busy = false, className }: DialogProps) {
+export function Dialog({
+  title,
+  description,
+  onClose,
+  children,
+  footer,
+  onSubmit,
+  size = "sm",
+  placement = "center",
+  busy = false,
+  className,
+}: DialogProps) {
   const ref = useRef<HTMLDialogElement>(null);
   const titleId = useId();
   const descriptionId = useId();

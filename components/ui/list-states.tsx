@@ -3,7 +3,17 @@ import { Button } from "./button";
 import { EmptyState } from "./empty-state";
 
 /** A list that could not be loaded: the reason and a retry button. */
-export function LoadError({ title, message, onRetry, retrying }: { title: string; message: string; onRetry: () => void; retrying: boolean }) {
+export function LoadError({
+  title,
+  message,
+  onRetry,
+  retrying,
+}: {
+  title: string;
+  message: string;
+  onRetry: () => void;
+  retrying: boolean;
+}) {
   return (
     <div className="p-4 sm:p-6">
       <Alert

@@ -78,7 +78,17 @@ export function LoadingTable({ label, columns, rows = 3, span, rowTestId }: Load
 }
 
 /** The table itself, dimmed and busy while another page replaces the rows shown. */
-export function ListTableBody({ label, columns, changing, children }: { label: string; columns: readonly ListColumn[]; changing: boolean; children: ReactNode }) {
+export function ListTableBody({
+  label,
+  columns,
+  changing,
+  children,
+}: {
+  label: string;
+  columns: readonly ListColumn[];
+  changing: boolean;
+  children: ReactNode;
+}) {
   return (
     <Table aria-label={label} aria-busy={changing || undefined} className={cx(changing && "opacity-60")}>
       <ListTableHead columns={columns} />
@@ -108,11 +118,29 @@ interface ListTableProps<T, E> {
  * page loads, the error with a retry, the empty state, the way back from a page gone empty, and
  * the pager under the rows.
  */
-export function ListTable<T, E>({ label, columns, query, position, onMove, pageSize, empty, pastEnd, renderRow, loading }: ListTableProps<T, E>) {
+export function ListTable<T, E>({
+  label,
+  columns,
+  query,
+  position,
+  onMove,
+  pageSize,
+  empty,
+  pastEnd,
+  renderRow,
+  loading,
+}: ListTableProps<T, E>) {
   if (query.isPending) return <LoadingTable label={label} columns={columns} {...loading} />;
 
   if (query.isError) {
-    return <LoadError title={`${label} could not be loaded`} message={messageOf(query.error)} onRetry={() => query.refetch()} retrying={query.isFetching} />;
+    return (
+      <LoadError
+        title={`${label} could not be loaded`}
+        message={messageOf(query.error)}
+        onRetry={() => query.refetch()}
+        retrying={query.isFetching}
+      />
+    );
   }
 
   const page = query.data;

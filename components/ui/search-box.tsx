@@ -9,7 +9,19 @@ import { Input } from "./input";
  * A list's search box. Typing calls `onChange` with the trimmed text once it pauses, so a list
  * that keeps its search in the URL is not asked on every key.
  */
-export function SearchBox({ id, label, placeholder, value, onChange }: { id: string; label: string; placeholder: string; value: string; onChange: (value: string) => void }) {
+export function SearchBox({
+  id,
+  label,
+  placeholder,
+  value,
+  onChange,
+}: {
+  id: string;
+  label: string;
+  placeholder: string;
+  value: string;
+  onChange: (value: string) => void;
+}) {
   const [text, setText] = useState(value);
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   useEffect(() => () => clearTimeout(timer.current), []);

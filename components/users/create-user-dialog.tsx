@@ -34,7 +34,12 @@ export function CreateUserDialog({ onCreated, onClose }: { onCreated: (user: Pla
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     setFormError(null);
-    const parsed = CreatePlatformUserInput.safeParse({ email: email.trim(), name: name.trim() || undefined, password, platform_role: role });
+    const parsed = CreatePlatformUserInput.safeParse({
+      email: email.trim(),
+      name: name.trim() || undefined,
+      password,
+      platform_role: role,
+    });
     if (!parsed.success) {
       show(schemaErrors(parsed.error, LABELS));
       return;

@@ -40,7 +40,11 @@ interface UsersTableProps {
 /** Users of the platform, newest first, with a platform role select per row. */
 export function UsersTable({ search, staffOnly, position, onMove, selfId, onChangeRole, pendingId, highlightId }: UsersTableProps) {
   const trpc = useTRPC();
-  const input = { ...pageInput(position, USERS_PAGE_SIZE), search: search || undefined, platform_role: staffOnly ? ("any" as const) : undefined };
+  const input = {
+    ...pageInput(position, USERS_PAGE_SIZE),
+    search: search || undefined,
+    platform_role: staffOnly ? ("any" as const) : undefined,
+  };
   const query = useQuery({ ...trpc.users.list.queryOptions(input), ...keepPage });
 
   return (
@@ -53,9 +57,17 @@ export function UsersTable({ search, staffOnly, position, onMove, selfId, onChan
       pageSize={USERS_PAGE_SIZE}
       empty={
         search ? (
-          <EmptyState icon={<SearchIcon className="size-6" />} title={`No user matches “${search}”`} description="Search looks for part of an email or name, or an exact user ID." />
+          <EmptyState
+            icon={<SearchIcon className="size-6" />}
+            title={`No user matches “${search}”`}
+            description="Search looks for part of an email or name, or an exact user ID."
+          />
         ) : (
-          <EmptyState icon={<IdBadgeIcon className="size-6" />} title="No platform users" description="Create an operator or support user to share the work." />
+          <EmptyState
+            icon={<IdBadgeIcon className="size-6" />}
+            title="No platform users"
+            description="Create an operator or support user to share the work."
+          />
         )
       }
       pastEnd={{ noun: "users", reason: "changed" }}

@@ -98,11 +98,22 @@ export function UsersView() {
             title={<span id="users-list-title">{everyone ? "All users" : "Platform staff"}</span>}
             actions={
               <div className="flex w-full flex-col gap-2 sm:w-auto sm:flex-row">
-                <Select aria-label="Show" value={everyone ? "all" : "staff"} onChange={(event) => setParam("show", event.target.value === "all" ? "all" : null)} className="sm:w-44">
+                <Select
+                  aria-label="Show"
+                  value={everyone ? "all" : "staff"}
+                  onChange={(event) => setParam("show", event.target.value === "all" ? "all" : null)}
+                  className="sm:w-44"
+                >
                   <option value="staff">Platform staff</option>
                   <option value="all">All users</option>
                 </Select>
-                <SearchBox id="user-search" label="Search users" placeholder="Search by email, name or ID" value={search} onChange={(value) => setParam("search", value || null)} />
+                <SearchBox
+                  id="user-search"
+                  label="Search users"
+                  placeholder="Search by email, name or ID"
+                  value={search}
+                  onChange={(value) => setParam("search", value || null)}
+                />
               </div>
             }
           />
@@ -145,7 +156,9 @@ export function UsersView() {
           onCancel={() => setPromoting(null)}
           onConfirm={() => changeRole(promoting, "operator")}
         >
-          <p>Operators can create and change every tenant, create platform users and change anyone&apos;s platform role, including yours.</p>
+          <p>
+            Operators can create and change every tenant, create platform users and change anyone&apos;s platform role, including yours.
+          </p>
         </ConfirmDialog>
       ) : null}
     </>

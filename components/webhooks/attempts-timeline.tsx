@@ -35,7 +35,10 @@ export function AttemptsTimeline({ delivery }: { delivery: Delivery }) {
           <li key={attempt.attempt} className="relative" data-testid="attempt" data-response-status={attempt.response_status ?? ""}>
             <span
               aria-hidden="true"
-              className={cx("absolute top-1.5 -left-[1.6rem] size-2.5 rounded-full ring-4 ring-slate-50", ok ? "bg-emerald-500" : "bg-red-500")}
+              className={cx(
+                "absolute top-1.5 -left-[1.6rem] size-2.5 rounded-full ring-4 ring-slate-50",
+                ok ? "bg-emerald-500" : "bg-red-500",
+              )}
             />
             <div className="flex flex-wrap items-center gap-x-3 gap-y-1 text-sm">
               <span className="font-medium text-slate-900">Attempt {attempt.attempt}</span>

@@ -67,14 +67,25 @@ export function DeliveriesView({ tenantId, webhookId, canWrite, openDeliveryId }
       </div>
     );
   } else if (query.isError) {
-    body = <LoadError title="Deliveries could not be loaded" message={messageOf(query.error)} onRetry={() => query.refetch()} retrying={query.isFetching} />;
+    body = (
+      <LoadError
+        title="Deliveries could not be loaded"
+        message={messageOf(query.error)}
+        onRetry={() => query.refetch()}
+        retrying={query.isFetching}
+      />
+    );
   } else if (query.data.results.length === 0) {
     body =
       startOf(query.data, position) === 0 && !position.cursor ? (
         <EmptyState
           icon={<SendIcon className="size-6" />}
           title={status ? `No ${deliveryStatusLabel(status).toLowerCase()} deliveries` : "No deliveries yet"}
-          description={status ? "Choose another status to see more." : "Deliveries show up here as events happen. Send a test event to try the endpoint."}
+          description={
+            status
+              ? "Choose another status to see more."
+              : "Deliveries show up here as events happen. Send a test event to try the endpoint."
+          }
         />
       ) : (
         <PagePastEnd noun="deliveries" reason="cleaned up" onFirstPage={() => setPosition(FIRST_PAGE)} />

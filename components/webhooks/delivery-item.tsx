@@ -31,7 +31,9 @@ export function DeliveryItem({ tenantId, delivery, canWrite, initiallyOpen = fal
   const notify = useToast();
   const attemptsId = useId();
   const [open, setOpen] = useState(initiallyOpen);
-  const retry = useMutation(trpc.webhooks.retry.mutationOptions({ onSettled: () => queryClient.invalidateQueries(trpc.webhooks.pathFilter()) }));
+  const retry = useMutation(
+    trpc.webhooks.retry.mutationOptions({ onSettled: () => queryClient.invalidateQueries(trpc.webhooks.pathFilter()) }),
+  );
   const latest = delivery.attempts[delivery.attempts.length - 1];
 
   function retryNow() {
@@ -48,7 +50,12 @@ export function DeliveryItem({ tenantId, delivery, canWrite, initiallyOpen = fal
   }
 
   return (
-    <li data-testid="delivery" data-delivery-id={delivery.id} data-status={delivery.status} className={cx(initiallyOpen && "bg-indigo-50/40")}>
+    <li
+      data-testid="delivery"
+      data-delivery-id={delivery.id}
+      data-status={delivery.status}
+      className={cx(initiallyOpen && "bg-indigo-50/40")}
+    >
       <div className="flex flex-wrap items-center gap-x-4 gap-y-2 px-4 py-3 sm:px-6">
         <button
           type="button"
@@ -75,7 +82,13 @@ export function DeliveryItem({ tenantId, delivery, canWrite, initiallyOpen = fal
           ) : null}
           <DeliveryStatusBadge status={delivery.status} />
           {canWrite && RETRYABLE.has(delivery.status) ? (
-            <Button variant="secondary" size="sm" onClick={retryNow} loading={retry.isPending} aria-label={`Retry the ${delivery.event_type} delivery`}>
+            <Button
+              variant="secondary"
+              size="sm"
+              onClick={retryNow}
+              loading={retry.isPending}
+              aria-label={`Retry the ${delivery.event_type} delivery`}
+            >
               {retry.isPending ? null : <RefreshIcon className="size-4" />}
               Retry
             </Button>

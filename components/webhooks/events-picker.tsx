@@ -16,7 +16,14 @@ interface EventsPickerProps {
   error?: string;
 }
 
-function Radio({ id, name, checked, onChange, label, description }: {
+function Radio({
+  id,
+  name,
+  checked,
+  onChange,
+  label,
+  description,
+}: {
   id: string;
   name: string;
   checked: boolean;

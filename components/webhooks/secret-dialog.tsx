@@ -30,8 +30,8 @@ export function SecretDialog({ reason, url, secret, onClose }: SecretDialogProps
         <div className="flex gap-3 rounded-md border border-amber-300 bg-amber-50 p-3 text-amber-950">
           <AlertIcon className="mt-0.5 size-5 shrink-0 text-amber-700" />
           <p>
-            <span className="font-semibold">You won&apos;t see this secret again.</span> Store it where your receiver can read it: it
-            checks the <code className="font-mono text-xs">X-Webhook-Signature</code> of every delivery with it.
+            <span className="font-semibold">You won&apos;t see this secret again.</span> Store it where your receiver can read it: it checks
+            the <code className="font-mono text-xs">X-Webhook-Signature</code> of every delivery with it.
           </p>
         </div>
         <div className="flex flex-col gap-2 sm:flex-row sm:items-center">
@@ -45,8 +45,7 @@ export function SecretDialog({ reason, url, secret, onClose }: SecretDialogProps
         </div>
         {reason === "rotated" ? (
           <p>
-            The old secret keeps signing deliveries alongside the new one for 24 hours, so you can update your receiver without
-            missing any.
+            The old secret keeps signing deliveries alongside the new one for 24 hours, so you can update your receiver without missing any.
           </p>
         ) : null}
       </div>

@@ -52,7 +52,9 @@ export function responseLabel(status: number | null | undefined): string {
 export function WebhookStatus({ webhook }: { webhook: Pick<Webhook, "enabled" | "disabled_reason"> }) {
   return (
     <div data-testid="webhook-status" data-enabled={webhook.enabled}>
-      <Badge tone={webhook.enabled ? "success" : webhook.disabled_reason ? "danger" : "neutral"}>{webhook.enabled ? "Enabled" : "Disabled"}</Badge>
+      <Badge tone={webhook.enabled ? "success" : webhook.disabled_reason ? "danger" : "neutral"}>
+        {webhook.enabled ? "Enabled" : "Disabled"}
+      </Badge>
       {!webhook.enabled && webhook.disabled_reason ? (
         <p className="mt-1 max-w-56 text-xs whitespace-normal text-red-700">{webhook.disabled_reason}</p>
       ) : null}

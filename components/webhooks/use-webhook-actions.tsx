@@ -39,7 +39,10 @@ export interface WebhookActions {
  * What a tenant admin can do to webhooks, shared by the list and the details page: the dialogs
  * (add, edit, delete, rotate, the secret shown once) and the one-click actions with their toasts.
  */
-export function useWebhookActions(tenantId: string, { onSaved, onDeleted }: { onSaved?: (webhook: Webhook, created: boolean) => void; onDeleted?: () => void } = {}): WebhookActions {
+export function useWebhookActions(
+  tenantId: string,
+  { onSaved, onDeleted }: { onSaved?: (webhook: Webhook, created: boolean) => void; onDeleted?: () => void } = {},
+): WebhookActions {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const notify = useToast();
@@ -72,10 +75,19 @@ export function useWebhookActions(tenantId: string, { onSaved, onDeleted }: { on
   async function setEnabled(webhook: Webhook, enabled: boolean) {
     try {
       if (await steppingUpIfAsked(() => update.mutateAsync({ ...ids(webhook), enabled }))) {
-        notify(<>{url(webhook)} is {enabled ? "enabled" : "disabled"}.</>);
+        notify(
+          <>
+            {url(webhook)} is {enabled ? "enabled" : "disabled"}.
+          </>,
+        );
       }
     } catch (error) {
-      notify(<>{url(webhook)} could not be {enabled ? "enabled" : "disabled"}: {messageOf(error)}</>, "danger");
+      notify(
+        <>
+          {url(webhook)} could not be {enabled ? "enabled" : "disabled"}: {messageOf(error)}
+        </>,
+        "danger",
+      );
     }
   }
 
@@ -87,14 +99,23 @@ export function useWebhookActions(tenantId: string, { onSaved, onDeleted }: { on
         notify(
           <>
             A test event is on its way to {url(webhook)}.{" "}
-            <Link href={consoleUrl.delivery(tenantId, webhook.id, delivery.id)} className="font-medium text-indigo-700 underline hover:text-indigo-900">
+            <Link
+              href={consoleUrl.delivery(tenantId, webhook.id, delivery.id)}
+              className="font-medium text-indigo-700 underline hover:text-indigo-900"
+            >
               See the delivery
             </Link>
           </>,
           "info",
         );
       },
-      onError: (error) => notify(<>The test event could not be sent to {url(webhook)}: {messageOf(error)}</>, "danger"),
+      onError: (error) =>
+        notify(
+          <>
+            The test event could not be sent to {url(webhook)}: {messageOf(error)}
+          </>,
+          "danger",
+        ),
     });
   }
 
@@ -152,9 +173,7 @@ export function useWebhookActions(tenantId: string, { onSaved, onDeleted }: { on
           onConfirm={confirm}
           onCancel={() => setAsking(null)}
         >
-          <p>
-            {url(asking.webhook)} gets no more events, and its delivery history is deleted with it. This cannot be undone.
-          </p>
+          <p>{url(asking.webhook)} gets no more events, and its delivery history is deleted with it. This cannot be undone.</p>
         </ConfirmDialog>
       ) : null}
 
@@ -169,8 +188,8 @@ export function useWebhookActions(tenantId: string, { onSaved, onDeleted }: { on
           onCancel={() => setAsking(null)}
         >
           <p>
-            A new secret is generated for {url(asking.webhook)} and shown to you once. The old one keeps signing deliveries alongside
-            it for 24 hours, so your receiver can switch over without missing any.
+            A new secret is generated for {url(asking.webhook)} and shown to you once. The old one keeps signing deliveries alongside it for
+            24 hours, so your receiver can switch over without missing any.
           </p>
           <p>You will be asked for your password first if you have not confirmed it in the last 10 minutes.</p>
         </ConfirmDialog>

@@ -44,7 +44,15 @@ function BackToWebhooks({ tenantId }: { tenantId: string }) {
 }
 
 /** One webhook: what it is set to, the admin's actions on it, and its deliveries below. */
-export function WebhookDetailsView({ tenantId, webhookId, openDeliveryId }: { tenantId: string; webhookId: string; openDeliveryId?: string }) {
+export function WebhookDetailsView({
+  tenantId,
+  webhookId,
+  openDeliveryId,
+}: {
+  tenantId: string;
+  webhookId: string;
+  openDeliveryId?: string;
+}) {
   const trpc = useTRPC();
   const router = useRouter();
   const { canWrite, loading } = useTenantRole(tenantId);
@@ -83,7 +91,12 @@ export function WebhookDetailsView({ tenantId, webhookId, openDeliveryId }: { te
               }
             />
           ) : (
-            <LoadError title="The webhook could not be loaded" message={messageOf(query.error)} onRetry={() => query.refetch()} retrying={query.isFetching} />
+            <LoadError
+              title="The webhook could not be loaded"
+              message={messageOf(query.error)}
+              onRetry={() => query.refetch()}
+              retrying={query.isFetching}
+            />
           )}
         </Card>
       </>

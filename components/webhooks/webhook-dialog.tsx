@@ -23,20 +23,34 @@ interface WebhookDialogProps {
   onSaved: (webhook: Webhook, secret?: string) => void;
 }
 
-function SecretChoice({ own, onOwn, secret, onSecret, error }: {
+function SecretChoice({
+  own,
+  onOwn,
+  secret,
+  onSecret,
+  error,
+}: {
   own: boolean;
   onOwn: (own: boolean) => void;
   secret: string;
   onSecret: (secret: string) => void;
   error?: string;
 }) {
-  const radio = "mt-0.5 size-4 shrink-0 accent-indigo-600 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600";
+  const radio =
+    "mt-0.5 size-4 shrink-0 accent-indigo-600 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600";
   return (
     <fieldset>
       <legend className="text-sm font-medium text-slate-700">Signing secret</legend>
       <div className="mt-2 space-y-3 text-sm">
         <div className="flex gap-3">
-          <input id="webhook-secret-generate" type="radio" name="secret-mode" checked={!own} onChange={() => onOwn(false)} className={radio} />
+          <input
+            id="webhook-secret-generate"
+            type="radio"
+            name="secret-mode"
+            checked={!own}
+            onChange={() => onOwn(false)}
+            className={radio}
+          />
           <label htmlFor="webhook-secret-generate" className="font-medium text-slate-700">
             Generate one for me <span className="font-normal text-slate-600">(recommended)</span>
           </label>
@@ -48,7 +62,12 @@ function SecretChoice({ own, onOwn, secret, onSecret, error }: {
           </label>
         </div>
         {own ? (
-          <Field id="webhook-secret" label="Secret" hint={`At least ${MIN_SECRET_LENGTH} characters. Deliveries are signed with it.`} error={error}>
+          <Field
+            id="webhook-secret"
+            label="Secret"
+            hint={`At least ${MIN_SECRET_LENGTH} characters. Deliveries are signed with it.`}
+            error={error}
+          >
             {(control) => (
               <Input
                 {...control}
@@ -74,7 +93,9 @@ export function WebhookDialog({ tenantId, webhook, onClose, onSaved }: WebhookDi
   const [url, setUrl] = useState(webhook?.url ?? "");
   const [description, setDescription] = useState(webhook?.description ?? "");
   const [events, setEvents] = useState<EventsChoice>(
-    webhook ? { all: subscribesToAll(webhook.events), kinds: subscribesToAll(webhook.events) ? [] : webhook.events } : { all: true, kinds: [] },
+    webhook
+      ? { all: subscribesToAll(webhook.events), kinds: subscribesToAll(webhook.events) ? [] : webhook.events }
+      : { all: true, kinds: [] },
   );
   const [ownSecret, setOwnSecret] = useState(false);
   const [secret, setSecret] = useState("");
@@ -109,7 +130,13 @@ export function WebhookDialog({ tenantId, webhook, onClose, onSaved }: WebhookDi
   return (
     <Dialog
       title={webhook ? "Edit webhook" : "Add a webhook"}
-      description={webhook ? <span className="break-all">{webhook.url}</span> : "We POST a signed JSON message to this URL whenever a chosen event happens."}
+      description={
+        webhook ? (
+          <span className="break-all">{webhook.url}</span>
+        ) : (
+          "We POST a signed JSON message to this URL whenever a chosen event happens."
+        )
+      }
       size="md"
       onClose={onClose}
       onSubmit={submit}
@@ -136,7 +163,12 @@ export function WebhookDialog({ tenantId, webhook, onClose, onSaved }: WebhookDi
           )}
         </Field>
 
-        <Field id="webhook-description" label="Description" hint={`Optional, up to ${MAX_DESCRIPTION_LENGTH} characters.`} error={errors.description}>
+        <Field
+          id="webhook-description"
+          label="Description"
+          hint={`Optional, up to ${MAX_DESCRIPTION_LENGTH} characters.`}
+          error={errors.description}
+        >
           {(control) => (
             <Input
               {...control}

@@ -44,9 +44,11 @@ export function checkForm(values: WebhookFormValues): FieldErrors {
   const url = values.url.trim();
   if (!url) errors.url = "URL must not be empty";
   else if (!isWebUrl(url)) errors.url = "URL must be an absolute https URL";
-  if (values.description.trim().length > MAX_DESCRIPTION_LENGTH) errors.description = `Description must be at most ${MAX_DESCRIPTION_LENGTH} characters`;
+  if (values.description.trim().length > MAX_DESCRIPTION_LENGTH)
+    errors.description = `Description must be at most ${MAX_DESCRIPTION_LENGTH} characters`;
   if (!values.events.all && values.events.kinds.length === 0) errors.events = "Pick at least one event, or choose All events";
-  if (values.secret !== null && values.secret.length < MIN_SECRET_LENGTH) errors.secret = `Secret must be at least ${MIN_SECRET_LENGTH} characters`;
+  if (values.secret !== null && values.secret.length < MIN_SECRET_LENGTH)
+    errors.secret = `Secret must be at least ${MIN_SECRET_LENGTH} characters`;
   return errors;
 }
 

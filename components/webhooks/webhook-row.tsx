@@ -89,7 +89,13 @@ export function WebhookRow({ tenantId, webhook, canWrite, actions, highlight }: 
             >
               <KeyIcon className="size-4" />
             </Button>
-            <Button variant="ghost" size="sm" onClick={() => actions.askDelete(webhook)} title="Delete" aria-label={`Delete ${webhook.url}`}>
+            <Button
+              variant="ghost"
+              size="sm"
+              onClick={() => actions.askDelete(webhook)}
+              title="Delete"
+              aria-label={`Delete ${webhook.url}`}
+            >
               <TrashIcon className="size-4" />
             </Button>
           </div>

@@ -71,7 +71,14 @@ export function WebhooksTable({ tenantId, position, onMove, canWrite, actions, e
       }
       pastEnd={{ noun: "webhooks", reason: "deleted" }}
       renderRow={(webhook) => (
-        <WebhookRow key={webhook.id} tenantId={tenantId} webhook={webhook} canWrite={canWrite} actions={actions} highlight={webhook.id === highlightId} />
+        <WebhookRow
+          key={webhook.id}
+          tenantId={tenantId}
+          webhook={webhook}
+          canWrite={canWrite}
+          actions={actions}
+          highlight={webhook.id === highlightId}
+        />
       )}
     />
   );

@@ -16,10 +16,7 @@ export type LoginResult =
 export async function signIn(db: Database, request: RequestInfo, email: string, password: string): Promise<LoginResult> {
   const normalized = normalizeEmail(email).slice(0, 254);
   const ip = request.ip ?? "unknown";
-  const locked = Math.max(
-    await lockedFor(db.prisma, LIMITS.loginEmail, normalized),
-    await lockedFor(db.prisma, LIMITS.loginIp, ip),
-  );
+  const locked = Math.max(await lockedFor(db.prisma, LIMITS.loginEmail, normalized), await lockedFor(db.prisma, LIMITS.loginIp, ip));
   const known = await db.prisma.user.findUnique({ where: { email: normalized }, select: { id: true, email: true } });
   const anonymous = { userId: known?.id ?? null, email: normalized };
 

@@ -29,7 +29,8 @@ export async function requestPasswordReset(db: Database, request: RequestInfo, e
     await recordFailure(tx, LIMITS.resetEmail, normalized);
     await recordFailure(tx, LIMITS.resetIp, ip);
     const found = await tx.user.findUnique({ where: { email: normalized }, select: { id: true, email: true } });
-    if (found) await tx.passwordReset.create({ data: { userId: found.id, tokenHash: hash, expiresAt: new Date(clock.now().getTime() + TTL_MS) } });
+    if (found)
+      await tx.passwordReset.create({ data: { userId: found.id, tokenHash: hash, expiresAt: new Date(clock.now().getTime() + TTL_MS) } });
     return found;
   });
   if (!user) return;
@@ -44,7 +45,11 @@ export async function requestPasswordReset(db: Database, request: RequestInfo, e
 }
 
 /** Sets the new password through a reset link; returns the account's email (to sign in with). */
-export async function completePasswordReset(db: Database, request: RequestInfo, input: { token: string; password: string }): Promise<{ email: string }> {
+export async function completePasswordReset(
+  db: Database,
+  request: RequestInfo,
+  input: { token: string; password: string },
+): Promise<{ email: string }> {
   const passwordHash = await hashPassword(input.password);
   const now = clock.now();
   return db.prisma.$transaction(async (tx) => {
@@ -58,7 +63,14 @@ export async function completePasswordReset(db: Database, request: RequestInfo, 
     await tx.user.update({ where: { id: reset.userId }, data: { passwordHash, sessionsValidAfter: now } });
     await tx.stepUp.deleteMany({ where: { userId: reset.userId } });
     await clearFailures(tx, LIMITS.loginEmail, reset.user.email);
-    const principal = { userId: reset.userId, email: reset.user.email, platformRole: null, via: "session" as const, token: null, sessionId: null };
+    const principal = {
+      userId: reset.userId,
+      email: reset.user.email,
+      platformRole: null,
+      via: "session" as const,
+      token: null,
+      sessionId: null,
+    };
     await emitForUser(tx, actorOf(principal, request), reset.userId, {
       type: "user.password_reset",
       target: { type: "user", id: reset.userId },

@@ -48,7 +48,11 @@ const COLUMNS = `u.id, u.email, u.name, u.platform_role AS "platformRole", u.pas
   u.created_at AS "createdAt", u.updated_at AS "updatedAt"`;
 
 /** Every user, newest first; operators and support only. `search`: email or name substring, or exact id. */
-export async function listUsers({ db, actor: { principal } }: ServiceContext, page: PageRequest, filter: Pick<ListUsersInput, "search" | "platform_role">) {
+export async function listUsers(
+  { db, actor: { principal } }: ServiceContext,
+  page: PageRequest,
+  filter: Pick<ListUsersInput, "search" | "platform_role">,
+) {
   if (!seesAllTenants(principal)) throw Forbidden("Only platform operators and support staff may list users");
   const params: unknown[] = [];
   const where: string[] = [];
@@ -65,7 +69,8 @@ export async function listUsers({ db, actor: { principal } }: ServiceContext, pa
   const condition = where.join(" AND ") || "TRUE";
   return keysetPage<UserRow>(page, {
     key: (row) => ({ at: row.createdAt, id: row.id }),
-    count: async () => (await db.sql.query<{ count: number }>(`SELECT count(*)::int AS count FROM users u WHERE ${condition}`, params))[0]!.count,
+    count: async () =>
+      (await db.sql.query<{ count: number }>(`SELECT count(*)::int AS count FROM users u WHERE ${condition}`, params))[0]!.count,
     find: ({ after, order, skip, take }) => {
       const p = [...params];
       const bound = keysetSql(["u.created_at", "u.id"], after, order, p);

@@ -83,7 +83,8 @@ export const accountRouter = router({
         path: "/auth/password-reset/confirm",
         tags,
         summary: "Set a new password with a reset link's token",
-        description: "The link works once; the account's other reset links, console sessions and step-ups end. Invalid, used or expired: 404. Emits `user.password_reset`.",
+        description:
+          "The link works once; the account's other reset links, console sessions and step-ups end. Invalid, used or expired: 404. Emits `user.password_reset`.",
       },
     })
     .input(PasswordResetConfirmInput)

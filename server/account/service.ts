@@ -22,7 +22,12 @@ export async function describeMe({ db, actor: { principal } }: ServiceContext): 
       .filter((m) => !scope || m.tenantId === scope)
       .map((m) => ({ tenant_id: m.tenantId, tenant_name: m.tenant.name, role: m.role as TenantRole })),
     token: principal.token
-      ? { id: principal.token.id, tenant_id: principal.token.tenantId, read_only: principal.token.readOnly, expires_at: principal.token.expiresAt?.toISOString() ?? null }
+      ? {
+          id: principal.token.id,
+          tenant_id: principal.token.tenantId,
+          read_only: principal.token.readOnly,
+          expires_at: principal.token.expiresAt?.toISOString() ?? null,
+        }
       : null,
     step_up_expires_at: stepUp?.toISOString() ?? null,
   };

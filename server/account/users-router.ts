@@ -22,7 +22,9 @@ export const usersRouter = router({
     })
     .input(ListUsersInput)
     .output(UserPage)
-    .query(async ({ ctx, input }) => envelope(ctx.url, input, await listUsers(serviceContext(ctx), pageRequest(input), input), presentUser)),
+    .query(async ({ ctx, input }) =>
+      envelope(ctx.url, input, await listUsers(serviceContext(ctx), pageRequest(input), input), presentUser),
+    ),
 
   create: operatorProcedure
     .meta({

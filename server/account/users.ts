@@ -26,7 +26,9 @@ export async function createUser(
   const passwordHash = input.password ? await hashPassword(input.password) : null;
   return db.prisma.$transaction(async (tx) => {
     if (await tx.user.findUnique({ where: { email } })) throw Conflict(`A user with email ${email} already exists`);
-    const user = await tx.user.create({ data: { email, name: input.name ?? null, passwordHash, platformRole: input.platformRole ?? null } });
+    const user = await tx.user.create({
+      data: { email, name: input.name ?? null, passwordHash, platformRole: input.platformRole ?? null },
+    });
     await emitEvent(tx, actorOf(actor.principal, actor.request), {
       type: "user.created",
       tenantId: null,

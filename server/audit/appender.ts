@@ -59,7 +59,10 @@ async function drain(db: Database, tenantId: string, queue: Queue): Promise<void
     while (queue.pending.length) {
       const batch = takeBatch(queue);
       try {
-        const stored = await commit(db, batch.flatMap((job) => job.items));
+        const stored = await commit(
+          db,
+          batch.flatMap((job) => job.items),
+        );
         let at = 0;
         for (const job of batch) {
           job.resolve(stored.slice(at, at + job.items.length));

@@ -21,13 +21,15 @@ export const digestProcedures = {
         path: base,
         tags,
         summary: "List signed audit digests",
-        description: "Newest first. Verify each `jws` with /audit/jwks.json; see README, \"Proving an export\".",
+        description: 'Newest first. Verify each `jws` with /audit/jwks.json; see README, "Proving an export".',
         protect: true,
       },
     })
     .input(ListDigestsInput)
     .output(AuditDigestPage)
-    .query(async ({ ctx, input }) => envelope(ctx.url, input, await listDigests(serviceContext(ctx), { page: pageRequest(input) }), presentDigest)),
+    .query(async ({ ctx, input }) =>
+      envelope(ctx.url, input, await listDigests(serviceContext(ctx), { page: pageRequest(input) }), presentDigest),
+    ),
 
   createDigest: tenantProcedure("admin")
     .meta({

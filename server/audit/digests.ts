@@ -84,13 +84,18 @@ async function latestDigest(sql: SqlRunner, tenantId: string): Promise<DigestRow
  * the loser answers the winner's digest.
  */
 async function signTenantDigest(sql: SqlRunner, tenantId: string): Promise<{ digest: DigestRow | undefined; created: boolean }> {
-  const [head] = await sql.query<{ sequence: string; hash: string }>(`SELECT sequence, hash FROM audit_chains WHERE chain_id = $1::uuid`, [tenantId]);
+  const [head] = await sql.query<{ sequence: string; hash: string }>(`SELECT sequence, hash FROM audit_chains WHERE chain_id = $1::uuid`, [
+    tenantId,
+  ]);
   const last = await latestDigest(sql, tenantId);
-  if (!head || Number(head.sequence) === 0 || (last && Number(last.to_sequence) >= Number(head.sequence))) return { digest: last, created: false };
+  if (!head || Number(head.sequence) === 0 || (last && Number(last.to_sequence) >= Number(head.sequence)))
+    return { digest: last, created: false };
   // The first digest starts at the oldest event kept (1, unless retention has dropped older ones).
   const from = last
     ? Number(last.to_sequence) + 1
-    : Number((await sql.query<{ min: string }>(`SELECT min(sequence) AS min FROM audit_events WHERE tenant_id = $1::uuid`, [tenantId]))[0]!.min);
+    : Number(
+        (await sql.query<{ min: string }>(`SELECT min(sequence) AS min FROM audit_events WHERE tenant_id = $1::uuid`, [tenantId]))[0]!.min,
+      );
   const key = signingKey();
   const payload = {
     tenant_id: tenantId,
@@ -101,12 +106,24 @@ async function signTenantDigest(sql: SqlRunner, tenantId: string): Promise<{ dig
     signed_at: clock.now().toISOString(),
   };
   const jws = compactJws(key, payload);
-  await sql.query(`INSERT INTO audit_signing_keys (kid, public_jwk) VALUES ($1, $2::jsonb) ON CONFLICT (kid) DO NOTHING`, [key.kid, JSON.stringify(key.publicJwk)]);
+  await sql.query(`INSERT INTO audit_signing_keys (kid, public_jwk) VALUES ($1, $2::jsonb) ON CONFLICT (kid) DO NOTHING`, [
+    key.kid,
+    JSON.stringify(key.publicJwk),
+  ]);
   const [row] = await sql.query<DigestRow>(
     `INSERT INTO audit_digests AS d (tenant_id, from_sequence, to_sequence, head_hash, previous_digest_hash, signed_at, kid, jws)
      VALUES ($1::uuid, $2, $3, $4, $5, $6::timestamptz, $7, $8)
      ON CONFLICT (tenant_id, from_sequence) DO NOTHING RETURNING ${DIGEST_COLUMNS}`,
-    [tenantId, payload.from_sequence, payload.to_sequence, payload.head_hash, payload.previous_digest_hash, payload.signed_at, key.kid, jws],
+    [
+      tenantId,
+      payload.from_sequence,
+      payload.to_sequence,
+      payload.head_hash,
+      payload.previous_digest_hash,
+      payload.signed_at,
+      key.kid,
+      jws,
+    ],
   );
   return row ? { digest: row, created: true } : { digest: await latestDigest(sql, tenantId), created: false };
 }
@@ -127,7 +144,9 @@ export async function listDigests(ctx: TenantServiceContext, input: { page: Page
   return keysetPage<DigestRow>(input.page, {
     key: (row) => ({ at: new Date(row.signed_at), id: row.id }),
     count: async () =>
-      (await sql.query<{ count: number }>(`SELECT count(*)::int AS count FROM audit_digests WHERE tenant_id = $1::uuid`, [ctx.tenantId]))[0]!.count,
+      (
+        await sql.query<{ count: number }>(`SELECT count(*)::int AS count FROM audit_digests WHERE tenant_id = $1::uuid`, [ctx.tenantId])
+      )[0]!.count,
     find: ({ after, order, skip, take }) => {
       const params: unknown[] = [ctx.tenantId];
       const bound = keysetSql(["d.signed_at", "d.id"], after, order, params);
@@ -156,7 +175,9 @@ export async function getDigest(ctx: TenantServiceContext, input: { digest_id: s
 /** Every key that has signed a digest, and the current one: rotation never unpublishes a key. */
 export async function publicKeys(db: Database) {
   const key = signingKey();
-  const rows = await db.sql.query<{ kid: string; public_jwk: SigningKey["publicJwk"] }>(`SELECT kid, public_jwk FROM audit_signing_keys ORDER BY created_at, kid`);
+  const rows = await db.sql.query<{ kid: string; public_jwk: SigningKey["publicJwk"] }>(
+    `SELECT kid, public_jwk FROM audit_signing_keys ORDER BY created_at, kid`,
+  );
   return { keys: [key.publicJwk, ...rows.filter((row) => row.kid !== key.kid).map((row) => row.public_jwk)] };
 }
 

@@ -128,7 +128,13 @@ const CHUNK_ROWS = 100;
  * next batch's query is sent as soon as the current batch is in, so the database works while
  * the current batch is formatted and written (at most two batches in memory).
  */
-function rowStream(sql: SqlRunner, filter: AuditFilter, start: Bound | undefined, format: (typeof FORMATS)["csv" | "json"], requestId: string) {
+function rowStream(
+  sql: SqlRunner,
+  filter: AuditFilter,
+  start: Bound | undefined,
+  format: (typeof FORMATS)["csv" | "json"],
+  requestId: string,
+) {
   const encoder = new TextEncoder();
   let first = true;
   const fetchAfter = (after: Bound | undefined) => {
@@ -256,7 +262,10 @@ export interface AuditExport {
  * The tenant's events matching `filters` as one `format` document, newest first. The snapshot
  * and the `audit.exported` event are taken now; the rows are read as the stream is pulled.
  */
-export async function exportEvents(ctx: TenantServiceContext, input: { format: ExportFormat; filters: AuditFilterParams }): Promise<AuditExport> {
+export async function exportEvents(
+  ctx: TenantServiceContext,
+  input: { format: ExportFormat; filters: AuditFilterParams },
+): Promise<AuditExport> {
   const { format, filters } = input;
   const { sql } = ctx.db;
   const tenantId = ctx.tenantId;

@@ -3,10 +3,16 @@ import { CSV_COLUMNS } from "./export.ts";
 
 type Json = Record<string, unknown>;
 
-const filter = (name: string, description: string, schema: Json = { type: "string" }) => ({ name, in: "query", required: false, description, schema });
+const filter = (name: string, description: string, schema: Json = { type: "string" }) => ({
+  name,
+  in: "query",
+  required: false,
+  description,
+  schema,
+});
 
 export function auditExportPath(problems: Json): Json {
-  const download = { description: "`attachment; filename=\"audit-<tenant>-<YYYY-MM-DD>.<format>\"`", schema: { type: "string" } };
+  const download = { description: '`attachment; filename="audit-<tenant>-<YYYY-MM-DD>.<format>"`', schema: { type: "string" } };
   return {
     get: {
       operationId: "audit-export",

@@ -27,7 +27,6 @@ export interface AuditFilter {
   maxSequence?: number;
 }
 
-
 export const AUDIT_COLUMNS = `e.id, e.tenant_id, e.event_type, e.actor_id, e.actor_email, e."timestamp", e.ip_address,
   e.user_agent, e.target_type, e.target_id, e.details, e.sequence::int AS sequence, e.prev_hash, e.hash`;
 

@@ -13,7 +13,9 @@ const PLATFORM_CHAIN = "00000000-0000-0000-0000-000000000000";
 
 /** Creates the monthly partitions still missing up to PARTITION_MONTHS_AHEAD ahead; how many. */
 export async function ensureAuditPartitions(db: Database): Promise<number> {
-  const [row] = await db.sql.query<{ created: number }>(`SELECT audit_events_ensure_partitions($1::int) AS created`, [PARTITION_MONTHS_AHEAD]);
+  const [row] = await db.sql.query<{ created: number }>(`SELECT audit_events_ensure_partitions($1::int) AS created`, [
+    PARTITION_MONTHS_AHEAD,
+  ]);
   return row!.created;
 }
 
@@ -37,7 +39,13 @@ export async function purgeExpiredAudit(db: Database, retentionDays: number): Pr
     const rows = await tx.query<PurgedRow>(`SELECT * FROM audit_events_purge($1::int)`, [retentionDays]);
     const byChain = new Map<string, { events: number; anchorSequence: number; anchorHash: string; partitions: string[]; before: Date }>();
     for (const row of rows) {
-      const chain = byChain.get(row.chain_id) ?? { events: 0, anchorSequence: 0, anchorHash: "", partitions: [], before: row.purged_before };
+      const chain = byChain.get(row.chain_id) ?? {
+        events: 0,
+        anchorSequence: 0,
+        anchorHash: "",
+        partitions: [],
+        before: row.purged_before,
+      };
       chain.events += Number(row.events_purged);
       if (Number(row.anchor_sequence) > chain.anchorSequence) {
         chain.anchorSequence = Number(row.anchor_sequence);

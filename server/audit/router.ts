@@ -42,10 +42,20 @@ export const auditRouter = router({
     })
     .input(ListAuditInput)
     .output(AuditPage)
-    .query(async ({ ctx, input }) => envelope(ctx.url, input, await listEvents(serviceContext(ctx), { ...input, page: pageRequest(input) }), presentEvent)),
+    .query(async ({ ctx, input }) =>
+      envelope(ctx.url, input, await listEvents(serviceContext(ctx), { ...input, page: pageRequest(input) }), presentEvent),
+    ),
 
   eventTypes: tenantProcedure("viewer")
-    .meta({ openapi: { method: "GET", path: `${base}/event-types`, tags, summary: "Event kinds in the tenant's audit log, with counts", protect: true } })
+    .meta({
+      openapi: {
+        method: "GET",
+        path: `${base}/event-types`,
+        tags,
+        summary: "Event kinds in the tenant's audit log, with counts",
+        protect: true,
+      },
+    })
     .input(TenantAuditInput)
     .output(AuditEventTypes)
     .query(({ ctx }) => eventTypes(serviceContext(ctx))),
@@ -57,7 +67,8 @@ export const auditRouter = router({
         path: `${base}/verify`,
         tags,
         summary: "Verify the audit hash chain",
-        description: "Recomputes every hash from `from_sequence` (default 1) to the head and names the first altered, missing or wrongly linked event.",
+        description:
+          "Recomputes every hash from `from_sequence` (default 1) to the head and names the first altered, missing or wrongly linked event.",
         protect: true,
       },
     })

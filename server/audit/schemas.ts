@@ -49,13 +49,10 @@ export const auditFilterFields = {
   event_type: z
     .string()
     .max(2000, "is too long")
-    .refine(
-      (v) => {
-        const items = v.split(",").map((s) => s.trim());
-        return items.length <= 50 && items.every((item) => KIND_PATTERN.test(item));
-      },
-      "must be event kinds separated by commas (at most 50), each exact (user.login) or a prefix (user.*)",
-    )
+    .refine((v) => {
+      const items = v.split(",").map((s) => s.trim());
+      return items.length <= 50 && items.every((item) => KIND_PATTERN.test(item));
+    }, "must be event kinds separated by commas (at most 50), each exact (user.login) or a prefix (user.*)")
     .optional()
     .meta({ description: "Exact kind (`user.login`), comma list (`user.login,user.step_up`) or prefix (`user.*`)." }),
   start_date: IsoDateParam.optional().meta({ description: "ISO 8601 date or date-time, inclusive (UTC when no offset is given)." }),
@@ -124,7 +121,11 @@ export const AuditVerification = z
   .object({
     valid: z.boolean(),
     checked: z.number().int().meta({ description: "Events whose hash and link were checked." }),
-    first_invalid_sequence: z.number().int().nullable().meta({ description: "The first sequence whose event is altered, missing or wrongly linked." }),
+    first_invalid_sequence: z
+      .number()
+      .int()
+      .nullable()
+      .meta({ description: "The first sequence whose event is altered, missing or wrongly linked." }),
     head_sequence: z.number().int().meta({ description: "The chain head's sequence when the check started." }),
     anchor_sequence: z.number().int().meta({
       description: "The last event removed by retention (0 when none was): the check starts after it.",
@@ -160,7 +161,10 @@ const appendFields = {
     .optional(),
   metadata: z
     .strictObject({
-      ip_address: z.string({ error: "must be a string" }).refine((v) => isIP(v) !== 0, "must be an IPv4 or IPv6 address").optional(),
+      ip_address: z
+        .string({ error: "must be a string" })
+        .refine((v) => isIP(v) !== 0, "must be an IPv4 or IPv6 address")
+        .optional(),
       user_agent: text({ error: "must be a string" }).max(512, "must be at most 512 characters").optional(),
     })
     .optional(),

@@ -24,10 +24,10 @@ export async function listEvents(ctx: TenantServiceContext, input: AuditFilterPa
 /** One event of the tenant; another tenant's event, or an id that is not one, is 404. */
 export async function getEvent(ctx: TenantServiceContext, input: { event_id: string }): Promise<AuditEvent> {
   const [row] = isUuid(input.event_id)
-    ? await ctx.db.sql.query<AuditEventRow>(`SELECT ${AUDIT_COLUMNS} FROM audit_events e WHERE e.id = $1::uuid AND e.tenant_id = $2::uuid`, [
-        input.event_id,
-        ctx.tenantId,
-      ])
+    ? await ctx.db.sql.query<AuditEventRow>(
+        `SELECT ${AUDIT_COLUMNS} FROM audit_events e WHERE e.id = $1::uuid AND e.tenant_id = $2::uuid`,
+        [input.event_id, ctx.tenantId],
+      )
     : [];
   if (!row) throw NotFound("Audit event");
   return presentEvent(row);
@@ -74,6 +74,10 @@ export async function appendEvent(ctx: TenantServiceContext, input: AppendAuditI
 
 /** Records several events of the tenant's application: all or none, contiguous in the chain, in order. */
 export async function appendEvents(ctx: TenantServiceContext, input: { events: AppendAuditInput[] }): Promise<{ results: AuditEvent[] }> {
-  const stored = await appendManyToLog(ctx.db, ctx.tenantId, input.events.map((event) => toEmit(ctx.tenantId, event)));
+  const stored = await appendManyToLog(
+    ctx.db,
+    ctx.tenantId,
+    input.events.map((event) => toEmit(ctx.tenantId, event)),
+  );
   return { results: stored.map(presentEvent) };
 }

@@ -30,10 +30,13 @@ export function parseSigningKey(text: string): SigningKey {
   } catch {
     throw new Error("must be an Ed25519 private key: a PKCS#8 PEM, or a private JWK (JSON, or base64 of it)");
   }
-  if (privateKey.asymmetricKeyType !== "ed25519") throw new Error(`must be an Ed25519 key, not ${privateKey.asymmetricKeyType ?? "a symmetric key"}`);
+  if (privateKey.asymmetricKeyType !== "ed25519")
+    throw new Error(`must be an Ed25519 key, not ${privateKey.asymmetricKeyType ?? "a symmetric key"}`);
   const { x } = createPublicKey(privateKey).export({ format: "jwk" });
   // RFC 7638 thumbprint: the required members, in lexicographic order, no whitespace.
-  const kid = createHash("sha256").update(JSON.stringify({ crv: "Ed25519", kty: "OKP", x })).digest("base64url");
+  const kid = createHash("sha256")
+    .update(JSON.stringify({ crv: "Ed25519", kty: "OKP", x }))
+    .digest("base64url");
   return { privateKey, kid, publicJwk: { kty: "OKP", crv: "Ed25519", x: x!, kid, alg: "EdDSA", use: "sig" } };
 }
 

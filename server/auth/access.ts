@@ -26,9 +26,7 @@ async function impliedTenantId(sql: SqlRunner, principal: Principal): Promise<st
     principal.userId,
   ]);
   if (memberships.length === 1 && !seesAllTenants(principal)) return memberships[0]!.tenant_id;
-  throw TenantRequired(
-    "This caller can act in several tenants: use /api/v1/tenants/{tenant_id}/… or a token scoped to one tenant",
-  );
+  throw TenantRequired("This caller can act in several tenants: use /api/v1/tenants/{tenant_id}/… or a token scoped to one tenant");
 }
 
 /** The tenant and the caller's role in it; 404 when the caller has no access (or it does not exist). */

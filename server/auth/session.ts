@@ -26,7 +26,12 @@ export async function currentUser(): Promise<ConsoleUser | null> {
   const db = await database();
   const principal = await sessionPrincipal(db.prisma, user.id, null, user.ssoTenantId ?? null, user.signedInAt);
   if (!principal) return null;
-  return { userId: principal.userId, email: principal.email, platformRole: principal.platformRole, ssoTenantId: principal.ssoTenantId ?? null };
+  return {
+    userId: principal.userId,
+    email: principal.email,
+    platformRole: principal.platformRole,
+    ssoTenantId: principal.ssoTenantId ?? null,
+  };
 }
 
 /**

@@ -60,10 +60,11 @@ export async function resolveBearer(sql: SqlRunner, value: string, count?: Polic
     return { error: "invalid_token" };
   }
   if (!token.lastUsedAt || now.getTime() - token.lastUsedAt.getTime() > 60_000) {
-    await sql.query(
-      `UPDATE api_tokens SET last_used_at = $2 WHERE id = $1 AND (last_used_at IS NULL OR last_used_at < $3)`,
-      [token.id, now, new Date(now.getTime() - 60_000)],
-    );
+    await sql.query(`UPDATE api_tokens SET last_used_at = $2 WHERE id = $1 AND (last_used_at IS NULL OR last_used_at < $3)`, [
+      token.id,
+      now,
+      new Date(now.getTime() - 60_000),
+    ]);
   }
   return {
     principal: {

@@ -92,10 +92,7 @@ async function listenPostgres(url: string, channel: string, onNotify: () => void
 }
 
 export async function openPglite(dir: string): Promise<Database> {
-  const [{ PGlite }, { PrismaPGlite }] = await Promise.all([
-    import("@electric-sql/pglite"),
-    import("pglite-prisma-adapter"),
-  ]);
+  const [{ PGlite }, { PrismaPGlite }] = await Promise.all([import("@electric-sql/pglite"), import("pglite-prisma-adapter")]);
   mkdirSync(dir, { recursive: true });
   const lite = new PGlite(dir);
   await lite.waitReady;

@@ -89,15 +89,11 @@ export function keysetSql(columns: [time: string, id: string], cursor: Cursor | 
 
 export async function keysetPage<T>(request: PageRequest, query: KeysetQuery<T>): Promise<PageResult<T>> {
   const { pageSize, cursor } = request;
-  const edge = (row: T | undefined, direction: Cursor["direction"]) =>
-    row ? encodeCursor({ direction, ...query.key(row) }) : null;
+  const edge = (row: T | undefined, direction: Cursor["direction"]) => (row ? encodeCursor({ direction, ...query.key(row) }) : null);
 
   if (!cursor) {
     const skip = (request.page - 1) * pageSize;
-    const [items, count] = await Promise.all([
-      query.find({ after: undefined, order: "desc", skip, take: pageSize }),
-      query.count(),
-    ]);
+    const [items, count] = await Promise.all([query.find({ after: undefined, order: "desc", skip, take: pageSize }), query.count()]);
     const hasNext = skip + items.length < count;
     const hasPrev = request.page > 1;
     return {

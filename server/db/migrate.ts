@@ -73,9 +73,7 @@ export async function migrate(sql: SqlRunner, dir = DEFAULT_MIGRATIONS_DIR): Pro
 
     for (const row of rows) {
       if (!row.finished_at) {
-        throw new MigrationError(
-          `Migration ${row.migration_name} started but did not finish; resolve it before migrating again`,
-        );
+        throw new MigrationError(`Migration ${row.migration_name} started but did not finish; resolve it before migrating again`);
       }
     }
     for (const migration of migrations) {
@@ -100,10 +98,7 @@ export async function migrate(sql: SqlRunner, dir = DEFAULT_MIGRATIONS_DIR): Pro
       } catch (error) {
         throw new MigrationError(`Migration ${migration.name} failed: ${(error as Error).message}`);
       }
-      await tx.query(
-        `UPDATE "_prisma_migrations" SET finished_at = now(), applied_steps_count = 1 WHERE id = $1`,
-        [id],
-      );
+      await tx.query(`UPDATE "_prisma_migrations" SET finished_at = now(), applied_steps_count = 1 WHERE id = $1`, [id]);
     }
     return { applied: pending.map((m) => m.name), alreadyApplied: migrations.length - pending.length };
   });

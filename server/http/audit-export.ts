@@ -46,6 +46,10 @@ export async function exportAudit(req: Request, tenantId: string, context: () =>
   } catch (error) {
     if (error instanceof AppError) return problemResponse(problemFromAppError(error), requestId, origin);
     log.error("audit export failed", { request_id: requestId, ...errorFields(error) });
-    return problemResponse({ code: "internal", detail: "An unexpected error occurred; quote the request id when reporting it" }, requestId, origin);
+    return problemResponse(
+      { code: "internal", detail: "An unexpected error occurred; quote the request id when reporting it" },
+      requestId,
+      origin,
+    );
   }
 }

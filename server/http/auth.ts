@@ -42,12 +42,17 @@ export async function authenticateBearer(db: Database, req: Request, count?: Pol
   const bearer = bearerOf(req);
   if (bearer === null) return { principal: null, authError: "missing" };
   const result = bearer ? await resolveBearer(db.sql, bearer, count) : ({ error: "invalid_token" } as const);
-  return "principal" in result ? { principal: result.principal, authError: null, hit: result.hit } : { principal: null, authError: result.error };
+  return "principal" in result
+    ? { principal: result.principal, authError: null, hit: result.hit }
+    : { principal: null, authError: result.error };
 }
 
 /** The caller of a console request, from the next-auth session cookie. */
 export async function authenticateSession(db: Database, req: Request): Promise<Authentication> {
-  const jwt = await getToken({ req: { headers: Object.fromEntries(req.headers), cookies: cookiesOf(req) } as never, secret: secrets().nextauthSecret });
+  const jwt = await getToken({
+    req: { headers: Object.fromEntries(req.headers), cookies: cookiesOf(req) } as never,
+    secret: secrets().nextauthSecret,
+  });
   const sessionId = typeof jwt?.sid === "string" ? jwt.sid : null;
   // Set by an SSO sign-in (server/sso/signin/session.ts): the session reaches that tenant only.
   const ssoTenantId = typeof jwt?.sso_tenant_id === "string" ? jwt.sso_tenant_id : null;
@@ -59,5 +64,7 @@ export async function authenticateSession(db: Database, req: Request): Promise<A
 /** The caller, or the 401 that says why there is none. */
 export function requirePrincipal(auth: Authentication): Principal {
   if (auth.principal) return auth.principal;
-  throw auth.authError === "invalid_token" ? Unauthenticated("The access token is invalid, expired or revoked", "invalid_token") : Unauthenticated();
+  throw auth.authError === "invalid_token"
+    ? Unauthenticated("The access token is invalid, expired or revoked", "invalid_token")
+    : Unauthenticated();
 }

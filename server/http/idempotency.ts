@@ -35,7 +35,11 @@ function canonical(body: string): string {
     Array.isArray(value)
       ? value.map(sort)
       : value && typeof value === "object"
-        ? Object.fromEntries(Object.entries(value as object).sort(([a], [b]) => (a < b ? -1 : 1)).map(([k, v]) => [k, sort(v)]))
+        ? Object.fromEntries(
+            Object.entries(value as object)
+              .sort(([a], [b]) => (a < b ? -1 : 1))
+              .map(([k, v]) => [k, sort(v)]),
+          )
         : value;
   try {
     return JSON.stringify(sort(JSON.parse(body)));
@@ -45,7 +49,9 @@ function canonical(body: string): string {
 }
 
 export function fingerprint(method: string, pathAndQuery: string, body: string): string {
-  return createHash("sha256").update(`${method} ${pathAndQuery}\n${canonical(body)}`).digest("hex");
+  return createHash("sha256")
+    .update(`${method} ${pathAndQuery}\n${canonical(body)}`)
+    .digest("hex");
 }
 
 export function scopeOf(credential: string): string {
@@ -90,10 +96,7 @@ export async function claim(sql: SqlRunner, scope: string, key: string, print: s
     );
     if (!row) continue; // released between our two statements: try again
     if (row.fingerprint !== print) {
-      throw new AppError(
-        "idempotency_key_mismatch",
-        "This Idempotency-Key was already used with a different method, path or body",
-      );
+      throw new AppError("idempotency_key_mismatch", "This Idempotency-Key was already used with a different method, path or body");
     }
     if (row.state === "in_flight") {
       throw new AppError("idempotency_key_in_use", "A request with this Idempotency-Key is still being processed", {

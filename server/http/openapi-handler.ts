@@ -36,12 +36,7 @@ export interface OperationResult {
 /**
  * Runs the operation at `url` (path relative to /api/v1) with the parsed JSON `body`.
  */
-export function invokeOperation(
-  req: Request,
-  url: URL,
-  body: unknown,
-  context: () => Promise<Context>,
-): Promise<OperationResult> {
+export function invokeOperation(req: Request, url: URL, body: unknown, context: () => Promise<Context>): Promise<OperationResult> {
   // Bodiless POSTs (actions) are fine: present them as JSON to the adapter's content-type check.
   const headers = new Headers(req.headers);
   if (body === undefined && !headers.has("content-type")) headers.set("content-type", "application/json");

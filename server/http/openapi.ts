@@ -86,7 +86,8 @@ function build(): OpenAPIObject {
       name: "Idempotency-Key",
       in: "header",
       required: false,
-      description: "1–255 characters (UUIDs recommended). A repeat within 24 hours replays the first response with `Idempotent-Replayed: true`.",
+      description:
+        "1–255 characters (UUIDs recommended). A repeat within 24 hours replays the first response with `Idempotent-Replayed: true`.",
       schema: { type: "string", minLength: 1, maxLength: 255 },
     },
   };
@@ -109,10 +110,12 @@ function build(): OpenAPIObject {
         headers.Location = { description: "Absolute URL of the created resource.", schema: { type: "string", format: "uri" } };
       }
       if (BODY_METHODS.includes(method)) {
-        headers["Idempotent-Replayed"] = { description: "`true` when this is a replay of an earlier response.", schema: { type: "string", enum: ["true"] } };
+        headers["Idempotent-Replayed"] = {
+          description: "`true` when this is a replay of an earlier response.",
+          schema: { type: "string", enum: ["true"] },
+        };
       }
-      responses[status] =
-        meta.successStatus === 204 ? { description: "No content", headers } : { ...success, headers };
+      responses[status] = meta.successStatus === 204 ? { description: "No content", headers } : { ...success, headers };
     }
     for (const status of Object.keys(ERROR_STATUSES)) {
       if (!BODY_METHODS.includes(method) && ["413", "415", "422"].includes(status)) continue;
@@ -128,7 +131,11 @@ function build(): OpenAPIObject {
   // Served by the REST edge itself (it streams), so written here by hand.
   const paths = (doc.paths ??= {}) as Json;
   paths["/tenants/{tenant_id}/audit/export"] = auditExportPath(
-    Object.fromEntries(Object.keys(ERROR_STATUSES).filter((s) => !["409", "413", "415", "422"].includes(s)).map((s) => [s, { $ref: `#/components/responses/Problem${s}` }])),
+    Object.fromEntries(
+      Object.keys(ERROR_STATUSES)
+        .filter((s) => !["409", "413", "415", "422"].includes(s))
+        .map((s) => [s, { $ref: `#/components/responses/Problem${s}` }]),
+    ),
   );
   return doc;
 }

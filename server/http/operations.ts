@@ -16,7 +16,7 @@ function build(): Map<string, IndexedOperation[]> {
   const byMethod = new Map<string, IndexedOperation[]>();
   for (const [path, item] of Object.entries(openApiDocument("http://localhost").paths ?? {})) {
     for (const [method, operation] of Object.entries(item ?? {})) {
-      const parameters = ((operation as { parameters?: { in?: string; name?: string; schema?: { type?: string } }[] }).parameters ?? []);
+      const parameters = (operation as { parameters?: { in?: string; name?: string; schema?: { type?: string } }[] }).parameters ?? [];
       const integers = new Set(parameters.filter((p) => p.in === "query" && p.schema?.type === "integer").map((p) => p.name!));
       const list = byMethod.get(method.toUpperCase()) ?? [];
       list.push({ segments: path.split("/").filter(Boolean), integers });

@@ -21,11 +21,7 @@ export const PageQuery = z.object({
     .min(1, "must be an integer from 1 to 100")
     .optional()
     .meta({ description: "Items per page, default 20; values above 100 are treated as 100." }),
-  cursor: z
-    .string()
-    .max(512)
-    .optional()
-    .meta({ description: "Opaque cursor from `next_cursor`/`previous_cursor`; wins over `page`." }),
+  cursor: z.string().max(512).optional().meta({ description: "Opaque cursor from `next_cursor`/`previous_cursor`; wins over `page`." }),
 });
 export type PageQuery = z.infer<typeof PageQuery>;
 

@@ -76,7 +76,12 @@ export function takeLeased(policy: Policy, key: string): Usage | null {
   const now = Date.now();
   if (!lease || lease.left <= 0 || lease.endsAt <= now) return null;
   lease.left -= 1;
-  return { policy, remaining: Math.max(0, policy.quota - lease.hits) + lease.left, resetSeconds: Math.max(1, Math.ceil((lease.endsAt - now) / 1000)), limited: false };
+  return {
+    policy,
+    remaining: Math.max(0, policy.quota - lease.hits) + lease.left,
+    resetSeconds: Math.max(1, Math.ceil((lease.endsAt - now) / 1000)),
+    limited: false,
+  };
 }
 
 /** The usage after a claim: what the claim granted (from 0 to `lease`) serves this request and later ones. */
@@ -87,7 +92,12 @@ export function granted(policy: Policy, key: string, { hits, resetMs }: Hit): Us
     if (leases.size < MAX_LEASES) leases.set(key, { left: grant - 1, hits, endsAt: Date.now() + resetMs });
   }
   const left = Math.max(0, grant - 1);
-  return { policy, remaining: Math.max(0, policy.quota - hits) + left, resetSeconds: Math.max(1, Math.ceil(resetMs / 1000)), limited: grant === 0 };
+  return {
+    policy,
+    remaining: Math.max(0, policy.quota - hits) + left,
+    resetSeconds: Math.max(1, Math.ceil(resetMs / 1000)),
+    limited: grant === 0,
+  };
 }
 
 /** Counts one request of a caller without a valid token against its address. */
@@ -97,7 +107,12 @@ export async function hitAddress(sql: SqlRunner, ip: string | null): Promise<Usa
   const key = `ip:${ip ?? "unknown"}`;
   const leased = takeLeased(p, key);
   if (leased) return leased;
-  const [row] = await sql.query<Hit>(countRequestSql("(VALUES ($1::text)) AS s(key)", { window: "$2", quota: "$3", lease: "$4" }), [key, p.windowSeconds, p.quota, p.lease]);
+  const [row] = await sql.query<Hit>(countRequestSql("(VALUES ($1::text)) AS s(key)", { window: "$2", quota: "$3", lease: "$4" }), [
+    key,
+    p.windowSeconds,
+    p.quota,
+    p.lease,
+  ]);
   return granted(p, key, row!);
 }
 

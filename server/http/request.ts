@@ -30,7 +30,10 @@ export function publicUrl(req: Request): URL {
  * audit events and keys the rate limit).
  */
 export function clientIp(header: (name: string) => string | null): string | null {
-  const chain = (header("x-forwarded-for") ?? "").split(",").map((s) => s.trim()).filter((s) => isIP(s) !== 0);
+  const chain = (header("x-forwarded-for") ?? "")
+    .split(",")
+    .map((s) => s.trim())
+    .filter((s) => isIP(s) !== 0);
   const ip = env().TRUST_PROXY ? chain[0] : chain.at(-1);
   const realIp = header("x-real-ip")?.trim();
   return ip ?? (realIp && isIP(realIp) ? realIp : null);

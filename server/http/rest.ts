@@ -51,7 +51,10 @@ async function readBody(req: Request): Promise<string> {
   if (size > MAX_BODY_BYTES) throw tooLarge();
   // Strictly: a lenient decoder would turn bytes that are not UTF-8 into U+FFFD and store those.
   const text = decodeUtf8(Buffer.concat(chunks));
-  if (text === null) throw new AppError("invalid_request", "The request body is not valid UTF-8", { errors: [{ path: "body", message: "is not valid UTF-8" }] });
+  if (text === null)
+    throw new AppError("invalid_request", "The request body is not valid UTF-8", {
+      errors: [{ path: "body", message: "is not valid UTF-8" }],
+    });
   return text;
 }
 
@@ -79,7 +82,11 @@ function withRequestId(response: Response, requestId: string): Response {
 function unexpected(error: unknown, requestId: string, req: Request, url: URL): Response {
   if (error instanceof AppError) return problemResponse(problemFromAppError(error), requestId, url.origin);
   log.error("unhandled error in REST edge", { request_id: requestId, method: req.method, path: url.pathname, ...errorFields(error) });
-  return problemResponse({ code: "internal", detail: "An unexpected error occurred; quote the request id when reporting it" }, requestId, url.origin);
+  return problemResponse(
+    { code: "internal", detail: "An unexpected error occurred; quote the request id when reporting it" },
+    requestId,
+    url.origin,
+  );
 }
 
 /**
@@ -87,11 +94,7 @@ function unexpected(error: unknown, requestId: string, req: Request, url: URL): 
  * first and counted; past the quota the answer is 429 without running anything (so idempotency
  * never stores it), and every answer carries the RateLimit fields.
  */
-export async function underRateLimit(
-  req: Request,
-  requestId: string,
-  handler: (context: Context) => Promise<Response>,
-): Promise<Response> {
+export async function underRateLimit(req: Request, requestId: string, handler: (context: Context) => Promise<Response>): Promise<Response> {
   const url = publicUrl(req);
   let usage: rateLimit.Usage | null = null;
   let response: Response;
@@ -109,7 +112,10 @@ export async function underRateLimit(
       : await rateLimit.hitAddress(context.db.sql, context.request.ip);
     response = usage?.limited
       ? problemResponse(
-          { code: "rate_limited", detail: `Rate limit "${usage.policy.name}" exceeded: ${usage.policy.quota} requests per ${usage.policy.windowSeconds} s; retry after ${usage.resetSeconds} s` },
+          {
+            code: "rate_limited",
+            detail: `Rate limit "${usage.policy.name}" exceeded: ${usage.policy.quota} requests per ${usage.policy.windowSeconds} s; retry after ${usage.resetSeconds} s`,
+          },
           requestId,
           url.origin,
         )

@@ -29,7 +29,16 @@ const tags = ["Members"];
 
 export const invitationsRouter = router({
   list: tenantProcedure("admin")
-    .meta({ openapi: { method: "GET", path: base, tags, summary: "List a tenant's invitations", description: "Newest first; `status` filters.", protect: true } })
+    .meta({
+      openapi: {
+        method: "GET",
+        path: base,
+        tags,
+        summary: "List a tenant's invitations",
+        description: "Newest first; `status` filters.",
+        protect: true,
+      },
+    })
     .input(ListInvitationsInput)
     .output(InvitationPage)
     .query(async ({ ctx, input }) =>
@@ -63,7 +72,8 @@ export const invitationsRouter = router({
         path: `${base}/{invitation_id}/resend`,
         tags,
         summary: "Resend an invitation",
-        description: "A new link, valid 7 days; the previous link stops working. Accepted or revoked invitations: 409. Emits `invitation.resent`.",
+        description:
+          "A new link, valid 7 days; the previous link stops working. Accepted or revoked invitations: 409. Emits `invitation.resent`.",
         protect: true,
       },
     })

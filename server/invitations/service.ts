@@ -67,7 +67,11 @@ function statusWhere(status: InvitationStatus | undefined, now: Date) {
   }
 }
 
-export async function listInvitations({ db: { prisma: db }, tenantId }: TenantServiceContext, page: PageRequest, status?: InvitationStatus) {
+export async function listInvitations(
+  { db: { prisma: db }, tenantId }: TenantServiceContext,
+  page: PageRequest,
+  status?: InvitationStatus,
+) {
   const where = { tenantId, ...statusWhere(status, clock.now()) };
   return keysetPage<InvitationRow>(page, {
     key: (row) => ({ at: row.createdAt, id: row.id }),
@@ -108,7 +112,10 @@ async function mailInvitation(db: Tx, row: InvitationRow, token: string, inviter
   }
 }
 
-export async function createInvitation({ db, actor, tenantId }: TenantServiceContext, input: CreateInvitationInput): Promise<SentInvitation> {
+export async function createInvitation(
+  { db, actor, tenantId }: TenantServiceContext,
+  input: CreateInvitationInput,
+): Promise<SentInvitation> {
   const { token, hash } = newLinkToken();
   const now = clock.now();
   const row = await db.prisma.$transaction(async (tx) => {
@@ -119,7 +126,14 @@ export async function createInvitation({ db, actor, tenantId }: TenantServiceCon
     const live = await tx.invitation.findFirst({ where: { tenantId, email: input.email, ...statusWhere("pending", now) } });
     if (live) throw Conflict(`${input.email} already has a pending invitation: resend it instead`);
     const created = await tx.invitation.create({
-      data: { tenantId, email: input.email, role: input.role, tokenHash: hash, invitedBy: actor.principal.userId, expiresAt: new Date(now.getTime() + TTL_MS) },
+      data: {
+        tenantId,
+        email: input.email,
+        role: input.role,
+        tokenHash: hash,
+        invitedBy: actor.principal.userId,
+        expiresAt: new Date(now.getTime() + TTL_MS),
+      },
     });
     await emitEvent(tx, actorOf(actor.principal, actor.request), {
       type: "invitation.created",
@@ -161,7 +175,10 @@ export async function revokeInvitation({ db, actor, tenantId }: TenantServiceCon
   await db.prisma.$transaction(async (tx) => {
     const current = await findInvitation(tx, tenantId, id);
     if (current.revokedAt) return;
-    const { count } = await tx.invitation.updateMany({ where: { id: current.id, acceptedAt: null, revokedAt: null }, data: { revokedAt: clock.now() } });
+    const { count } = await tx.invitation.updateMany({
+      where: { id: current.id, acceptedAt: null, revokedAt: null },
+      data: { revokedAt: clock.now() },
+    });
     if (count === 0) throw Conflict("This invitation has been accepted; remove the member instead");
     await emitEvent(tx, actorOf(actor.principal, actor.request), {
       type: "invitation.revoked",
@@ -211,7 +228,8 @@ export async function acceptInvitation(
     const existing = await tx.user.findUnique({ where: { email: invitation.email } });
     if (existing?.passwordHash) {
       if (!caller.principal) throw Unauthenticated(`Sign in as ${invitation.email} to accept this invitation`);
-      if (caller.principal.userId !== existing.id) throw Forbidden(`This invitation is for ${invitation.email}: sign in as that account to accept it`);
+      if (caller.principal.userId !== existing.id)
+        throw Forbidden(`This invitation is for ${invitation.email}: sign in as that account to accept it`);
     } else if (!passwordHash) {
       throw InvalidField("password", "is required to create your account");
     }
@@ -232,7 +250,10 @@ export async function acceptInvitation(
     if (already) throw Conflict(`${user.email} is already a member of this tenant`);
     await tx.membership.create({ data: { tenantId: invitation.tenantId, userId: user.id, role: invitation.role } });
 
-    const actor = actorOf({ userId: user.id, email: user.email, platformRole: null, via: "session", token: null, sessionId: null }, caller.request);
+    const actor = actorOf(
+      { userId: user.id, email: user.email, platformRole: null, via: "session", token: null, sessionId: null },
+      caller.request,
+    );
     await emitEvent(tx, actor, {
       type: "user.created",
       tenantId: invitation.tenantId,

@@ -22,9 +22,7 @@ export const membersRouter = router({
     .meta({ openapi: { method: "GET", path: base, tags, summary: "List a tenant's members", protect: true } })
     .input(ListMembersInput)
     .output(MemberPage)
-    .query(async ({ ctx, input }) =>
-      envelope(ctx.url, input, await listMembers(serviceContext(ctx), pageRequest(input)), presentMember),
-    ),
+    .query(async ({ ctx, input }) => envelope(ctx.url, input, await listMembers(serviceContext(ctx), pageRequest(input)), presentMember)),
 
   get: tenantProcedure("viewer")
     .meta({ openapi: { method: "GET", path: `${base}/{user_id}`, tags, summary: "Get a member", protect: true } })
@@ -40,7 +38,8 @@ export const membersRouter = router({
         path: base,
         tags,
         summary: "Add a member",
-        description: "Creates the user if the email is new (`password` optional: without one the user cannot sign in until an admin sets it in the console). Emits `user.created`.",
+        description:
+          "Creates the user if the email is new (`password` optional: without one the user cannot sign in until an admin sets it in the console). Emits `user.created`.",
         protect: true,
       },
     })
@@ -69,7 +68,14 @@ export const membersRouter = router({
   remove: tenantProcedure("admin")
     .meta({
       successStatus: 204,
-      openapi: { method: "DELETE", path: `${base}/{user_id}`, tags, summary: "Remove a member", description: "Removing the last admin is 409. Emits `user.removed`.", protect: true },
+      openapi: {
+        method: "DELETE",
+        path: `${base}/{user_id}`,
+        tags,
+        summary: "Remove a member",
+        description: "Removing the last admin is 409. Emits `user.removed`.",
+        protect: true,
+      },
     })
     .input(MemberPathInput)
     .output(z.void())

@@ -106,7 +106,8 @@ export async function updateMember({ db, actor, tenantId }: TenantServiceContext
     if (input.name !== undefined && input.name !== member.user.name) changes.name = { from: member.user.name, to: input.name };
     if (Object.keys(changes).length === 0) return member;
 
-    if (changes.role) await tx.membership.update({ where: { tenantId_userId: { tenantId, userId: member.userId } }, data: { role: input.role } });
+    if (changes.role)
+      await tx.membership.update({ where: { tenantId_userId: { tenantId, userId: member.userId } }, data: { role: input.role } });
     if (changes.name) await tx.user.update({ where: { id: member.userId }, data: { name: input.name } });
     await emitEvent(tx, actorOf(actor.principal, actor.request), {
       type: "user.updated",
@@ -137,7 +138,10 @@ export async function removeMember({ db, actor, tenantId }: TenantServiceContext
  * Sets the first password of a member who has none (console only). Refused when the user belongs
  * to a tenant the caller does not administer: that would hand the caller a key to it.
  */
-export async function setFirstPassword({ db, actor, tenantId }: TenantServiceContext, { user_id: userId, password }: { user_id: string; password: string }) {
+export async function setFirstPassword(
+  { db, actor, tenantId }: TenantServiceContext,
+  { user_id: userId, password }: { user_id: string; password: string },
+) {
   const { principal } = actor;
   const passwordHash = await hashPassword(password);
   return db.prisma.$transaction(async (tx) => {

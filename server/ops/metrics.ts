@@ -21,14 +21,40 @@ function build() {
   const registers = [registry];
   client.collectDefaultMetrics({ register: registry });
   const http = {
-    requests: new client.Counter({ name: "http_requests_total", help: "HTTP requests answered, by method, route template and status.", labelNames: ["method", "route", "status"], registers }),
-    duration: new client.Histogram({ name: "http_request_duration_seconds", help: "Time from request to the end of the response, by method, route template and status.", labelNames: ["method", "route", "status"], buckets: SECONDS, registers }),
+    requests: new client.Counter({
+      name: "http_requests_total",
+      help: "HTTP requests answered, by method, route template and status.",
+      labelNames: ["method", "route", "status"],
+      registers,
+    }),
+    duration: new client.Histogram({
+      name: "http_request_duration_seconds",
+      help: "Time from request to the end of the response, by method, route template and status.",
+      labelNames: ["method", "route", "status"],
+      buckets: SECONDS,
+      registers,
+    }),
   };
   const webhooks = {
-    attempts: new client.Counter({ name: "webhook_attempts_total", help: "Webhook delivery attempts, by outcome (succeeded, failed: will retry, exhausted, disabled: 410 Gone).", labelNames: ["outcome"], registers }),
-    duration: new client.Histogram({ name: "webhook_attempt_duration_seconds", help: "Time of one webhook delivery attempt, by outcome.", labelNames: ["outcome"], buckets: SECONDS, registers }),
+    attempts: new client.Counter({
+      name: "webhook_attempts_total",
+      help: "Webhook delivery attempts, by outcome (succeeded, failed: will retry, exhausted, disabled: 410 Gone).",
+      labelNames: ["outcome"],
+      registers,
+    }),
+    duration: new client.Histogram({
+      name: "webhook_attempt_duration_seconds",
+      help: "Time of one webhook delivery attempt, by outcome.",
+      labelNames: ["outcome"],
+      buckets: SECONDS,
+      registers,
+    }),
   };
-  const auditAppends = new client.Counter({ name: "audit_appends_total", help: "Audit events appended through the API (committed).", registers });
+  const auditAppends = new client.Counter({
+    name: "audit_appends_total",
+    help: "Audit events appended through the API (committed).",
+    registers,
+  });
   new client.Gauge({
     name: "db_pool_connections",
     help: "This process's Postgres pool: total and idle connections, and waiting (queries waiting for a connection).",
@@ -110,5 +136,7 @@ export async function metricsResponse(req: Request): Promise<Response> {
     );
   }
   const { registry } = metrics();
-  return new Response(await registry.metrics(), { headers: { "Content-Type": registry.contentType, "Cache-Control": "no-store", "X-Request-Id": requestId } });
+  return new Response(await registry.metrics(), {
+    headers: { "Content-Type": registry.contentType, "Cache-Control": "no-store", "X-Request-Id": requestId },
+  });
 }

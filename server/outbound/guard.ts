@@ -175,7 +175,12 @@ export function closeOutboundPools(): void {
   pools.clear();
 }
 
-function exchange(url: URL, request: SafeRequest, chosen: { address: string; family: number }, agent: http.Agent | false): Promise<SafeResponse> {
+function exchange(
+  url: URL,
+  request: SafeRequest,
+  chosen: { address: string; family: number },
+  agent: http.Agent | false,
+): Promise<SafeResponse> {
   const transport = url.protocol === "https:" ? https : http;
   return new Promise<SafeResponse>((resolve, reject) => {
     let answered = false;

@@ -113,12 +113,16 @@ export function parseSamlMetadata(xml: string): MetadataDetails {
       }
     }
   }
-  if (certificates.length === 0) throw new InvalidMetadata("no signing certificate (KeyDescriptor use=\"signing\")");
+  if (certificates.length === 0) throw new InvalidMetadata('no signing certificate (KeyDescriptor use="signing")');
   const earliest = certificates.map((c) => new Date(c.validTo)).sort((a, b) => a.getTime() - b.getTime())[0]!;
   return {
     entity_id: entityId,
     sso_url: ssoUrl,
-    ...(binding.endsWith("HTTP-Redirect") ? { sso_binding: "redirect" as const } : binding.endsWith("HTTP-POST") ? { sso_binding: "post" as const } : {}),
+    ...(binding.endsWith("HTTP-Redirect")
+      ? { sso_binding: "redirect" as const }
+      : binding.endsWith("HTTP-POST")
+        ? { sso_binding: "post" as const }
+        : {}),
     certificate_expires_at: earliest.toISOString(),
     certificates: certificates.length,
     signing_certificates: certificates.map((c) => c.raw.toString("base64")),
@@ -167,7 +171,8 @@ export async function checkMetadata(providerType: string, metadataUrl: string): 
       maxBytes: METADATA_MAX_BYTES,
       headers: { accept: ACCEPT[fixedProtocol(providerType) ?? "either"] },
     });
-    if (res.status < 200 || res.status >= 300) return { status: "unreachable", error: `the server answered HTTP ${res.status}`, details: {} };
+    if (res.status < 200 || res.status >= 300)
+      return { status: "unreachable", error: `the server answered HTTP ${res.status}`, details: {} };
     const body = res.body.toString("utf8");
     const protocol = fixedProtocol(providerType) ?? sniffProtocol(body);
     const details = protocol === "saml" ? parseSamlMetadata(body) : parseOidcDiscovery(body);

@@ -48,7 +48,8 @@ function ssoRouter<
           path: base,
           tags,
           summary: `Create an SSO provider${note}`,
-          description: "The metadata document is fetched and checked after the reply (see `metadata.status`). Emits `sso_provider.created`.",
+          description:
+            "The metadata document is fetched and checked after the reply (see `metadata.status`). Emits `sso_provider.created`.",
           protect: true,
         },
       })
@@ -87,7 +88,14 @@ function ssoRouter<
       .meta({
         successStatus: 204,
         stepUp: true,
-        openapi: { method: "DELETE", path: one, tags, summary: `Delete an SSO provider${note}`, description: "Needs a step-up. Emits `sso_provider.deleted`.", protect: true },
+        openapi: {
+          method: "DELETE",
+          path: one,
+          tags,
+          summary: `Delete an SSO provider${note}`,
+          description: "Needs a step-up. Emits `sso_provider.deleted`.",
+          protect: true,
+        },
       })
       .input(schemas.path)
       .output(z.void())
@@ -98,7 +106,14 @@ function ssoRouter<
 
     refreshMetadata: tenantProcedure("admin")
       .meta({
-        openapi: { method: "POST", path: `${one}/refresh-metadata`, tags, summary: `Fetch and check the metadata again${note}`, description: "Waits for the check (at most about 5 s) and answers the provider.", protect: true },
+        openapi: {
+          method: "POST",
+          path: `${one}/refresh-metadata`,
+          tags,
+          summary: `Fetch and check the metadata again${note}`,
+          description: "Waits for the check (at most about 5 s) and answers the provider.",
+          protect: true,
+        },
       })
       .input(schemas.path)
       .output(SsoProvider)

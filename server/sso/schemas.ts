@@ -50,9 +50,10 @@ const metadata = z
 export const SSO_PROTOCOLS = ["saml", "oidc"] as const;
 export const DEFAULT_ROLES = ["viewer", "admin"] as const;
 
-const samlSp = z
-  .object({ entity_id: z.string(), acs_url: z.string(), metadata_url: z.string() })
-  .meta({ id: "SamlServiceProvider", description: "What the IdP admin pastes into the SAML app: our entity ID, ACS URL, and our metadata (XML, no auth)." });
+const samlSp = z.object({ entity_id: z.string(), acs_url: z.string(), metadata_url: z.string() }).meta({
+  id: "SamlServiceProvider",
+  description: "What the IdP admin pastes into the SAML app: our entity ID, ACS URL, and our metadata (XML, no auth).",
+});
 const oidcSp = z
   .object({ redirect_uri: z.string() })
   .meta({ id: "OidcRelyingParty", description: "What the IdP admin registers for the OIDC client: our redirect URI." });
@@ -63,7 +64,8 @@ export const SsoProvider = z
     tenant_id: z.uuid(),
     provider_type: ProviderTypeSchema,
     protocol: z.enum(SSO_PROTOCOLS).meta({
-      description: "Fixed by `saml`/`oidc`; for `azure_ad` and `google_workspace`, read from the metadata document (XML: saml, JSON: oidc).",
+      description:
+        "Fixed by `saml`/`oidc`; for `azure_ad` and `google_workspace`, read from the metadata document (XML: saml, JSON: oidc).",
     }),
     name: z.string(),
     metadata_url: z.string(),
@@ -72,8 +74,12 @@ export const SsoProvider = z
     sp: z.union([samlSp, oidcSp]).meta({ description: "Our side of this provider, by protocol." }),
     client_id: z.string().nullable().meta({ description: "OIDC client ID (null for SAML or when not set)." }),
     client_secret_set: z.boolean().meta({ description: "Whether an OIDC client secret is stored. The secret itself is never returned." }),
-    default_role: z.enum(DEFAULT_ROLES).meta({ description: "Tenant role given to a person on their first sign-in through this provider." }),
-    allow_idp_initiated: z.boolean().meta({ description: "Accept SAML responses we did not request (IdP-initiated sign-in). Off by default." }),
+    default_role: z
+      .enum(DEFAULT_ROLES)
+      .meta({ description: "Tenant role given to a person on their first sign-in through this provider." }),
+    allow_idp_initiated: z
+      .boolean()
+      .meta({ description: "Accept SAML responses we did not request (IdP-initiated sign-in). Off by default." }),
     metadata,
     created_at: z.iso.datetime(),
     updated_at: z.iso.datetime(),

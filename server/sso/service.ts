@@ -93,9 +93,7 @@ export async function getProvider({ db, tenantId }: TenantServiceContext, provid
 }
 
 async function findProvider(db: Tx, tenantId: string, providerId: string): Promise<ProviderRow> {
-  const row = isUuid(providerId)
-    ? await db.ssoProvider.findFirst({ where: { id: providerId, tenantId }, include: withDomains })
-    : null;
+  const row = isUuid(providerId) ? await db.ssoProvider.findFirst({ where: { id: providerId, tenantId }, include: withDomains }) : null;
   if (!row) throw NotFound("SSO provider");
   return row;
 }
@@ -262,7 +260,8 @@ export async function updateProvider({ db, actor, tenantId }: TenantServiceConte
         },
       })
       .catch((error: unknown) => enableConflict(error, domains));
-    if (changes.domains) await claimDomains(tx, tenantId, current.id, input.domains!).catch((error: unknown) => enableConflict(error, domains));
+    if (changes.domains)
+      await claimDomains(tx, tenantId, current.id, input.domains!).catch((error: unknown) => enableConflict(error, domains));
 
     const events = patchEvents("sso_provider", {
       tenantId,

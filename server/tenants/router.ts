@@ -9,7 +9,14 @@ export const tenantsRouter = router({
   create: operatorProcedure
     .meta({
       successStatus: 201,
-      openapi: { method: "POST", path: "/tenants", tags: ["Tenants"], summary: "Create a tenant", successDescription: "The created tenant", protect: true },
+      openapi: {
+        method: "POST",
+        path: "/tenants",
+        tags: ["Tenants"],
+        summary: "Create a tenant",
+        successDescription: "The created tenant",
+        protect: true,
+      },
     })
     .input(CreateTenantInput)
     .output(Tenant)

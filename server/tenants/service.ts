@@ -66,7 +66,8 @@ export async function listTenants({ db, actor: { principal } }: ServiceContext, 
   const filter = where.join(" AND ") || "TRUE";
   return keysetPage<TenantRow>(page, {
     key: (row) => ({ at: row.createdAt, id: row.id }),
-    count: async () => (await sql.query<{ count: number }>(`SELECT count(*)::int AS count FROM tenants t WHERE ${filter}`, params))[0]!.count,
+    count: async () =>
+      (await sql.query<{ count: number }>(`SELECT count(*)::int AS count FROM tenants t WHERE ${filter}`, params))[0]!.count,
     find: ({ after, order, skip, take }) => {
       const p = [...params];
       const bound = keysetSql(["t.created_at", "t.id"], after, order, p);
@@ -82,9 +83,7 @@ export async function listTenants({ db, actor: { principal } }: ServiceContext, 
 
 /** A tenant the caller may see; any other id, existing or not, is 404. */
 export async function getTenant({ db, actor: { principal } }: ServiceContext, tenantId: string): Promise<TenantRow> {
-  const tenant = isUuid(tenantId)
-    ? await db.prisma.tenant.findFirst({ where: { AND: [{ id: tenantId }, visibleTo(principal)] } })
-    : null;
+  const tenant = isUuid(tenantId) ? await db.prisma.tenant.findFirst({ where: { AND: [{ id: tenantId }, visibleTo(principal)] } }) : null;
   if (!tenant) throw NotFound("Tenant");
   return tenant;
 }

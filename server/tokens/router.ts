@@ -10,7 +10,16 @@ const tags = ["API tokens"];
 
 export const tokensRouter = router({
   list: authedProcedure
-    .meta({ openapi: { method: "GET", path: "/tokens", tags, summary: "List your API tokens", description: "Revoked tokens are not listed. Operators may pass `user_id`.", protect: true } })
+    .meta({
+      openapi: {
+        method: "GET",
+        path: "/tokens",
+        tags,
+        summary: "List your API tokens",
+        description: "Revoked tokens are not listed. Operators may pass `user_id`.",
+        protect: true,
+      },
+    })
     .input(ListTokensInput)
     .output(TokenPage)
     .query(async ({ ctx, input }) =>
@@ -39,7 +48,14 @@ export const tokensRouter = router({
   revoke: writeProcedure
     .meta({
       successStatus: 204,
-      openapi: { method: "DELETE", path: "/tokens/{token_id}", tags, summary: "Revoke an API token", description: "Emits `api_token.revoked`.", protect: true },
+      openapi: {
+        method: "DELETE",
+        path: "/tokens/{token_id}",
+        tags,
+        summary: "Revoke an API token",
+        description: "Emits `api_token.revoked`.",
+        protect: true,
+      },
     })
     .input(TokenPathInput)
     .output(z.void())

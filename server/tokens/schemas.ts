@@ -24,7 +24,10 @@ export const CreatedApiToken = ApiToken.extend({
 
 export const CreateTokenInput = z
   .strictObject({
-    name: text({ error: "is required" }).trim().min(1, "must not be empty").max(MAX_TOKEN_NAME_LENGTH, `must be at most ${MAX_TOKEN_NAME_LENGTH} characters`),
+    name: text({ error: "is required" })
+      .trim()
+      .min(1, "must not be empty")
+      .max(MAX_TOKEN_NAME_LENGTH, `must be at most ${MAX_TOKEN_NAME_LENGTH} characters`),
     tenant_id: z.uuid({ error: "must be a tenant id" }).optional(),
     read_only: JsonBoolean.optional(),
     expires_at: z.iso.datetime({ offset: true, error: "must be an ISO 8601 date-time" }).optional(),

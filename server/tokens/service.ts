@@ -52,7 +52,11 @@ export async function listTokens(
   { userId, page }: { userId?: string; page: PageRequest },
 ) {
   // An SSO session sees only the tokens of its tenant (not the user's tokens elsewhere).
-  const where = { userId: ownerOf(principal, userId), revokedAt: null, ...(principal.ssoTenantId ? { tenantId: principal.ssoTenantId } : {}) };
+  const where = {
+    userId: ownerOf(principal, userId),
+    revokedAt: null,
+    ...(principal.ssoTenantId ? { tenantId: principal.ssoTenantId } : {}),
+  };
   return keysetPage<TokenRow>(page, {
     key: (row) => ({ at: row.createdAt, id: row.id }),
     count: () => db.apiToken.count({ where }),
@@ -81,8 +85,17 @@ export async function createToken({ db, actor: { principal, request } }: Service
   }
   if (input.tenant_id) {
     // The owner must be able to act in that tenant, or the token would be useless (or a leak).
-    const membership = await db.prisma.membership.findUnique({ where: { tenantId_userId: { tenantId: input.tenant_id, userId: ownerId } } });
-    const ownerPrincipal: Principal = { userId: ownerId, email: owner.email, platformRole: asPlatformRole(owner.platformRole), via: "token", token: null, sessionId: null };
+    const membership = await db.prisma.membership.findUnique({
+      where: { tenantId_userId: { tenantId: input.tenant_id, userId: ownerId } },
+    });
+    const ownerPrincipal: Principal = {
+      userId: ownerId,
+      email: owner.email,
+      platformRole: asPlatformRole(owner.platformRole),
+      via: "token",
+      token: null,
+      sessionId: null,
+    };
     const tenantExists = await db.prisma.tenant.count({ where: { id: input.tenant_id } });
     if (!tenantExists || !tenantRoleOf(ownerPrincipal, input.tenant_id, asTenantRole(membership?.role ?? null))) {
       throw InvalidField("tenant_id", "the token's owner has no access to this tenant");
@@ -109,7 +122,13 @@ export async function createToken({ db, actor: { principal, request } }: Service
     const event = {
       type: "api_token.created" as const,
       target: { type: "api_token", id: row.id },
-      details: { name: row.name, user_id: ownerId, tenant_id: row.tenantId, read_only: row.readOnly, expires_at: expiresAt?.toISOString() ?? null },
+      details: {
+        name: row.name,
+        user_id: ownerId,
+        tenant_id: row.tenantId,
+        read_only: row.readOnly,
+        expires_at: expiresAt?.toISOString() ?? null,
+      },
     };
     const actor = actorOf(principal, request);
     if (row.tenantId) await emitEvent(tx, actor, { ...event, tenantId: row.tenantId });

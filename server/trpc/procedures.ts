@@ -39,7 +39,9 @@ const storableText = middleware(async ({ next, getRawInput }) => {
 
 export const publicProcedure = baseProcedure.use(mapDomainErrors).use(storableText);
 
-export const authedProcedure = publicProcedure.meta({ access: "user" }).use(({ ctx, next }) => next({ ctx: { ...ctx, principal: requirePrincipal(ctx) } }));
+export const authedProcedure = publicProcedure
+  .meta({ access: "user" })
+  .use(({ ctx, next }) => next({ ctx: { ...ctx, principal: requirePrincipal(ctx) } }));
 
 /** A signed-in caller doing a write: a read-only token is refused. */
 export const writeProcedure = authedProcedure.meta({ write: true }).use(({ ctx, next }) => {

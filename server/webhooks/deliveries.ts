@@ -81,7 +81,9 @@ export async function listDeliveries(
 }
 
 async function getDelivery(db: Tx, webhookId: string, deliveryId: string): Promise<DeliveryRow> {
-  const row = isUuid(deliveryId) ? await db.webhookDelivery.findFirst({ where: { id: deliveryId, webhookId }, include: withAttempts }) : null;
+  const row = isUuid(deliveryId)
+    ? await db.webhookDelivery.findFirst({ where: { id: deliveryId, webhookId }, include: withAttempts })
+    : null;
   if (!row) throw NotFound("Delivery");
   return row;
 }
@@ -91,7 +93,10 @@ async function getDelivery(db: Tx, webhookId: string, deliveryId: string): Promi
  * event instead). An exhausted or cancelled delivery gets one more attempt (and is exhausted again
  * if that fails). A disabled webhook is 409: enable it first.
  */
-export async function retryDelivery({ db, tenantId }: TenantServiceContext, { webhookId, deliveryId }: { webhookId: string; deliveryId: string }) {
+export async function retryDelivery(
+  { db, tenantId }: TenantServiceContext,
+  { webhookId, deliveryId }: { webhookId: string; deliveryId: string },
+) {
   const retried = await db.prisma.$transaction(async (tx) => {
     const webhook = await findWebhook(tx, tenantId, webhookId);
     const delivery = await getDelivery(tx, webhook.id, deliveryId);

@@ -11,7 +11,15 @@ export interface DisableInput {
   tenantId: string;
   reason: string;
   /** The attempt that caused it, recorded in the same transaction. */
-  attempt?: { deliveryId: string; number: number; startedAt: Date; durationMs: number; status: number | null; body: string | null; error: string | null };
+  attempt?: {
+    deliveryId: string;
+    number: number;
+    startedAt: Date;
+    durationMs: number;
+    status: number | null;
+    body: string | null;
+    error: string | null;
+  };
 }
 
 const SYSTEM = { id: null, email: null, ip: null, userAgent: null };

@@ -117,7 +117,18 @@ function recorder(db: Database) {
   let writing = false;
   const write = async (entries: Attempted[]) => {
     const column = <K extends keyof Attempted>(key: K) => entries.map((e) => e[key]);
-    const values = [column("id"), column("number"), column("startedAt"), column("durationMs"), column("status"), column("body"), column("error"), column("next"), column("outcome"), column("webhookId")];
+    const values = [
+      column("id"),
+      column("number"),
+      column("startedAt"),
+      column("durationMs"),
+      column("status"),
+      column("body"),
+      column("error"),
+      column("next"),
+      column("outcome"),
+      column("webhookId"),
+    ];
     try {
       await db.sql.query(RECORD, values);
     } catch (error) {
@@ -174,13 +185,26 @@ function snippet(body: Buffer): string {
 async function send(row: Claimed): Promise<AttemptResult> {
   const secret = decryptSecret(row.secret_ciphertext);
   const previousSecret = row.previous_valid && row.previous_secret_ciphertext ? decryptSecret(row.previous_secret_ciphertext) : null;
-  const headers = deliveryHeaders({ eventId: row.event_id, body: row.payload, timestamp: Math.floor(Date.now() / 1000), secret, previousSecret });
+  const headers = deliveryHeaders({
+    eventId: row.event_id,
+    body: row.payload,
+    timestamp: Math.floor(Date.now() / 1000),
+    secret,
+    previousSecret,
+  });
   try {
     const res = await safeFetch(row.url, { method: "POST", headers, body: row.payload, timeoutMs: TIMEOUT_MS, maxBytes: 1024 * 1024 });
     return { status: res.status, body: snippet(res.body), error: null, retryAfter: parseRetryAfter(res.headers["retry-after"]) };
   } catch (error) {
     if (!(error instanceof OutboundError)) throw error;
-    const kind = error.kind === "blocked" ? "ssrf_refused" : error.kind === "timeout" ? "timeout" : error.kind === "network" ? error.message : `${error.kind}: ${error.message}`;
+    const kind =
+      error.kind === "blocked"
+        ? "ssrf_refused"
+        : error.kind === "timeout"
+          ? "timeout"
+          : error.kind === "network"
+            ? error.message
+            : `${error.kind}: ${error.message}`;
     return { status: null, body: null, error: kind, retryAfter: null };
   }
 }
@@ -222,7 +246,18 @@ async function attempt(db: Database, row: Claimed, record: (entry: Attempted) =>
   }
   const error = ok ? null : (result.error ?? `HTTP ${result.status}`);
   observeWebhookAttempt(status, durationMs);
-  await record({ id: row.id, number, startedAt, durationMs, status: result.status, body: result.body, error, next, outcome: status, webhookId: row.webhook_id });
+  await record({
+    id: row.id,
+    number,
+    startedAt,
+    durationMs,
+    status: result.status,
+    body: result.body,
+    error,
+    next,
+    outcome: status,
+    webhookId: row.webhook_id,
+  });
 
   if (!ok && row.failing_since && Date.now() - row.failing_since.getTime() >= FAILING_DAYS_BEFORE_DISABLE * 86_400_000) {
     await disableWebhook(db, {
@@ -298,7 +333,10 @@ export async function deliverDue(db: Database, options: DeliverOptions = {}): Pr
   await Promise.all(Array.from({ length: concurrency }, worker));
   if (signal?.aborted) {
     await claimInFlight()?.catch(() => undefined);
-    const released = await releaseClaims(db, queue.splice(0).map((item) => item.row.id));
+    const released = await releaseClaims(
+      db,
+      queue.splice(0).map((item) => item.row.id),
+    );
     if (released) log.info("stopping: handed back claimed webhook deliveries", { released });
   }
   return summary;

@@ -33,9 +33,7 @@ export function payloadOf(event: PayloadEvent): string {
 }
 
 async function run<T extends object>(tx: Tx | SqlRunner, text: string, values: unknown[]): Promise<T[]> {
-  return "query" in tx && typeof tx.query === "function"
-    ? tx.query<T>(text, values)
-    : (tx as Tx).$queryRawUnsafe<T[]>(text, ...values);
+  return "query" in tx && typeof tx.query === "function" ? tx.query<T>(text, values) : (tx as Tx).$queryRawUnsafe<T[]>(text, ...values);
 }
 
 // One statement for all the events of a transaction (a batch of appends can be hundreds): each

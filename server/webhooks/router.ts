@@ -30,9 +30,7 @@ export const webhooksRouter = router({
     .meta({ openapi: { method: "GET", path: base, tags, summary: "List webhooks", protect: true } })
     .input(ListWebhooksInput)
     .output(WebhookPage)
-    .query(async ({ ctx, input }) =>
-      envelope(ctx.url, input, await listWebhooks(serviceContext(ctx), pageRequest(input)), presentWebhook),
-    ),
+    .query(async ({ ctx, input }) => envelope(ctx.url, input, await listWebhooks(serviceContext(ctx), pageRequest(input)), presentWebhook)),
 
   create: tenantProcedure("admin")
     .meta({
@@ -79,7 +77,14 @@ export const webhooksRouter = router({
   delete: tenantProcedure("admin")
     .meta({
       successStatus: 204,
-      openapi: { method: "DELETE", path: one, tags, summary: "Delete a webhook", description: "Nothing more is delivered to it. Emits `webhook.deleted`.", protect: true },
+      openapi: {
+        method: "DELETE",
+        path: one,
+        tags,
+        summary: "Delete a webhook",
+        description: "Nothing more is delivered to it. Emits `webhook.deleted`.",
+        protect: true,
+      },
     })
     .input(WebhookPathInput)
     .output(z.void())
@@ -115,7 +120,8 @@ export const webhooksRouter = router({
         path: `${one}/test`,
         tags,
         summary: "Send a test event",
-        description: "Queues a `webhook.test` event to this webhook only and answers its delivery (first attempt right away). 409 when the webhook is disabled.",
+        description:
+          "Queues a `webhook.test` event to this webhook only and answers its delivery (first attempt right away). 409 when the webhook is disabled.",
         protect: true,
       },
     })
@@ -125,12 +131,24 @@ export const webhooksRouter = router({
 
   deliveries: tenantProcedure("viewer")
     .meta({
-      openapi: { method: "GET", path: `${one}/deliveries`, tags, summary: "List deliveries and their attempts", description: "Newest first; attempts oldest first. Filter with `status`.", protect: true },
+      openapi: {
+        method: "GET",
+        path: `${one}/deliveries`,
+        tags,
+        summary: "List deliveries and their attempts",
+        description: "Newest first; attempts oldest first. Filter with `status`.",
+        protect: true,
+      },
     })
     .input(ListDeliveriesInput)
     .output(DeliveryPage)
     .query(async ({ ctx, input }) =>
-      envelope(ctx.url, input, await listDeliveries(serviceContext(ctx), { webhookId: input.webhook_id, status: input.status, page: pageRequest(input) }), presentDelivery),
+      envelope(
+        ctx.url,
+        input,
+        await listDeliveries(serviceContext(ctx), { webhookId: input.webhook_id, status: input.status, page: pageRequest(input) }),
+        presentDelivery,
+      ),
     ),
 
   retry: tenantProcedure("admin")
@@ -140,7 +158,8 @@ export const webhooksRouter = router({
         path: `${one}/deliveries/{delivery_id}/retry`,
         tags,
         summary: "Retry a delivery now",
-        description: "Makes the delivery due now (also an exhausted or cancelled one). 409 for a delivery that succeeded, or when the webhook is disabled.",
+        description:
+          "Makes the delivery due now (also an exhausted or cancelled one). 409 for a delivery that succeeded, or when the webhook is disabled.",
         protect: true,
       },
     })

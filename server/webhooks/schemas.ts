@@ -33,7 +33,9 @@ export const WebhookSecret = text({ error: "must be a string" })
     "a whsec_ secret must be whsec_ followed by at least 16 bytes in base64",
   );
 
-const Description = text({ error: "must be a string" }).trim().max(MAX_DESCRIPTION_LENGTH, `must be at most ${MAX_DESCRIPTION_LENGTH} characters`);
+const Description = text({ error: "must be a string" })
+  .trim()
+  .max(MAX_DESCRIPTION_LENGTH, `must be at most ${MAX_DESCRIPTION_LENGTH} characters`);
 
 export const DELIVERY_STATUSES = ["pending", "succeeded", "failed", "exhausted", "cancelled"] as const;
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
@@ -97,7 +99,13 @@ export const ListWebhooksInput = PageQuery.extend(TenantPath);
 export const WebhookPage = pageOf(Webhook).meta({ id: "WebhookPage" });
 
 export const CreateWebhookInput = z
-  .strictObject({ ...TenantPath, url: WebhookUrl, events: WebhookEvents, secret: WebhookSecret.optional(), description: Description.optional() })
+  .strictObject({
+    ...TenantPath,
+    url: WebhookUrl,
+    events: WebhookEvents,
+    secret: WebhookSecret.optional(),
+    description: Description.optional(),
+  })
   .meta({ id: "CreateWebhookRequest" });
 export type CreateWebhookInput = z.infer<typeof CreateWebhookInput>;
 
@@ -114,7 +122,9 @@ export type UpdateWebhookInput = z.infer<typeof UpdateWebhookInput>;
 
 export const WebhookPathInput = z.object(WebhookPath);
 
-export const RotateSecretInput = z.strictObject({ ...WebhookPath, secret: WebhookSecret.optional() }).meta({ id: "RotateWebhookSecretRequest" });
+export const RotateSecretInput = z
+  .strictObject({ ...WebhookPath, secret: WebhookSecret.optional() })
+  .meta({ id: "RotateWebhookSecretRequest" });
 export type RotateSecretInput = z.infer<typeof RotateSecretInput>;
 
 export const ListDeliveriesInput = PageQuery.extend({

@@ -56,7 +56,11 @@ export function presentWebhook(row: WebhookRow): Webhook {
     disabled_reason: row.disabledReason,
     last_delivery:
       last?.lastAttemptAt != null
-        ? { status: last.status as DeliveryStatus, response_status: last.lastResponseStatus, attempted_at: last.lastAttemptAt.toISOString() }
+        ? {
+            status: last.status as DeliveryStatus,
+            response_status: last.lastResponseStatus,
+            attempted_at: last.lastAttemptAt.toISOString(),
+          }
         : null,
   };
 }
@@ -148,7 +152,13 @@ export async function updateWebhook({ db, actor, tenantId }: TenantServiceContex
     });
     if (flipped && !input.enabled) await cancelDue(tx, current.id, "webhook disabled");
 
-    const events = patchEvents("webhook", { tenantId, target: target(current.id), label: { url: input.url ?? current.url }, changes, enabled });
+    const events = patchEvents("webhook", {
+      tenantId,
+      target: target(current.id),
+      label: { url: input.url ?? current.url },
+      changes,
+      enabled,
+    });
     for (const event of events) await emitEvent(tx, actorOf(actor.principal, actor.request), event);
     return findWebhook(tx, tenantId, current.id);
   });

@@ -27,7 +27,13 @@ export function standardSignature(secret: string, id: string, timestamp: number,
 export const USER_AGENT = "ControlPlane-Webhooks/1.0";
 
 /** Every header of one attempt. `timestamp` is Unix seconds at the attempt. */
-export function deliveryHeaders(input: { eventId: string; body: string; timestamp: number; secret: string; previousSecret?: string | null }) {
+export function deliveryHeaders(input: {
+  eventId: string;
+  body: string;
+  timestamp: number;
+  secret: string;
+  previousSecret?: string | null;
+}) {
   const { eventId, body, timestamp, secret, previousSecret } = input;
   const signatures = [standardSignature(secret, eventId, timestamp, body)];
   if (previousSecret) signatures.push(standardSignature(previousSecret, eventId, timestamp, body));

@@ -61,7 +61,12 @@ describe("appending events", () => {
     const before = Date.now();
     const res = await admin.post(base, { event_type: "app.started", actor: { id: "svc" } });
     expect(res.status, res.text).toBe(201);
-    expect(res.json).toMatchObject({ actor: { id: "svc", email: null }, metadata: { ip_address: null, user_agent: null }, target: null, details: {} });
+    expect(res.json).toMatchObject({
+      actor: { id: "svc", email: null },
+      metadata: { ip_address: null, user_agent: null },
+      target: null,
+      details: {},
+    });
     expect(Date.parse(res.json.timestamp)).toBeGreaterThanOrEqual(before - 1000);
   });
 

@@ -26,7 +26,9 @@ test("concurrent appends to one tenant go in together, in the order they arrived
   const { tenant, viewer } = await tenantWithMembers();
   const db = await database();
   const stored = await Promise.all(
-    Array.from({ length: 120 }, (_, i) => appendToLog(db, tenant.id, { actor, event: { type: "order.placed", tenantId: tenant.id, details: { i } } })),
+    Array.from({ length: 120 }, (_, i) =>
+      appendToLog(db, tenant.id, { actor, event: { type: "order.placed", tenantId: tenant.id, details: { i } } }),
+    ),
   );
 
   // tenantWithMembers wrote its own events first; the appends follow in call order, no gaps.
@@ -59,11 +61,25 @@ test("an event the database refuses fails alone; the rest of its batch is record
 test("a multi-event job stays contiguous and in order among others, and fails whole and alone", async () => {
   const { tenant, viewer } = await tenantWithMembers();
   const db = await database();
-  const item = (job: number, i: number, tenantId = tenant.id) => ({ actor, event: { type: "order.placed", tenantId, details: { job, i } } });
-  const job = (n: number, size: number) => appendManyToLog(db, tenant.id, Array.from({ length: size }, (_, i) => item(n, i)));
+  const item = (job: number, i: number, tenantId = tenant.id) => ({
+    actor,
+    event: { type: "order.placed", tenantId, details: { job, i } },
+  });
+  const job = (n: number, size: number) =>
+    appendManyToLog(
+      db,
+      tenant.id,
+      Array.from({ length: size }, (_, i) => item(n, i)),
+    );
   // Job 2 carries one event the foreign key refuses: it fails whole, the jobs around it do not.
   const bad = appendManyToLog(db, tenant.id, [item(2, 0), item(2, 1, randomUUID()), item(2, 2)]);
-  const results = await Promise.allSettled([job(0, 3), appendToLog(db, tenant.id, item(1, 0)), bad, job(3, 4), appendToLog(db, tenant.id, item(4, 0))]);
+  const results = await Promise.allSettled([
+    job(0, 3),
+    appendToLog(db, tenant.id, item(1, 0)),
+    bad,
+    job(3, 4),
+    appendToLog(db, tenant.id, item(4, 0)),
+  ]);
   expect(results.map((r) => r.status)).toEqual(["fulfilled", "fulfilled", "rejected", "fulfilled", "fulfilled"]);
 
   const jobs = results.map((r) => (r.status === "fulfilled" ? [r.value].flat() : []));
@@ -74,9 +90,10 @@ test("a multi-event job stays contiguous and in order among others, and fails wh
   // In arrival order, no gaps: 3 + 1 + 4 + 1 events.
   const all = jobs.flat();
   expect(all.map((e) => e.sequence)).toEqual(all.map((_, i) => all[0]!.sequence + i));
-  const rows = await db.sql.query<{ n: number }>("SELECT count(*)::int AS n FROM audit_events WHERE tenant_id = $1::uuid AND details->>'job' = '2'", [
-    tenant.id,
-  ]);
+  const rows = await db.sql.query<{ n: number }>(
+    "SELECT count(*)::int AS n FROM audit_events WHERE tenant_id = $1::uuid AND details->>'job' = '2'",
+    [tenant.id],
+  );
   expect(rows[0]!.n).toBe(0);
   const verify = await client(api.url, viewer.token).get(`/api/v1/tenants/${tenant.id}/audit/verify`);
   expect(verify.json).toMatchObject({ valid: true, first_invalid_sequence: null });
@@ -85,7 +102,8 @@ test("a multi-event job stays contiguous and in order among others, and fails wh
 test("multi-event jobs share transactions, up to 500 events each", async () => {
   const { tenant } = await tenantWithMembers();
   const db = await database();
-  const items = (job: number) => Array.from({ length: 5 }, (_, i) => ({ actor, event: { type: "order.placed", tenantId: tenant.id, details: { job, i } } }));
+  const items = (job: number) =>
+    Array.from({ length: 5 }, (_, i) => ({ actor, event: { type: "order.placed", tenantId: tenant.id, details: { job, i } } }));
   const stored = await Promise.all(Array.from({ length: 40 }, (_, job) => appendManyToLog(db, tenant.id, items(job))));
   expect(await transactionsWriting(tenant.id)).toBeLessThan(15);
   const all = stored.flat();
@@ -96,7 +114,8 @@ test("multi-event jobs share transactions, up to 500 events each", async () => {
 test("a job larger than one transaction's share goes alone, whole", async () => {
   const { tenant } = await tenantWithMembers();
   const db = await database();
-  const items = (n: number) => Array.from({ length: n }, (_, i) => ({ actor, event: { type: "order.placed", tenantId: tenant.id, details: { i } } }));
+  const items = (n: number) =>
+    Array.from({ length: n }, (_, i) => ({ actor, event: { type: "order.placed", tenantId: tenant.id, details: { i } } }));
   const [small, large] = await Promise.all([appendManyToLog(db, tenant.id, items(2)), appendManyToLog(db, tenant.id, items(700))]);
   expect(large.map((e) => e.sequence)).toEqual(large.map((_, i) => small[1]!.sequence + 1 + i));
   expect(large.map((e) => e.details.i)).toEqual(large.map((_, i) => i));

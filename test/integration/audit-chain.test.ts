@@ -62,7 +62,9 @@ describe("the database keeps audit rows append-only", () => {
     const role = `audit_app_${randomBytes(4).toString("hex")}`;
     await raw.query(`CREATE ROLE ${role} NOLOGIN`);
     try {
-      await raw.query(`GRANT SELECT, INSERT ON audit_events TO ${role}; GRANT SELECT, INSERT, UPDATE ON audit_chains, audit_counts TO ${role}`);
+      await raw.query(
+        `GRANT SELECT, INSERT ON audit_events TO ${role}; GRANT SELECT, INSERT, UPDATE ON audit_chains, audit_counts TO ${role}`,
+      );
       await raw.query("BEGIN");
       await raw.query(`SET LOCAL ROLE ${role}`);
       const inserted = await raw.query(
@@ -89,8 +91,20 @@ describe("verify", () => {
   test("an untouched chain is valid", async () => {
     const { verify } = await tenantWithEvents(7);
     expect(await verify()).toEqual({ valid: true, checked: 7, first_invalid_sequence: null, head_sequence: 7, ...NO_ANCHOR });
-    expect(await verify("?from_sequence=5")).toEqual({ valid: true, checked: 3, first_invalid_sequence: null, head_sequence: 7, ...NO_ANCHOR });
-    expect(await verify("?from_sequence=99")).toEqual({ valid: true, checked: 0, first_invalid_sequence: null, head_sequence: 7, ...NO_ANCHOR });
+    expect(await verify("?from_sequence=5")).toEqual({
+      valid: true,
+      checked: 3,
+      first_invalid_sequence: null,
+      head_sequence: 7,
+      ...NO_ANCHOR,
+    });
+    expect(await verify("?from_sequence=99")).toEqual({
+      valid: true,
+      checked: 0,
+      first_invalid_sequence: null,
+      head_sequence: 7,
+      ...NO_ANCHOR,
+    });
   });
 
   test("a tenant without events has a valid, empty chain", async () => {

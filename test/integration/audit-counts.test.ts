@@ -21,14 +21,20 @@ const HOUR = 3_600_000;
 
 /** Deterministic pseudo-random numbers (a test that fails must fail the same way again). */
 function random(seed: number) {
-  return () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+  return () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
 }
 
 /** Instants crowded around month, day and hour boundaries of Jan–Apr 2026, and some anywhere. */
 function instants(n: number, rand: () => number): Date[] {
   const anchors = [
-    "2026-01-01T00:00:00Z", "2026-02-01T00:00:00Z", "2026-03-01T00:00:00Z", "2026-03-15T00:00:00Z",
-    "2026-03-15T13:00:00Z", "2026-03-31T23:00:00Z", "2026-04-01T00:00:00Z", "2026-04-01T01:00:00Z",
+    "2026-01-01T00:00:00Z",
+    "2026-02-01T00:00:00Z",
+    "2026-03-01T00:00:00Z",
+    "2026-03-15T00:00:00Z",
+    "2026-03-15T13:00:00Z",
+    "2026-03-31T23:00:00Z",
+    "2026-04-01T00:00:00Z",
+    "2026-04-01T01:00:00Z",
   ].map(Date.parse);
   const offsets = [-HOUR - 1, -HOUR / 2, -1, 0, 1, 999, HOUR / 2, HOUR - 1, HOUR, 25 * HOUR];
   return Array.from({ length: n }, () =>
@@ -42,7 +48,7 @@ function instants(n: number, rand: () => number): Date[] {
 async function seed(sql: SqlRunner, tenantId: string, n: number, seedValue: number): Promise<void> {
   const rand = random(seedValue);
   const at = instants(n, rand);
-  for (let done = 0; done < n; ) {
+  for (let done = 0; done < n;) {
     const size = Math.min(n - done, 1 + Math.floor(rand() * 60));
     const rows = at.slice(done, done + size).map(() => ({
       kind: KINDS[Math.floor(rand() * KINDS.length)]!,
@@ -77,8 +83,7 @@ const ACTOR_FILTERS = [undefined, "a1", "a3", "nobody"];
 function combos(): AuditFilterParams[] {
   const out: AuditFilterParams[] = [];
   for (const [start_date, end_date] of DATES)
-    for (const event_type of TYPES)
-      for (const actor_id of ACTOR_FILTERS) out.push({ start_date, end_date, event_type, actor_id });
+    for (const event_type of TYPES) for (const actor_id of ACTOR_FILTERS) out.push({ start_date, end_date, event_type, actor_id });
   return out;
 }
 
@@ -88,7 +93,10 @@ async function bruteCount(sql: SqlRunner, tenantId: string, p: AuditFilterParams
   let where = "tenant_id = $1::uuid";
   if (p.event_type) {
     const exact = p.event_type.split(",").filter((k) => !k.endsWith(".*"));
-    const prefixes = p.event_type.split(",").filter((k) => k.endsWith(".*")).map((k) => k.slice(0, -1));
+    const prefixes = p.event_type
+      .split(",")
+      .filter((k) => k.endsWith(".*"))
+      .map((k) => k.slice(0, -1));
     where += ` AND (event_type = ANY($${params.push(exact)}::text[]) OR event_type LIKE ANY($${params.push(prefixes.map((x) => `${x}%`))}::text[]))`;
   }
   if (p.actor_id) where += ` AND actor_id = $${params.push(p.actor_id)}`;

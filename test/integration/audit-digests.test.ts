@@ -33,7 +33,9 @@ async function appendEvents(world: World, n: number) {
 
 async function chainHead(tenantId: string) {
   const { sql } = await database();
-  const [head] = await sql.query<{ sequence: string; hash: string }>(`SELECT sequence, hash FROM audit_chains WHERE chain_id = $1::uuid`, [tenantId]);
+  const [head] = await sql.query<{ sequence: string; hash: string }>(`SELECT sequence, hash FROM audit_chains WHERE chain_id = $1::uuid`, [
+    tenantId,
+  ]);
   return { sequence: Number(head!.sequence), hash: head!.hash };
 }
 
@@ -57,7 +59,13 @@ describe("signing a digest on demand", () => {
     expect(first.status, first.text).toBe(201);
     expect(first.headers.get("location")).toBe(`${api.url}${base}/${first.json.id}`);
     const head = await chainHead(world.tenant.id);
-    expect(first.json).toMatchObject({ tenant_id: world.tenant.id, from_sequence: 1, to_sequence: head.sequence, head_hash: head.hash, previous_digest_hash: null });
+    expect(first.json).toMatchObject({
+      tenant_id: world.tenant.id,
+      from_sequence: 1,
+      to_sequence: head.sequence,
+      head_hash: head.hash,
+      previous_digest_hash: null,
+    });
     const { payload, header } = await verifyWithJwks(first.json.jws);
     expect(header).toMatchObject({ alg: "EdDSA", kid: first.json.kid });
     const { id: _id, jws: _jws, kid: _kid, ...fields } = first.json;
@@ -70,7 +78,11 @@ describe("signing a digest on demand", () => {
     await appendEvents(world, 2);
     const second = await admin.post(base);
     expect(second.status).toBe(201);
-    expect(second.json).toMatchObject({ from_sequence: head.sequence + 1, to_sequence: (await chainHead(world.tenant.id)).sequence, previous_digest_hash: sha256(first.json.jws) });
+    expect(second.json).toMatchObject({
+      from_sequence: head.sequence + 1,
+      to_sequence: (await chainHead(world.tenant.id)).sequence,
+      previous_digest_hash: sha256(first.json.jws),
+    });
     expect((await verifyWithJwks(second.json.jws)).payload.previous_digest_hash).toBe(sha256(first.json.jws));
 
     const list = await client(api.url, world.viewer.token).get(`${base}?page_size=1`);
@@ -104,7 +116,10 @@ test("digests are append-only in the database itself", async () => {
   await appendEvents(world, 1);
   const digest = (await client(api.url, world.admin.token).post(`/api/v1/tenants/${world.tenant.id}/audit/digests`)).json;
   const { sql } = await database();
-  for (const statement of [`UPDATE audit_digests SET head_hash = repeat('0', 64) WHERE id = $1::uuid`, `DELETE FROM audit_digests WHERE id = $1::uuid`]) {
+  for (const statement of [
+    `UPDATE audit_digests SET head_hash = repeat('0', 64) WHERE id = $1::uuid`,
+    `DELETE FROM audit_digests WHERE id = $1::uuid`,
+  ]) {
     await expect(sql.query(statement, [digest.id])).rejects.toThrow(/append-only/);
   }
   await expect(sql.query(`TRUNCATE audit_digests`)).rejects.toThrow(/append-only/);
@@ -190,7 +205,13 @@ describe("rotating AUDIT_SIGNING_KEY", () => {
 
     const newKey = generateKeyPairSync("ed25519").privateKey.export({ format: "pem", type: "pkcs8" }).toString();
     const cli = async (...args: string[]) =>
-      JSON.parse((await run("node_modules/.bin/tsx", ["--import", "./scripts/server-only.mjs", "scripts/cli.ts", ...args], { env: { ...process.env, AUDIT_SIGNING_KEY: newKey, LOG_LEVEL: "silent" } })).stdout);
+      JSON.parse(
+        (
+          await run("node_modules/.bin/tsx", ["--import", "./scripts/server-only.mjs", "scripts/cli.ts", ...args], {
+            env: { ...process.env, AUDIT_SIGNING_KEY: newKey, LOG_LEVEL: "silent" },
+          })
+        ).stdout,
+      );
     const rotated = await cli("audit", "digest", "--tenant", world.tenant.id);
     expect(rotated.created).toBe(true);
     expect(rotated.digest.kid).not.toBe(old.json.kid);

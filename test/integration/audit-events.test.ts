@@ -100,7 +100,8 @@ test("user.removed", async () => {
 });
 
 /** What Next hands the sign-in callback for a browser on this machine. */
-const browser = () => requestInfo(new Request("http://127.0.0.1/login", { headers: { "x-forwarded-for": "127.0.0.1", "user-agent": UA } }), "kinds");
+const browser = () =>
+  requestInfo(new Request("http://127.0.0.1/login", { headers: { "x-forwarded-for": "127.0.0.1", "user-agent": UA } }), "kinds");
 
 test("user.login", async () => {
   const { tenant, admin } = await setup();
@@ -134,7 +135,10 @@ test("user.step_up", async () => {
 
 test.each([
   ["sso_provider.created", {}],
-  ["sso_provider.updated", { patch: { name: "Renamed IdP" }, details: { name: "Renamed IdP", changes: { name: { from: "Kinds IdP", to: "Renamed IdP" } } } }],
+  [
+    "sso_provider.updated",
+    { patch: { name: "Renamed IdP" }, details: { name: "Renamed IdP", changes: { name: { from: "Kinds IdP", to: "Renamed IdP" } } } },
+  ],
   ["sso_provider.disabled", { patch: { enabled: false }, stepUp: true }],
   ["sso_provider.enabled", { create: { enabled: false }, patch: { enabled: true } }],
   ["sso_provider.deleted", { remove: true, stepUp: true }],
@@ -149,7 +153,8 @@ test.each([
   if (step.remove) expect((await admin.api.delete(one)).status).toBe(204);
   const event = await onlyEvent(tenant.id, kind);
   expect(event).toMatchObject({ ...by(admin.user), target: { type: "sso_provider", id: created.json.id } });
-  if (kind === "sso_provider.created") expect(event.details).toMatchObject({ name: "Kinds IdP", provider_type: "saml", metadata_url: SSO_BODY.metadata_url });
+  if (kind === "sso_provider.created")
+    expect(event.details).toMatchObject({ name: "Kinds IdP", provider_type: "saml", metadata_url: SSO_BODY.metadata_url });
   if (kind === "sso_provider.deleted") expect(event.details).toMatchObject({ name: "Kinds IdP", provider_type: "saml" });
   if (step.details) expect(event.details).toMatchObject(step.details);
 });
@@ -160,7 +165,11 @@ test("api_token.created and api_token.revoked", async () => {
   expect(created.status, created.text).toBe(201);
   const details = { name: "kinds token", user_id: admin.user.id, tenant_id: tenant.id };
   const made = await onlyEvent(tenant.id, "api_token.created");
-  expect(made).toMatchObject({ ...by(admin.user), target: { type: "api_token", id: created.json.id }, details: { ...details, read_only: true } });
+  expect(made).toMatchObject({
+    ...by(admin.user),
+    target: { type: "api_token", id: created.json.id },
+    details: { ...details, read_only: true },
+  });
   expect(JSON.stringify(made)).not.toContain(created.json.token);
   expect((await admin.api.delete(`/api/v1/tokens/${created.json.id}`)).status).toBe(204);
   expect(await onlyEvent(tenant.id, "api_token.revoked")).toMatchObject({

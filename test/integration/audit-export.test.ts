@@ -34,10 +34,20 @@ beforeAll(async () => {
   // Cells a spreadsheet would run, and cells that need RFC 4180 quoting.
   await emitEvent(
     sql,
-    { id: "@evil", email: "=HYPERLINK(\"http://x\")", ip: "10.9.9.9", userAgent: 'agent "quoted", with comma\nand newline' },
-    { type: "user.login", tenantId: world.tenant.id, target: { type: "+cmd", id: "-2+3" }, details: { note: "=1+1", tab: "\tx" }, timestamp: new Date("2026-02-01T00:00:00Z") },
+    { id: "@evil", email: '=HYPERLINK("http://x")', ip: "10.9.9.9", userAgent: 'agent "quoted", with comma\nand newline' },
+    {
+      type: "user.login",
+      tenantId: world.tenant.id,
+      target: { type: "+cmd", id: "-2+3" },
+      details: { note: "=1+1", tab: "\tx" },
+      timestamp: new Date("2026-02-01T00:00:00Z"),
+    },
   );
-  await emitEvent(sql, { id: "\tTabbed", email: "\rcr@example.com", ip: null, userAgent: null }, { type: "user.created", tenantId: world.tenant.id, timestamp: new Date("2026-02-01T00:00:01Z") });
+  await emitEvent(
+    sql,
+    { id: "\tTabbed", email: "\rcr@example.com", ip: null, userAgent: null },
+    { type: "user.created", tenantId: world.tenant.id, timestamp: new Date("2026-02-01T00:00:01Z") },
+  );
 });
 afterAll(async () => {
   await api.close();
@@ -114,7 +124,7 @@ describe("exporting the audit log", () => {
     const row = (cells: string[]) => Object.fromEntries(CSV_COLUMNS.map((c, i) => [c, cells[i]]));
     expect(row(evil!)).toMatchObject({
       actor_id: "'@evil",
-      actor_email: "'=HYPERLINK(\"http://x\")",
+      actor_email: '\'=HYPERLINK("http://x")',
       user_agent: 'agent "quoted", with comma\nand newline',
       target_type: "'+cmd",
       target_id: "'-2+3",
@@ -149,7 +159,8 @@ describe("exporting the audit log", () => {
     const { sql } = await database();
     await emitEvent(sql, { id: "x", email: null, ip: null, userAgent: null }, { type: "user.login", tenantId: t.tenant.id });
     const url = `${api.url}/api/v1/tenants/${t.tenant.id}/audit/export?format=json&event_type=audit.*,user.login&start_date=2026-01-01`;
-    const run = async () => (await fetch(url, { headers: { authorization: `Bearer ${t.admin.token}`, "user-agent": "export-test" } })).json();
+    const run = async () =>
+      (await fetch(url, { headers: { authorization: `Bearer ${t.admin.token}`, "user-agent": "export-test" } })).json();
     const first = await run();
     expect(first.map((e: Event) => e.event_type)).toEqual(["user.login"]);
     const second = await run();
@@ -222,7 +233,14 @@ describe("who may export", () => {
 test("the OpenAPI document describes the export", async () => {
   const doc = await (await fetch(`${api.url}/api/v1/openapi.json`)).json();
   const op = doc.paths["/tenants/{tenant_id}/audit/export"].get;
-  expect(op.parameters.map((p: { name: string }) => p.name)).toEqual(["tenant_id", "format", "event_type", "start_date", "end_date", "actor_id"]);
+  expect(op.parameters.map((p: { name: string }) => p.name)).toEqual([
+    "tenant_id",
+    "format",
+    "event_type",
+    "start_date",
+    "end_date",
+    "actor_id",
+  ]);
   expect(Object.keys(op.responses["200"].content)).toEqual(["application/json", "text/csv"]);
   expect(op.responses["404"]).toEqual({ $ref: "#/components/responses/Problem404" });
 });
@@ -267,7 +285,9 @@ test("without COPY (the embedded database), the export reads a batch only when t
 test("with COPY, a client that stops reading holds the query back, and one that leaves frees the connection", async () => {
   // ~80 MB of CSV: far more than the socket buffers between Postgres, the app and the client hold.
   const big = await tenantWithMembers();
-  await (await database()).sql.query(
+  await (
+    await database()
+  ).sql.query(
     `INSERT INTO audit_events (tenant_id, event_type, actor_id, user_agent, details)
      SELECT $1::uuid, 'bulk.row', 'actor', repeat(md5(g::text), 125), jsonb_build_object('g', g) FROM generate_series(1, 20000) g`,
     [big.tenant.id],

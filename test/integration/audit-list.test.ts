@@ -77,7 +77,11 @@ describe("listing the audit log", () => {
     expect(res.status).toBe(200);
     expect(res.json.count).toBe(60);
     expect(res.json.results).toHaveLength(20);
-    expect(res.json.results.map((e: Seeded) => e.id)).toEqual(newestFirst(events).slice(0, 20).map((e) => e.id));
+    expect(res.json.results.map((e: Seeded) => e.id)).toEqual(
+      newestFirst(events)
+        .slice(0, 20)
+        .map((e) => e.id),
+    );
     const newest = events[59]!;
     expect(res.json.results[0]).toEqual({
       id: newest.id,
@@ -104,8 +108,16 @@ describe("listing the audit log", () => {
     ["actor", "actor_id=actor-1", (e) => e.actor === "actor-1"],
     ["start inclusive", "start_date=2026-01-02T00:00:00Z", (e) => e.at >= T0 + 24 * 3_600_000],
     ["end exclusive", "end_date=2026-01-02", (e) => e.at < T0 + 24 * 3_600_000],
-    ["date range with offset", "start_date=2026-01-01T12:00:00%2B02:00&end_date=2026-01-02T06:00:00Z", (e) => e.at >= T0 + 10 * 3_600_000 && e.at < T0 + 30 * 3_600_000],
-    ["kinds, actor and dates", "event_type=user.*,invoice.paid&actor_id=actor-2&start_date=2026-01-01T05:00:00Z&end_date=2026-01-02T20:00:00Z", (e) => e.type !== "sso_provider.created" && e.actor === "actor-2" && e.at >= T0 + 5 * 3_600_000 && e.at < T0 + 44 * 3_600_000],
+    [
+      "date range with offset",
+      "start_date=2026-01-01T12:00:00%2B02:00&end_date=2026-01-02T06:00:00Z",
+      (e) => e.at >= T0 + 10 * 3_600_000 && e.at < T0 + 30 * 3_600_000,
+    ],
+    [
+      "kinds, actor and dates",
+      "event_type=user.*,invoice.paid&actor_id=actor-2&start_date=2026-01-01T05:00:00Z&end_date=2026-01-02T20:00:00Z",
+      (e) => e.type !== "sso_provider.created" && e.actor === "actor-2" && e.at >= T0 + 5 * 3_600_000 && e.at < T0 + 44 * 3_600_000,
+    ],
     ["one kind and actor", "event_type=user.login&actor_id=actor-1", (e) => e.type === "user.login" && e.actor === "actor-1"],
   ];
   test.each(cases)("filter: %s (all pages by cursor and by offset)", async (_name, query, match) => {

@@ -34,7 +34,9 @@ async function createMonth(at: Date): Promise<string> {
   const from = monthStart(at);
   const to = new Date(Date.UTC(from.getUTCFullYear(), from.getUTCMonth() + 1, 1));
   const name = partitionName(at);
-  await raw.query(`CREATE TABLE IF NOT EXISTS ${name} PARTITION OF audit_events FOR VALUES FROM ('${from.toISOString()}') TO ('${to.toISOString()}')`);
+  await raw.query(
+    `CREATE TABLE IF NOT EXISTS ${name} PARTITION OF audit_events FOR VALUES FROM ('${from.toISOString()}') TO ('${to.toISOString()}')`,
+  );
   await raw.query(`SELECT audit_events_guard_partition('${name}'::regclass)`);
   return name;
 }
@@ -84,7 +86,9 @@ describe("retention", () => {
     expect(await exists(oldMonth)).toBe(false);
     expect(await exists(keptMonth)).toBe(true);
 
-    const { rows } = await raw.query(`SELECT sequence::int AS s FROM audit_events WHERE tenant_id = $1 ORDER BY sequence`, [world.tenant.id]);
+    const { rows } = await raw.query(`SELECT sequence::int AS s FROM audit_events WHERE tenant_id = $1 ORDER BY sequence`, [
+      world.tenant.id,
+    ]);
     expect(rows.map((r) => r.s)).toEqual([6, 7, 8, 9, 10, 11, 12]);
     const verify = (await c.get(`${base}/verify`)).json;
     expect(verify).toEqual({
@@ -117,7 +121,11 @@ describe("retention", () => {
 
     // A second run finds nothing more to drop; appends go on at the head.
     expect((await runHousekeeping(await database())).audit_events_purged).toBe(0);
-    await emitEvent((await database()).sql, { id: "a3", email: null, ip: null, userAgent: null }, { type: "user.login", tenantId: world.tenant.id });
+    await emitEvent(
+      (await database()).sql,
+      { id: "a3", email: null, ip: null, userAgent: null },
+      { type: "user.login", tenantId: world.tenant.id },
+    );
     expect((await c.get(`${base}/verify`)).json).toMatchObject({ valid: true, checked: 8, head_sequence: 13, anchor_sequence: 5 });
   });
 

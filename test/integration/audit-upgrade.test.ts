@@ -21,7 +21,8 @@ const BEFORE = "20261122020000_webhooks";
 function migrationsUpTo(last: string): string {
   const dir = mkdtempSync(path.join(tmpdir(), "cp-old-migrations-"));
   for (const name of readdirSync(DEFAULT_MIGRATIONS_DIR)) {
-    if (name <= last || name === "migration_lock.toml") cpSync(path.join(DEFAULT_MIGRATIONS_DIR, name), path.join(dir, name), { recursive: true });
+    if (name <= last || name === "migration_lock.toml")
+      cpSync(path.join(DEFAULT_MIGRATIONS_DIR, name), path.join(dir, name), { recursive: true });
   }
   return dir;
 }
@@ -50,7 +51,9 @@ async function writeOldEvents(db: Database, perTenant: number): Promise<string[]
       );
     }
   }
-  await db.sql.query(`INSERT INTO audit_events (tenant_id, event_type, details) SELECT NULL, 'user.login_failed', '{}' FROM generate_series(1, 3)`);
+  await db.sql.query(
+    `INSERT INTO audit_events (tenant_id, event_type, details) SELECT NULL, 'user.login_failed', '{}' FROM generate_series(1, 3)`,
+  );
   return tenants.map((t) => t.id);
 }
 
@@ -84,7 +87,11 @@ async function upgrade(db: Database, perTenant: number) {
     expect(await countEvents(db.sql, filter, head)).toBe(brute!.n);
   }
   // Appends go on at each chain's head.
-  const stored = await emitEvent(db.sql, { id: "after", email: null, ip: null, userAgent: null }, { type: "user.login", tenantId: tenants[0]! });
+  const stored = await emitEvent(
+    db.sql,
+    { id: "after", email: null, ip: null, userAgent: null },
+    { type: "user.login", tenantId: tenants[0]! },
+  );
   expect(stored.sequence).toBe(perTenant + 1);
   expect(await verifyChain(db, tenants[0]!)).toMatchObject({ valid: true, checked: perTenant + 1 });
 }

@@ -31,7 +31,11 @@ beforeAll(async () => {
   const base = `/api/v1/tenants/${world.tenant.id}/audit`;
   const append = async (n: number, from: number) => {
     const res = await admin.post(`${base}/batch`, {
-      events: Array.from({ length: n }, (_, i) => ({ event_type: "invoice.paid", actor: { id: `billing-${from + i}`, email: "billing@example.com" }, details: { n: from + i } })),
+      events: Array.from({ length: n }, (_, i) => ({
+        event_type: "invoice.paid",
+        actor: { id: `billing-${from + i}`, email: "billing@example.com" },
+        details: { n: from + i },
+      })),
     });
     expect(res.status, res.text).toBe(201);
   };
@@ -64,7 +68,10 @@ beforeAll(async () => {
   // The CSV as written without COPY (the embedded database, or when COPY slots are busy).
   const req = new Request(`${api.url}${base}/export?format=csv`, { headers: { authorization: `Bearer ${world.admin.token}` } });
   const ctx = await createRestContext(req, "keyset-csv");
-  files.keysetCsv = save("keyset.csv", await (await exportAudit(req, world.tenant.id, async () => ({ ...ctx, db: { ...ctx.db, copyOut: undefined } }), "keyset-csv")).text());
+  files.keysetCsv = save(
+    "keyset.csv",
+    await (await exportAudit(req, world.tenant.id, async () => ({ ...ctx, db: { ...ctx.db, copyOut: undefined } }), "keyset-csv")).text(),
+  );
   files.json = save("audit.json", await download(`${base}/export?format=json`));
   files.digests = save("digests.json", await download(`${base}/digests`));
   files.jwks = save("jwks.json", await download("/api/v1/audit/jwks.json"));
@@ -77,7 +84,14 @@ afterAll(async () => {
 });
 
 async function verify(exportFile: string, digests = [files.digests]) {
-  const args = ["scripts/verify-audit-export.mjs", "--export", exportFile, "--jwks", files.jwks, ...digests.flatMap((d) => ["--digests", d])];
+  const args = [
+    "scripts/verify-audit-export.mjs",
+    "--export",
+    exportFile,
+    "--jwks",
+    files.jwks,
+    ...digests.flatMap((d) => ["--digests", d]),
+  ];
   try {
     const { stdout } = await run(process.execPath, args);
     return { code: 0, out: stdout.trim() };
@@ -103,7 +117,10 @@ function tampered(name: string, lines: string[]) {
 describe("proving an export between two digests", () => {
   test("an untouched CSV export passes", async () => {
     const result = await verify(files.csv);
-    expect(result).toEqual({ code: 0, out: expect.stringMatching(new RegExp(`^OK: .* sequences 1-${digestB.to_sequence} complete and unaltered`)) });
+    expect(result).toEqual({
+      code: 0,
+      out: expect.stringMatching(new RegExp(`^OK: .* sequences 1-${digestB.to_sequence} complete and unaltered`)),
+    });
   });
 
   test("an untouched CSV export written without COPY passes", async () => {
@@ -138,7 +155,10 @@ describe("proving an export between two digests", () => {
     const lines = csvLines()
       .filter(({ sequence }) => sequence !== target)
       .map(({ line }) => line);
-    expect(await verify(tampered("removed.csv", lines))).toEqual({ code: 1, out: `FAILED at sequence ${target}: the event is missing from the export` });
+    expect(await verify(tampered("removed.csv", lines))).toEqual({
+      code: 1,
+      out: `FAILED at sequence ${target}: the event is missing from the export`,
+    });
   });
 
   test("one row reordered is caught at its sequence", async () => {
@@ -153,7 +173,9 @@ describe("proving an export between two digests", () => {
   });
 
   test("a digest whose payload was edited does not verify", async () => {
-    const [h, p, s] = readFileSync(files.b, "utf8").match(/"jws":"([^"]+)"/)![1]!.split(".");
+    const [h, p, s] = readFileSync(files.b, "utf8")
+      .match(/"jws":"([^"]+)"/)![1]!
+      .split(".");
     const payload = JSON.parse(Buffer.from(p!, "base64url").toString());
     const forged = `${h}.${Buffer.from(JSON.stringify({ ...payload, to_sequence: payload.to_sequence - 1 })).toString("base64url")}.${s}`;
     const result = await verify(files.csv, [tampered("forged.txt", [forged])]);

@@ -22,7 +22,10 @@ describe("bearer authentication", () => {
     ["an unknown token", async () => "cp_unknown-unknown-unknown-unknown-unknown"],
     ["a malformed token", async () => "not-even-close"],
     ["a revoked token", async () => createToken((await createUser({ platformRole: "operator" })).id, { revokedAt: new Date() })],
-    ["an expired token", async () => createToken((await createUser({ platformRole: "operator" })).id, { expiresAt: new Date(Date.now() - 1000) })],
+    [
+      "an expired token",
+      async () => createToken((await createUser({ platformRole: "operator" })).id, { expiresAt: new Date(Date.now() - 1000) }),
+    ],
   ])("%s: 401 invalid_token", async (_label, make) => {
     const res = await client(api.url, await make()).get("/api/v1/tenants");
     expect(res.status).toBe(401);
@@ -77,7 +80,11 @@ describe("the REST edge", () => {
 
   test("unknown paths and methods are problem+json 404s", async () => {
     const { token } = await operator();
-    for (const [method, path] of [["GET", "/api/v1/nothing-here"], ["DELETE", "/api/v1/tenants"], ["GET", "/api/elsewhere"]] as const) {
+    for (const [method, path] of [
+      ["GET", "/api/v1/nothing-here"],
+      ["DELETE", "/api/v1/tenants"],
+      ["GET", "/api/elsewhere"],
+    ] as const) {
       const res = await client(api.url, token).call(method, path);
       expect(res.status).toBe(404);
       expect(res.headers.get("content-type")).toBe("application/problem+json");

@@ -26,7 +26,9 @@ afterAll(async () => {
 
 const resolve = (schema: any): any => (schema?.$ref ? resolve(doc.components.schemas[schema.$ref.split("/").pop()]) : schema);
 const isType = (schema: any, type: string): boolean =>
-  schema?.type === type || (Array.isArray(schema?.type) && schema.type.includes(type)) || (schema?.anyOf ?? schema?.oneOf ?? []).some((s: any) => isType(resolve(s), type));
+  schema?.type === type ||
+  (Array.isArray(schema?.type) && schema.type.includes(type)) ||
+  (schema?.anyOf ?? schema?.oneOf ?? []).some((s: any) => isType(resolve(s), type));
 
 interface Operation {
   method: string;
@@ -55,15 +57,24 @@ function pathOf(op: Operation, bad?: { name: string; raw: string }): string {
 }
 
 /** Sends raw bytes (fetch would not send a body or header that is not UTF-8 as is). */
-function raw(method: string, path: string, body: Buffer | null, headers: Record<string, string> = {}): Promise<{ status: number; json: any }> {
+function raw(
+  method: string,
+  path: string,
+  body: Buffer | null,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; json: any }> {
   return new Promise((done, fail) => {
     const url = new URL(path, api.url);
-    const req = http.request(url, { method, headers: { authorization: `Bearer ${token}`, ...(body ? { "content-type": "application/json" } : {}), ...headers } }, (res) => {
-      let text = "";
-      res.setEncoding("utf8");
-      res.on("data", (chunk: string) => (text += chunk));
-      res.on("end", () => done({ status: res.statusCode!, json: text ? JSON.parse(text) : undefined }));
-    });
+    const req = http.request(
+      url,
+      { method, headers: { authorization: `Bearer ${token}`, ...(body ? { "content-type": "application/json" } : {}), ...headers } },
+      (res) => {
+        let text = "";
+        res.setEncoding("utf8");
+        res.on("data", (chunk: string) => (text += chunk));
+        res.on("end", () => done({ status: res.statusCode!, json: text ? JSON.parse(text) : undefined }));
+      },
+    );
     req.on("error", fail);
     req.end(body ?? undefined);
   });
@@ -85,46 +96,59 @@ function expectField(what: string, response: { status: number; json: any }, fiel
   if (!ok) failures.push(`${what}: ${response.status} ${JSON.stringify(response.json?.errors ?? response.json)}`);
 }
 
-test("every string body field, query parameter and path parameter of every operation: bad text is a 400 naming it", { timeout: 120_000 }, async () => {
-  const ops = operations();
-  expect(ops.length).toBeGreaterThan(30);
-  let checked = 0;
-  for (const op of ops) {
-    for (const parameter of op.parameters.filter((p) => p.in === "path" || p.in === "query")) {
-      for (const escape of BAD_ESCAPES) {
-        const path = parameter.in === "path" ? pathOf(op, { name: parameter.name, raw: escape }) : `${pathOf(op)}?${parameter.name}=${escape}`;
-        const body = op.body ? Buffer.from("{}") : null;
-        expectField(`${op.method} ${op.template} ${parameter.in} ${parameter.name}=${escape}`, await raw(op.method, path, body), parameter.name);
-        checked++;
+test(
+  "every string body field, query parameter and path parameter of every operation: bad text is a 400 naming it",
+  { timeout: 120_000 },
+  async () => {
+    const ops = operations();
+    expect(ops.length).toBeGreaterThan(30);
+    let checked = 0;
+    for (const op of ops) {
+      for (const parameter of op.parameters.filter((p) => p.in === "path" || p.in === "query")) {
+        for (const escape of BAD_ESCAPES) {
+          const path =
+            parameter.in === "path" ? pathOf(op, { name: parameter.name, raw: escape }) : `${pathOf(op)}?${parameter.name}=${escape}`;
+          const body = op.body ? Buffer.from("{}") : null;
+          expectField(
+            `${op.method} ${op.template} ${parameter.in} ${parameter.name}=${escape}`,
+            await raw(op.method, path, body),
+            parameter.name,
+          );
+          checked++;
+        }
       }
-    }
-    if (!op.body) continue;
-    for (const [name, schema] of Object.entries<any>(op.body.properties ?? {})) {
-      const field = resolve(schema);
-      for (const [label, bad] of BAD_TEXT) {
-        const [value, path] = isType(field, "string")
-          ? [bad, name]
-          : isType(field, "array")
-            ? [[bad], `${name}.0`]
-            : isType(field, "object")
-              ? [{ note: bad }, `${name}.note`]
-              : [undefined, ""];
-        if (value === undefined) continue;
-        const response = await raw(op.method, pathOf(op), Buffer.from(JSON.stringify({ [name]: value })));
-        expectField(`${op.method} ${op.template} body ${name} (${label})`, response, path);
-        checked++;
+      if (!op.body) continue;
+      for (const [name, schema] of Object.entries<any>(op.body.properties ?? {})) {
+        const field = resolve(schema);
+        for (const [label, bad] of BAD_TEXT) {
+          const [value, path] = isType(field, "string")
+            ? [bad, name]
+            : isType(field, "array")
+              ? [[bad], `${name}.0`]
+              : isType(field, "object")
+                ? [{ note: bad }, `${name}.note`]
+                : [undefined, ""];
+          if (value === undefined) continue;
+          const response = await raw(op.method, pathOf(op), Buffer.from(JSON.stringify({ [name]: value })));
+          expectField(`${op.method} ${op.template} body ${name} (${label})`, response, path);
+          checked++;
+        }
       }
+      const notUtf8 = Buffer.concat([Buffer.from('{"name":"'), Buffer.from([0xc3, 0x28, 0xff]), Buffer.from('"}')]);
+      expectField(`${op.method} ${op.template} body not UTF-8`, await raw(op.method, pathOf(op), notUtf8), "body");
+      checked++;
     }
-    const notUtf8 = Buffer.concat([Buffer.from('{"name":"'), Buffer.from([0xc3, 0x28, 0xff]), Buffer.from('"}')]);
-    expectField(`${op.method} ${op.template} body not UTF-8`, await raw(op.method, pathOf(op), notUtf8), "body");
-    checked++;
-  }
-  expect(failures).toEqual([]);
-  expect(checked).toBeGreaterThan(300);
-});
+    expect(failures).toEqual([]);
+    expect(checked).toBeGreaterThan(300);
+  },
+);
 
 test("a key with NUL inside free-form JSON (audit details) is a 400 naming the object", async () => {
-  const response = await raw("POST", `/api/v1/tenants/${tenantId}/audit`, Buffer.from(JSON.stringify({ event_type: "app.thing_done", details: { "a\u0000": 1 } })));
+  const response = await raw(
+    "POST",
+    `/api/v1/tenants/${tenantId}/audit`,
+    Buffer.from(JSON.stringify({ event_type: "app.thing_done", details: { "a\u0000": 1 } })),
+  );
   expectField("details key", response, "details");
   expect(failures).toEqual([]);
 });
@@ -138,7 +162,9 @@ test("stored headers that are not UTF-8 text are a 400 naming the header", async
 
 test("good text is stored exactly as sent: emoji, accents, and a UTF-8 User-Agent", async () => {
   const name = "💥 Ünïcødé ✓ 日本";
-  const created = await raw("POST", "/api/v1/tenants", Buffer.from(JSON.stringify({ name })), { "user-agent": Buffer.from("agent é").toString("latin1") });
+  const created = await raw("POST", "/api/v1/tenants", Buffer.from(JSON.stringify({ name })), {
+    "user-agent": Buffer.from("agent é").toString("latin1"),
+  });
   expect(created.status).toBe(201);
   expect(created.json.name).toBe(name);
   const stored = await (await db()).tenant.findUniqueOrThrow({ where: { id: created.json.id } });
@@ -150,7 +176,11 @@ test("good text is stored exactly as sent: emoji, accents, and a UTF-8 User-Agen
 test("integer query parameters are decimal digits: 0x10, 1e1 and padded numbers are a 400 naming the parameter", async () => {
   for (const bad of ["0x10", "1e1", "%207", "1.0", "Infinity"]) {
     expectField(`page_size=${bad}`, await raw("GET", `/api/v1/tenants?page_size=${bad}`, null), "page_size");
-    expectField(`from_sequence=${bad}`, await raw("GET", `/api/v1/tenants/${tenantId}/audit/verify?from_sequence=${bad}`, null), "from_sequence");
+    expectField(
+      `from_sequence=${bad}`,
+      await raw("GET", `/api/v1/tenants/${tenantId}/audit/verify?from_sequence=${bad}`, null),
+      "from_sequence",
+    );
   }
   expect(failures).toEqual([]);
   expect((await raw("GET", "/api/v1/tenants?page_size=10&page=1", null)).status).toBe(200);

@@ -26,7 +26,10 @@ test("bootstrap env creates the operator and its token once, however often the a
 
   // A changed password in the environment takes effect; a revoked bootstrap token stays revoked.
   await db.prisma.apiToken.update({ where: { id: tokens[0]!.id }, data: { revokedAt: new Date() } });
-  await bootstrap(db, parseEnv({ BOOTSTRAP_ADMIN_EMAIL: "root@example.com", BOOTSTRAP_ADMIN_PASSWORD: "second-password", BOOTSTRAP_TOKEN: TOKEN }));
+  await bootstrap(
+    db,
+    parseEnv({ BOOTSTRAP_ADMIN_EMAIL: "root@example.com", BOOTSTRAP_ADMIN_PASSWORD: "second-password", BOOTSTRAP_TOKEN: TOKEN }),
+  );
   expect(await checkCredentials(db.prisma, "root@example.com", "second-password")).not.toBeNull();
   expect(await checkCredentials(db.prisma, "root@example.com", "first-password")).toBeNull();
   expect((await db.prisma.apiToken.findFirstOrThrow({ where: { id: tokens[0]!.id } })).revokedAt).not.toBeNull();

@@ -41,21 +41,27 @@ describe("setting a member's first password (console)", () => {
     const updated = await caller.members.setPassword({ tenant_id: tenant.id, user_id: added.user_id, password: "now-i-can-sign-in" });
     expect(updated.has_password).toBe(true);
     expect(await checkCredentials(await db(), "first-pass@example.com", "now-i-can-sign-in")).not.toBeNull();
-    expect(await codeOf(caller.members.setPassword({ tenant_id: tenant.id, user_id: added.user_id, password: "another-password" }))).toBe("CONFLICT");
+    expect(await codeOf(caller.members.setPassword({ tenant_id: tenant.id, user_id: added.user_id, password: "another-password" }))).toBe(
+      "CONFLICT",
+    );
   });
 
   test("refused when the user also belongs to a tenant the admin does not administer", async () => {
     const a = await tenantWithMembers();
     const b = await tenantWithMembers();
     const shared = await createUser();
-    await (await db()).membership.createMany({
+    await (
+      await db()
+    ).membership.createMany({
       data: [
         { tenantId: a.tenant.id, userId: shared.id, role: "viewer" },
         { tenantId: b.tenant.id, userId: shared.id, role: "viewer" },
       ],
     });
     const caller = await consoleAs(a.admin.user.id);
-    expect(await codeOf(caller.members.setPassword({ tenant_id: a.tenant.id, user_id: shared.id, password: "takeover-attempt" }))).toBe("FORBIDDEN");
+    expect(await codeOf(caller.members.setPassword({ tenant_id: a.tenant.id, user_id: shared.id, password: "takeover-attempt" }))).toBe(
+      "FORBIDDEN",
+    );
   });
 
   test("a viewer cannot set passwords", async () => {
@@ -63,7 +69,9 @@ describe("setting a member's first password (console)", () => {
     const caller = await consoleAs(viewer.user.id);
     const target = await createUser();
     await (await db()).membership.create({ data: { tenantId: tenant.id, userId: target.id, role: "viewer" } });
-    expect(await codeOf(caller.members.setPassword({ tenant_id: tenant.id, user_id: target.id, password: "whatever-pass" }))).toBe("FORBIDDEN");
+    expect(await codeOf(caller.members.setPassword({ tenant_id: tenant.id, user_id: target.id, password: "whatever-pass" }))).toBe(
+      "FORBIDDEN",
+    );
   });
 });
 
@@ -72,7 +80,9 @@ describe("changing your own password (console)", () => {
     const { viewer } = await tenantWithMembers();
     const caller = await consoleAs(viewer.user.id);
     expect(await codeOf(caller.auth.changePassword({ current_password: "wrong", new_password: "brand-new-password" }))).toBe("BAD_REQUEST");
-    expect(await caller.auth.changePassword({ current_password: "viewer-password", new_password: "brand-new-password" })).toEqual({ ok: true });
+    expect(await caller.auth.changePassword({ current_password: "viewer-password", new_password: "brand-new-password" })).toEqual({
+      ok: true,
+    });
     expect(await checkCredentials(await db(), viewer.user.email, "brand-new-password")).not.toBeNull();
     expect(await checkCredentials(await db(), viewer.user.email, "viewer-password")).toBeNull();
   });

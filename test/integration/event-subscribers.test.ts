@@ -44,7 +44,9 @@ test("an event commits with its webhook delivery, and a rolled-back one leaves n
   const { tenant } = await tenantWithWebhook();
   const { sql } = await database();
   const actor = actorOf(SYSTEM_PRINCIPAL, SYSTEM_REQUEST);
-  const event = await sql.transaction((tx) => emitEvent(tx, actor, { type: "user.updated", tenantId: tenant.id, target: { type: "user", id: "u-1" } }));
+  const event = await sql.transaction((tx) =>
+    emitEvent(tx, actor, { type: "user.updated", tenantId: tenant.id, target: { type: "user", id: "u-1" } }),
+  );
   expect(await deliveries(tenant.id)).toEqual([{ event_id: event.id, event_type: "user.updated" }]);
 
   await expect(
@@ -58,8 +60,24 @@ test("an event commits with its webhook delivery, and a rolled-back one leaves n
 
 test("events the CLI emits reach the outbox too", async () => {
   const { tenant } = await tenantWithWebhook();
-  await run("node_modules/.bin/tsx", ["--import", "./scripts/server-only.mjs", "scripts/cli.ts", "member", "add", "--tenant", tenant.id, "--email", "cli-subscribed@example.com", "--role", "viewer"], {
-    env: { ...process.env, LOG_LEVEL: "silent" },
-  });
+  await run(
+    "node_modules/.bin/tsx",
+    [
+      "--import",
+      "./scripts/server-only.mjs",
+      "scripts/cli.ts",
+      "member",
+      "add",
+      "--tenant",
+      tenant.id,
+      "--email",
+      "cli-subscribed@example.com",
+      "--role",
+      "viewer",
+    ],
+    {
+      env: { ...process.env, LOG_LEVEL: "silent" },
+    },
+  );
   expect((await deliveries(tenant.id)).map((d) => d.event_type)).toEqual(["user.created"]);
 }, 60_000);

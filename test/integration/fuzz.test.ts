@@ -15,7 +15,9 @@ import { letters, makeArbitraries, type Gen, type Schema } from "../support/open
 
 const SEED = Number(process.env.FUZZ_SEED ?? 20261125);
 const RUNS = Number(process.env.FUZZ_RUNS ?? 12);
-console.log(`fuzz: seed ${SEED}, ${RUNS} runs per operation and role (replay: FUZZ_SEED=${SEED} npx vitest run test/integration/fuzz.test.ts)`);
+console.log(
+  `fuzz: seed ${SEED}, ${RUNS} runs per operation and role (replay: FUZZ_SEED=${SEED} npx vitest run test/integration/fuzz.test.ts)`,
+);
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- a JSON OpenAPI document */
 let api: TestApi;
@@ -33,18 +35,37 @@ beforeAll(async () => {
   userIds = [setup.admin.user.id, setup.viewer.user.id];
   const admin = client(api.url, tokens.admin);
   doc = (await admin.get("/api/v1/openapi.json")).json;
-  for (let i = 0; i < 3; i++) await admin.post(`/api/v1/tenants/${tenantId}/audit`, { event_type: "fuzz.seeded", actor: { id: `actor-${i}` } });
+  for (let i = 0; i < 3; i++)
+    await admin.post(`/api/v1/tenants/${tenantId}/audit`, { event_type: "fuzz.seeded", actor: { id: `actor-${i}` } });
   const page = (await admin.get(`/api/v1/tenants/${tenantId}/audit?page_size=1`)).json;
   const real = page.next_cursor as string;
   // Real cursors, and the ways a client could mangle one.
-  cursors = [real, real.slice(0, -3), `${real}AAAA`, real.split("").reverse().join(""), Buffer.from('{"t":"x","i":1}').toString("base64url"), Buffer.from("[1,2,3]").toString("base64url"), Buffer.from(`${"9".repeat(400)}`).toString("base64url"), "%%%", "null"];
+  cursors = [
+    real,
+    real.slice(0, -3),
+    `${real}AAAA`,
+    real.split("").reverse().join(""),
+    Buffer.from('{"t":"x","i":1}').toString("base64url"),
+    Buffer.from("[1,2,3]").toString("base64url"),
+    Buffer.from(`${"9".repeat(400)}`).toString("base64url"),
+    "%%%",
+    "null",
+  ];
 });
 afterAll(async () => {
   await api.close();
 });
 
 // Stack frames, file positions, and SQL or driver messages: none may reach a client.
-const LEAKS = [/\n\s+at [\w.<>]+ \(/, /\.(ts|js|mjs):\d+:\d+/, /\b(SELECT|INSERT INTO|DELETE FROM)\b[\s\S]*\b(FROM|VALUES|WHERE)\b/, /violates [\w-]+ constraint/, /syntax error at or near/, /invalid input syntax for type/, /PrismaClient|node_modules/];
+const LEAKS = [
+  /\n\s+at [\w.<>]+ \(/,
+  /\.(ts|js|mjs):\d+:\d+/,
+  /\b(SELECT|INSERT INTO|DELETE FROM)\b[\s\S]*\b(FROM|VALUES|WHERE)\b/,
+  /violates [\w-]+ constraint/,
+  /syntax error at or near/,
+  /invalid input syntax for type/,
+  /PrismaClient|node_modules/,
+];
 
 interface Operation {
   method: string;
@@ -58,14 +79,21 @@ function operations(): Operation[] {
   for (const [template, item] of Object.entries<any>(doc.paths)) {
     for (const [method, op] of Object.entries<any>(item)) {
       const parameters = (op.parameters ?? []).map((p: any) => (p.$ref ? doc.components.parameters[p.$ref.split("/").pop()] : p));
-      list.push({ method: method.toUpperCase(), template, parameters, body: op.requestBody?.content?.["application/json"]?.schema ?? null });
+      list.push({
+        method: method.toUpperCase(),
+        template,
+        parameters,
+        body: op.requestBody?.content?.["application/json"]?.schema ?? null,
+      });
     }
   }
   return list;
 }
 
 const ok = (value: unknown): Gen => ({ value, forbidden: null });
-const bad = (label: string) => (value: unknown): Gen => ({ value, forbidden: label });
+const bad =
+  (label: string) =>
+  (value: unknown): Gen => ({ value, forbidden: label });
 
 /** Query and path values are strings on the wire: their own generators. */
 function wireValue(parameter: Operation["parameters"][number]): fc.Arbitrary<Gen> {
@@ -73,7 +101,10 @@ function wireValue(parameter: Operation["parameters"][number]): fc.Arbitrary<Gen
   const valid: fc.Arbitrary<Gen>[] = [];
   const invalid: fc.Arbitrary<Gen>[] = [];
   if (parameter.in === "path") {
-    valid.push(parameter.name === "tenant_id" ? fc.constant(tenantId).map(ok) : fc.uuid({ version: 4 }).map(ok), fc.string({ minLength: 1, maxLength: 30 }).map(ok));
+    valid.push(
+      parameter.name === "tenant_id" ? fc.constant(tenantId).map(ok) : fc.uuid({ version: 4 }).map(ok),
+      fc.string({ minLength: 1, maxLength: 30 }).map(ok),
+    );
   } else if (parameter.name === "cursor") {
     valid.push(fc.constantFrom(...cursors).map(ok), fc.base64String({ maxLength: 60 }).map(ok));
   } else if (s.enum) {
@@ -82,21 +113,30 @@ function wireValue(parameter: Operation["parameters"][number]): fc.Arbitrary<Gen
   } else if (s.type === "integer") {
     const min = s.minimum ?? -(2 ** 31);
     const max = Math.min(s.maximum ?? 2 ** 31, 2 ** 31);
-    valid.push(fc.integer({ min, max }).map((n) => ok(String(n))), fc.constantFrom(String(min), String(max)).map(ok));
+    valid.push(
+      fc.integer({ min, max }).map((n) => ok(String(n))),
+      fc.constantFrom(String(min), String(max)).map(ok),
+    );
     invalid.push(fc.constantFrom("abc", "1.5", "1e999", "0x10", "--1").map(bad("not an integer")));
     if (s.minimum !== undefined) invalid.push(fc.constant(String(s.minimum - 1)).map(bad(`below ${s.minimum}`)));
-    if (s.maximum !== undefined && s.maximum < Number.MAX_SAFE_INTEGER) invalid.push(fc.constant(String(s.maximum + 1)).map(bad(`above ${s.maximum}`)));
+    if (s.maximum !== undefined && s.maximum < Number.MAX_SAFE_INTEGER)
+      invalid.push(fc.constant(String(s.maximum + 1)).map(bad(`above ${s.maximum}`)));
   } else if (s.format === "uuid") {
     valid.push(fc.uuid({ version: 4 }).map(ok));
     invalid.push(fc.constantFrom("not-a-uuid", "123", "g0000000-0000-4000-8000-000000000000").map(bad("not a uuid")));
   } else {
-    valid.push(fc.string({ minLength: s.minLength ?? 0, maxLength: 40 }).map(ok), fc.constantFrom("2026-01-01", "2026-01-01T00:00:00Z", "user.*", "a,b").map(ok));
+    valid.push(
+      fc.string({ minLength: s.minLength ?? 0, maxLength: 40 }).map(ok),
+      fc.constantFrom("2026-01-01", "2026-01-01T00:00:00Z", "user.*", "a,b").map(ok),
+    );
   }
   if (s.maxLength !== undefined) invalid.push(letters(s.maxLength + 1).map(bad(`longer than ${s.maxLength}`)));
   if (s.minLength) invalid.push(fc.constant("").map(bad(`shorter than ${s.minLength}`)));
   const choices = [...valid.map((arbitrary) => ({ weight: 3, arbitrary })), ...invalid.map((arbitrary) => ({ weight: 1, arbitrary }))];
   const value = fc.oneof(...choices);
-  return parameter.in === "path" || parameter.required ? value : fc.option(value, { nil: { value: undefined, forbidden: null } as Gen, freq: 2 });
+  return parameter.in === "path" || parameter.required
+    ? value
+    : fc.option(value, { nil: { value: undefined, forbidden: null } as Gen, freq: 2 });
 }
 
 interface Request {
@@ -113,12 +153,21 @@ function requestOf(op: Operation): fc.Arbitrary<Request> {
   const body = op.body
     ? fc.oneof(
         { weight: 6, arbitrary: arbitraries.gen(op.body) },
-        { weight: 1, arbitrary: fc.constantFrom("[]", "null", '"text"', "42").map((raw) => ({ value: JSON.parse(raw), forbidden: "body not an object" })) },
+        {
+          weight: 1,
+          arbitrary: fc
+            .constantFrom("[]", "null", '"text"', "42")
+            .map((raw) => ({ value: JSON.parse(raw), forbidden: "body not an object" })),
+        },
       )
     : fc.constant(null);
   const keyOk = fc.stringMatching(/^[A-Za-z0-9-]{1,40}$/).map(ok);
   const key = op.body
-    ? fc.oneof({ weight: 4, arbitrary: fc.constant(null) }, { weight: 2, arbitrary: keyOk }, { weight: 1, arbitrary: letters(256).map(bad("Idempotency-Key longer than 255")) })
+    ? fc.oneof(
+        { weight: 4, arbitrary: fc.constant(null) },
+        { weight: 2, arbitrary: keyOk },
+        { weight: 1, arbitrary: letters(256).map(bad("Idempotency-Key longer than 255")) },
+      )
     : fc.constant(null);
   return fc.tuple(values, body, key).map(([vals, b, k]) => {
     let path = op.template;
@@ -164,15 +213,20 @@ describe.each(["admin", "viewer"] as const)("fuzzing every operation as a tenant
       await fc.assert(
         fc.asyncProperty(requestOf(op), async (request) => {
           const { status, text } = await send(op, role, request);
-          if (process.env.FUZZ_LOG) console.log(`${role} ${op.method} ${request.path} ${JSON.stringify(request.body?.value)?.slice(0, 120)} → ${status} ${text.slice(0, 160)}`);
+          if (process.env.FUZZ_LOG)
+            console.log(
+              `${role} ${op.method} ${request.path} ${JSON.stringify(request.body?.value)?.slice(0, 120)} → ${status} ${text.slice(0, 160)}`,
+            );
           const where = `${op.method} ${request.path} body=${JSON.stringify(request.body?.value)?.slice(0, 300)} → ${status} ${text.slice(0, 300)}`;
           if (status >= 500) throw new Error(`5xx: ${where}`);
           const leak = LEAKS.find((pattern) => pattern.test(text));
           if (leak) throw new Error(`response leaks internals (${leak}): ${where}`);
-          if (status < 300 && request.forbidden.length) throw new Error(`2xx for a request the schema forbids (${request.forbidden.join("; ")}): ${where}`);
+          if (status < 300 && request.forbidden.length)
+            throw new Error(`2xx for a request the schema forbids (${request.forbidden.join("; ")}): ${where}`);
           // A replacement character the client never sent: text was silently changed on the way in.
           const sent = JSON.stringify(request.body?.value ?? null) + decodeURIComponent(request.path);
-          if (status < 300 && text.includes("\ufffd") && !sent.includes("\ufffd")) throw new Error(`2xx with text the client did not send (U+FFFD): ${where}`);
+          if (status < 300 && text.includes("\ufffd") && !sent.includes("\ufffd"))
+            throw new Error(`2xx with text the client did not send (U+FFFD): ${where}`);
         }),
         { seed: SEED + index, numRuns: RUNS, endOnFailure: true },
       );

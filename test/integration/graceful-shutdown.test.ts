@@ -27,7 +27,9 @@ function startInstance(): Promise<Instance> {
   const lines: string[] = [];
   let err = "";
   child.stderr!.on("data", (chunk: Buffer) => (err += chunk.toString()));
-  const exited = new Promise<{ code: number | null; at: number }>((resolve) => child.on("exit", (code) => resolve({ code, at: Date.now() })));
+  const exited = new Promise<{ code: number | null; at: number }>((resolve) =>
+    child.on("exit", (code) => resolve({ code, at: Date.now() })),
+  );
   return new Promise((resolve, reject) => {
     let buffer = "";
     child.stdout!.on("data", (chunk: Buffer) => {
@@ -50,7 +52,10 @@ interface Reply {
   body: string;
 }
 
-function request(port: number, options: { method?: string; path: string; token?: string; body?: string; agent?: http.Agent; slowBody?: Promise<void> }): Promise<Reply> {
+function request(
+  port: number,
+  options: { method?: string; path: string; token?: string; body?: string; agent?: http.Agent; slowBody?: Promise<void> },
+): Promise<Reply> {
   return new Promise((resolve, reject) => {
     const body = options.body === undefined ? undefined : Buffer.from(options.body);
     const req = http.request(
@@ -95,97 +100,128 @@ afterAll(async () => {
   await receiver.close();
 });
 
-test("SIGTERM mid-load: no request is cut, unstarted claims go to the survivor at once, every delivery arrives once, exit 0", { timeout: 120_000 }, async () => {
-  const { tenant, admin } = await tenantWithMembers();
-  const webhook = await (await db()).webhook.create({
-    data: { tenantId: tenant.id, url: `${receiver.url}/shutdown`, events: ["*"], secretCiphertext: encryptSecret("shutdown-secret-0123456"), secretHint: "3456" },
-  });
-  receiver.respond = () => ({ status: 200, delayMs: 300 });
-  // A backlog larger than both instances send in a few seconds (50 at a time each, 300 ms apiece).
-  const { sql } = await database();
-  const actor = { id: null, email: null, ip: null, userAgent: null };
-  for (let i = 0; i < BACKLOG; i += 300) {
-    await sql.transaction((tx) => recordAppendedEvents(tx, Array.from({ length: 300 }, (_, j) => ({ actor, event: { type: "backlog.tick", tenantId: tenant.id, details: { n: i + j } } }))));
-  }
-
-  const [a, b] = await Promise.all([startInstance(), startInstance()]);
-  instances.push(a!, b!);
-  const audit = `/api/v1/tenants/${tenant.id}/audit`;
-
-  // Load: clients on keep-alive connections to A; refused (A stopped listening) → they move to B.
-  let stop = false;
-  const outcomes = { ok: 0, refused: 0, cut: [] as string[], bad: [] as string[] };
-  const load = Array.from({ length: 6 }, async (_, w) => {
-    const agents = new Map([a!.port, b!.port].map((port) => [port, new http.Agent({ keepAlive: true, maxSockets: 1 })]));
-    let port = a!.port;
-    for (let n = 0; !stop; n++) {
-      try {
-        const reply = await request(port, { method: "POST", path: audit, token: admin.token, body: EVENT(w * 100_000 + n), agent: agents.get(port) });
-        if (reply.status === 201 && JSON.parse(reply.body).id) outcomes.ok += 1;
-        else outcomes.bad.push(`${reply.status} ${reply.body.slice(0, 200)}`);
-      } catch (error) {
-        const code = (error as NodeJS.ErrnoException).code;
-        if (code === "ECONNREFUSED" && port === a!.port) {
-          outcomes.refused += 1;
-          port = b!.port;
-        } else outcomes.cut.push(`${code ?? ""} ${(error as Error).message}`);
-      }
+test(
+  "SIGTERM mid-load: no request is cut, unstarted claims go to the survivor at once, every delivery arrives once, exit 0",
+  { timeout: 120_000 },
+  async () => {
+    const { tenant, admin } = await tenantWithMembers();
+    const webhook = await (
+      await db()
+    ).webhook.create({
+      data: {
+        tenantId: tenant.id,
+        url: `${receiver.url}/shutdown`,
+        events: ["*"],
+        secretCiphertext: encryptSecret("shutdown-secret-0123456"),
+        secretHint: "3456",
+      },
+    });
+    receiver.respond = () => ({ status: 200, delayMs: 300 });
+    // A backlog larger than both instances send in a few seconds (50 at a time each, 300 ms apiece).
+    const { sql } = await database();
+    const actor = { id: null, email: null, ip: null, userAgent: null };
+    for (let i = 0; i < BACKLOG; i += 300) {
+      await sql.transaction((tx) =>
+        recordAppendedEvents(
+          tx,
+          Array.from({ length: 300 }, (_, j) => ({ actor, event: { type: "backlog.tick", tenantId: tenant.id, details: { n: i + j } } })),
+        ),
+      );
     }
-    for (const agent of agents.values()) agent.destroy();
-  });
 
-  // A kept-alive connection to A for its readiness, and an upload to A that is still arriving when SIGTERM does.
-  const probe = new http.Agent({ keepAlive: true, maxSockets: 1 });
-  expect((await request(a!.port, { path: "/api/health/ready", agent: probe })).status).toBe(200);
-  await receiver.waitFor(150, { timeoutMs: 30_000 });
-  let finishUpload!: () => void;
-  const slowUpload = request(a!.port, { method: "POST", path: audit, token: admin.token, body: EVENT(-1), slowBody: new Promise((resolve) => (finishUpload = resolve)) });
-  await new Promise((resolve) => setTimeout(resolve, 100));
+    const [a, b] = await Promise.all([startInstance(), startInstance()]);
+    instances.push(a!, b!);
+    const audit = `/api/v1/tenants/${tenant.id}/audit`;
 
-  const termAt = Date.now();
-  a!.child.kill("SIGTERM");
-  while (!a!.lines.some((line) => line.includes('"shutting down"'))) await new Promise((resolve) => setTimeout(resolve, 10));
-  const ready = await request(a!.port, { path: "/api/health/ready", agent: probe });
-  expect(ready.status).toBe(503);
-  expect(JSON.parse(ready.body)).toMatchObject({ status: "unavailable", checks: { draining: true } });
-  expect(ready.headers.connection).toBe("close");
-  await new Promise((resolve) => setTimeout(resolve, 1000));
-  finishUpload();
-  const uploaded = await slowUpload;
-  expect(uploaded.status, uploaded.body).toBe(201);
+    // Load: clients on keep-alive connections to A; refused (A stopped listening) → they move to B.
+    let stop = false;
+    const outcomes = { ok: 0, refused: 0, cut: [] as string[], bad: [] as string[] };
+    const load = Array.from({ length: 6 }, async (_, w) => {
+      const agents = new Map([a!.port, b!.port].map((port) => [port, new http.Agent({ keepAlive: true, maxSockets: 1 })]));
+      let port = a!.port;
+      for (let n = 0; !stop; n++) {
+        try {
+          const reply = await request(port, {
+            method: "POST",
+            path: audit,
+            token: admin.token,
+            body: EVENT(w * 100_000 + n),
+            agent: agents.get(port),
+          });
+          if (reply.status === 201 && JSON.parse(reply.body).id) outcomes.ok += 1;
+          else outcomes.bad.push(`${reply.status} ${reply.body.slice(0, 200)}`);
+        } catch (error) {
+          const code = (error as NodeJS.ErrnoException).code;
+          if (code === "ECONNREFUSED" && port === a!.port) {
+            outcomes.refused += 1;
+            port = b!.port;
+          } else outcomes.cut.push(`${code ?? ""} ${(error as Error).message}`);
+        }
+      }
+      for (const agent of agents.values()) agent.destroy();
+    });
 
-  const { code, at: exitAt } = await a!.exited;
-  expect(code).toBe(0);
-  expect(exitAt - termAt).toBeLessThan(10_000);
-  const handedBack = a!.lines.map((line) => (line.startsWith("{") ? JSON.parse(line) : {})).find((entry) => entry.message === "stopping: handed back claimed webhook deliveries");
-  expect(handedBack?.released).toBeGreaterThan(0);
+    // A kept-alive connection to A for its readiness, and an upload to A that is still arriving when SIGTERM does.
+    const probe = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    expect((await request(a!.port, { path: "/api/health/ready", agent: probe })).status).toBe(200);
+    await receiver.waitFor(150, { timeoutMs: 30_000 });
+    let finishUpload!: () => void;
+    const slowUpload = request(a!.port, {
+      method: "POST",
+      path: audit,
+      token: admin.token,
+      body: EVENT(-1),
+      slowBody: new Promise((resolve) => (finishUpload = resolve)),
+    });
+    await new Promise((resolve) => setTimeout(resolve, 100));
 
-  await new Promise((resolve) => setTimeout(resolve, 500));
-  stop = true;
-  await Promise.all(load);
-  expect(outcomes.cut).toEqual([]);
-  expect(outcomes.bad).toEqual([]);
-  expect(outcomes.refused).toBeGreaterThan(0);
-  expect(outcomes.ok).toBeGreaterThan(0);
+    const termAt = Date.now();
+    a!.child.kill("SIGTERM");
+    while (!a!.lines.some((line) => line.includes('"shutting down"'))) await new Promise((resolve) => setTimeout(resolve, 10));
+    const ready = await request(a!.port, { path: "/api/health/ready", agent: probe });
+    expect(ready.status).toBe(503);
+    expect(JSON.parse(ready.body)).toMatchObject({ status: "unavailable", checks: { draining: true } });
+    expect(ready.headers.connection).toBe("close");
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    finishUpload();
+    const uploaded = await slowUpload;
+    expect(uploaded.status, uploaded.body).toBe(201);
 
-  // Every delivery (backlog + one per accepted request) arrives once, and well within the 60 s lease
-  // a dead instance's claims would wait for: the survivor took the handed-back ones at once.
-  const expected = BACKLOG + outcomes.ok + 1;
-  const arrived = await receiver.waitFor(expected, { timeoutMs: 20_000, filter: (r) => r.path === "/shutdown" });
-  expect(Date.now() - termAt).toBeLessThan(25_000);
-  await new Promise((resolve) => setTimeout(resolve, 500));
-  const ids = receiver.received.filter((r) => r.path === "/shutdown").map((r) => JSON.parse(r.body).id as string);
-  expect(ids).toHaveLength(expected);
-  expect(new Set(ids).size).toBe(expected);
-  expect(arrived.length).toBe(expected);
-  const rows = await sql.query<{ status: string; attempt_count: number; n: number }>(
-    `SELECT status, attempt_count, count(*)::int AS n FROM webhook_deliveries WHERE webhook_id = $1 GROUP BY 1, 2`,
-    [webhook.id],
-  );
-  expect(rows).toEqual([{ status: "succeeded", attempt_count: 1, n: expected }]);
+    const { code, at: exitAt } = await a!.exited;
+    expect(code).toBe(0);
+    expect(exitAt - termAt).toBeLessThan(10_000);
+    const handedBack = a!.lines
+      .map((line) => (line.startsWith("{") ? JSON.parse(line) : {}))
+      .find((entry) => entry.message === "stopping: handed back claimed webhook deliveries");
+    expect(handedBack?.released).toBeGreaterThan(0);
 
-  // The survivor still serves.
-  expect((await request(b!.port, { path: "/api/health/ready" })).status).toBe(200);
-  b!.child.kill("SIGTERM");
-  expect((await b!.exited).code).toBe(0);
-});
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    stop = true;
+    await Promise.all(load);
+    expect(outcomes.cut).toEqual([]);
+    expect(outcomes.bad).toEqual([]);
+    expect(outcomes.refused).toBeGreaterThan(0);
+    expect(outcomes.ok).toBeGreaterThan(0);
+
+    // Every delivery (backlog + one per accepted request) arrives once, and well within the 60 s lease
+    // a dead instance's claims would wait for: the survivor took the handed-back ones at once.
+    const expected = BACKLOG + outcomes.ok + 1;
+    const arrived = await receiver.waitFor(expected, { timeoutMs: 20_000, filter: (r) => r.path === "/shutdown" });
+    expect(Date.now() - termAt).toBeLessThan(25_000);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const ids = receiver.received.filter((r) => r.path === "/shutdown").map((r) => JSON.parse(r.body).id as string);
+    expect(ids).toHaveLength(expected);
+    expect(new Set(ids).size).toBe(expected);
+    expect(arrived.length).toBe(expected);
+    const rows = await sql.query<{ status: string; attempt_count: number; n: number }>(
+      `SELECT status, attempt_count, count(*)::int AS n FROM webhook_deliveries WHERE webhook_id = $1 GROUP BY 1, 2`,
+      [webhook.id],
+    );
+    expect(rows).toEqual([{ status: "succeeded", attempt_count: 1, n: expected }]);
+
+    // The survivor still serves.
+    expect((await request(b!.port, { path: "/api/health/ready" })).status).toBe(200);
+    b!.child.kill("SIGTERM");
+    expect((await b!.exited).code).toBe(0);
+  },
+);

@@ -45,14 +45,23 @@ describe("health probes", () => {
   test("ready: 503 naming the migration this build ships that the database lacks", async () => {
     const { sql } = await database();
     const last = readMigrations().at(-1)!.name;
-    const [row] = await sql.query<Record<string, unknown>>(`DELETE FROM "_prisma_migrations" WHERE migration_name = $1 RETURNING *`, [last]);
+    const [row] = await sql.query<Record<string, unknown>>(`DELETE FROM "_prisma_migrations" WHERE migration_name = $1 RETURNING *`, [
+      last,
+    ]);
     try {
       const res = await get("/api/health/ready");
       expect(res.status).toBe(503);
-      expect(res.json).toEqual({ status: "unavailable", checks: { database: "ok", migrations: "failed", draining: false }, pending_migrations: [last] });
+      expect(res.json).toEqual({
+        status: "unavailable",
+        checks: { database: "ok", migrations: "failed", draining: false },
+        pending_migrations: [last],
+      });
     } finally {
       const columns = Object.keys(row!);
-      await sql.query(`INSERT INTO "_prisma_migrations" (${columns.join(", ")}) VALUES (${columns.map((_, i) => `$${i + 1}`).join(", ")})`, Object.values(row!));
+      await sql.query(
+        `INSERT INTO "_prisma_migrations" (${columns.join(", ")}) VALUES (${columns.map((_, i) => `$${i + 1}`).join(", ")})`,
+        Object.values(row!),
+      );
     }
     expect((await get("/api/health/ready")).status).toBe(200);
   });

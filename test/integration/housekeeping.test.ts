@@ -21,7 +21,10 @@ test("housekeeping purges SSO sign-in requests past their expiry (and Test sign-
     `INSERT INTO sso_providers (tenant_id, provider_type, name, metadata_url) VALUES ($1, 'oidc', 'p', 'https://idp.example/x') RETURNING id`,
     [tenant!.id],
   );
-  for (const [state, expires] of [["old", "now() - interval '2 minutes'"], ["live", "now() + interval '5 minutes'"]] as const) {
+  for (const [state, expires] of [
+    ["old", "now() - interval '2 minutes'"],
+    ["live", "now() + interval '5 minutes'"],
+  ] as const) {
     await db.sql.query(
       `INSERT INTO sso_signin_requests (state, tenant_id, provider_id, protocol, purpose, nonce, code_verifier, request_id, binding_hash, expires_at)
        VALUES ($1, $2, $3, 'oidc', 'console', 'n', 'v', '_r', 'b', ${expires})`,

@@ -98,13 +98,17 @@ describe("Idempotency-Key", () => {
     expect(ttl).toBeGreaterThan(24 * 3600_000 - 5_000);
     expect(ttl).toBeLessThanOrEqual(24 * 3600_000 + 5_000);
 
-    await (await db()).$executeRaw`UPDATE idempotency_keys SET expires_at = now() - interval '1 second' WHERE key = ${key}`;
+    await (
+      await db()
+    ).$executeRaw`UPDATE idempotency_keys SET expires_at = now() - interval '1 second' WHERE key = ${key}`;
     const later = await ops.post("/api/v1/tenants", { name: "Expiring Co" }, { "idempotency-key": key });
     expect(later.status).toBe(201);
     expect(later.headers.get("idempotent-replayed")).toBeNull();
     expect(await tenantsNamed("Expiring Co")).toBe(2);
 
-    await (await db()).$executeRaw`UPDATE idempotency_keys SET expires_at = now() - interval '1 second' WHERE key = ${key}`;
+    await (
+      await db()
+    ).$executeRaw`UPDATE idempotency_keys SET expires_at = now() - interval '1 second' WHERE key = ${key}`;
     expect(await purgeExpired((await database()).sql)).toBeGreaterThanOrEqual(1);
     expect(await (await db()).idempotencyKey.count({ where: { key } })).toBe(0);
   });
@@ -113,12 +117,16 @@ describe("Idempotency-Key", () => {
     const key = randomUUID();
     const first = await ops.post("/api/v1/tenants", { name: "Lease Co" }, { "idempotency-key": key });
     // Pretend the first request is still running (state in_flight) …
-    await (await db()).$executeRaw`UPDATE idempotency_keys SET state = 'in_flight' WHERE key = ${key}`;
+    await (
+      await db()
+    ).$executeRaw`UPDATE idempotency_keys SET state = 'in_flight' WHERE key = ${key}`;
     const busy = await ops.post("/api/v1/tenants", { name: "Lease Co" }, { "idempotency-key": key });
     expect(busy.status).toBe(409);
     expect(busy.json.code).toBe("idempotency_key_in_use");
     // … then that its process died: the lease runs out and the request may run.
-    await (await db()).$executeRaw`UPDATE idempotency_keys SET locked_until = now() - interval '1 second' WHERE key = ${key}`;
+    await (
+      await db()
+    ).$executeRaw`UPDATE idempotency_keys SET locked_until = now() - interval '1 second' WHERE key = ${key}`;
     const retried = await ops.post("/api/v1/tenants", { name: "Lease Co" }, { "idempotency-key": key });
     expect(retried.status).toBe(201);
     expect(retried.json.id).not.toBe(first.json.id);

@@ -43,7 +43,14 @@ describe("invitations", () => {
     const { tenant, admin } = await tenantWithMembers();
     const email = newEmail();
     const { invitation, mail, token } = await invite(tenant.id, admin.token, email, "admin");
-    expect(invitation).toMatchObject({ tenant_id: tenant.id, email, role: "admin", status: "pending", invited_by: admin.user.id, email_sent: true });
+    expect(invitation).toMatchObject({
+      tenant_id: tenant.id,
+      email,
+      role: "admin",
+      status: "pending",
+      invited_by: admin.user.id,
+      email_sent: true,
+    });
     expect(new Date(invitation.expires_at).getTime() - Date.now()).toBeGreaterThan(7 * 24 * 3600_000 - 60_000);
     expect(mail.subject).toContain(tenant.name);
     expect(linkIn(mail, "/invite").url).toMatch(/^http:\/\/localhost:\d+\/invite#token=/);
@@ -51,7 +58,9 @@ describe("invitations", () => {
     const row = await (await db()).invitation.findUniqueOrThrow({ where: { id: invitation.id } });
     expect(row.tokenHash).toBe(hashLinkToken(token));
     expect(JSON.stringify(row)).not.toContain(token);
-    expect(await events(tenant.id, "invitation.created")).toMatchObject([{ actorId: admin.user.id, targetId: invitation.id, details: { email, role: "admin" } }]);
+    expect(await events(tenant.id, "invitation.created")).toMatchObject([
+      { actorId: admin.user.id, targetId: invitation.id, details: { email, role: "admin" } },
+    ]);
 
     const anonymous = client(api.url);
     const preview = await anonymous.post("/api/v1/invitations/lookup", { token });
@@ -74,7 +83,9 @@ describe("invitations", () => {
     expect((await own.get(`/api/v1/tenants/${tenant.id}/invitations`)).status).toBe(200);
 
     expect(await events(tenant.id, "invitation.accepted")).toMatchObject([{ actorId: accepted.json.user_id, targetId: invitation.id }]);
-    expect(await events(tenant.id, "user.created")).toMatchObject([{ targetId: accepted.json.user_id, details: { email, role: "admin", new_user: true, via: "invitation" } }]);
+    expect(await events(tenant.id, "user.created")).toMatchObject([
+      { targetId: accepted.json.user_id, details: { email, role: "admin", new_user: true, via: "invitation" } },
+    ]);
 
     // Single use.
     const again = await anonymous.post("/api/v1/invitations/accept", { token, password: "another-password-2" });
@@ -108,7 +119,9 @@ describe("invitations", () => {
     expect(await events(tenant.id, "invitation.revoked")).toHaveLength(1);
     const res = await client(api.url).post("/api/v1/invitations/accept", { token, password: "invited-password-1" });
     expect(res.status).toBe(404);
-    expect((await api1.get(`/api/v1/tenants/${tenant.id}/invitations?status=revoked`)).json.results).toMatchObject([{ id: invitation.id, status: "revoked" }]);
+    expect((await api1.get(`/api/v1/tenants/${tenant.id}/invitations?status=revoked`)).json.results).toMatchObject([
+      { id: invitation.id, status: "revoked" },
+    ]);
     expect((await api1.get(`/api/v1/tenants/${tenant.id}/invitations?status=pending`)).json.count).toBe(0);
     expect((await api1.post(`/api/v1/tenants/${tenant.id}/invitations/${invitation.id}/resend`)).status).toBe(409);
   });

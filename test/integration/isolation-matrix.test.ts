@@ -71,7 +71,9 @@ const EXAMPLES: Record<string, Example> = {
   "GET /me": { request: () => ({ path: "/me" }) },
   // Platform users: support may list, only operators (not in this matrix) may change anything.
   "GET /users": { request: () => ({ path: "/users" }), expect: { otherAdmin: 403, viewer: 403, readOnly: 403, scopedOther: 403 } },
-  "POST /users": { request: () => ({ path: "/users", body: { email: "matrix-op@example.com", password: "a-long-password", platform_role: "operator" } }) },
+  "POST /users": {
+    request: () => ({ path: "/users", body: { email: "matrix-op@example.com", password: "a-long-password", platform_role: "operator" } }),
+  },
   "PATCH /users/{user_id}": { request: (w) => ({ path: `/users/${w.viewerId}`, body: { platform_role: "operator" } }) },
   // SSO with the tenant implied by the caller: B's admin lands in B (its only tenant), support
   // in no tenant (400), A's viewer and A's read-only token in A.
@@ -83,7 +85,10 @@ const EXAMPLES: Record<string, Example> = {
   "GET /sso/{provider_id}": { request: (w) => ({ path: `/sso/${w.providerId}` }), expect: { support: 400 } },
   "PATCH /sso/{provider_id}": { request: (w) => ({ path: `/sso/${w.providerId}`, body: { name: "Renamed" } }), expect: { support: 400 } },
   "DELETE /sso/{provider_id}": { request: (w) => ({ path: `/sso/${w.providerId}` }), expect: { support: 400 } },
-  "POST /sso/{provider_id}/refresh-metadata": { request: (w) => ({ path: `/sso/${w.providerId}/refresh-metadata` }), expect: { support: 400 } },
+  "POST /sso/{provider_id}/refresh-metadata": {
+    request: (w) => ({ path: `/sso/${w.providerId}/refresh-metadata` }),
+    expect: { support: 400 },
+  },
   "GET /tenants/{tenant_id}/sso": { request: (w) => ({ path: `/tenants/${w.tenantA.id}/sso` }) },
   "POST /tenants/{tenant_id}/sso": { request: (w) => ({ path: `/tenants/${w.tenantA.id}/sso`, body: SSO_BODY }) },
   "GET /tenants/{tenant_id}/sso/{provider_id}": { request: (w) => ({ path: `/tenants/${w.tenantA.id}/sso/${w.providerId}` }) },
@@ -110,13 +115,18 @@ const EXAMPLES: Record<string, Example> = {
     request: (w) => ({ path: `/tenants/${w.tenantA.id}/audit`, body: { event_type: "matrix.appended", actor: { id: "matrix" } } }),
   },
   "POST /tenants/{tenant_id}/audit/batch": {
-    request: (w) => ({ path: `/tenants/${w.tenantA.id}/audit/batch`, body: { events: [{ event_type: "matrix.appended", actor: { id: "matrix" } }] } }),
+    request: (w) => ({
+      path: `/tenants/${w.tenantA.id}/audit/batch`,
+      body: { events: [{ event_type: "matrix.appended", actor: { id: "matrix" } }] },
+    }),
   },
   "GET /tenants/{tenant_id}/audit/event-types": { request: (w) => ({ path: `/tenants/${w.tenantA.id}/audit/event-types` }) },
   "GET /tenants/{tenant_id}/audit/verify": { request: (w) => ({ path: `/tenants/${w.tenantA.id}/audit/verify` }) },
   "GET /tenants/{tenant_id}/audit/digests": { request: (w) => ({ path: `/tenants/${w.tenantA.id}/audit/digests` }) },
   "POST /tenants/{tenant_id}/audit/digests": { request: (w) => ({ path: `/tenants/${w.tenantA.id}/audit/digests` }) },
-  "GET /tenants/{tenant_id}/audit/digests/{digest_id}": { request: (w) => ({ path: `/tenants/${w.tenantA.id}/audit/digests/${w.digestId}` }) },
+  "GET /tenants/{tenant_id}/audit/digests/{digest_id}": {
+    request: (w) => ({ path: `/tenants/${w.tenantA.id}/audit/digests/${w.digestId}` }),
+  },
   // Public: credentials, good or bad, play no part.
   // Invitations: tenant admins only; the public side answers the same to every caller (the link is the credential).
   "GET /tenants/{tenant_id}/invitations": { request: (w) => ({ path: `/tenants/${w.tenantA.id}/invitations` }) },
@@ -126,14 +136,22 @@ const EXAMPLES: Record<string, Example> = {
   "POST /tenants/{tenant_id}/invitations/{invitation_id}/resend": {
     request: (w) => ({ path: `/tenants/${w.tenantA.id}/invitations/${UNKNOWN_ID}/resend` }),
   },
-  "DELETE /tenants/{tenant_id}/invitations/{invitation_id}": { request: (w) => ({ path: `/tenants/${w.tenantA.id}/invitations/${UNKNOWN_ID}` }) },
-  "POST /invitations/lookup": { request: () => ({ path: "/invitations/lookup", body: { token: "matrix-unknown-link-token" } }), expect: everyCaller(404) },
+  "DELETE /tenants/{tenant_id}/invitations/{invitation_id}": {
+    request: (w) => ({ path: `/tenants/${w.tenantA.id}/invitations/${UNKNOWN_ID}` }),
+  },
+  "POST /invitations/lookup": {
+    request: () => ({ path: "/invitations/lookup", body: { token: "matrix-unknown-link-token" } }),
+    expect: everyCaller(404),
+  },
   "POST /invitations/accept": {
     request: () => ({ path: "/invitations/accept", body: { token: "matrix-unknown-link-token", password: "a-long-password" } }),
     expect: everyCaller(404),
   },
   // Always 202, whoever asks and whether or not the email exists (a new address each time: 5 per email).
-  "POST /auth/password-reset": { request: () => ({ path: "/auth/password-reset", body: { email: `matrix-${resets++}@example.com` } }), expect: everyCaller(202) },
+  "POST /auth/password-reset": {
+    request: () => ({ path: "/auth/password-reset", body: { email: `matrix-${resets++}@example.com` } }),
+    expect: everyCaller(202),
+  },
   "POST /auth/password-reset/confirm": {
     request: () => ({ path: "/auth/password-reset/confirm", body: { token: "matrix-unknown-link-token", password: "a-long-password" } }),
     expect: everyCaller(404),
@@ -152,7 +170,9 @@ const EXAMPLES: Record<string, Example> = {
   "POST /tenants/{tenant_id}/webhooks/{webhook_id}/rotate-secret": {
     request: (w) => ({ path: `/tenants/${w.tenantA.id}/webhooks/${w.webhookId}/rotate-secret`, body: {} }),
   },
-  "POST /tenants/{tenant_id}/webhooks/{webhook_id}/test": { request: (w) => ({ path: `/tenants/${w.tenantA.id}/webhooks/${w.webhookId}/test` }) },
+  "POST /tenants/{tenant_id}/webhooks/{webhook_id}/test": {
+    request: (w) => ({ path: `/tenants/${w.tenantA.id}/webhooks/${w.webhookId}/test` }),
+  },
   "GET /tenants/{tenant_id}/webhooks/{webhook_id}/deliveries": {
     request: (w) => ({ path: `/tenants/${w.tenantA.id}/webhooks/${w.webhookId}/deliveries` }),
   },
@@ -164,7 +184,12 @@ const EXAMPLES: Record<string, Example> = {
 const operations = Object.values(appRouter._def.procedures as unknown as Record<string, { _def: { meta?: Meta } }>)
   .map((p) => p._def.meta)
   .filter((meta): meta is Meta & { openapi: NonNullable<Meta["openapi"]> } => Boolean(meta?.openapi))
-  .map((meta) => ({ key: `${meta.openapi.method} ${meta.openapi.path}`, method: meta.openapi.method, access: meta.access, write: meta.write }));
+  .map((meta) => ({
+    key: `${meta.openapi.method} ${meta.openapi.path}`,
+    method: meta.openapi.method,
+    access: meta.access,
+    write: meta.write,
+  }));
 
 function expected(op: (typeof operations)[number], caller: Caller): number {
   const override = EXAMPLES[op.key]?.expect?.[caller];
@@ -204,17 +229,38 @@ beforeAll(async () => {
   const provider = await prisma.ssoProvider.create({
     data: { tenantId: a.tenant.id, providerType: "saml", name: "Alpha IdP", metadataUrl: "https://idp.invalid/a.xml" },
   });
-  const auditEvent = await emitEvent((await database()).sql, { id: a.admin.user.id, email: a.admin.user.email, ip: null, userAgent: null }, {
-    type: "sso_provider.created",
+  const auditEvent = await emitEvent(
+    (await database()).sql,
+    { id: a.admin.user.id, email: a.admin.user.email, ip: null, userAgent: null },
+    {
+      type: "sso_provider.created",
+      tenantId: a.tenant.id,
+      target: { type: "sso_provider", id: provider.id },
+    },
+  );
+  const { digest } = await createDigest({
+    db: await database(),
+    actor: { principal: SYSTEM_PRINCIPAL, request: SYSTEM_REQUEST },
     tenantId: a.tenant.id,
-    target: { type: "sso_provider", id: provider.id },
   });
-  const { digest } = await createDigest({ db: await database(), actor: { principal: SYSTEM_PRINCIPAL, request: SYSTEM_REQUEST }, tenantId: a.tenant.id });
   const webhook = await prisma.webhook.create({
-    data: { tenantId: a.tenant.id, url: "https://hooks.invalid/a", events: ["*"], secretCiphertext: encryptSecret("matrix-secret-0123456789"), secretHint: "6789" },
+    data: {
+      tenantId: a.tenant.id,
+      url: "https://hooks.invalid/a",
+      events: ["*"],
+      secretCiphertext: encryptSecret("matrix-secret-0123456789"),
+      secretHint: "6789",
+    },
   });
   const delivery = await prisma.webhookDelivery.create({
-    data: { tenantId: a.tenant.id, webhookId: webhook.id, eventId: auditEvent.id, eventType: "sso_provider.created", payload: "{}", status: "exhausted" },
+    data: {
+      tenantId: a.tenant.id,
+      webhookId: webhook.id,
+      eventId: auditEvent.id,
+      eventType: "sso_provider.created",
+      payload: "{}",
+      status: "exhausted",
+    },
   });
   world = {
     tenantA: a.tenant,

@@ -21,17 +21,30 @@ describe("members", () => {
       password: "a-good-password",
     });
     expect(res.status).toBe(201);
-    expect(res.json).toMatchObject({ tenant_id: tenant.id, email: "new.person@example.com", name: "New Person", role: "viewer", has_password: true });
+    expect(res.json).toMatchObject({
+      tenant_id: tenant.id,
+      email: "new.person@example.com",
+      name: "New Person",
+      role: "viewer",
+      has_password: true,
+    });
     expect(res.headers.get("location")).toBe(`${api.url}/api/v1/tenants/${tenant.id}/members/${res.json.user_id}`);
     const created = await events(tenant.id, "user.created");
     expect(created).toHaveLength(1);
-    expect(created[0]).toMatchObject({ targetId: res.json.user_id, actorId: admin.user.id, details: { email: "new.person@example.com", role: "viewer", new_user: true } });
+    expect(created[0]).toMatchObject({
+      targetId: res.json.user_id,
+      actorId: admin.user.id,
+      details: { email: "new.person@example.com", role: "viewer", new_user: true },
+    });
     expect(await checkCredentials(await db(), "new.person@example.com", "a-good-password")).not.toBeNull();
   });
 
   test("a user added without a password exists but cannot sign in until an admin sets one", async () => {
     const { tenant, admin } = await tenantWithMembers();
-    const res = await client(api.url, admin.token).post(`/api/v1/tenants/${tenant.id}/members`, { email: "nopass@example.com", role: "viewer" });
+    const res = await client(api.url, admin.token).post(`/api/v1/tenants/${tenant.id}/members`, {
+      email: "nopass@example.com",
+      role: "viewer",
+    });
     expect(res.status).toBe(201);
     expect(res.json.has_password).toBe(false);
   });
@@ -40,7 +53,11 @@ describe("members", () => {
     const { tenant, admin } = await tenantWithMembers();
     const existing = await createUser({ password: "their-own-password" });
     const api1 = client(api.url, admin.token);
-    const res = await api1.post(`/api/v1/tenants/${tenant.id}/members`, { email: existing.email, role: "admin", password: "hijack-attempt" });
+    const res = await api1.post(`/api/v1/tenants/${tenant.id}/members`, {
+      email: existing.email,
+      role: "admin",
+      password: "hijack-attempt",
+    });
     expect(res.status).toBe(201);
     expect(res.json.role).toBe("admin");
     expect(await checkCredentials(await db(), existing.email, "their-own-password")).not.toBeNull();
@@ -66,7 +83,8 @@ describe("members", () => {
   test("lists members with pagination", async () => {
     const { tenant, admin } = await tenantWithMembers();
     const api1 = client(api.url, admin.token);
-    for (let i = 0; i < 3; i++) await api1.post(`/api/v1/tenants/${tenant.id}/members`, { email: `m${i}-${tenant.id}@example.com`, role: "viewer" });
+    for (let i = 0; i < 3; i++)
+      await api1.post(`/api/v1/tenants/${tenant.id}/members`, { email: `m${i}-${tenant.id}@example.com`, role: "viewer" });
     const page1 = await api1.get(`/api/v1/tenants/${tenant.id}/members?page_size=2`);
     expect(page1.status).toBe(200);
     expect(page1.json.count).toBe(5);
@@ -137,7 +155,10 @@ describe("members", () => {
   test("operators act as admin in every tenant", async () => {
     const { tenant } = await tenantWithMembers();
     const { token } = await operator();
-    const res = await client(api.url, token).post(`/api/v1/tenants/${tenant.id}/members`, { email: "by-operator@example.com", role: "viewer" });
+    const res = await client(api.url, token).post(`/api/v1/tenants/${tenant.id}/members`, {
+      email: "by-operator@example.com",
+      role: "viewer",
+    });
     expect(res.status).toBe(201);
   });
 });

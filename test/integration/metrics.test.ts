@@ -68,65 +68,86 @@ test("without the bearer token: 401 problem+json (wrong or missing), never the m
   }
 });
 
-test("requests by method, route template and status with latency; attempts by outcome; appends; queue and pool gauges", { timeout: 30_000 }, async () => {
-  const { tenant, admin } = await tenantWithMembers();
-  const api = client(base, admin.token);
-  const audit = `/api/v1/tenants/${tenant.id}/audit`;
-  const db_ = await database();
-  const stop = await startWebhookDispatcher(db_);
-  const prisma = await db();
-  await prisma.webhook.create({
-    data: { tenantId: tenant.id, url: `${receiver.url}/ok`, events: ["*"], secretCiphertext: encryptSecret("metrics-secret-0123456"), secretHint: "3456" },
-  });
-  await prisma.webhook.create({
-    data: { tenantId: tenant.id, url: `${receiver.url}/fail`, events: ["*"], secretCiphertext: encryptSecret("metrics-secret-0123456"), secretHint: "3456" },
-  });
-  receiver.respond = (r) => ({ status: r.path === "/fail" ? 500 : 200 });
+test(
+  "requests by method, route template and status with latency; attempts by outcome; appends; queue and pool gauges",
+  { timeout: 30_000 },
+  async () => {
+    const { tenant, admin } = await tenantWithMembers();
+    const api = client(base, admin.token);
+    const audit = `/api/v1/tenants/${tenant.id}/audit`;
+    const db_ = await database();
+    const stop = await startWebhookDispatcher(db_);
+    const prisma = await db();
+    await prisma.webhook.create({
+      data: {
+        tenantId: tenant.id,
+        url: `${receiver.url}/ok`,
+        events: ["*"],
+        secretCiphertext: encryptSecret("metrics-secret-0123456"),
+        secretHint: "3456",
+      },
+    });
+    await prisma.webhook.create({
+      data: {
+        tenantId: tenant.id,
+        url: `${receiver.url}/fail`,
+        events: ["*"],
+        secretCiphertext: encryptSecret("metrics-secret-0123456"),
+        secretHint: "3456",
+      },
+    });
+    receiver.respond = (r) => ({ status: r.path === "/fail" ? 500 : 200 });
 
-  const before = await scrape(`Bearer ${TOKEN}`);
-  expect(before.status).toBe(200);
-  const appendsBefore = sample(before.text, "audit_appends_total") ?? 0;
+    const before = await scrape(`Bearer ${TOKEN}`);
+    expect(before.status).toBe(200);
+    const appendsBefore = sample(before.text, "audit_appends_total") ?? 0;
 
-  for (let i = 0; i < 3; i++) expect((await api.post(audit, { event_type: "metrics.tick", actor: { id: "m" } })).status).toBe(201);
-  for (let i = 0; i < 2; i++) expect((await api.get(audit)).status).toBe(200);
-  expect((await api.get(`/api/v1/tenants/00000000-0000-4000-8000-000000000000/audit`)).status).toBe(404);
-  expect((await api.get("/api/health/live")).status).toBe(200);
-  await receiver.waitFor(6);
-  // Stopping waits for the attempts in flight to be recorded.
-  await stop();
+    for (let i = 0; i < 3; i++) expect((await api.post(audit, { event_type: "metrics.tick", actor: { id: "m" } })).status).toBe(201);
+    for (let i = 0; i < 2; i++) expect((await api.get(audit)).status).toBe(200);
+    expect((await api.get(`/api/v1/tenants/00000000-0000-4000-8000-000000000000/audit`)).status).toBe(404);
+    expect((await api.get("/api/health/live")).status).toBe(200);
+    await receiver.waitFor(6);
+    // Stopping waits for the attempts in flight to be recorded.
+    await stop();
 
-  // One delivery due (waiting, unclaimed) and one in flight (leased), whatever the others are.
-  await db_.sql.query(`UPDATE webhook_deliveries SET status = 'succeeded', locked_until = NULL`);
-  const rows = await db_.sql.query<{ id: string }>(`SELECT id FROM webhook_deliveries ORDER BY created_at LIMIT 2`);
-  await db_.sql.query(`UPDATE webhook_deliveries SET status = 'pending', next_attempt_at = now() - interval '1 second' WHERE id = $1`, [rows[0]!.id]);
-  await db_.sql.query(`UPDATE webhook_deliveries SET status = 'failed', next_attempt_at = now(), locked_until = now() + interval '1 minute' WHERE id = $1`, [rows[1]!.id]);
-  await new Promise((resolve) => setTimeout(resolve, 50));
+    // One delivery due (waiting, unclaimed) and one in flight (leased), whatever the others are.
+    await db_.sql.query(`UPDATE webhook_deliveries SET status = 'succeeded', locked_until = NULL`);
+    const rows = await db_.sql.query<{ id: string }>(`SELECT id FROM webhook_deliveries ORDER BY created_at LIMIT 2`);
+    await db_.sql.query(`UPDATE webhook_deliveries SET status = 'pending', next_attempt_at = now() - interval '1 second' WHERE id = $1`, [
+      rows[0]!.id,
+    ]);
+    await db_.sql.query(
+      `UPDATE webhook_deliveries SET status = 'failed', next_attempt_at = now(), locked_until = now() + interval '1 minute' WHERE id = $1`,
+      [rows[1]!.id],
+    );
+    await new Promise((resolve) => setTimeout(resolve, 50));
 
-  const { status, headers, text } = await scrape(`Bearer ${TOKEN}`);
-  expect(status).toBe(200);
-  expect(headers.get("content-type")).toContain("text/plain; version=0.0.4");
-  const route = "/api/v1/tenants/{tenant_id}/audit";
-  expect(sample(text, "http_requests_total", { method: "POST", route, status: "201" })).toBe(3);
-  expect(sample(text, "http_requests_total", { method: "GET", route, status: "200" })).toBe(2);
-  expect(sample(text, "http_requests_total", { method: "GET", route, status: "404" })).toBe(1);
-  const live = { method: "GET", route: "/api/health/live", status: "200" };
-  expect(sample(text, "http_requests_total", live)! - (sample(before.text, "http_requests_total", live) ?? 0)).toBe(1);
-  expect(sample(text, "http_request_duration_seconds_count", { method: "POST", route, status: "201" })).toBe(3);
-  expect(sample(text, "http_request_duration_seconds_bucket", { method: "POST", route, status: "201", le: "+Inf" })).toBe(3);
-  expect(sample(text, "http_request_duration_seconds_sum", { method: "POST", route, status: "201" })).toBeGreaterThan(0);
-  // Route templates only: no tenant id (or any other id) in a label.
-  expect(text).not.toContain(tenant.id);
-  expect(text).not.toContain("00000000-0000-4000-8000-000000000000");
+    const { status, headers, text } = await scrape(`Bearer ${TOKEN}`);
+    expect(status).toBe(200);
+    expect(headers.get("content-type")).toContain("text/plain; version=0.0.4");
+    const route = "/api/v1/tenants/{tenant_id}/audit";
+    expect(sample(text, "http_requests_total", { method: "POST", route, status: "201" })).toBe(3);
+    expect(sample(text, "http_requests_total", { method: "GET", route, status: "200" })).toBe(2);
+    expect(sample(text, "http_requests_total", { method: "GET", route, status: "404" })).toBe(1);
+    const live = { method: "GET", route: "/api/health/live", status: "200" };
+    expect(sample(text, "http_requests_total", live)! - (sample(before.text, "http_requests_total", live) ?? 0)).toBe(1);
+    expect(sample(text, "http_request_duration_seconds_count", { method: "POST", route, status: "201" })).toBe(3);
+    expect(sample(text, "http_request_duration_seconds_bucket", { method: "POST", route, status: "201", le: "+Inf" })).toBe(3);
+    expect(sample(text, "http_request_duration_seconds_sum", { method: "POST", route, status: "201" })).toBeGreaterThan(0);
+    // Route templates only: no tenant id (or any other id) in a label.
+    expect(text).not.toContain(tenant.id);
+    expect(text).not.toContain("00000000-0000-4000-8000-000000000000");
 
-  expect(sample(text, "webhook_attempts_total", { outcome: "succeeded" })).toBe(3);
-  expect(sample(text, "webhook_attempts_total", { outcome: "failed" })).toBe(3);
-  expect(sample(text, "webhook_attempt_duration_seconds_count", { outcome: "succeeded" })).toBe(3);
-  expect(sample(text, "webhook_attempt_duration_seconds_bucket", { outcome: "failed", le: "+Inf" })).toBe(3);
-  expect(sample(text, "webhook_deliveries", { state: "due" })).toBe(1);
-  expect(sample(text, "webhook_deliveries", { state: "in_flight" })).toBe(1);
-  expect(sample(text, "audit_appends_total")).toBe(appendsBefore + 3);
-  expect(sample(text, "db_pool_connections", { state: "total" })).toBeGreaterThan(0);
-  expect(sample(text, "db_pool_connections", { state: "idle" })).toBeGreaterThanOrEqual(0);
-  expect(sample(text, "db_pool_connections", { state: "waiting" })).toBe(0);
-  expect(sample(text, "process_resident_memory_bytes")).toBeGreaterThan(0);
-});
+    expect(sample(text, "webhook_attempts_total", { outcome: "succeeded" })).toBe(3);
+    expect(sample(text, "webhook_attempts_total", { outcome: "failed" })).toBe(3);
+    expect(sample(text, "webhook_attempt_duration_seconds_count", { outcome: "succeeded" })).toBe(3);
+    expect(sample(text, "webhook_attempt_duration_seconds_bucket", { outcome: "failed", le: "+Inf" })).toBe(3);
+    expect(sample(text, "webhook_deliveries", { state: "due" })).toBe(1);
+    expect(sample(text, "webhook_deliveries", { state: "in_flight" })).toBe(1);
+    expect(sample(text, "audit_appends_total")).toBe(appendsBefore + 3);
+    expect(sample(text, "db_pool_connections", { state: "total" })).toBeGreaterThan(0);
+    expect(sample(text, "db_pool_connections", { state: "idle" })).toBeGreaterThanOrEqual(0);
+    expect(sample(text, "db_pool_connections", { state: "waiting" })).toBe(0);
+    expect(sample(text, "process_resident_memory_bytes")).toBeGreaterThan(0);
+  },
+);

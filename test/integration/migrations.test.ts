@@ -29,9 +29,15 @@ afterAll(async () => {
 });
 
 const records = (db: Database) =>
-  db.sql.query<{ migration_name: string; checksum: string; finished_at: Date | null; applied_steps_count: number; logs: string | null; rolled_back_at: Date | null; id: string }>(
-    `SELECT * FROM "_prisma_migrations" ORDER BY migration_name`,
-  );
+  db.sql.query<{
+    migration_name: string;
+    checksum: string;
+    finished_at: Date | null;
+    applied_steps_count: number;
+    logs: string | null;
+    rolled_back_at: Date | null;
+    id: string;
+  }>(`SELECT * FROM "_prisma_migrations" ORDER BY migration_name`);
 
 describe("migrate runner", () => {
   test("a fresh database gets every migration, recorded as prisma migrate deploy records them", async () => {
@@ -90,7 +96,10 @@ describe("migrate runner", () => {
     const db = await emptyDatabase();
     const dir = copyOfMigrations();
     mkdirSync(path.join(dir, "29990101000000_broken"));
-    writeFileSync(path.join(dir, "29990101000000_broken", "migration.sql"), `CREATE TABLE "half" (id int);\nSELECT * FROM no_such_table;\n`);
+    writeFileSync(
+      path.join(dir, "29990101000000_broken", "migration.sql"),
+      `CREATE TABLE "half" (id int);\nSELECT * FROM no_such_table;\n`,
+    );
     await expect(migrate(db.sql, dir)).rejects.toThrow(/29990101000000_broken failed/);
     expect(await db.sql.query(`SELECT to_regclass('public.half') AS half, to_regclass('public.tenants') AS tenants`)).toEqual([
       { half: null, tenants: null },

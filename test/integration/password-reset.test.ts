@@ -29,7 +29,8 @@ function anonymous() {
   const c = client(api.url);
   return {
     request: (email: string) => c.post("/api/v1/auth/password-reset", { email }, { "x-forwarded-for": ip }),
-    confirm: (token: string, password: string) => c.post("/api/v1/auth/password-reset/confirm", { token, password }, { "x-forwarded-for": ip }),
+    confirm: (token: string, password: string) =>
+      c.post("/api/v1/auth/password-reset/confirm", { token, password }, { "x-forwarded-for": ip }),
   };
 }
 

@@ -54,7 +54,11 @@ describe("POST /api/v1/users", () => {
     const support = client(api.url, await createToken((await createUser({ platformRole: "support" })).id));
     const { admin } = await tenantWithMembers();
     for (const caller of [support, client(api.url, admin.token)]) {
-      const res = await caller.post("/api/v1/users", { email: `x-${tag}@example.com`, password: "long-enough-1", platform_role: "operator" });
+      const res = await caller.post("/api/v1/users", {
+        email: `x-${tag}@example.com`,
+        password: "long-enough-1",
+        platform_role: "operator",
+      });
       expect(res.status).toBe(403);
     }
   });

@@ -143,13 +143,14 @@ describe("schema.prisma and the migrated database agree", () => {
         .map((c) => ({
           column: c.column_name,
           // Arrays: information_schema says ARRAY; the element type is the udt name without its "_".
-          type: c.data_type === "ARRAY"
-            ? `${c.udt_name.slice(1)}[]`
-            : c.data_type.startsWith("timestamp")
-            ? `${c.data_type}(${c.datetime_precision})`
-            : c.character_maximum_length
-              ? `${c.data_type}(${c.character_maximum_length})`
-              : c.data_type,
+          type:
+            c.data_type === "ARRAY"
+              ? `${c.udt_name.slice(1)}[]`
+              : c.data_type.startsWith("timestamp")
+                ? `${c.data_type}(${c.datetime_precision})`
+                : c.character_maximum_length
+                  ? `${c.data_type}(${c.character_maximum_length})`
+                  : c.data_type,
           nullable: c.is_nullable === "YES",
           hasDefault: c.column_default !== null,
         }))

@@ -12,11 +12,21 @@ test("the embedded default generates AUDIT_SIGNING_KEY into DATA_DIR once, keepi
   const dir = mkdtempSync(path.join(tmpdir(), "cp-secrets-"));
   try {
     const file = path.join(dir, "secrets.json");
-    writeFileSync(file, JSON.stringify({ nextauthSecret: "kept-nextauth-secret-kept-nextauth-secret", encryptionKey: Buffer.alloc(32, 7).toString("base64") }));
+    writeFileSync(
+      file,
+      JSON.stringify({
+        nextauthSecret: "kept-nextauth-secret-kept-nextauth-secret",
+        encryptionKey: Buffer.alloc(32, 7).toString("base64"),
+      }),
+    );
     const script = path.join(dir, "print.mts");
-    writeFileSync(script, `import { secrets } from ${JSON.stringify(path.resolve("server/secrets.ts"))};\nconsole.log(JSON.stringify(secrets()));\n`);
+    writeFileSync(
+      script,
+      `import { secrets } from ${JSON.stringify(path.resolve("server/secrets.ts"))};\nconsole.log(JSON.stringify(secrets()));\n`,
+    );
     const env = { ...process.env, DATA_DIR: dir, AUDIT_SIGNING_KEY: "", NEXTAUTH_SECRET: "", ENCRYPTION_KEY: "", DATABASE_URL: "" };
-    const secrets = async () => JSON.parse((await run("node_modules/.bin/tsx", ["--import", "./scripts/server-only.mjs", script], { env })).stdout);
+    const secrets = async () =>
+      JSON.parse((await run("node_modules/.bin/tsx", ["--import", "./scripts/server-only.mjs", script], { env })).stdout);
 
     const first = await secrets();
     expect(first.nextauthSecret).toBe("kept-nextauth-secret-kept-nextauth-secret");

@@ -27,7 +27,10 @@ describe("metadata checks against a local server", () => {
     for (const type of ["oidc", "google_workspace", "azure_ad"]) {
       const result = await checkMetadata(type, `${idp.url}/.well-known/openid-configuration`);
       expect(result.status).toBe("valid");
-      expect(result.details).toMatchObject({ issuer: "https://login.example.test", token_endpoint: "https://login.example.test/oauth2/token" });
+      expect(result.details).toMatchObject({
+        issuer: "https://login.example.test",
+        token_endpoint: "https://login.example.test/oauth2/token",
+      });
     }
   });
 
@@ -54,7 +57,10 @@ describe("metadata checks against a local server", () => {
   });
 
   test("redirects are not followed; non-JSON discovery is invalid", async () => {
-    expect(await checkMetadata("saml", `${idp.url}/redirect`)).toMatchObject({ status: "unreachable", error: expect.stringMatching(/redirect/) });
+    expect(await checkMetadata("saml", `${idp.url}/redirect`)).toMatchObject({
+      status: "unreachable",
+      error: expect.stringMatching(/redirect/),
+    });
     expect(await checkMetadata("oidc", `${idp.url}/not-json`)).toMatchObject({ status: "invalid" });
   });
 
@@ -66,7 +72,9 @@ describe("metadata checks against a local server", () => {
       expect(result).toMatchObject({ status: "unreachable", error: expect.stringMatching(/private or loopback/) });
       await expect(safeFetch("http://localhost:1/", { timeoutMs: 1000, maxBytes: 10 })).rejects.toMatchObject({ kind: "blocked" });
       await expect(safeFetch("https://[::1]/", { timeoutMs: 1000, maxBytes: 10 })).rejects.toMatchObject({ kind: "blocked" });
-      await expect(safeFetch("http://example.com/", { timeoutMs: 1000, maxBytes: 10 })).rejects.toMatchObject({ kind: expect.stringMatching(/invalid_url|network/) });
+      await expect(safeFetch("http://example.com/", { timeoutMs: 1000, maxBytes: 10 })).rejects.toMatchObject({
+        kind: expect.stringMatching(/invalid_url|network/),
+      });
     } finally {
       settings.OUTBOUND_ALLOW_PRIVATE = true;
     }

@@ -43,7 +43,9 @@ async function started(w: { email: string; providerId: string }) {
   const browser = new TestBrowser();
   const { callback } = await toCallback(browser, api.url, op.origin, w.email);
   expect(callback).toMatch(/\/api\/sso\/oidc\/.+\/callback\?/);
-  const pending = await (await db()).ssoSignInRequest.findFirstOrThrow({ where: { providerId: w.providerId, consumedAt: null }, orderBy: { createdAt: "desc" } });
+  const pending = await (
+    await db()
+  ).ssoSignInRequest.findFirstOrThrow({ where: { providerId: w.providerId, consumedAt: null }, orderBy: { createdAt: "desc" } });
   return { browser, callback: callback!, pending };
 }
 
@@ -79,7 +81,9 @@ describe("refused at the callback", () => {
   test("PKCE mismatch: the OP refuses the code for another verifier", async () => {
     const w = await world();
     const { browser, callback, pending } = await started(w);
-    await (await db()).ssoSignInRequest.update({ where: { id: pending.id }, data: { codeVerifier: randomBytes(48).toString("base64url") } });
+    await (
+      await db()
+    ).ssoSignInRequest.update({ where: { id: pending.id }, data: { codeVerifier: randomBytes(48).toString("base64url") } });
     await expectRefused(await browser.request(callback), w.tenant.id, "pkce", browser);
   });
 
@@ -108,7 +112,12 @@ describe("refused at the callback", () => {
   test("expired request (older than 10 minutes)", async () => {
     const w = await world();
     const { browser, callback, pending } = await started(w);
-    await (await db()).ssoSignInRequest.update({ where: { id: pending.id }, data: { expiresAt: new Date(Date.now() - 1000), createdAt: new Date(Date.now() - 601_000) } });
+    await (
+      await db()
+    ).ssoSignInRequest.update({
+      where: { id: pending.id },
+      data: { expiresAt: new Date(Date.now() - 1000), createdAt: new Date(Date.now() - 601_000) },
+    });
     await expectRefused(await browser.request(callback), w.tenant.id, "expired_request", browser);
   });
 
@@ -152,7 +161,16 @@ describe("id_tokens a well-behaved OP would never issue (a token endpoint the te
     const { browser, callback, pending } = await started(w);
     op.rogueToken = async () => {
       const now = Math.floor(Date.now() / 1000);
-      const claims = { iss: op.issuer, aud: w.clientId, sub: w.sub, email: w.email, email_verified: true, nonce: pending.nonce, iat: now, exp: now + 300 };
+      const claims = {
+        iss: op.issuer,
+        aud: w.clientId,
+        sub: w.sub,
+        email: w.email,
+        email_verified: true,
+        nonce: pending.nonce,
+        iat: now,
+        exp: now + 300,
+      };
       return { access_token: randomUUID(), token_type: "Bearer", expires_in: 300, id_token: await sign(claims) };
     };
     return { w, hop: await browser.request(callback), browser };
@@ -160,19 +178,25 @@ describe("id_tokens a well-behaved OP would never issue (a token endpoint the te
   const opKey = () => importJWK(op.signingKey as JWK, "RS256");
 
   test("control: the same token signed by the OP's key is accepted", async () => {
-    const { w, hop } = await rogue(async (claims) => new SignJWT(claims).setProtectedHeader({ alg: "RS256", kid: op.signingKey.kid }).sign(await opKey()));
+    const { w, hop } = await rogue(async (claims) =>
+      new SignJWT(claims).setProtectedHeader({ alg: "RS256", kid: op.signingKey.kid }).sign(await opKey()),
+    );
     expect(pathOf(hop.location)).toBe(`/tenants/${w.tenant.id}`);
   });
 
   test("signed by a key the OP's JWKS does not publish", async () => {
     const { privateKey } = await generateKeyPair("RS256");
-    const { w, hop, browser } = await rogue((claims) => new SignJWT(claims).setProtectedHeader({ alg: "RS256", kid: "attacker" }).sign(privateKey));
+    const { w, hop, browser } = await rogue((claims) =>
+      new SignJWT(claims).setProtectedHeader({ alg: "RS256", kid: "attacker" }).sign(privateKey),
+    );
     await expectRefused(hop, w.tenant.id, "signature", browser);
   });
 
   test("signed by another key under the OP's own kid", async () => {
     const { privateKey } = await generateKeyPair("RS256");
-    const { w, hop, browser } = await rogue((claims) => new SignJWT(claims).setProtectedHeader({ alg: "RS256", kid: op.signingKey.kid }).sign(privateKey));
+    const { w, hop, browser } = await rogue((claims) =>
+      new SignJWT(claims).setProtectedHeader({ alg: "RS256", kid: op.signingKey.kid }).sign(privateKey),
+    );
     await expectRefused(hop, w.tenant.id, "signature", browser);
   });
 
@@ -194,7 +218,9 @@ describe("id_tokens a well-behaved OP would never issue (a token endpoint the te
 
   test("another issuer", async () => {
     const { w, hop, browser } = await rogue(async (claims) =>
-      new SignJWT({ ...claims, iss: "https://evil.example" }).setProtectedHeader({ alg: "RS256", kid: op.signingKey.kid }).sign(await opKey()),
+      new SignJWT({ ...claims, iss: "https://evil.example" })
+        .setProtectedHeader({ alg: "RS256", kid: op.signingKey.kid })
+        .sign(await opKey()),
     );
     await expectRefused(hop, w.tenant.id, "issuer", browser);
   });

@@ -9,7 +9,16 @@ import { freePort, startApi, type TestApi } from "../support/api.ts";
 import { client, createToken, db, tenantWithMembers } from "../support/fixtures.ts";
 import { startOidcOp, type TestOp } from "../support/oidc-op.ts";
 import { TestBrowser } from "../support/browser.ts";
-import { consoleCaller, eventsOf, oidcProvider, passwordSessionCookie, pathOf, sessionCookieOf, signIn, uniqueDomain } from "../support/sso-signin.ts";
+import {
+  consoleCaller,
+  eventsOf,
+  oidcProvider,
+  passwordSessionCookie,
+  pathOf,
+  sessionCookieOf,
+  signIn,
+  uniqueDomain,
+} from "../support/sso-signin.ts";
 import { metadataChecksIdle } from "../../server/sso/checks.ts";
 
 let api: TestApi;
@@ -33,7 +42,11 @@ afterAll(async () => {
   await Promise.all([api.close(), op.close(), google.close(), entra.close()]);
 });
 
-function person(o: TestOp, domain: string, extra: Partial<{ given_name: string; family_name: string; groups: string[]; tid: string }> = {}) {
+function person(
+  o: TestOp,
+  domain: string,
+  extra: Partial<{ given_name: string; family_name: string; groups: string[]; tid: string }> = {},
+) {
   const sub = `sub-${randomUUID().slice(0, 8)}`;
   const email = `${sub}@${domain}`;
   o.accounts.set(sub, { sub, email, email_verified: true, given_name: "Ada", family_name: "Lovelace", groups: ["engineering"], ...extra });
@@ -45,33 +58,42 @@ describe("first sign-in through an OIDC provider", () => {
     ["oidc", () => op, () => op.discoveryUrl, {}],
     ["google_workspace", () => google, () => google.discoveryUrl, {}],
     ["azure_ad", () => entra, () => entra.templateDiscoveryUrl, { tid: ENTRA_TENANT }],
-  ] as const)("%s: a new person is created as the provider's default role and signed in to that tenant only", async (type, opOf, urlOf, extra) => {
-    const o = opOf();
-    const { tenant, admin } = await tenantWithMembers();
-    const domain = uniqueDomain();
-    const { providerId } = await oidcProvider(api.url, admin.token, tenant.id, o, { type, metadataUrl: urlOf(), domains: [domain] });
-    const newcomer = person(o, domain, extra);
+  ] as const)(
+    "%s: a new person is created as the provider's default role and signed in to that tenant only",
+    async (type, opOf, urlOf, extra) => {
+      const o = opOf();
+      const { tenant, admin } = await tenantWithMembers();
+      const domain = uniqueDomain();
+      const { providerId } = await oidcProvider(api.url, admin.token, tenant.id, o, { type, metadataUrl: urlOf(), domains: [domain] });
+      const newcomer = person(o, domain, extra);
 
-    const browser = new TestBrowser();
-    const done = await signIn(browser, api.url, o.origin, newcomer.email);
-    expect(done.status).toBe(303);
-    expect(await eventsOf(tenant.id, "sso.login_failed")).toEqual([]);
-    expect(pathOf(done.location)).toBe(`/tenants/${tenant.id}`);
-    const cookie = await sessionCookieOf(browser);
+      const browser = new TestBrowser();
+      const done = await signIn(browser, api.url, o.origin, newcomer.email);
+      expect(done.status).toBe(303);
+      expect(await eventsOf(tenant.id, "sso.login_failed")).toEqual([]);
+      expect(pathOf(done.location)).toBe(`/tenants/${tenant.id}`);
+      const cookie = await sessionCookieOf(browser);
 
-    const user = await (await db()).user.findUniqueOrThrow({ where: { email: newcomer.email }, include: { memberships: true } });
-    expect(user).toMatchObject({ name: "Ada Lovelace", passwordHash: null, platformRole: null });
-    expect(user.memberships).toEqual([expect.objectContaining({ tenantId: tenant.id, role: "viewer" })]);
+      const user = await (await db()).user.findUniqueOrThrow({ where: { email: newcomer.email }, include: { memberships: true } });
+      expect(user).toMatchObject({ name: "Ada Lovelace", passwordHash: null, platformRole: null });
+      expect(user.memberships).toEqual([expect.objectContaining({ tenantId: tenant.id, role: "viewer" })]);
 
-    const me = await (await consoleCaller(cookie)).auth.me({});
-    expect(me.memberships).toEqual([{ tenant_id: tenant.id, tenant_name: tenant.name, role: "viewer" }]);
+      const me = await (await consoleCaller(cookie)).auth.me({});
+      expect(me.memberships).toEqual([{ tenant_id: tenant.id, tenant_name: tenant.name, role: "viewer" }]);
 
-    const [login] = await eventsOf(tenant.id, "user.login");
-    expect(login).toMatchObject({ actorId: user.id, details: { method: "sso", provider_id: providerId, provider_type: type, protocol: "oidc" } });
-    const [created] = await eventsOf(tenant.id, "user.created");
-    expect(created).toMatchObject({ targetId: user.id, details: { email: newcomer.email, role: "viewer", method: "sso", provider_id: providerId } });
-    expect(await eventsOf(tenant.id, "sso.login_failed")).toEqual([]);
-  });
+      const [login] = await eventsOf(tenant.id, "user.login");
+      expect(login).toMatchObject({
+        actorId: user.id,
+        details: { method: "sso", provider_id: providerId, provider_type: type, protocol: "oidc" },
+      });
+      const [created] = await eventsOf(tenant.id, "user.created");
+      expect(created).toMatchObject({
+        targetId: user.id,
+        details: { email: newcomer.email, role: "viewer", method: "sso", provider_id: providerId },
+      });
+      expect(await eventsOf(tenant.id, "sso.login_failed")).toEqual([]);
+    },
+  );
 
   test("the provider's default_role applies to newcomers; a known member keeps their role; a known user who is not a member joins", async () => {
     const { tenant, admin } = await tenantWithMembers();
@@ -88,7 +110,9 @@ describe("first sign-in through an OIDC provider", () => {
     const memberUser = await prisma.user.create({ data: { email: member.email } });
     await prisma.membership.create({ data: { tenantId: tenant.id, userId: memberUser.id, role: "viewer" } });
     await signIn(new TestBrowser(), api.url, op.origin, member.email);
-    expect((await prisma.membership.findUniqueOrThrow({ where: { tenantId_userId: { tenantId: tenant.id, userId: memberUser.id } } })).role).toBe("viewer");
+    expect(
+      (await prisma.membership.findUniqueOrThrow({ where: { tenantId_userId: { tenantId: tenant.id, userId: memberUser.id } } })).role,
+    ).toBe("viewer");
 
     // Signing in twice creates nothing more.
     await signIn(new TestBrowser(), api.url, op.origin, newcomer.email);
@@ -181,7 +205,14 @@ describe("Test sign-in (admins)", () => {
         status: "succeeded",
         domain_matches: true,
         reason: null,
-        profile: { id: tester.sub, email: tester.email, first_name: "Ada", last_name: "Lovelace", groups: ["admins", "staff"], idp_id: op.issuer },
+        profile: {
+          id: tester.sub,
+          email: tester.email,
+          first_name: "Ada",
+          last_name: "Lovelace",
+          groups: ["admins", "staff"],
+          idp_id: op.issuer,
+        },
       });
       expect(result.json.profile.raw_attributes).toMatchObject({ sub: tester.sub, email: tester.email });
       expect(await (await db()).user.count({ where: { email: tester.email } })).toBe(0);

@@ -42,28 +42,41 @@ describe("protocol and our side of the provider", () => {
     ["azure_ad", ".well-known/openid-configuration", "oidc"],
     ["google_workspace", "saml.xml", "saml"],
     ["google_workspace", ".well-known/openid-configuration", "oidc"],
-  ])("%s with %s is %s (Entra/Google SAML metadata no longer fails as 'not JSON'); sp names what the IdP admin pastes", async (type, path, protocol) => {
-    const { base, admin } = await setup();
-    const res = await admin.post(base, { provider_type: type, name: "P", metadata_url: `${idp.url}/${path}` });
-    expect(res.status).toBe(201);
-    await metadataChecksIdle();
-    const got = (await admin.get(`${base}/${res.json.id}`)).json;
-    expect(got.metadata.status).toBe("valid");
-    expect(got.protocol).toBe(protocol);
-    const id = res.json.id as string;
-    expect(got.sp).toEqual(
-      protocol === "saml"
-        ? { entity_id: `${appUrl()}/api/sso/saml/${id}/metadata`, acs_url: `${appUrl()}/api/sso/saml/${id}/acs`, metadata_url: `${appUrl()}/api/sso/saml/${id}/metadata` }
-        : { redirect_uri: `${appUrl()}/api/sso/oidc/${id}/callback` },
-    );
-    expect(got).toMatchObject({ default_role: "viewer", allow_idp_initiated: false, client_id: null, client_secret_set: false });
-  });
+  ])(
+    "%s with %s is %s (Entra/Google SAML metadata no longer fails as 'not JSON'); sp names what the IdP admin pastes",
+    async (type, path, protocol) => {
+      const { base, admin } = await setup();
+      const res = await admin.post(base, { provider_type: type, name: "P", metadata_url: `${idp.url}/${path}` });
+      expect(res.status).toBe(201);
+      await metadataChecksIdle();
+      const got = (await admin.get(`${base}/${res.json.id}`)).json;
+      expect(got.metadata.status).toBe("valid");
+      expect(got.protocol).toBe(protocol);
+      const id = res.json.id as string;
+      expect(got.sp).toEqual(
+        protocol === "saml"
+          ? {
+              entity_id: `${appUrl()}/api/sso/saml/${id}/metadata`,
+              acs_url: `${appUrl()}/api/sso/saml/${id}/acs`,
+              metadata_url: `${appUrl()}/api/sso/saml/${id}/metadata`,
+            }
+          : { redirect_uri: `${appUrl()}/api/sso/oidc/${id}/callback` },
+      );
+      expect(got).toMatchObject({ default_role: "viewer", allow_idp_initiated: false, client_id: null, client_secret_set: false });
+    },
+  );
 });
 
 describe("OIDC client credentials", () => {
   test("client_secret is write-only: never in a reply, a list, or the audit trail", async () => {
     const { base, admin, tenant } = await setup();
-    const res = await admin.post(base, { provider_type: "oidc", name: "O", metadata_url: oidcUrl(), client_id: "cp-client", client_secret: SECRET });
+    const res = await admin.post(base, {
+      provider_type: "oidc",
+      name: "O",
+      metadata_url: oidcUrl(),
+      client_id: "cp-client",
+      client_secret: SECRET,
+    });
     expect(res.status).toBe(201);
     expect(res.json).toMatchObject({ client_id: "cp-client", client_secret_set: true });
     const rotated = await admin.patch(`${base}/${res.json.id}`, { client_secret: `${SECRET}-2` });
@@ -71,7 +84,13 @@ describe("OIDC client credentials", () => {
     const list = await admin.get(base);
     const row = await (await db()).ssoProvider.findUniqueOrThrow({ where: { id: res.json.id } });
     const events = await (await db()).auditEvent.findMany({ where: { tenantId: tenant.id } });
-    for (const text of [res.text, rotated.text, list.text, (await admin.get(`${base}/${res.json.id}`)).text, JSON.stringify(events, (_k, v: unknown) => (typeof v === "bigint" ? String(v) : v))]) {
+    for (const text of [
+      res.text,
+      rotated.text,
+      list.text,
+      (await admin.get(`${base}/${res.json.id}`)).text,
+      JSON.stringify(events, (_k, v: unknown) => (typeof v === "bigint" ? String(v) : v)),
+    ]) {
       expect(text).not.toContain(SECRET);
     }
     expect(row.clientSecretCiphertext).toMatch(/^v1\./);
@@ -104,7 +123,13 @@ describe("OIDC client credentials", () => {
 
   test("default_role and allow_idp_initiated are set on create and by PATCH, and audited", async () => {
     const { base, admin, tenant } = await setup();
-    const res = await admin.post(base, { provider_type: "saml", name: "S", metadata_url: samlUrl(), default_role: "admin", allow_idp_initiated: true });
+    const res = await admin.post(base, {
+      provider_type: "saml",
+      name: "S",
+      metadata_url: samlUrl(),
+      default_role: "admin",
+      allow_idp_initiated: true,
+    });
     expect(res.json).toMatchObject({ default_role: "admin", allow_idp_initiated: true });
     const patched = await admin.patch(`${base}/${res.json.id}`, { default_role: "viewer", allow_idp_initiated: false });
     expect(patched.json).toMatchObject({ default_role: "viewer", allow_idp_initiated: false });
@@ -122,7 +147,12 @@ describe("a domain belongs to one enabled provider on the whole platform", () =>
     const domain = uniqueDomain();
     expect((await a.admin.post(a.base, { provider_type: "saml", name: "A", metadata_url: samlUrl(), domains: [domain] })).status).toBe(201);
 
-    const create = await b.admin.post(b.base, { provider_type: "saml", name: "B", metadata_url: samlUrl(), domains: ["other.example", domain] });
+    const create = await b.admin.post(b.base, {
+      provider_type: "saml",
+      name: "B",
+      metadata_url: samlUrl(),
+      domains: ["other.example", domain],
+    });
     expect(create.status).toBe(409);
     expect(create.json).toMatchObject({ code: "conflict", detail: `Domain ${domain} is already routed to an enabled SSO provider` });
     expect(create.json.errors).toEqual([{ path: "domains.1", message: "is already routed to an enabled SSO provider" }]);
@@ -132,7 +162,13 @@ describe("a domain belongs to one enabled provider on the whole platform", () =>
     expect(patch.status).toBe(409);
     expect(patch.json.detail).toContain(domain);
 
-    const disabled = await b.admin.post(b.base, { provider_type: "saml", name: "B off", metadata_url: samlUrl(), domains: [domain], enabled: false });
+    const disabled = await b.admin.post(b.base, {
+      provider_type: "saml",
+      name: "B off",
+      metadata_url: samlUrl(),
+      domains: [domain],
+      enabled: false,
+    });
     expect(disabled.status).toBe(201);
     const enable = await b.admin.patch(`${b.base}/${disabled.json.id}`, { enabled: true });
     expect(enable.status).toBe(409);
@@ -150,7 +186,9 @@ describe("a domain belongs to one enabled provider on the whole platform", () =>
     const worlds = await Promise.all(Array.from({ length: 5 }, () => setup()));
     const domain = uniqueDomain();
     const providers = await Promise.all(
-      worlds.map((w) => w.admin.post(w.base, { provider_type: "saml", name: "Race", metadata_url: samlUrl(), domains: [domain], enabled: false })),
+      worlds.map((w) =>
+        w.admin.post(w.base, { provider_type: "saml", name: "Race", metadata_url: samlUrl(), domains: [domain], enabled: false }),
+      ),
     );
     const results = await Promise.all(worlds.map((w, i) => w.admin.patch(`${w.base}/${providers[i]!.json.id}`, { enabled: true })));
     expect(results.map((r) => r.status).sort()).toEqual([200, 409, 409, 409, 409]);
@@ -162,7 +200,13 @@ describe("a domain belongs to one enabled provider on the whole platform", () =>
     const b = await setup();
     const domain = uniqueDomain();
     await a.admin.post(a.base, { provider_type: "saml", name: "A", metadata_url: samlUrl(), domains: [domain] });
-    const off = await b.admin.post(b.base, { provider_type: "saml", name: "B", metadata_url: samlUrl(), domains: [domain], enabled: false });
+    const off = await b.admin.post(b.base, {
+      provider_type: "saml",
+      name: "B",
+      metadata_url: samlUrl(),
+      domains: [domain],
+      enabled: false,
+    });
     const prisma = await db();
     await expect(prisma.ssoProvider.update({ where: { id: off.json.id }, data: { enabled: true } })).rejects.toThrow();
     expect(await prisma.ssoDomain.count({ where: { domain, enabled: true } })).toBe(1);

@@ -37,7 +37,10 @@ describe("IdP metadata", () => {
 
   test("in an EntitiesDescriptor the IdP is found when an SP comes first", () => {
     const sp = `<md:EntityDescriptor entityID="https://sp.example.test/sp"><md:SPSSODescriptor protocolSupportEnumeration="urn:oasis:names:tc:SAML:2.0:protocol"/></md:EntityDescriptor>`;
-    const inner = idp.metadataXml().replace(/^<\?xml[^>]*>/, "").replace(/ xmlns:(md|ds)="[^"]*"/g, "");
+    const inner = idp
+      .metadataXml()
+      .replace(/^<\?xml[^>]*>/, "")
+      .replace(/ xmlns:(md|ds)="[^"]*"/g, "");
     const xml = `<md:EntitiesDescriptor xmlns:md="urn:oasis:names:tc:SAML:2.0:metadata" xmlns:ds="http://www.w3.org/2000/09/xmldsig#">${sp}${inner}</md:EntitiesDescriptor>`;
     expect(parseSamlMetadata(xml)).toMatchObject({ entity_id: idp.entityId, sso_url: idp.ssoUrl, certificates: 2 });
   });
@@ -53,7 +56,11 @@ describe("GET /api/sso/saml/{provider_id}/metadata", () => {
 
   async function provider(type: string, metadataUrl: string) {
     const { tenant, admin } = await tenantWithMembers();
-    const res = await client(api.url, admin.token).post(`/api/v1/tenants/${tenant.id}/sso`, { provider_type: type, name: type, metadata_url: metadataUrl });
+    const res = await client(api.url, admin.token).post(`/api/v1/tenants/${tenant.id}/sso`, {
+      provider_type: type,
+      name: type,
+      metadata_url: metadataUrl,
+    });
     expect(res.status).toBe(201);
     return res.json.id as string;
   }

@@ -43,7 +43,15 @@ async function samlProvider(options: { allowIdpInitiated?: boolean } = {}) {
   expect(created.json).toMatchObject({ protocol: "saml", sp: { acs_url: `${api.url}/api/sso/saml/${created.json.id}/acs` } });
   const refreshed = await admin.post(`${base}/${created.json.id}/refresh-metadata`);
   expect(refreshed.json.metadata.status).toBe("valid");
-  return { tenant: world.tenant, adminUser: world.admin.user, domain, providerId: created.json.id as string, acsUrl: created.json.sp.acs_url as string, admin, base };
+  return {
+    tenant: world.tenant,
+    adminUser: world.admin.user,
+    domain,
+    providerId: created.json.id as string,
+    acsUrl: created.json.sp.acs_url as string,
+    admin,
+    base,
+  };
 }
 
 /** "Continue with SSO" with this email up to the IdP's form (not yet posted to our ACS). */
@@ -56,7 +64,10 @@ async function toAcs(browser: TestBrowser, email: string): Promise<PostedForm> {
 }
 
 const post = (browser: TestBrowser, form: PostedForm, headers?: Record<string, string>): Promise<Hop> =>
-  browser.request(form.action, { form: { SAMLResponse: form.samlResponse, ...(form.relayState ? { RelayState: form.relayState } : {}) }, headers });
+  browser.request(form.action, {
+    form: { SAMLResponse: form.samlResponse, ...(form.relayState ? { RelayState: form.relayState } : {}) },
+    headers,
+  });
 
 describe("console sign-in through SAML", () => {
   test("a new person is created as viewer and signed in to the provider's tenant only", async () => {
@@ -77,7 +88,10 @@ describe("console sign-in through SAML", () => {
     const me = await (await consoleCaller(await sessionCookieOf(browser))).auth.me({});
     expect(me.memberships).toEqual([{ tenant_id: tenant.id, tenant_name: tenant.name, role: "viewer" }]);
     const [login] = await eventsOf(tenant.id, "user.login");
-    expect(login).toMatchObject({ actorId: user.id, details: { method: "sso", provider_id: providerId, provider_type: "saml", protocol: "saml" } });
+    expect(login).toMatchObject({
+      actorId: user.id,
+      details: { method: "sso", provider_id: providerId, provider_type: "saml", protocol: "saml" },
+    });
   });
 
   test("a cross-site POST to the ACS is relayed through a same-origin page, then completes", async () => {
@@ -168,9 +182,18 @@ describe("Test sign-in", () => {
       status: "succeeded",
       domain_matches: true,
       reason: null,
-      profile: { id: `tester@${domain}`, email: `tester@${domain}`, first_name: "Alice", last_name: "Liddell", groups: ["engineering", "admins"], idp_id: idp.entityId },
+      profile: {
+        id: `tester@${domain}`,
+        email: `tester@${domain}`,
+        first_name: "Alice",
+        last_name: "Liddell",
+        groups: ["engineering", "admins"],
+        idp_id: idp.entityId,
+      },
     });
-    expect(result.json.profile.raw_attributes).toMatchObject({ "http://schemas.xmlsoap.org/ws/2005/05/identity/claims/givenname": "Alice" });
+    expect(result.json.profile.raw_attributes).toMatchObject({
+      "http://schemas.xmlsoap.org/ws/2005/05/identity/claims/givenname": "Alice",
+    });
     expect(await (await db()).user.count({ where: { email: `tester@${domain}` } })).toBe(0);
     expect(await eventsOf(tenant.id, "user.login")).toEqual([]);
   });

@@ -33,7 +33,11 @@ let prisma: Awaited<ReturnType<typeof db>>;
 async function providerFor(metadataUrl: string, allowIdpInitiated = false): Promise<SamlProviderConfig> {
   const { tenant, admin } = await tenantWithMembers();
   const api_ = client(api.url, admin.token);
-  const created = await api_.post(`/api/v1/tenants/${tenant.id}/sso`, { provider_type: "saml", name: "Local IdP", metadata_url: metadataUrl });
+  const created = await api_.post(`/api/v1/tenants/${tenant.id}/sso`, {
+    provider_type: "saml",
+    name: "Local IdP",
+    metadata_url: metadataUrl,
+  });
   expect(created.status).toBe(201);
   const refreshed = await api_.post(`/api/v1/tenants/${tenant.id}/sso/${created.json.id}/refresh-metadata`);
   expect(refreshed.json.metadata).toMatchObject({ status: "valid", entity_id: `${new URL(metadataUrl).origin}/entity` });
@@ -158,11 +162,21 @@ describe("SAML sign-in that succeeds", () => {
       attributes: { email: "Bob@Example.com", firstName: "Bob", lastName: "Builder", groups: "crew" },
     });
     const { profile } = await validateSamlResponse(prisma, config, form.samlResponse, requestId);
-    expect(profile).toMatchObject({ id: "00u1abcd2EFGH3ijk4x7", email: "bob@example.com", first_name: "Bob", last_name: "Builder", groups: ["crew"] });
+    expect(profile).toMatchObject({
+      id: "00u1abcd2EFGH3ijk4x7",
+      email: "bob@example.com",
+      first_name: "Bob",
+      last_name: "Builder",
+      groups: ["crew"],
+    });
   });
 
   test("no email anywhere is refused with no_email", async () => {
-    const refused = await refusedWith({ nameId: "opaque-id", nameIdFormat: "urn:oasis:names:tc:SAML:2.0:nameid-format:persistent", attributes: {} });
+    const refused = await refusedWith({
+      nameId: "opaque-id",
+      nameIdFormat: "urn:oasis:names:tc:SAML:2.0:nameid-format:persistent",
+      attributes: {},
+    });
     expect(refused.reason).toBe("no_email");
   });
 });
@@ -201,7 +215,9 @@ describe("SAML responses that are refused, each for its reason", () => {
 
   test("a comment inserted into a signed NameID does not truncate it (CVE-2017-11428 class)", async () => {
     const { requestId, form } = await signIn({ nameId: "alice@example.com.evil.test", signing: "assertion" });
-    const xml = Buffer.from(form.samlResponse, "base64").toString("utf8").replace("alice@example.com.evil.test", "alice@example.com<!---->.evil.test");
+    const xml = Buffer.from(form.samlResponse, "base64")
+      .toString("utf8")
+      .replace("alice@example.com.evil.test", "alice@example.com<!---->.evil.test");
     const result = await validateSamlResponse(prisma, config, Buffer.from(xml).toString("base64"), requestId);
     expect(result.profile).toMatchObject({ id: "alice@example.com.evil.test", email: "alice@example.com.evil.test" });
   });
@@ -241,7 +257,9 @@ describe("SAML responses that are refused, each for its reason", () => {
 
     // SSO_CLOCK_SKEW_SECONDS=0 would refuse the same.
     const strict = await signIn({ notBefore: new Date(now + 30_000) });
-    const refusedStrict = await refusal(validateSamlResponse(prisma, config, strict.form.samlResponse, strict.requestId, { skewSeconds: 0 }));
+    const refusedStrict = await refusal(
+      validateSamlResponse(prisma, config, strict.form.samlResponse, strict.requestId, { skewSeconds: 0 }),
+    );
     expect(refusedStrict.reason).toBe("clock");
   });
 
@@ -255,7 +273,9 @@ describe("SAML responses that are refused, each for its reason", () => {
       Array.from({ length: 5 }, async () => validateSamlResponse(prisma, config, race.form.samlResponse, race.requestId)),
     );
     expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
-    expect(results.filter((r) => r.status === "rejected").map((r) => (r as PromiseRejectedResult).reason.reason)).toEqual(Array(4).fill("replay"));
+    expect(results.filter((r) => r.status === "rejected").map((r) => (r as PromiseRejectedResult).reason.reason)).toEqual(
+      Array(4).fill("replay"),
+    );
   });
 
   test("an InResponseTo we did not issue → unknown_request", async () => {
@@ -276,16 +296,23 @@ describe("SAML responses that are refused, each for its reason", () => {
   });
 
   test("the IdP answers with an error status → idp_error with its message", async () => {
-    const refused = await refusedWith({ status: { code: "urn:oasis:names:tc:SAML:2.0:status:Responder", message: "User is not assigned to this application" } });
+    const refused = await refusedWith({
+      status: { code: "urn:oasis:names:tc:SAML:2.0:status:Responder", message: "User is not assigned to this application" },
+    });
     expect(refused).toMatchObject({ reason: "idp_error", detail: expect.stringContaining("not assigned") });
   });
 
   test("garbage, a DTD, or no assertion → invalid_response", async () => {
     expect((await refusal(validateSamlResponse(prisma, config, "not base64!", null))).reason).toBe("invalid_response");
-    const dtd = Buffer.from('<?xml version="1.0"?><!DOCTYPE r [<!ENTITY x "y">]><samlp:Response xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol"/>');
+    const dtd = Buffer.from(
+      '<?xml version="1.0"?><!DOCTYPE r [<!ENTITY x "y">]><samlp:Response xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol"/>',
+    );
     expect((await refusal(validateSamlResponse(prisma, config, dtd.toString("base64"), null))).reason).toBe("invalid_response");
     const empty = Buffer.from('<samlp:Response xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol" ID="_x" Version="2.0"/>');
-    expect(await refusal(validateSamlResponse(prisma, config, empty.toString("base64"), null))).toMatchObject({ reason: "invalid_response", detail: expect.stringMatching(/no assertion/) });
+    expect(await refusal(validateSamlResponse(prisma, config, empty.toString("base64"), null))).toMatchObject({
+      reason: "invalid_response",
+      detail: expect.stringMatching(/no assertion/),
+    });
   });
 });
 
@@ -318,7 +345,9 @@ describe("the protocol handler the sign-in spine calls", () => {
     // The response answers that request only.
     const again = await idp.login(await samlHandler.begin(provider, pendingFor(config.providerId)));
     expect(await refusal(completeSaml(provider, null, again.samlResponse))).toMatchObject({ reason: "unknown_request" });
-    expect(await refusal(completeSaml({ ...provider, protocol: "oidc" }, pending, form.samlResponse))).toMatchObject({ reason: "unsupported" });
+    expect(await refusal(completeSaml({ ...provider, protocol: "oidc" }, pending, form.samlResponse))).toMatchObject({
+      reason: "unsupported",
+    });
   });
 
   test("begin refuses a provider whose metadata is not (yet) valid", async () => {
@@ -351,7 +380,9 @@ describe("certificate rollover ahead of our stored metadata", () => {
       const long = { notOnOrAfter: new Date(later + 30 * 60_000) };
 
       const first = await signIn({ ...long, signing: "assertion" }, { idp: rolling, config: before });
-      expect(await refusal(validateSamlResponse(prisma, before, first.form.samlResponse, first.requestId))).toMatchObject({ reason: "certificate" });
+      expect(await refusal(validateSamlResponse(prisma, before, first.form.samlResponse, first.requestId))).toMatchObject({
+        reason: "certificate",
+      });
       const accepted = await validateForProvider(db_, provider, first.form.samlResponse, first.requestId);
       expect(accepted.profile.email).toBe("alice@example.com");
       expect((await loadSamlConfig(prisma, provider)).certificates).toEqual([rolling.keys[0]!.certificateBase64, next.certificateBase64]);
@@ -359,7 +390,9 @@ describe("certificate rollover ahead of our stored metadata", () => {
       // Within the window a stranger's key is refused without another fetch.
       const checkedAt = (await prisma.ssoProvider.findUniqueOrThrow({ where: { id: provider.id } })).metadataCheckedAt;
       const stranger = await signIn({ ...long, key: selfSignedCertificate("Stranger") }, { idp: rolling, config: before });
-      expect(await refusal(validateForProvider(db_, provider, stranger.form.samlResponse, stranger.requestId))).toMatchObject({ reason: "certificate" });
+      expect(await refusal(validateForProvider(db_, provider, stranger.form.samlResponse, stranger.requestId))).toMatchObject({
+        reason: "certificate",
+      });
       expect((await prisma.ssoProvider.findUniqueOrThrow({ where: { id: provider.id } })).metadataCheckedAt).toEqual(checkedAt);
     } finally {
       clock.now = realNow;

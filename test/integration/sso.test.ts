@@ -23,7 +23,13 @@ const events = async (tenantId: string, type: string) => (await db()).auditEvent
 async function setup() {
   const world = await tenantWithMembers();
   const base = `/api/v1/tenants/${world.tenant.id}/sso`;
-  return { ...world, base, admin: client(api.url, world.admin.token), adminToken: world.admin.token, viewerClient: client(api.url, world.viewer.token) };
+  return {
+    ...world,
+    base,
+    admin: client(api.url, world.admin.token),
+    adminToken: world.admin.token,
+    viewerClient: client(api.url, world.viewer.token),
+  };
 }
 
 describe("creating SSO providers", () => {
@@ -51,7 +57,8 @@ describe("creating SSO providers", () => {
     await metadataChecksIdle();
     const after = await admin.get(`${base}/${res.json.id}`);
     expect(after.json.metadata).toMatchObject({ status: "valid", error: null });
-    if (type === "saml") expect(after.json.metadata).toMatchObject({ entity_id: "https://idp.example.test/saml", certificate_expires_at: expect.any(String) });
+    if (type === "saml")
+      expect(after.json.metadata).toMatchObject({ entity_id: "https://idp.example.test/saml", certificate_expires_at: expect.any(String) });
     else expect(after.json.metadata.issuer).toBe("https://login.example.test");
     const created = await events(tenant.id, "sso_provider.created");
     expect(created).toHaveLength(1);
@@ -90,12 +97,24 @@ describe("creating SSO providers", () => {
     const a = await setup();
     const b = await setup();
     const domain = `acme-${randomUUID().slice(0, 8)}.test`;
-    expect((await a.admin.post(a.base, { provider_type: "saml", name: "One", metadata_url: samlUrl(), domains: [domain] })).status).toBe(201);
-    const clash = await a.admin.post(a.base, { provider_type: "oidc", name: "Two", metadata_url: oidcUrl(), domains: [domain.toUpperCase()] });
+    expect((await a.admin.post(a.base, { provider_type: "saml", name: "One", metadata_url: samlUrl(), domains: [domain] })).status).toBe(
+      201,
+    );
+    const clash = await a.admin.post(a.base, {
+      provider_type: "oidc",
+      name: "Two",
+      metadata_url: oidcUrl(),
+      domains: [domain.toUpperCase()],
+    });
     expect(clash.status).toBe(409);
     expect(clash.json.detail).toContain(domain);
     expect(clash.json.errors).toEqual([{ path: "domains.0", message: "is already routed to another SSO provider" }]);
-    const enabledElsewhere = await b.admin.post(b.base, { provider_type: "saml", name: "Elsewhere", metadata_url: samlUrl(), domains: [domain] });
+    const enabledElsewhere = await b.admin.post(b.base, {
+      provider_type: "saml",
+      name: "Elsewhere",
+      metadata_url: samlUrl(),
+      domains: [domain],
+    });
     expect(enabledElsewhere.status).toBe(409);
     expect(enabledElsewhere.json.detail).toBe(`Domain ${domain} is already routed to an enabled SSO provider`);
     const disabled = { provider_type: "saml", name: "Elsewhere", metadata_url: samlUrl(), domains: [domain], enabled: false };
@@ -187,7 +206,9 @@ describe("enabling and disabling", () => {
     expect((await admin.get(one)).status).toBe(404);
     expect(await events(tenant.id, "sso_provider.deleted")).toHaveLength(1);
     // Its domains are free again.
-    expect((await admin.post(base, { provider_type: "oidc", name: "Reborn", metadata_url: oidcUrl(), domains: ["doomed.test"] })).status).toBe(201);
+    expect(
+      (await admin.post(base, { provider_type: "oidc", name: "Reborn", metadata_url: oidcUrl(), domains: ["doomed.test"] })).status,
+    ).toBe(201);
   });
 });
 
@@ -209,7 +230,9 @@ describe("/api/v1/sso: the tenant from the token", () => {
     const a = await tenantWithMembers();
     const b = await tenantWithMembers();
     const user = await createUser();
-    await (await db()).membership.createMany({
+    await (
+      await db()
+    ).membership.createMany({
       data: [
         { tenantId: a.tenant.id, userId: user.id, role: "admin" },
         { tenantId: b.tenant.id, userId: user.id, role: "admin" },

@@ -22,7 +22,11 @@ describe("GET /api/v1/tenants?search=", () => {
     expect(res.status).toBe(200);
     expect(names(res)).toEqual([`Acme ${tag} Corp`]);
     const both = await ops.get(`/api/v1/tenants?search=acme&page_size=100`);
-    expect(names(both).filter((n) => n.includes(tag)).sort()).toEqual([`Acme ${tag} Corp`, `Little ACME ${tag}`]);
+    expect(
+      names(both)
+        .filter((n) => n.includes(tag))
+        .sort(),
+    ).toEqual([`Acme ${tag} Corp`, `Little ACME ${tag}`]);
     expect(both.json.count).toBeGreaterThanOrEqual(2);
   });
 
@@ -50,7 +54,9 @@ describe("GET /api/v1/tenants?search=", () => {
 
   test("paging keeps the search in next/previous links, by page and by cursor", async () => {
     const prefix = `Paged ${randomBytes(3).toString("hex")}`;
-    await (await db()).tenant.createMany({
+    await (
+      await db()
+    ).tenant.createMany({
       data: Array.from({ length: 5 }, (_, i) => ({ name: `${prefix} ${i}`, createdAt: new Date(Date.now() - (10 - i) * 1000) })),
     });
     const first = await ops.get(`/api/v1/tenants?search=${encodeURIComponent(prefix.toLowerCase())}&page_size=2`);

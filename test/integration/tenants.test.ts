@@ -30,7 +30,12 @@ describe("POST /api/v1/tenants", () => {
 
     const events = await (await db()).auditEvent.findMany({ where: { tenantId: res.json.id } });
     expect(events).toHaveLength(1);
-    expect(events[0]).toMatchObject({ eventType: "tenant.created", targetType: "tenant", targetId: res.json.id, details: { name: "Acme Corp" } });
+    expect(events[0]).toMatchObject({
+      eventType: "tenant.created",
+      targetType: "tenant",
+      targetId: res.json.id,
+      details: { name: "Acme Corp" },
+    });
     expect(events[0]!.actorEmail).toMatch(/@example\.com$/);
 
     const fetched = await ops.get(res.headers.get("location")!);

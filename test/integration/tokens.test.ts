@@ -15,7 +15,13 @@ describe("API tokens", () => {
     const res = await client(api.url, admin.token).post("/api/v1/tokens", { name: "deploy bot", tenant_id: tenant.id });
     expect(res.status).toBe(201);
     expect(res.json.token).toMatch(/^cp_[A-Za-z0-9_-]{43}$/);
-    expect(res.json).toMatchObject({ name: "deploy bot", user_id: admin.user.id, tenant_id: tenant.id, read_only: false, expires_at: null });
+    expect(res.json).toMatchObject({
+      name: "deploy bot",
+      user_id: admin.user.id,
+      tenant_id: tenant.id,
+      read_only: false,
+      expires_at: null,
+    });
     expect(res.headers.get("location")).toBe(`${api.url}/api/v1/tokens/${res.json.id}`);
 
     const row = await (await db()).apiToken.findUniqueOrThrow({ where: { id: res.json.id } });
@@ -48,7 +54,9 @@ describe("API tokens", () => {
     expect(after.headers.get("www-authenticate")).toMatch(/error="invalid_token"/);
     expect((await owner.delete(`/api/v1/tokens/${created.json.id}`)).status).toBe(404);
     expect((await owner.get("/api/v1/tokens")).json.results.map((t: { id: string }) => t.id)).not.toContain(created.json.id);
-    expect(await (await db()).auditEvent.count({ where: { eventType: "api_token.revoked", targetId: created.json.id } })).toBeGreaterThan(0);
+    expect(await (await db()).auditEvent.count({ where: { eventType: "api_token.revoked", targetId: created.json.id } })).toBeGreaterThan(
+      0,
+    );
 
     const expiring = await owner.post("/api/v1/tokens", { name: "expiring", expires_at: new Date(Date.now() + 60_000).toISOString() });
     await (await db()).apiToken.update({ where: { id: expiring.json.id }, data: { expiresAt: new Date(Date.now() - 1000) } });

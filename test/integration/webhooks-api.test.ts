@@ -47,7 +47,11 @@ describe("creating webhooks", () => {
     expect(res.json.secret_hint).toBe(res.json.secret.slice(-4));
 
     const secret: string = res.json.secret;
-    for (const r of [await admin.get(`${base}/${res.json.id}`), await viewerClient.get(base), await admin.patch(`${base}/${res.json.id}`, { description: "x" })]) {
+    for (const r of [
+      await admin.get(`${base}/${res.json.id}`),
+      await viewerClient.get(base),
+      await admin.patch(`${base}/${res.json.id}`, { description: "x" }),
+    ]) {
       expect(r.status).toBe(200);
       expect(r.text).not.toContain(secret);
       expect(r.text).not.toContain('"secret"');
@@ -56,7 +60,11 @@ describe("creating webhooks", () => {
 
   test("a given secret is used; events are de-duplicated; * is accepted", async () => {
     const { base, admin } = await setup();
-    const res = await admin.post(base, { url: HOOK.url, events: ["*", "*", "user.updated", "user.updated"], secret: "my-own-secret-0123456789" });
+    const res = await admin.post(base, {
+      url: HOOK.url,
+      events: ["*", "*", "user.updated", "user.updated"],
+      secret: "my-own-secret-0123456789",
+    });
     expect(res.status).toBe(201);
     expect(res.json.secret).toBe("my-own-secret-0123456789");
     expect(res.json.events).toEqual(["*", "user.updated"]);
@@ -104,7 +112,9 @@ describe("creating webhooks", () => {
     expect(rows[0]!.row).not.toContain(secret);
     expect(rows[0]!.row).not.toContain("second-plain-secret");
     expect(rows[0]!.row).toMatch(/"secret_ciphertext":"v1\./);
-    const audit = await sql.query<{ row: string }>(`SELECT row_to_json(a)::text AS row FROM audit_events a WHERE tenant_id = $1::uuid`, [tenant.id]);
+    const audit = await sql.query<{ row: string }>(`SELECT row_to_json(a)::text AS row FROM audit_events a WHERE tenant_id = $1::uuid`, [
+      tenant.id,
+    ]);
     expect(audit.length).toBeGreaterThanOrEqual(3);
     for (const a of audit) {
       expect(a.row).not.toContain(secret);
@@ -120,17 +130,24 @@ describe("one audit event per change", () => {
     const created = await admin.post(base, HOOK);
     const id = created.json.id;
     const target = { targetType: "webhook", targetId: id };
-    expect(await auditOf(tenant.id, "webhook.created")).toEqual([expect.objectContaining({ ...target, details: expect.objectContaining({ url: HOOK.url }) })]);
+    expect(await auditOf(tenant.id, "webhook.created")).toEqual([
+      expect.objectContaining({ ...target, details: expect.objectContaining({ url: HOOK.url }) }),
+    ]);
 
     const updated = await admin.patch(`${base}/${id}`, { url: "https://hooks.example.test/v2", events: ["*"] });
     expect(updated.status).toBe(200);
     expect(updated.json).toMatchObject({ url: "https://hooks.example.test/v2", events: ["*"] });
     const [u, ...more] = await auditOf(tenant.id, "webhook.updated");
     expect(more).toHaveLength(0);
-    expect(u).toMatchObject({ ...target, details: { changes: { url: { from: HOOK.url, to: "https://hooks.example.test/v2" }, events: { to: ["*"] } } } });
+    expect(u).toMatchObject({
+      ...target,
+      details: { changes: { url: { from: HOOK.url, to: "https://hooks.example.test/v2" }, events: { to: ["*"] } } },
+    });
 
     expect((await admin.patch(`${base}/${id}`, { enabled: false })).json).toMatchObject({ enabled: false });
-    expect(await auditOf(tenant.id, "webhook.disabled")).toEqual([expect.objectContaining({ ...target, details: expect.objectContaining({ changes: { enabled: { from: true, to: false } } }) })]);
+    expect(await auditOf(tenant.id, "webhook.disabled")).toEqual([
+      expect.objectContaining({ ...target, details: expect.objectContaining({ changes: { enabled: { from: true, to: false } } }) }),
+    ]);
     expect((await admin.patch(`${base}/${id}`, { enabled: true })).json).toMatchObject({ enabled: true, disabled_reason: null });
     expect(await auditOf(tenant.id, "webhook.enabled")).toHaveLength(1);
     expect(await auditOf(tenant.id, "webhook.updated")).toHaveLength(1);
@@ -215,7 +232,10 @@ describe("test event, deliveries log, retry", () => {
     const id = (await admin.post(base, HOOK)).json.id;
     const delivery = (await admin.post(`${base}/${id}/test`)).json;
     const prisma = await db();
-    await prisma.webhookDelivery.update({ where: { id: delivery.id }, data: { status: "exhausted", nextAttemptAt: null, attemptCount: 8 } });
+    await prisma.webhookDelivery.update({
+      where: { id: delivery.id },
+      data: { status: "exhausted", nextAttemptAt: null, attemptCount: 8 },
+    });
     expect((await viewerClient.post(`${base}/${id}/deliveries/${delivery.id}/retry`)).status).toBe(403);
     const retried = await admin.post(`${base}/${id}/deliveries/${delivery.id}/retry`);
     expect(retried.status).toBe(200);
@@ -232,7 +252,10 @@ describe("test event, deliveries log, retry", () => {
     const delivery = (await admin.post(`${base}/${id}/test`)).json;
     await admin.patch(`${base}/${id}`, { enabled: false });
     const log = await admin.get(`${base}/${id}/deliveries`);
-    expect(log.json.results.find((d: { id: string }) => d.id === delivery.id)).toMatchObject({ status: "cancelled", next_attempt_at: null });
+    expect(log.json.results.find((d: { id: string }) => d.id === delivery.id)).toMatchObject({
+      status: "cancelled",
+      next_attempt_at: null,
+    });
     expect((await admin.post(`${base}/${id}/test`)).status).toBe(409);
     await admin.delete(`${base}/${id}`);
     expect(await (await db()).webhookDelivery.count({ where: { webhookId: id } })).toBe(0);
@@ -241,7 +264,11 @@ describe("test event, deliveries log, retry", () => {
 
 describe("cron route", () => {
   test("401 problem+json without the bearer secret, or with a wrong one", async () => {
-    for (const headers of [{} as Record<string, string>, { authorization: "Bearer wrong-secret-wrong-secret" }, { authorization: "cron-secret-for-the-webhooks-api-test" }]) {
+    for (const headers of [
+      {} as Record<string, string>,
+      { authorization: "Bearer wrong-secret-wrong-secret" },
+      { authorization: "cron-secret-for-the-webhooks-api-test" },
+    ]) {
       const res = await client(api.url).get("/api/cron/webhooks", headers);
       expect(res.status).toBe(401);
       expect(res.headers.get("content-type")).toContain("application/problem+json");
@@ -251,9 +278,20 @@ describe("cron route", () => {
 
   test("with the secret: a JSON summary (GET or POST)", async () => {
     const headers = { authorization: `Bearer ${process.env.CRON_SECRET}` };
-    for (const res of [await client(api.url).get("/api/cron/webhooks", headers), await client(api.url).post("/api/cron/webhooks", undefined, headers)]) {
+    for (const res of [
+      await client(api.url).get("/api/cron/webhooks", headers),
+      await client(api.url).post("/api/cron/webhooks", undefined, headers),
+    ]) {
       expect(res.status).toBe(200);
-      expect(Object.keys(res.json).sort()).toEqual(["claimed", "disabled", "duration_ms", "exhausted", "failed", "idempotency_keys_purged", "succeeded"]);
+      expect(Object.keys(res.json).sort()).toEqual([
+        "claimed",
+        "disabled",
+        "duration_ms",
+        "exhausted",
+        "failed",
+        "idempotency_keys_purged",
+        "succeeded",
+      ]);
     }
   });
 });

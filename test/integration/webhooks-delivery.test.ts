@@ -45,7 +45,11 @@ async function setup(events: string[] = ["user.created"], secret?: string) {
 /** Records an event the way every change does: emitEvent inside a transaction. */
 async function emit(tenantId: string, type = "user.created") {
   return database_.sql.transaction((tx) =>
-    emitEvent(tx, { id: null, email: "someone@example.com", ip: null, userAgent: null }, { type, tenantId, target: { type: "user", id: "u-1" }, details: { n: 1 } }),
+    emitEvent(
+      tx,
+      { id: null, email: "someone@example.com", ip: null, userAgent: null },
+      { type, tenantId, target: { type: "user", id: "u-1" }, details: { n: 1 } },
+    ),
   );
 }
 
@@ -64,14 +68,23 @@ function verifyStandard(secret: string, r: { body: string; headers: Received["he
     .split(" ")
     .some((part) => {
       const [version, signature] = part.split(",");
-      return version === "v1" && signature !== undefined && signature.length === expected.length && timingSafeEqual(Buffer.from(signature), Buffer.from(expected));
+      return (
+        version === "v1" &&
+        signature !== undefined &&
+        signature.length === expected.length &&
+        timingSafeEqual(Buffer.from(signature), Buffer.from(expected))
+      );
     });
 }
 
 const flipOneByte = (body: string) => body.slice(0, 10) + String.fromCharCode(body.charCodeAt(10) ^ 1) + body.slice(11);
 
 async function deliveriesOf(webhookId: string) {
-  return (await db()).webhookDelivery.findMany({ where: { webhookId }, include: { attempts: { orderBy: { attempt: "asc" } } }, orderBy: { createdAt: "asc" } });
+  return (await db()).webhookDelivery.findMany({
+    where: { webhookId },
+    include: { attempts: { orderBy: { attempt: "asc" } } },
+    orderBy: { createdAt: "asc" },
+  });
 }
 
 async function until<T>(fn: () => Promise<T>, ok: (value: T) => boolean, timeoutMs = 10_000): Promise<T> {
@@ -159,7 +172,10 @@ describe("retries", () => {
     expect(got[1]!.at - got[0]!.at).toBeLessThan(2000);
     expect(got[2]!.at - got[1]!.at).toBeGreaterThanOrEqual(1900);
     expect(got[2]!.at - got[1]!.at).toBeLessThan(3000);
-    const [delivery] = await until(() => deliveriesOf(webhookId), (d) => d[0]?.status === "succeeded");
+    const [delivery] = await until(
+      () => deliveriesOf(webhookId),
+      (d) => d[0]?.status === "succeeded",
+    );
     expect(delivery).toMatchObject({ status: "succeeded", attemptCount: 3, nextAttemptAt: null, lastResponseStatus: 200 });
     expect(delivery!.attempts.map((a) => [a.attempt, a.responseStatus, a.error])).toEqual([
       [1, 500, "HTTP 500"],
@@ -177,7 +193,10 @@ describe("retries", () => {
     await emit(tenant.id);
     const got = await receiver.waitFor(2, { timeoutMs: 8000 });
     expect(got[1]!.at - got[0]!.at).toBeGreaterThanOrEqual(2900);
-    const [delivery] = await until(() => deliveriesOf(webhookId), (d) => d[0]?.status === "succeeded");
+    const [delivery] = await until(
+      () => deliveriesOf(webhookId),
+      (d) => d[0]?.status === "succeeded",
+    );
     expect(delivery!.attempts[0]!.responseBody).toHaveLength(1024);
   });
 
@@ -186,7 +205,11 @@ describe("retries", () => {
     let first = true;
     receiver.respond = () => (first ? ((first = false), { status: 200, delayMs: 6000 }) : { status: 200 });
     await emit(tenant.id);
-    const [delivery] = await until(() => deliveriesOf(webhookId), (d) => d[0]?.status === "succeeded", 15_000);
+    const [delivery] = await until(
+      () => deliveriesOf(webhookId),
+      (d) => d[0]?.status === "succeeded",
+      15_000,
+    );
     expect(delivery!.attempts[0]).toMatchObject({ attempt: 1, error: "timeout", responseStatus: null });
     expect(delivery!.attempts[0]!.durationMs).toBeGreaterThanOrEqual(4900);
     expect(delivery!.attempts[0]!.durationMs).toBeLessThan(6000);
@@ -198,7 +221,10 @@ describe("retries", () => {
     receiver.respond = () => ({ status: 500 });
     await emit(tenant.id);
     await receiver.waitFor(3, { timeoutMs: 8000 });
-    const [delivery] = await until(() => deliveriesOf(webhookId), (d) => d[0]?.status === "exhausted");
+    const [delivery] = await until(
+      () => deliveriesOf(webhookId),
+      (d) => d[0]?.status === "exhausted",
+    );
     expect(delivery).toMatchObject({ status: "exhausted", attemptCount: 3, nextAttemptAt: null });
     await new Promise((resolve) => setTimeout(resolve, 2500));
     expect(receiver.received).toHaveLength(3);
@@ -213,10 +239,19 @@ describe("disabling", () => {
     receiver.respond = () => ({ status: 410 });
     await emit(tenant.id);
     await receiver.waitFor(1);
-    const shown = await until(() => admin.get(`${base}/${webhookId}`), (r) => r.json.enabled === false);
+    const shown = await until(
+      () => admin.get(`${base}/${webhookId}`),
+      (r) => r.json.enabled === false,
+    );
     expect(shown.json).toMatchObject({ enabled: false, disabled_reason: expect.stringContaining("410") });
     const events = await (await db()).auditEvent.findMany({ where: { tenantId: tenant.id, eventType: "webhook.disabled" } });
-    expect(events).toEqual([expect.objectContaining({ targetId: webhookId, actorId: null, details: expect.objectContaining({ reason: expect.stringContaining("410") }) })]);
+    expect(events).toEqual([
+      expect.objectContaining({
+        targetId: webhookId,
+        actorId: null,
+        details: expect.objectContaining({ reason: expect.stringContaining("410") }),
+      }),
+    ]);
     const [delivery] = await deliveriesOf(webhookId);
     expect(delivery).toMatchObject({ status: "cancelled", lastResponseStatus: 410 });
     await new Promise((resolve) => setTimeout(resolve, 1500));
@@ -228,7 +263,10 @@ describe("disabling", () => {
     receiver.respond = () => ({ status: 500 });
     await (await db()).webhook.update({ where: { id: webhookId }, data: { failingSince: new Date(Date.now() - 5 * 86_400_000 - 60_000) } });
     await emit(tenant.id);
-    const shown = await until(() => admin.get(`${base}/${webhookId}`), (r) => r.json.enabled === false);
+    const shown = await until(
+      () => admin.get(`${base}/${webhookId}`),
+      (r) => r.json.enabled === false,
+    );
     expect(shown.json.disabled_reason).toMatch(/5 days/);
     expect(await (await db()).auditEvent.count({ where: { tenantId: tenant.id, eventType: "webhook.disabled" } })).toBe(1);
   });
@@ -238,7 +276,10 @@ describe("disabling", () => {
     await (await db()).webhook.update({ where: { id: webhookId }, data: { failingSince: new Date(Date.now() - 86_400_000) } });
     await emit(tenant.id);
     await receiver.waitFor(1);
-    const row = await until(() => (db()).then((p) => p.webhook.findUniqueOrThrow({ where: { id: webhookId } })), (w) => w.failingSince === null);
+    const row = await until(
+      () => db().then((p) => p.webhook.findUniqueOrThrow({ where: { id: webhookId } })),
+      (w) => w.failingSince === null,
+    );
     expect(row.failingSince).toBeNull();
   });
 
@@ -262,11 +303,21 @@ describe("disabling", () => {
     receiver.respond = () => ({ status: 500 });
     const sent = await admin.post(`${base}/${webhookId}/test`);
     await receiver.waitFor(1);
-    expect(JSON.parse(receiver.received[0]!.body)).toMatchObject({ type: "webhook.test", data: { target: { type: "webhook", id: webhookId } } });
+    expect(JSON.parse(receiver.received[0]!.body)).toMatchObject({
+      type: "webhook.test",
+      data: { target: { type: "webhook", id: webhookId } },
+    });
     receiver.respond = () => ({ status: 200 });
     await admin.post(`${base}/${webhookId}/deliveries/${sent.json.id}/retry`);
     await receiver.waitFor(2, { timeoutMs: 900 });
-    const log = await until(() => admin.get(`${base}/${webhookId}/deliveries`), (r) => r.json.results[0]?.status === "succeeded");
-    expect(log.json.results[0]).toMatchObject({ status: "succeeded", attempt_count: 2, attempts: [{ response_status: 500 }, { response_status: 200 }] });
+    const log = await until(
+      () => admin.get(`${base}/${webhookId}/deliveries`),
+      (r) => r.json.results[0]?.status === "succeeded",
+    );
+    expect(log.json.results[0]).toMatchObject({
+      status: "succeeded",
+      attempt_count: 2,
+      attempts: [{ response_status: 500 }, { response_status: 200 }],
+    });
   });
 });

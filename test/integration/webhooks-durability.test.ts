@@ -20,7 +20,11 @@ afterAll(async () => {
 
 function worker(args: string[]): { child: ChildProcess; done: Promise<{ code: number | null; lines: string[] }> } {
   // node --import tsx: one process (the tsx binary would run the script in a grandchild, out of reach of kill).
-  const child = spawn(process.execPath, ["--import", "tsx", "--import", "./scripts/server-only.mjs", "test/support/webhook-worker.ts", ...args], { env: process.env, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(
+    process.execPath,
+    ["--import", "tsx", "--import", "./scripts/server-only.mjs", "test/support/webhook-worker.ts", ...args],
+    { env: process.env, stdio: ["ignore", "pipe", "pipe"] },
+  );
   let out = "";
   let err = "";
   child.stdout!.on("data", (chunk: Buffer) => (out += chunk.toString()));
@@ -37,15 +41,27 @@ function worker(args: string[]): { child: ChildProcess; done: Promise<{ code: nu
 /** A tenant with one webhook to the receiver (at `path`) and `count` events recorded through emitEvent. */
 async function backlog(path: string, count: number) {
   const tenant = await createTenant();
-  const webhook = await (await db()).webhook.create({
-    data: { tenantId: tenant.id, url: `${receiver.url}${path}`, events: ["*"], secretCiphertext: encryptSecret("durability-secret-0123"), secretHint: "0123" },
+  const webhook = await (
+    await db()
+  ).webhook.create({
+    data: {
+      tenantId: tenant.id,
+      url: `${receiver.url}${path}`,
+      events: ["*"],
+      secretCiphertext: encryptSecret("durability-secret-0123"),
+      secretHint: "0123",
+    },
   });
   const { sql } = await database();
   const ids = new Set<string>();
   for (let i = 0; i < count; i += 50) {
     await sql.transaction(async (tx) => {
       for (let j = i; j < Math.min(count, i + 50); j++) {
-        const event = await emitEvent(tx, { id: null, email: null, ip: null, userAgent: null }, { type: "user.updated", tenantId: tenant.id, details: { n: j } });
+        const event = await emitEvent(
+          tx,
+          { id: null, email: null, ip: null, userAgent: null },
+          { type: "user.updated", tenantId: tenant.id, details: { n: j } },
+        );
         ids.add(event.id);
       }
     });

@@ -24,25 +24,38 @@ afterAll(async () => {
   await Promise.all([api.close(), receiver.close()]);
 });
 
-test.each(["http://127.0.0.1:8080/hook", "https://127.0.0.1/hook", "https://localhost/hook", "https://10.1.2.3/hook", "http://hooks.example.test/hook"])(
-  "create refuses %s (400 naming url)",
-  async (url) => {
-    const { tenant, admin } = await tenantWithMembers();
-    const res = await client(api.url, admin.token).post(`/api/v1/tenants/${tenant.id}/webhooks`, { url, events: ["*"] });
-    expect(res.status).toBe(400);
-    expect(res.json.errors[0].path).toBe("url");
-  },
-);
+test.each([
+  "http://127.0.0.1:8080/hook",
+  "https://127.0.0.1/hook",
+  "https://localhost/hook",
+  "https://10.1.2.3/hook",
+  "http://hooks.example.test/hook",
+])("create refuses %s (400 naming url)", async (url) => {
+  const { tenant, admin } = await tenantWithMembers();
+  const res = await client(api.url, admin.token).post(`/api/v1/tenants/${tenant.id}/webhooks`, { url, events: ["*"] });
+  expect(res.status).toBe(400);
+  expect(res.json.errors[0].path).toBe("url");
+});
 
 test("a host resolving to a private address at delivery time is refused: ssrf_refused, nothing sent, retried later", async () => {
   const { tenant } = await tenantWithMembers();
   const port = new URL(receiver.url).port;
   // Stands for a public-looking name that resolves to loopback: inserted directly, as create refuses it.
-  const webhook = await (await db()).webhook.create({
-    data: { tenantId: tenant.id, url: `https://localhost:${port}/hook`, events: ["*"], secretCiphertext: encryptSecret("ssrf-secret-0123456789"), secretHint: "6789" },
+  const webhook = await (
+    await db()
+  ).webhook.create({
+    data: {
+      tenantId: tenant.id,
+      url: `https://localhost:${port}/hook`,
+      events: ["*"],
+      secretCiphertext: encryptSecret("ssrf-secret-0123456789"),
+      secretHint: "6789",
+    },
   });
   const { sql } = await database();
-  await sql.transaction((tx) => emitEvent(tx, { id: null, email: null, ip: null, userAgent: null }, { type: "user.created", tenantId: tenant.id }));
+  await sql.transaction((tx) =>
+    emitEvent(tx, { id: null, email: null, ip: null, userAgent: null }, { type: "user.created", tenantId: tenant.id }),
+  );
   const summary = await deliverDue(await database());
   expect(summary).toMatchObject({ claimed: 1, failed: 1, succeeded: 0 });
   const [delivery] = await (await db()).webhookDelivery.findMany({ where: { webhookId: webhook.id }, include: { attempts: true } });

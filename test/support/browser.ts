@@ -38,7 +38,10 @@ export class TestBrowser {
     }
   }
 
-  async request(url: string, init: { method?: string; form?: Record<string, string>; headers?: Record<string, string> } = {}): Promise<Hop> {
+  async request(
+    url: string,
+    init: { method?: string; form?: Record<string, string>; headers?: Record<string, string> } = {},
+  ): Promise<Hop> {
     const target = new URL(url);
     const cookies = [...(this.jar.get(target.hostname) ?? new Map<string, string>()).entries()].map(([k, v]) => `${k}=${v}`).join("; ");
     const res = await fetch(target, {
@@ -53,7 +56,13 @@ export class TestBrowser {
     });
     this.store(target, res.headers);
     const location = res.headers.get("location");
-    return { url: target.toString(), status: res.status, location: location ? new URL(location, target).toString() : null, headers: res.headers, text: await res.text() };
+    return {
+      url: target.toString(),
+      status: res.status,
+      location: location ? new URL(location, target).toString() : null,
+      headers: res.headers,
+      text: await res.text(),
+    };
   }
 
   /** Follows redirects from `hop` while `follow(next)` says so; returns the last hop and the URL it points at. */

@@ -26,7 +26,15 @@ export async function createToken(
   const value = generateTokenValue();
   const prisma = await db();
   await prisma.apiToken.create({
-    data: { userId, name: "test", tokenHash: hashToken(value), readOnly: options.readOnly ?? false, expiresAt: options.expiresAt, revokedAt: options.revokedAt, tenantId: options.tenantId },
+    data: {
+      userId,
+      name: "test",
+      tokenHash: hashToken(value),
+      readOnly: options.readOnly ?? false,
+      expiresAt: options.expiresAt,
+      revokedAt: options.revokedAt,
+      tenantId: options.tenantId,
+    },
   });
   return value;
 }

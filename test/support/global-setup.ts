@@ -22,8 +22,8 @@ export default async function setup(project: TestProject) {
   project.provide("runPrefix", runPrefix);
 
   return async () => {
-    const names = await admin(async (c) =>
-      (await c.query<{ datname: string }>(`SELECT datname FROM pg_database WHERE datname LIKE $1`, [`${runPrefix}%`])).rows,
+    const names = await admin(
+      async (c) => (await c.query<{ datname: string }>(`SELECT datname FROM pg_database WHERE datname LIKE $1`, [`${runPrefix}%`])).rows,
     );
     for (const { datname } of names) await dropDatabase(datname);
   };

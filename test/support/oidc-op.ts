@@ -119,7 +119,12 @@ export async function startOidcOp(options: { mount?: string; idTokenClaims?: boo
     signingKey,
     rogueToken: null,
     addClient(metadata) {
-      clients.set(metadata.client_id, { token_endpoint_auth_method: "client_secret_basic", response_types: ["code"], grant_types: ["authorization_code"], ...metadata });
+      clients.set(metadata.client_id, {
+        token_endpoint_auth_method: "client_secret_basic",
+        response_types: ["code"],
+        grant_types: ["authorization_code"],
+        ...metadata,
+      });
     },
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
@@ -133,7 +138,9 @@ export async function startOidcOp(options: { mount?: string; idTokenClaims?: boo
       const url = new URL(req.url!, origin);
       if (url.pathname === "/template/.well-known/openid-configuration") {
         const doc = await discovery();
-        res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ ...doc, issuer: `${origin}/{tenantid}${mount.replace(/^\/[^/]+/, "")}` }));
+        res
+          .writeHead(200, { "content-type": "application/json" })
+          .end(JSON.stringify({ ...doc, issuer: `${origin}/{tenantid}${mount.replace(/^\/[^/]+/, "")}` }));
         return;
       }
       if (url.pathname === "/rogue/.well-known/openid-configuration") {
@@ -153,7 +160,12 @@ export async function startOidcOp(options: { mount?: string; idTokenClaims?: boo
         const details = await provider.interactionDetails(req, res);
         const accountId = op.loginAs ?? [...accounts.values()].find((a) => a.email === details.params.login_hint)?.sub;
         if (!accountId) {
-          await provider.interactionFinished(req, res, { error: "access_denied", error_description: "no such test user" }, { mergeWithLastSubmission: false });
+          await provider.interactionFinished(
+            req,
+            res,
+            { error: "access_denied", error_description: "no such test user" },
+            { mergeWithLastSubmission: false },
+          );
           return;
         }
         const grant = new provider.Grant({ accountId, clientId: String(details.params.client_id) });

@@ -19,7 +19,18 @@ export const letters = (length: number) => fc.constantFrom("a", "x", "é").map((
 const typeOf = (v: unknown) => (v === null ? "null" : Array.isArray(v) ? "array" : typeof v === "number" ? "integer" : typeof v);
 const WRONG_TYPES: unknown[] = [12345, true, [], { x: 1 }, "text", null];
 /** Strings a schema without a pattern allows, that have broken servers before. */
-const NASTY = ["💥\u0000", "x\ud800y", "\udc00", "a\u0000b", " ", "'; DROP TABLE tenants; --", "%00%ff", "\u202eevil", "../../etc/passwd", "1e309"];
+const NASTY = [
+  "💥\u0000",
+  "x\ud800y",
+  "\udc00",
+  "a\u0000b",
+  " ",
+  "'; DROP TABLE tenants; --",
+  "%00%ff",
+  "\u202eevil",
+  "../../etc/passwd",
+  "1e309",
+];
 
 /**
  * `hints`: realistic values for properties by name (the real tenant's id for `tenant_id`), so that
@@ -49,7 +60,10 @@ export function makeArbitraries(components: Record<string, Schema>, hints: Recor
       case "null":
         return fc.constant(null);
       case "array":
-        return fc.array(valid(schema.items ?? {}, depth + 1), { minLength: schema.minItems ?? 0, maxLength: Math.min(schema.maxItems ?? 3, Math.max(schema.minItems ?? 0, 3)) });
+        return fc.array(valid(schema.items ?? {}, depth + 1), {
+          minLength: schema.minItems ?? 0,
+          maxLength: Math.min(schema.maxItems ?? 3, Math.max(schema.minItems ?? 0, 3)),
+        });
       case "object":
         return validObject(schema, depth);
       default:
@@ -62,7 +76,8 @@ export function makeArbitraries(components: Record<string, Schema>, hints: Recor
     const max = Math.min(schema.maxLength ?? 60, 100_000);
     if (schema.format === "uuid") return fc.uuid({ version: 4 });
     if (schema.format === "email") return fc.stringMatching(/^[a-z]{1,12}$/).map((local) => `${local}@example.com`);
-    if (schema.format === "date-time") return fc.date({ min: new Date("2000-01-01"), max: new Date("2030-01-01"), noInvalidDate: true }).map((d) => d.toISOString());
+    if (schema.format === "date-time")
+      return fc.date({ min: new Date("2000-01-01"), max: new Date("2030-01-01"), noInvalidDate: true }).map((d) => d.toISOString());
     if (schema.pattern) {
       try {
         return fc.stringMatching(new RegExp(schema.pattern)).filter((s) => s.length >= min && s.length <= max);
@@ -84,7 +99,9 @@ export function makeArbitraries(components: Record<string, Schema>, hints: Recor
     if (!Object.keys(properties).length) {
       return depth > 2 ? fc.constant({}) : fc.dictionary(fc.string({ maxLength: 10 }), fc.jsonValue({ maxDepth: 1 }), { maxKeys: 4 });
     }
-    const model = Object.fromEntries(Object.entries(properties).map(([key, s]) => [key, hints[key] ? fc.oneof(hints[key]!, valid(s, depth + 1)) : valid(s, depth + 1)]));
+    const model = Object.fromEntries(
+      Object.entries(properties).map(([key, s]) => [key, hints[key] ? fc.oneof(hints[key]!, valid(s, depth + 1)) : valid(s, depth + 1)]),
+    );
     const required: string[] = schema.required ?? [];
     // Only the required fields half the time: optional ones often fail first (not found, forbidden).
     return fc.oneof(
@@ -96,28 +113,46 @@ export function makeArbitraries(components: Record<string, Schema>, hints: Recor
   /** Values the schema forbids, with the reason. */
   function invalid(input: Schema, depth = 0): fc.Arbitrary<Gen> {
     const schema = resolve(input);
-    const why = (label: string) => (value: unknown): Gen => ({ value, forbidden: label });
+    const why =
+      (label: string) =>
+      (value: unknown): Gen => ({ value, forbidden: label });
     const options: fc.Arbitrary<Gen>[] = [];
     // An untyped schema ({}, free-form JSON) allows every type.
     const typed = variants(schema).every((s) => s.type !== undefined);
-    const wrongTypes = typed ? WRONG_TYPES.filter((v) => !allows(schema, typeOf(v)) && !(typeOf(v) === "integer" && allows(schema, "number"))) : [];
+    const wrongTypes = typed
+      ? WRONG_TYPES.filter((v) => !allows(schema, typeOf(v)) && !(typeOf(v) === "integer" && allows(schema, "number")))
+      : [];
     if (wrongTypes.length) options.push(fc.constantFrom(...wrongTypes).map(why("wrong type")));
     const single = variants(schema).length === 1 ? schema : null;
     if (single?.enum) options.push(fc.constant("not-one-of-the-values").map(why("not in enum")));
     else if (single?.type === "string") {
-      if (single.maxLength !== undefined && single.maxLength < 200_000) options.push(letters(single.maxLength + 1).map(why(`longer than ${single.maxLength}`)));
+      if (single.maxLength !== undefined && single.maxLength < 200_000)
+        options.push(letters(single.maxLength + 1).map(why(`longer than ${single.maxLength}`)));
       if (single.minLength) options.push(fc.constant("").map(why(`shorter than ${single.minLength}`)));
-      if (single.format === "uuid") options.push(fc.constantFrom("not-a-uuid", "123e4567-e89b-12d3-a456-42661417400Z", "00000000-0000-0000-0000-00000000000").map(why("not a uuid")));
-      if (single.format === "date-time") options.push(fc.constantFrom("yesterday", "2026-13-45T25:61:00Z", "0").map(why("not a date-time")));
+      if (single.format === "uuid")
+        options.push(
+          fc
+            .constantFrom("not-a-uuid", "123e4567-e89b-12d3-a456-42661417400Z", "00000000-0000-0000-0000-00000000000")
+            .map(why("not a uuid")),
+        );
+      if (single.format === "date-time")
+        options.push(fc.constantFrom("yesterday", "2026-13-45T25:61:00Z", "0").map(why("not a date-time")));
       if (single.format === "email") options.push(fc.constantFrom("no-at-sign", "@example.com", "a@").map(why("not an email")));
     } else if (single?.type === "integer" || single?.type === "number") {
       if (single.minimum !== undefined) options.push(fc.constant(single.minimum - 1).map(why(`below ${single.minimum}`)));
-      if (single.maximum !== undefined && single.maximum < Number.MAX_SAFE_INTEGER) options.push(fc.constant(single.maximum + 1).map(why(`above ${single.maximum}`)));
+      if (single.maximum !== undefined && single.maximum < Number.MAX_SAFE_INTEGER)
+        options.push(fc.constant(single.maximum + 1).map(why(`above ${single.maximum}`)));
       if (single.type === "integer") options.push(fc.constantFrom(1.5, 1e308, -1e308).map(why("not an integer")));
     } else if (single?.type === "array") {
       if (single.minItems) options.push(fc.constant([]).map(why(`fewer than ${single.minItems} items`)));
-      if (single.maxItems !== undefined && single.maxItems <= 1000) options.push(fc.array(valid(single.items ?? {}, depth + 1), { minLength: single.maxItems + 1, maxLength: single.maxItems + 1 }).map(why(`more than ${single.maxItems} items`)));
-      if (single.items && depth < 2) options.push(invalid(single.items, depth + 1).map((item) => ({ value: [item.value], forbidden: `item: ${item.forbidden}` })));
+      if (single.maxItems !== undefined && single.maxItems <= 1000)
+        options.push(
+          fc
+            .array(valid(single.items ?? {}, depth + 1), { minLength: single.maxItems + 1, maxLength: single.maxItems + 1 })
+            .map(why(`more than ${single.maxItems} items`)),
+        );
+      if (single.items && depth < 2)
+        options.push(invalid(single.items, depth + 1).map((item) => ({ value: [item.value], forbidden: `item: ${item.forbidden}` })));
     } else if (single?.type === "object" && single.properties) {
       options.push(...invalidObject(single, depth));
     }
@@ -128,7 +163,9 @@ export function makeArbitraries(components: Record<string, Schema>, hints: Recor
     const options: fc.Arbitrary<Gen>[] = [];
     const base = validObject(schema, depth) as fc.Arbitrary<Record<string, unknown>>;
     for (const key of schema.required ?? []) {
-      options.push(base.map((value) => ({ value: Object.fromEntries(Object.entries(value).filter(([k]) => k !== key)), forbidden: `missing ${key}` })));
+      options.push(
+        base.map((value) => ({ value: Object.fromEntries(Object.entries(value).filter(([k]) => k !== key)), forbidden: `missing ${key}` })),
+      );
     }
     if (schema.additionalProperties === false) {
       options.push(base.map((value) => ({ value: { ...value, unexpected_field: "surprise" }, forbidden: "extra field unexpected_field" })));
@@ -136,7 +173,12 @@ export function makeArbitraries(components: Record<string, Schema>, hints: Recor
     if (depth < 2) {
       for (const [key, property] of Object.entries<Schema>(schema.properties)) {
         const bad = invalid(property, depth + 1);
-        options.push(fc.tuple(base, bad).filter(([, b]) => b.forbidden !== null).map(([value, b]) => ({ value: { ...value, [key]: b.value }, forbidden: `${key}: ${b.forbidden}` })));
+        options.push(
+          fc
+            .tuple(base, bad)
+            .filter(([, b]) => b.forbidden !== null)
+            .map(([value, b]) => ({ value: { ...value, [key]: b.value }, forbidden: `${key}: ${b.forbidden}` })),
+        );
       }
     }
     return options;

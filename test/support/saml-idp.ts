@@ -51,8 +51,7 @@ export interface SamlIdp {
   close(): Promise<void>;
 }
 
-const escapeHtml = (value: string) =>
-  value.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
+const escapeHtml = (value: string) => value.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
 
 /** HTTP-Redirect deflates the request; HTTP-POST sends it as is. */
 function readAuthnRequest(encoded: string, deflated: boolean): AuthnRequestSeen {
@@ -71,7 +70,12 @@ function readAuthnRequest(encoded: string, deflated: boolean): AuthnRequestSeen 
 
 function readForm(html: string): { action: string; fields: Record<string, string> } {
   const unescape = (v: string) =>
-    v.replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&amp;/g, "&");
+    v
+      .replace(/&quot;/g, '"')
+      .replace(/&#39;/g, "'")
+      .replace(/&lt;/g, "<")
+      .replace(/&gt;/g, ">")
+      .replace(/&amp;/g, "&");
   const action = /<form[^>]*action="([^"]*)"/.exec(html)?.[1];
   if (!action) throw new Error("the page has no form");
   const fields: Record<string, string> = {};
@@ -109,7 +113,9 @@ export async function startSamlIdp(
     ].join("");
     res
       .writeHead(200, { "content-type": "text/html; charset=utf-8" })
-      .end(`<!DOCTYPE html><html><body onload="document.forms[0].submit()"><form method="post" action="${escapeHtml(request.acsUrl)}">${inputs}</form></body></html>`);
+      .end(
+        `<!DOCTYPE html><html><body onload="document.forms[0].submit()"><form method="post" action="${escapeHtml(request.acsUrl)}">${inputs}</form></body></html>`,
+      );
   }
 
   const sockets = new Set<Socket>();

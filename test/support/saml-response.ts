@@ -43,8 +43,7 @@ export interface ResponseOptions {
 
 export const newId = () => `_${randomBytes(20).toString("hex")}`;
 
-const esc = (value: string) =>
-  value.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
+const esc = (value: string) => value.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
 
 function attributeStatement(attributes: Record<string, string | string[]>): string {
   const entries = Object.entries(attributes);

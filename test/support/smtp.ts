@@ -51,7 +51,13 @@ export async function startSmtp(port = 0): Promise<TestSmtp> {
       stream.on("data", (chunk: Buffer) => chunks.push(chunk));
       stream.on("end", () => {
         const from = session.envelope.mailFrom ? session.envelope.mailFrom.address : "";
-        mails.push(parse(Buffer.concat(chunks).toString("utf8"), from, session.envelope.rcptTo.map((r) => r.address)));
+        mails.push(
+          parse(
+            Buffer.concat(chunks).toString("utf8"),
+            from,
+            session.envelope.rcptTo.map((r) => r.address),
+          ),
+        );
         for (const wake of waiters) wake();
         callback();
       });
@@ -72,7 +78,8 @@ export async function startSmtp(port = 0): Promise<TestSmtp> {
         const found = find();
         if (found) return found;
         const left = deadline - Date.now();
-        if (left <= 0) throw new Error(`no mail to ${to} within ${timeoutMs} ms (received: ${mails.map((m) => m.to.join(",")).join("; ") || "none"})`);
+        if (left <= 0)
+          throw new Error(`no mail to ${to} within ${timeoutMs} ms (received: ${mails.map((m) => m.to.join(",")).join("; ") || "none"})`);
         await new Promise<void>((resolve) => {
           const wake = () => {
             waiters.delete(wake);

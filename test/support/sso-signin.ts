@@ -44,7 +44,12 @@ export async function oidcProvider(
  * "Continue with SSO" with this email, through the OP's login, up to (not into) the callback to
  * our app: returns the callback URL, or the hop where the flow stopped (a refusal before the IdP).
  */
-export async function toCallback(browser: TestBrowser, apiUrl: string, opOrigin: string, email: string): Promise<{ callback: string | null; start: Hop }> {
+export async function toCallback(
+  browser: TestBrowser,
+  apiUrl: string,
+  opOrigin: string,
+  email: string,
+): Promise<{ callback: string | null; start: Hop }> {
   const start = await browser.request(`${apiUrl}/api/sso/signin`, { form: { email } });
   if (!start.location || new URL(start.location).origin !== opOrigin) return { callback: null, start };
   const { next } = await browser.follow(start, (url) => url.origin === opOrigin);

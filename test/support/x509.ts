@@ -55,10 +55,7 @@ export interface KeyAndCertificate {
   certificateBase64: string;
 }
 
-export function selfSignedCertificate(
-  cn: string,
-  options: { notBefore?: Date; notAfter?: Date } = {},
-): KeyAndCertificate {
+export function selfSignedCertificate(cn: string, options: { notBefore?: Date; notAfter?: Date } = {}): KeyAndCertificate {
   const { privateKey, publicKey } = generateKeyPairSync("rsa", { modulusLength: 2048 });
   const notBefore = options.notBefore ?? new Date(Date.now() - 60 * 60 * 1000);
   const notAfter = options.notAfter ?? new Date(Date.now() + 365 * 24 * 60 * 60 * 1000);

@@ -17,7 +17,13 @@ const params = (query: string) => new URLSearchParams(query);
 
 describe("audit filters in the URL", () => {
   test("a shared link reads back as the filters and position it was made from", () => {
-    const filters: AuditFilters = { type: "user.*,tenant.created", actor: "u-1", range: "custom", from: "2026-01-01T00:00:00.000Z", to: "2026-02-01T00:00:00.000Z" };
+    const filters: AuditFilters = {
+      type: "user.*,tenant.created",
+      actor: "u-1",
+      range: "custom",
+      from: "2026-01-01T00:00:00.000Z",
+      to: "2026-02-01T00:00:00.000Z",
+    };
     const position = { cursor: "abc", start: 40 };
     const search = searchOf(filters, position);
     expect(filtersFrom(params(search))).toEqual(filters);
@@ -69,7 +75,9 @@ describe("audit filters as the API takes them", () => {
   });
 
   test("event types lose blanks and empty entries; a custom range is passed on as given", () => {
-    expect(apiFiltersOf({ type: " user.* , ,tenant.created,", actor: " u-1 ", range: "custom", from: "2026-01-01", to: "" }, anchor)).toEqual({
+    expect(
+      apiFiltersOf({ type: " user.* , ,tenant.created,", actor: " u-1 ", range: "custom", from: "2026-01-01", to: "" }, anchor),
+    ).toEqual({
       event_type: "user.*,tenant.created",
       actor_id: "u-1",
       start_date: "2026-01-01",

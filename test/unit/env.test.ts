@@ -13,7 +13,10 @@ describe("environment", () => {
   });
 
   test("a rate limit of 0 is off, not invalid", () => {
-    expect(parseEnv({ RATE_LIMIT_PER_TOKEN: "0", RATE_LIMIT_PER_IP: "0" })).toMatchObject({ RATE_LIMIT_PER_TOKEN: 0, RATE_LIMIT_PER_IP: 0 });
+    expect(parseEnv({ RATE_LIMIT_PER_TOKEN: "0", RATE_LIMIT_PER_IP: "0" })).toMatchObject({
+      RATE_LIMIT_PER_TOKEN: 0,
+      RATE_LIMIT_PER_IP: 0,
+    });
   });
 
   test("values are parsed into types", () => {
@@ -35,7 +38,14 @@ describe("environment", () => {
     [{ BOOTSTRAP_ADMIN_EMAIL: "a@b.co" }, "BOOTSTRAP_ADMIN_PASSWORD"],
     [{ BOOTSTRAP_TOKEN: "cp_short" }, "BOOTSTRAP_TOKEN"],
     [{ AUDIT_SIGNING_KEY: "not a key" }, "AUDIT_SIGNING_KEY"],
-    [{ AUDIT_SIGNING_KEY: generateKeyPairSync("ec", { namedCurve: "P-256" }).privateKey.export({ format: "pem", type: "pkcs8" }).toString() }, "AUDIT_SIGNING_KEY"],
+    [
+      {
+        AUDIT_SIGNING_KEY: generateKeyPairSync("ec", { namedCurve: "P-256" })
+          .privateKey.export({ format: "pem", type: "pkcs8" })
+          .toString(),
+      },
+      "AUDIT_SIGNING_KEY",
+    ],
     [{ SSO_CLOCK_SKEW_SECONDS: "a minute" }, "SSO_CLOCK_SKEW_SECONDS"],
     [{ SSO_CLOCK_SKEW_SECONDS: "3600" }, "SSO_CLOCK_SKEW_SECONDS"],
     [{ RATE_LIMIT_PER_TOKEN: "-1" }, "RATE_LIMIT_PER_TOKEN"],
@@ -67,7 +77,13 @@ describe("environment", () => {
     const key = generateKeyPairSync("ed25519").privateKey;
     const pem = key.export({ format: "pem", type: "pkcs8" }).toString();
     const jwk = JSON.stringify(key.export({ format: "jwk" }));
-    for (const value of [pem, pem.replace(/\n/g, "\\n"), jwk, Buffer.from(jwk).toString("base64"), Buffer.from(jwk).toString("base64url")]) {
+    for (const value of [
+      pem,
+      pem.replace(/\n/g, "\\n"),
+      jwk,
+      Buffer.from(jwk).toString("base64"),
+      Buffer.from(jwk).toString("base64url"),
+    ]) {
       expect(parseEnv({ AUDIT_SIGNING_KEY: value }).AUDIT_SIGNING_KEY).toBe(value);
     }
   });

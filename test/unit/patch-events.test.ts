@@ -25,7 +25,9 @@ describe("patchChanges", () => {
 describe("patchEvents", () => {
   test("nothing changed, nothing recorded", () => {
     expect(patchEvents("webhook", { tenantId, target, label: { url: "u" }, changes: {}, enabled: { from: true, to: true } })).toEqual([]);
-    expect(patchEvents("webhook", { tenantId, target, label: { url: "u" }, changes: {}, enabled: { from: true, to: undefined } })).toEqual([]);
+    expect(patchEvents("webhook", { tenantId, target, label: { url: "u" }, changes: {}, enabled: { from: true, to: undefined } })).toEqual(
+      [],
+    );
   });
 
   test("a field change and a flip are two events, .updated first, both labelled", () => {

@@ -3,7 +3,13 @@ import { addDomains, checkForm, splitDomains } from "../../components/sso/provid
 
 describe("splitDomains", () => {
   test("commas, semicolons and any whitespace separate; entries are lower-cased", () => {
-    expect(splitDomains("Acme.com, example.org;EXAMPLE.net\tfoo.io\nbar.dev")).toEqual(["acme.com", "example.org", "example.net", "foo.io", "bar.dev"]);
+    expect(splitDomains("Acme.com, example.org;EXAMPLE.net\tfoo.io\nbar.dev")).toEqual([
+      "acme.com",
+      "example.org",
+      "example.net",
+      "foo.io",
+      "bar.dev",
+    ]);
   });
 
   test("empty entries vanish", () => {

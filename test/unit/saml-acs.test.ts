@@ -3,11 +3,19 @@ import { createHash } from "node:crypto";
 import { needsRelay, readAcsForm, relayPage } from "../../server/sso/saml/acs.ts";
 
 const post = (body: string, headers: Record<string, string> = {}) =>
-  new Request("http://app.test/api/sso/saml/p/acs", { method: "POST", body, headers: { "content-type": "application/x-www-form-urlencoded", ...headers } });
+  new Request("http://app.test/api/sso/saml/p/acs", {
+    method: "POST",
+    body,
+    headers: { "content-type": "application/x-www-form-urlencoded", ...headers },
+  });
 
 describe("the SAML ACS form", () => {
   test("reads SAMLResponse and RelayState; anything else is an empty form", async () => {
-    expect(await readAcsForm(post("SAMLResponse=PHNhbWw%2B&RelayState=abc"))).toEqual({ samlResponse: "PHNhbWw+", relayState: "abc", relayed: false });
+    expect(await readAcsForm(post("SAMLResponse=PHNhbWw%2B&RelayState=abc"))).toEqual({
+      samlResponse: "PHNhbWw+",
+      relayState: "abc",
+      relayed: false,
+    });
     const json = new Request("http://app.test/acs", { method: "POST", body: "{}", headers: { "content-type": "application/json" } });
     expect(await readAcsForm(json)).toEqual({ samlResponse: "", relayState: "", relayed: false });
   });

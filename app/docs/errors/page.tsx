@@ -21,23 +21,18 @@ const MEANING: Record<ErrorCode, string> = {
     "The action is sensitive (such as disabling an SSO provider) and needs a recent re-authentication. Call POST /api/v1/auth/step-up with the token owner's password, then retry within 10 minutes.",
   forbidden:
     "The caller is known, but its role or the token's scope does not allow this action: for example a read-only token attempting a write, or a tenant viewer changing configuration.",
-  not_found:
-    "There is no such resource, or it belongs to a tenant the caller cannot see. The API does not reveal which.",
+  not_found: "There is no such resource, or it belongs to a tenant the caller cannot see. The API does not reveal which.",
   conflict: "The request conflicts with the current state of the resource, for example a value that must be unique.",
   idempotency_key_in_use:
     "Another request with the same Idempotency-Key is still running. Wait a moment and retry; once it has finished its response is replayed.",
-  idempotency_key_mismatch:
-    "The Idempotency-Key was already used for a different method, path or body. Use a new key for a new request.",
+  idempotency_key_mismatch: "The Idempotency-Key was already used for a different method, path or body. Use a new key for a new request.",
   payload_too_large: "The request body is larger than 1 MiB.",
   unsupported_media_type: "The body was not sent as JSON. Send it with `Content-Type: application/json`.",
   rate_limited: "Too many requests in a short time. Wait for the number of seconds in `Retry-After`, then retry.",
-  internal:
-    "Something failed on our side. Retrying may help; if it persists, quote the `request_id` of the response when reporting it.",
+  internal: "Something failed on our side. Retrying may help; if it persists, quote the `request_id` of the response when reporting it.",
 };
 
-const CODES = (Object.keys(STATUS_OF) as ErrorCode[]).sort(
-  (a, b) => STATUS_OF[a] - STATUS_OF[b] || a.localeCompare(b),
-);
+const CODES = (Object.keys(STATUS_OF) as ErrorCode[]).sort((a, b) => STATUS_OF[a] - STATUS_OF[b] || a.localeCompare(b));
 
 const EXAMPLE = `HTTP/1.1 400 Bad Request
 Content-Type: application/problem+json
@@ -95,8 +90,8 @@ export default function ErrorCodesPage() {
           <a href="https://www.rfc-editor.org/rfc/rfc9457" className="font-medium text-indigo-700 hover:underline">
             RFC 9457
           </a>{" "}
-          problem document. Programs should branch on <Prose text="`code`" />, which never changes; <Prose text="`detail`" />{" "}
-          is for people and may be reworded. Every response carries <Prose text="`X-Request-Id`" />.
+          problem document. Programs should branch on <Prose text="`code`" />, which never changes; <Prose text="`detail`" /> is for people
+          and may be reworded. Every response carries <Prose text="`X-Request-Id`" />.
         </p>
 
         <figure className="mt-6">

@@ -45,10 +45,16 @@ function instant(value: string | undefined, what: string): number | null {
 
 function checkWindow(now: number, skewMs: number, notBefore: number | null, notOnOrAfter: number | null, what: string) {
   if (notBefore !== null && now + skewMs < notBefore) {
-    throw new SsoRefused("clock", `The ${what} is not valid until ${new Date(notBefore).toISOString()} (clock skew allowed: ${skewMs / 1000} s)`);
+    throw new SsoRefused(
+      "clock",
+      `The ${what} is not valid until ${new Date(notBefore).toISOString()} (clock skew allowed: ${skewMs / 1000} s)`,
+    );
   }
   if (notOnOrAfter !== null && now - skewMs >= notOnOrAfter) {
-    throw new SsoRefused("clock", `The ${what} expired at ${new Date(notOnOrAfter).toISOString()} (clock skew allowed: ${skewMs / 1000} s)`);
+    throw new SsoRefused(
+      "clock",
+      `The ${what} expired at ${new Date(notOnOrAfter).toISOString()} (clock skew allowed: ${skewMs / 1000} s)`,
+    );
   }
 }
 
@@ -66,7 +72,10 @@ export function checkAssertion(
 
   const issuer = textOf(first(assertion, "Issuer"));
   if (issuer !== config.idpEntityId) {
-    throw new SsoRefused("issuer", `The assertion's Issuer is ${issuer ? `"${issuer}"` : "missing"}, not the provider's entity ID "${config.idpEntityId}"`);
+    throw new SsoRefused(
+      "issuer",
+      `The assertion's Issuer is ${issuer ? `"${issuer}"` : "missing"}, not the provider's entity ID "${config.idpEntityId}"`,
+    );
   }
 
   const conditions = children(assertion, "Conditions");
@@ -81,7 +90,10 @@ export function checkAssertion(
   for (const restriction of restrictions) {
     const audiences = children(restriction, "Audience").map(textOf);
     if (!audiences.includes(config.sp.entity_id)) {
-      throw new SsoRefused("audience", `The assertion is for ${audiences.map((a) => `"${a}"`).join(", ") || "no audience"}, not "${config.sp.entity_id}"`);
+      throw new SsoRefused(
+        "audience",
+        `The assertion is for ${audiences.map((a) => `"${a}"`).join(", ") || "no audience"}, not "${config.sp.entity_id}"`,
+      );
     }
   }
 
@@ -95,7 +107,10 @@ export function checkAssertion(
   const forUs = data.filter((d) => attr(d, "Recipient") === config.sp.acs_url);
   if (forUs.length === 0) {
     const recipients = data.map((d) => attr(d, "Recipient")).filter(Boolean);
-    throw new SsoRefused("destination", `The assertion's Recipient is ${recipients.map((r) => `"${r}"`).join(", ") || "missing"}, not our ACS URL "${config.sp.acs_url}"`);
+    throw new SsoRefused(
+      "destination",
+      `The assertion's Recipient is ${recipients.map((r) => `"${r}"`).join(", ") || "missing"}, not our ACS URL "${config.sp.acs_url}"`,
+    );
   }
   // The bearer confirmation's own window; the first one for us that is current is used.
   let confirmation: XmlNode | undefined;

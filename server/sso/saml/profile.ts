@@ -32,7 +32,17 @@ const EMAIL = [
   "urn:oid:1.2.840.113549.1.9.1",
 ];
 const FIRST_NAME = ["firstname", "first_name", "givenname", "given_name", "user.firstname", `${CLAIMS}givenname`, "urn:oid:2.5.4.42"];
-const LAST_NAME = ["lastname", "last_name", "surname", "sn", "familyname", "family_name", "user.lastname", `${CLAIMS}surname`, "urn:oid:2.5.4.4"];
+const LAST_NAME = [
+  "lastname",
+  "last_name",
+  "surname",
+  "sn",
+  "familyname",
+  "family_name",
+  "user.lastname",
+  `${CLAIMS}surname`,
+  "urn:oid:2.5.4.4",
+];
 const GROUPS = [
   "groups",
   "group",

@@ -42,7 +42,12 @@ export interface PostForm {
  * The page that posts an AuthnRequest to a POST-only IdP. Only a SAML provider whose metadata
  * says HTTP-POST has one, and the target is always that provider's SSO URL.
  */
-export async function authnRequestPostForm(db: Tx, providerId: string, samlRequest: string | null, relayState: string | null): Promise<PostForm> {
+export async function authnRequestPostForm(
+  db: Tx,
+  providerId: string,
+  samlRequest: string | null,
+  relayState: string | null,
+): Promise<PostForm> {
   const row = isUuid(providerId)
     ? await db.ssoProvider.findUnique({ where: { id: providerId }, select: { id: true, protocol: true, metadataDetails: true } })
     : null;

@@ -83,7 +83,10 @@ function signatureRefusal(xml: string, config: SamlProviderConfig): SsoRefused {
     }
     return new SsoRefused("certificate", `Signed with a certificate${which} that the provider's metadata does not list`);
   }
-  return new SsoRefused("signature", "The signature does not verify: the response was altered after signing, or its signed parts were moved (XML signature wrapping)");
+  return new SsoRefused(
+    "signature",
+    "The signature does not verify: the response was altered after signing, or its signed parts were moved (XML signature wrapping)",
+  );
 }
 
 function refusalOf(error: unknown, xml: string, config: SamlProviderConfig): SsoRefused {
@@ -91,7 +94,8 @@ function refusalOf(error: unknown, xml: string, config: SamlProviderConfig): Sso
   if (error instanceof SamlStatusError) return new SsoRefused("idp_error", error.message);
   const message = error instanceof Error ? error.message : String(error);
   if (/signature/i.test(message) || /Cannot obtain assertion from signed data/.test(message)) return signatureRefusal(xml, config);
-  if (/decryption key/i.test(message)) return new SsoRefused("invalid_response", "Encrypted assertions are not supported: turn assertion encryption off at the IdP");
+  if (/decryption key/i.test(message))
+    return new SsoRefused("invalid_response", "Encrypted assertions are not supported: turn assertion encryption off at the IdP");
   if (/Missing SAML assertion/.test(message)) return new SsoRefused("invalid_response", "The Response carries no assertion");
   return new SsoRefused("invalid_response", "The SAMLResponse could not be read as a SAML sign-in response");
 }
@@ -124,7 +128,10 @@ export async function validateSamlResponse(
   const facts = checkAssertion(assertion, envelope, config, now, options.skewSeconds ?? env().SSO_CLOCK_SKEW_SECONDS);
   if (facts.inResponseTo === null) {
     if (!config.allowIdpInitiated) {
-      throw new SsoRefused("idp_initiated", "The IdP sent an unsolicited (IdP-initiated) response and this provider does not allow IdP-initiated sign-in");
+      throw new SsoRefused(
+        "idp_initiated",
+        "The IdP sent an unsolicited (IdP-initiated) response and this provider does not allow IdP-initiated sign-in",
+      );
     }
   } else if (facts.inResponseTo !== expectedRequestId) {
     throw new SsoRefused("unknown_request", "The response answers a request we did not issue, or one already used or expired");

@@ -25,14 +25,26 @@ export async function beginConsoleSignIn(db: Database, request: RequestInfo, ema
   let provider: SignInProvider | null = null;
   try {
     provider = await signInProviderForEmail(db, email);
-    const pending = newPending({ tenantId: provider.tenantId, providerId: provider.id, protocol: provider.protocol, purpose: "console", returnTo, loginHint: email });
+    const pending = newPending({
+      tenantId: provider.tenantId,
+      providerId: provider.id,
+      protocol: provider.protocol,
+      purpose: "console",
+      returnTo,
+      loginHint: email,
+    });
     const location = await handlerFor(provider.protocol).begin(provider, pending);
     const binding = newBinding();
     await storePending(db, pending, binding);
     return { location, binding };
   } catch (error) {
     if (!(error instanceof SsoRefused)) throw error;
-    await recordRefusal(db, request, error, { tenantId: provider?.tenantId ?? null, providerId: provider?.id ?? null, purpose: "console", email });
+    await recordRefusal(db, request, error, {
+      tenantId: provider?.tenantId ?? null,
+      providerId: provider?.id ?? null,
+      purpose: "console",
+      email,
+    });
     return { location: loginErrorPath(error.reason), binding: null };
   }
 }
@@ -42,7 +54,10 @@ export async function beginConsoleSignIn(db: Database, request: RequestInfo, ema
  * shows the profile or the reason. A failure before the IdP (metadata, configuration) is a result
  * too. Bound to the admin's user: only their console session can bring it back.
  */
-export async function beginTestSignIn(ctx: TenantServiceContext, providerId: string): Promise<{ url: string; result_url: string; request_id: string }> {
+export async function beginTestSignIn(
+  ctx: TenantServiceContext,
+  providerId: string,
+): Promise<{ url: string; result_url: string; request_id: string }> {
   await getProvider(ctx, providerId); // 404 outside the tenant
   const provider = await signInProviderById(ctx.db, providerId);
   const pending = newPending({

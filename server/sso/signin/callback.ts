@@ -21,7 +21,10 @@ async function bindingsOf(req: Request): Promise<string[]> {
   const bindings: string[] = [];
   const cookie = bindingOf(req);
   if (cookie) bindings.push(cookie);
-  const jwt = await getToken({ req: { headers: Object.fromEntries(req.headers), cookies: cookiesOf(req) } as never, secret: secrets().nextauthSecret });
+  const jwt = await getToken({
+    req: { headers: Object.fromEntries(req.headers), cookies: cookiesOf(req) } as never,
+    secret: secrets().nextauthSecret,
+  });
   if (jwt?.sub) bindings.push(userBinding(jwt.sub));
   return bindings;
 }

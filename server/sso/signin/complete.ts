@@ -14,13 +14,26 @@ import { emitEvent, type Actor } from "../../events/emit.ts";
 import { log } from "../../log.ts";
 import { storeTestResult } from "./pending.ts";
 import { domainOf } from "./providers.ts";
-import { SsoRefused, type CompleteSignIn, type PendingSignIn, type SignInProvider, type SignInResult, type SsoProfile } from "./protocol.ts";
+import {
+  SsoRefused,
+  type CompleteSignIn,
+  type PendingSignIn,
+  type SignInProvider,
+  type SignInResult,
+  type SsoProfile,
+} from "./protocol.ts";
 
-export const testResultPath = (p: { tenantId: string; providerId: string; id: string }) => `/tenants/${p.tenantId}/sso/${p.providerId}/test/${p.id}`;
+export const testResultPath = (p: { tenantId: string; providerId: string; id: string }) =>
+  `/tenants/${p.tenantId}/sso/${p.providerId}/test/${p.id}`;
 
 export const loginErrorPath = (reason: string) => `/login?sso_error=${encodeURIComponent(reason)}`;
 
-const anonymous = (request: RequestInfo, email: string | null = null): Actor => ({ id: null, email, ip: request.ip, userAgent: request.userAgent });
+const anonymous = (request: RequestInfo, email: string | null = null): Actor => ({
+  id: null,
+  email,
+  ip: request.ip,
+  userAgent: request.userAgent,
+});
 
 /** Audits a refused attempt in the provider's tenant (or as a platform event when none is known). */
 export async function recordRefusal(
@@ -33,7 +46,13 @@ export async function recordRefusal(
     type: "sso.login_failed",
     tenantId: where.tenantId,
     target: where.providerId ? { type: "sso_provider", id: where.providerId } : undefined,
-    details: { reason: refusal.reason, detail: refusal.detail, provider_id: where.providerId, purpose: where.purpose, ...(where.email ? { email: where.email } : {}) },
+    details: {
+      reason: refusal.reason,
+      detail: refusal.detail,
+      provider_id: where.providerId,
+      purpose: where.purpose,
+      ...(where.email ? { email: where.email } : {}),
+    },
   });
   log.info("sso sign-in refused", { reason: refusal.reason, provider_id: where.providerId ?? undefined, request_id: request.requestId });
 }
@@ -63,11 +82,18 @@ export const completeSignIn: CompleteSignIn = async (db, pending, provider, outc
   }
   if (purpose === "broker") {
     // The OAuth broker (issue 11 item 4) answers here; until it exists nothing starts one.
-    await recordRefusal(db, request, new SsoRefused("unsupported", "the OAuth broker is not available"), { tenantId: provider.tenantId, providerId: provider.id, purpose });
+    await recordRefusal(db, request, new SsoRefused("unsupported", "the OAuth broker is not available"), {
+      tenantId: provider.tenantId,
+      providerId: provider.id,
+      purpose,
+    });
     return { location: loginErrorPath("unsupported"), session: null };
   }
   const userId = await db.prisma.$transaction((tx) => signInMember(tx, provider, profile, request));
-  return { location: pending?.returnTo ?? `/tenants/${provider.tenantId}`, session: { userId, ssoTenantId: provider.tenantId, providerId: provider.id } } satisfies SignInResult;
+  return {
+    location: pending?.returnTo ?? `/tenants/${provider.tenantId}`,
+    session: { userId, ssoTenantId: provider.tenantId, providerId: provider.id },
+  } satisfies SignInResult;
 };
 
 /** A console sign-in needs an enabled provider, and an email in one of its domains. */
@@ -76,7 +102,10 @@ function assertMaySignIn(provider: SignInProvider, pending: PendingSignIn | null
   if (pending && pending.providerId !== provider.id) throw new SsoRefused("unknown_provider", "the response came back to another provider");
   const domain = domainOf(profile.email);
   if (!domain || !provider.domains.includes(domain)) {
-    throw new SsoRefused("domain_mismatch", `the identity provider vouched for an address outside this provider's domains (${domain ?? "none"})`);
+    throw new SsoRefused(
+      "domain_mismatch",
+      `the identity provider vouched for an address outside this provider's domains (${domain ?? "none"})`,
+    );
   }
 }
 

@@ -19,11 +19,15 @@ export function refusalOf(error: unknown): SsoRefused {
   }
   if (error instanceof oidc.ResponseBodyError) {
     if (e.error === "invalid_grant") {
-      return new SsoRefused("pkce", "the identity provider refused the authorization code (PKCE verifier mismatch, or the code was already used or expired)");
+      return new SsoRefused(
+        "pkce",
+        "the identity provider refused the authorization code (PKCE verifier mismatch, or the code was already used or expired)",
+      );
     }
     return new SsoRefused("idp_error", `the token endpoint answered ${e.error ?? "an error"}`);
   }
-  const outbound = [error, e.cause, (e.cause as Coded | undefined)?.cause].find((x) => x instanceof OutboundError) as OutboundError | undefined;
+  const outbound = [error, e.cause, (e.cause as Coded | undefined)?.cause].find((x) => x instanceof OutboundError) as
+    OutboundError | undefined;
   if (outbound) return new SsoRefused("idp_error", `the identity provider could not be reached (${outbound.message})`);
 
   const inner = e.cause ?? {};
@@ -40,7 +44,8 @@ export function refusalOf(error: unknown): SsoRefused {
     case "OAUTH_KEY_SELECTION_FAILED":
       return new SsoRefused("signature", "the id_token is signed by a key the provider's JWKS does not publish");
     case "OAUTH_INVALID_RESPONSE":
-      if (/signature/i.test(detail)) return new SsoRefused("signature", "the id_token signature does not verify against the provider's JWKS");
+      if (/signature/i.test(detail))
+        return new SsoRefused("signature", "the id_token signature does not verify against the provider's JWKS");
       if (/"state"/.test(detail)) return new SsoRefused("state", "the response's state is not this sign-in's");
       if (/"iss"/.test(detail)) return new SsoRefused("issuer", "the response names another issuer (iss)");
       return new SsoRefused("invalid_response", detail.slice(0, 200) || "the identity provider's response is invalid");

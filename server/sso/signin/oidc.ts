@@ -21,7 +21,14 @@ const guardedFetch: oidc.CustomFetch = async (url, options) => {
   const res = await safeFetch(url, {
     method: options.method,
     headers: Object.fromEntries(new Headers(options.headers as HeadersInit).entries()),
-    body: body === undefined || body === null ? undefined : typeof body === "string" ? body : body instanceof URLSearchParams ? body.toString() : Buffer.from(body as Uint8Array).toString(),
+    body:
+      body === undefined || body === null
+        ? undefined
+        : typeof body === "string"
+          ? body
+          : body instanceof URLSearchParams
+            ? body.toString()
+            : Buffer.from(body as Uint8Array).toString(),
     timeoutMs: TIMEOUT_MS,
     maxBytes: MAX_BYTES,
   });
@@ -54,7 +61,11 @@ async function serverMetadata(metadataUrl: string): Promise<oidc.ServerMetadata>
   }
 }
 
-function configuration(provider: SignInProvider, metadata: oidc.ServerMetadata, fetchImpl: oidc.CustomFetch = guardedFetch): oidc.Configuration {
+function configuration(
+  provider: SignInProvider,
+  metadata: oidc.ServerMetadata,
+  fetchImpl: oidc.CustomFetch = guardedFetch,
+): oidc.Configuration {
   if (!provider.clientId) throw new SsoRefused("not_configured", "the provider has no client_id");
   const auth = provider.clientSecret ? oidc.ClientSecretBasic(provider.clientSecret) : oidc.None();
   const config = new oidc.Configuration(metadata, provider.clientId, provider.clientSecret ?? undefined, auth);
@@ -95,7 +106,12 @@ class Captured extends Error {}
  */
 async function grant(provider: SignInProvider, pending: PendingSignIn, callbackUrl: URL) {
   const metadata = await serverMetadata(provider.metadataUrl);
-  const checks = { pkceCodeVerifier: pending.codeVerifier, expectedState: pending.state, expectedNonce: pending.nonce, idTokenExpected: true };
+  const checks = {
+    pkceCodeVerifier: pending.codeVerifier,
+    expectedState: pending.state,
+    expectedNonce: pending.nonce,
+    idTokenExpected: true,
+  };
   if (!metadata.issuer.includes(TEMPLATE)) {
     const config = configuration(provider, metadata);
     return { config, tokens: await oidc.authorizationCodeGrant(config, callbackUrl, checks) };
@@ -110,7 +126,8 @@ async function grant(provider: SignInProvider, pending: PendingSignIn, callbackU
   };
   const firstPass = new URL(callbackUrl);
   const iss = firstPass.searchParams.get("iss");
-  if (iss !== null && !issuerMatchesTemplate(metadata.issuer, iss)) throw new SsoRefused("issuer", "the authorization response names another issuer");
+  if (iss !== null && !issuerMatchesTemplate(metadata.issuer, iss))
+    throw new SsoRefused("issuer", "the authorization response names another issuer");
   // The first pass only gets the token response: it checks iss against the template (done above).
   if (iss !== null) firstPass.searchParams.set("iss", metadata.issuer);
   try {
@@ -130,7 +147,11 @@ async function grant(provider: SignInProvider, pending: PendingSignIn, callbackU
 
 function issuerMatchesTemplate(template: string, issuer: string): boolean {
   const [before, after] = template.split(TEMPLATE) as [string, string];
-  return issuer.startsWith(before) && issuer.endsWith(after) && /^[A-Za-z0-9-]{1,64}$/.test(issuer.slice(before.length, issuer.length - after.length));
+  return (
+    issuer.startsWith(before) &&
+    issuer.endsWith(after) &&
+    /^[A-Za-z0-9-]{1,64}$/.test(issuer.slice(before.length, issuer.length - after.length))
+  );
 }
 
 /** The `tid` claim of the (not yet verified) id_token: only used to name the issuer it must match. */
@@ -175,7 +196,8 @@ function profileOf(claims: Record<string, unknown>, provider: SignInProvider): S
   // Entra ID sends no `email` for many accounts; its sign-in name is then the address.
   const fallback = provider.providerType === "azure_ad" ? (str(claims.preferred_username) ?? str(claims.upn)) : null;
   const email = (str(claims.email) ?? (fallback?.includes("@") ? fallback : null))?.toLowerCase() ?? null;
-  if (!email || !/^[^@\s]+@[^@\s]+$/.test(email)) throw new SsoRefused("no_email", "the identity provider sent no email address (ask for the email scope/claim)");
+  if (!email || !/^[^@\s]+@[^@\s]+$/.test(email))
+    throw new SsoRefused("no_email", "the identity provider sent no email address (ask for the email scope/claim)");
   if (claims.email_verified === false) throw new SsoRefused("no_email", "the identity provider says the email address is not verified");
   const groups = Array.isArray(claims.groups) ? claims.groups.filter((g): g is string => typeof g === "string") : [];
   return {

@@ -8,7 +8,14 @@ import { createHash, randomBytes, randomUUID } from "node:crypto";
 import type { Database } from "../../db/client.ts";
 import { clock } from "../../clock.ts";
 import { isUuid } from "../../db/ids.ts";
-import { SsoRefused, type BrokerRequest, type PendingSignIn, type SignInPurpose, type SsoProtocol, type TakePendingSignIn } from "./protocol.ts";
+import {
+  SsoRefused,
+  type BrokerRequest,
+  type PendingSignIn,
+  type SignInPurpose,
+  type SsoProtocol,
+  type TakePendingSignIn,
+} from "./protocol.ts";
 
 /** How long the IdP has to send the browser back. */
 export const PENDING_TTL_MS = 10 * 60_000;
@@ -120,7 +127,12 @@ function fromRow(row: Row): PendingSignIn {
     loginHint: row.login_hint,
     broker:
       row.broker_application_id && row.broker_redirect_uri && row.broker_code_challenge
-        ? { applicationId: row.broker_application_id, redirectUri: row.broker_redirect_uri, clientState: row.broker_client_state, codeChallenge: row.broker_code_challenge }
+        ? {
+            applicationId: row.broker_application_id,
+            redirectUri: row.broker_redirect_uri,
+            clientState: row.broker_client_state,
+            codeChallenge: row.broker_code_challenge,
+          }
         : null,
     createdAt: row.created_at,
     expiresAt: row.expires_at,
@@ -149,8 +161,7 @@ export const takePendingSignIn: TakePendingSignIn = async (db, state, providerId
 
 /** What a Test sign-in found, kept on its request row for the admin who started it. */
 export type TestResult =
-  | { ok: true; profile: import("./protocol.ts").SsoProfile; domain_matches: boolean }
-  | { ok: false; reason: string; detail: string };
+  { ok: true; profile: import("./protocol.ts").SsoProfile; domain_matches: boolean } | { ok: false; reason: string; detail: string };
 
 export async function storeTestResult(db: Database, pendingId: string, result: TestResult): Promise<void> {
   await db.prisma.ssoSignInRequest.update({

@@ -36,7 +36,13 @@ export async function signInProviderById(db: Database, providerId: string): Prom
 
 export function domainOf(email: string): string | null {
   const at = email.lastIndexOf("@");
-  const domain = at > 0 ? email.slice(at + 1).trim().toLowerCase() : "";
+  const domain =
+    at > 0
+      ? email
+          .slice(at + 1)
+          .trim()
+          .toLowerCase()
+      : "";
   return domain && !domain.includes("@") ? domain : null;
 }
 

@@ -8,7 +8,9 @@ export const TestSignInResultInput = z.object({ ...Path, request_id: z.string().
 
 export const TestSignInStarted = z
   .object({
-    url: z.string().meta({ description: "Open this in a browser signed in to the console as you: the IdP (or the result, when it failed before the IdP)." }),
+    url: z.string().meta({
+      description: "Open this in a browser signed in to the console as you: the IdP (or the result, when it failed before the IdP).",
+    }),
     result_url: z.string().meta({ description: "The console page that shows the result." }),
     request_id: z.uuid(),
   })
@@ -32,10 +34,16 @@ export const TestSignInResult = z
     provider_id: z.uuid(),
     status: z.enum(["pending", "succeeded", "failed"]),
     profile: SsoProfileSchema.nullable(),
-    domain_matches: z.boolean().nullable().meta({ description: "Whether the email's domain is one of the provider's domains (console sign-in needs it)." }),
+    domain_matches: z
+      .boolean()
+      .nullable()
+      .meta({ description: "Whether the email's domain is one of the provider's domains (console sign-in needs it)." }),
     reason: z.enum(REFUSAL_REASONS).nullable(),
     detail: z.string().nullable(),
     created_at: z.iso.datetime(),
   })
-  .meta({ id: "TestSignInResult", description: "What a Test sign-in received: the profile, or the exact reason it failed. It creates no user and no session." });
+  .meta({
+    id: "TestSignInResult",
+    description: "What a Test sign-in received: the profile, or the exact reason it failed. It creates no user and no session.",
+  });
 export type TestSignInResult = z.infer<typeof TestSignInResult>;

@@ -21,7 +21,14 @@ export const sessionCookieName = () => `${secure() ? "__Secure-" : ""}next-auth.
 export async function sessionCookie(session: { userId: string; email: string; ssoTenantId: string; providerId: string }): Promise<string> {
   const value = await encode({
     // signed_in_at as next-auth's sign-in sets it (server/auth/nextauth.ts): a later password reset voids the session.
-    token: { sub: session.userId, email: session.email, sid: randomUUID(), sso_tenant_id: session.ssoTenantId, sso_provider_id: session.providerId, signed_in_at: clock.now().getTime() },
+    token: {
+      sub: session.userId,
+      email: session.email,
+      sid: randomUUID(),
+      sso_tenant_id: session.ssoTenantId,
+      sso_provider_id: session.providerId,
+      signed_in_at: clock.now().getTime(),
+    },
     secret: secrets().nextauthSecret,
     maxAge: SESSION_MAX_AGE_S,
   });

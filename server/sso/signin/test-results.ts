@@ -5,11 +5,20 @@ import type { TenantServiceContext } from "../../service-context.ts";
 import type { TestResult } from "./pending.ts";
 import type { TestSignInResult } from "./schemas.ts";
 
-export async function readTestResult(ctx: TenantServiceContext, input: { provider_id: string; request_id: string }): Promise<TestSignInResult> {
+export async function readTestResult(
+  ctx: TenantServiceContext,
+  input: { provider_id: string; request_id: string },
+): Promise<TestSignInResult> {
   const row =
     isUuid(input.request_id) && isUuid(input.provider_id)
       ? await ctx.db.prisma.ssoSignInRequest.findFirst({
-          where: { id: input.request_id, providerId: input.provider_id, tenantId: ctx.tenantId, purpose: "test", initiatedBy: ctx.actor.principal.userId },
+          where: {
+            id: input.request_id,
+            providerId: input.provider_id,
+            tenantId: ctx.tenantId,
+            purpose: "test",
+            initiatedBy: ctx.actor.principal.userId,
+          },
         })
       : null;
   if (!row) throw NotFound("Test sign-in");

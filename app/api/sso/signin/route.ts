@@ -13,7 +13,9 @@ export const dynamic = "force-dynamic";
 
 export async function POST(req: Request) {
   const form = await req.formData().catch(() => null);
-  const email = String(form?.get("email") ?? "").trim().slice(0, 320);
+  const email = String(form?.get("email") ?? "")
+    .trim()
+    .slice(0, 320);
   const returnTo = safeCallbackPath(String(form?.get("callbackUrl") ?? "")) ?? null;
   const started = await beginConsoleSignIn(await database(), requestInfo(req, requestIdOf(req)), email, returnTo);
   const headers = new Headers({ location: new URL(started.location, `${appUrl()}/`).toString(), "cache-control": "no-store" });

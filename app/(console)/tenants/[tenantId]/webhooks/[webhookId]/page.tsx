@@ -11,5 +11,7 @@ export default async function TenantWebhookPage({
   searchParams: Promise<{ delivery?: string | string[] }>;
 }) {
   const [{ tenantId, webhookId }, { delivery }] = await Promise.all([params, searchParams]);
-  return <WebhookDetailsView tenantId={tenantId} webhookId={webhookId} openDeliveryId={typeof delivery === "string" ? delivery : undefined} />;
+  return (
+    <WebhookDetailsView tenantId={tenantId} webhookId={webhookId} openDeliveryId={typeof delivery === "string" ? delivery : undefined} />
+  );
 }

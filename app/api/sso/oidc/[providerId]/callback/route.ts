@@ -11,7 +11,10 @@ export async function GET(req: Request, { params }: { params: Promise<{ provider
   return finishCallback(req, {
     providerId,
     state: url.searchParams.get("state") ?? "",
-    missing: new SsoRefused("state", "the response's state matches no sign-in started in this browser (already used, or started elsewhere)"),
+    missing: new SsoRefused(
+      "state",
+      "the response's state matches no sign-in started in this browser (already used, or started elsewhere)",
+    ),
     validate: (provider, pending) => {
       if (provider.protocol !== "oidc") throw new SsoRefused("unsupported", "this provider does not use OIDC");
       return completeOidc(provider, pending!, url);

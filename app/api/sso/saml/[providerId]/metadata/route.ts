@@ -16,7 +16,11 @@ export async function GET(req: Request, { params }: { params: Promise<{ provider
   try {
     const xml = await samlSpMetadata((await database()).prisma, providerId);
     return new Response(xml, {
-      headers: { "Content-Type": "application/samlmetadata+xml; charset=utf-8", "Cache-Control": "public, max-age=300", "X-Request-Id": requestId },
+      headers: {
+        "Content-Type": "application/samlmetadata+xml; charset=utf-8",
+        "Cache-Control": "public, max-age=300",
+        "X-Request-Id": requestId,
+      },
     });
   } catch (error) {
     if (error instanceof AppError) return problemResponse(problemFromAppError(error), requestId, publicUrl(req).origin);
