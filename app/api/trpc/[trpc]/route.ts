@@ -2,12 +2,29 @@ import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
 import { appRouter } from "@/server/trpc/router";
 import { createConsoleContext } from "@/server/trpc/create-context";
 import { requestIdOf } from "@/server/http/request";
+import { decodeUtf8 } from "@/server/http/fields";
+import { problemResponse } from "@/server/http/problem";
 import { log, errorFields } from "@/server/log";
 
 export const dynamic = "force-dynamic";
 
-function handler(req: Request) {
-  const requestId = requestIdOf(req);
+async function handler(request: Request) {
+  const requestId = requestIdOf(request);
+  // Bodies are decoded strictly, as on the REST edge: tRPC's lenient decoder would turn bytes that
+  // are not UTF-8 into U+FFFD and store those (NUL and lone surrogates are refused by the procedures).
+  let req = request;
+  if (request.body) {
+    const bytes = new Uint8Array(await request.arrayBuffer());
+    if (decodeUtf8(bytes) === null) {
+      const problem = {
+        code: "invalid_request" as const,
+        detail: "The request body is not valid UTF-8",
+        errors: [{ path: "body", message: "is not valid UTF-8" }],
+      };
+      return problemResponse(problem, requestId, new URL(request.url).origin);
+    }
+    req = new Request(request.url, { method: request.method, headers: request.headers, body: bytes });
+  }
   return fetchRequestHandler({
     endpoint: "/api/trpc",
     req,
