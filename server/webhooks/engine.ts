@@ -6,19 +6,14 @@
  */
 import type { Database } from "../db/client.ts";
 import { env } from "../env.ts";
-import { OutboundError, safeFetch } from "../outbound/guard.ts";
 import { log, errorFields } from "../log.ts";
-import { decryptSecret } from "./crypto.ts";
-import { deliveryHeaders } from "./signing.ts";
+import { sendAttempt } from "./send.ts";
 import { disableWebhook } from "./disable.ts";
 import { releaseClaims } from "./release.ts";
 import { observeWebhookAttempt } from "../ops/metrics.ts";
 
-export const DEFAULT_SCHEDULE_SECONDS = [5, 300, 1800, 7200, 18000, 36000, 36000];
-export const TIMEOUT_MS = 5000;
+const DEFAULT_SCHEDULE_SECONDS = [5, 300, 1800, 7200, 18000, 36000, 36000];
 const FAILING_DAYS_BEFORE_DISABLE = 5;
-const MAX_RETRY_AFTER_SECONDS = 24 * 60 * 60;
-const SNIPPET_BYTES = 1024;
 
 export interface DeliverOptions {
   /** Stop claiming after this long (claimed work is still finished). */
@@ -162,53 +157,6 @@ export function retrySchedule(): number[] {
   return env().WEBHOOK_RETRY_SCHEDULE ?? DEFAULT_SCHEDULE_SECONDS;
 }
 
-/** Seconds from a Retry-After header (delta-seconds or an HTTP date), or null. */
-export function parseRetryAfter(value: string | string[] | undefined, now = Date.now()): number | null {
-  const raw = Array.isArray(value) ? value[0] : value;
-  if (!raw) return null;
-  const seconds = /^\d+$/.test(raw.trim()) ? Number(raw.trim()) : (Date.parse(raw) - now) / 1000;
-  if (!Number.isFinite(seconds)) return null;
-  return Math.min(Math.max(0, Math.ceil(seconds)), MAX_RETRY_AFTER_SECONDS);
-}
-
-interface AttemptResult {
-  status: number | null;
-  body: string | null;
-  error: string | null;
-  retryAfter: number | null;
-}
-
-function snippet(body: Buffer): string {
-  return body.subarray(0, SNIPPET_BYTES).toString("utf8").replace(/\0/g, "");
-}
-
-async function send(row: Claimed): Promise<AttemptResult> {
-  const secret = decryptSecret(row.secret_ciphertext);
-  const previousSecret = row.previous_valid && row.previous_secret_ciphertext ? decryptSecret(row.previous_secret_ciphertext) : null;
-  const headers = deliveryHeaders({
-    eventId: row.event_id,
-    body: row.payload,
-    timestamp: Math.floor(Date.now() / 1000),
-    secret,
-    previousSecret,
-  });
-  try {
-    const res = await safeFetch(row.url, { method: "POST", headers, body: row.payload, timeoutMs: TIMEOUT_MS, maxBytes: 1024 * 1024 });
-    return { status: res.status, body: snippet(res.body), error: null, retryAfter: parseRetryAfter(res.headers["retry-after"]) };
-  } catch (error) {
-    if (!(error instanceof OutboundError)) throw error;
-    const kind =
-      error.kind === "blocked"
-        ? "ssrf_refused"
-        : error.kind === "timeout"
-          ? "timeout"
-          : error.kind === "network"
-            ? error.message
-            : `${error.kind}: ${error.message}`;
-    return { status: null, body: null, error: kind, retryAfter: null };
-  }
-}
-
 type Outcome = "succeeded" | "failed" | "exhausted" | "disabled" | "cancelled";
 
 async function attempt(db: Database, row: Claimed, record: (entry: Attempted) => Promise<void>): Promise<Outcome> {
@@ -220,7 +168,7 @@ async function attempt(db: Database, row: Claimed, record: (entry: Attempted) =>
     return "cancelled";
   }
   const startedAt = new Date();
-  const result = await send(row);
+  const result = await sendAttempt(row);
   const durationMs = Date.now() - startedAt.getTime();
   const number = row.attempt_count + 1;
   const ok = result.status !== null && result.status >= 200 && result.status < 300;
