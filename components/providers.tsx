@@ -6,7 +6,7 @@ import { createTRPCClient, httpBatchLink } from "@trpc/client";
 import type { AppRouter } from "@/server/trpc/router";
 import { ToastProvider } from "./ui/toast";
 import { statusOf, TRPCProvider } from "./trpc";
-import { reauthLink, signInAgain } from "./auth/reauth";
+import { reauthLink, sessionGone, signInAgain } from "./auth/reauth";
 import { SignInAgainDialog } from "./auth/sign-in-again-dialog";
 
 /**
@@ -15,11 +15,7 @@ import { SignInAgainDialog } from "./auth/sign-in-again-dialog";
  * and retried by `reauthLink` instead, so they never get here with a 401 to act on.
  */
 async function onQueryError(error: unknown, queryClient: QueryClient) {
-  if (statusOf(error) !== 401) return;
-  const session = (await fetch("/api/auth/session")
-    .then((response) => response.json())
-    .catch(() => null)) as { user?: unknown } | null;
-  if (!session || session.user) return;
+  if (statusOf(error) !== 401 || !(await sessionGone())) return;
   const outcome = await signInAgain();
   if (outcome === "same-user") await queryClient.invalidateQueries();
   // Someone else signed in: the page shows the old user's data; start afresh.

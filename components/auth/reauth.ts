@@ -53,6 +53,17 @@ export function signInAgain(): Promise<Outcome> {
   });
 }
 
+/**
+ * Whether the console session is really gone. A 401 `unauthenticated` also answers a wrong
+ * password (step-up), which must reach its form, not open a sign-in.
+ */
+export async function sessionGone(): Promise<boolean> {
+  const session = (await fetch("/api/auth/session")
+    .then((response) => response.json())
+    .catch(() => null)) as { user?: unknown } | null;
+  return session !== null && !session.user;
+}
+
 function isExpiredSession(error: unknown): boolean {
   const data = (error as { data?: { httpStatus?: number; appCode?: string } } | null)?.data;
   return data?.httpStatus === 401 && data.appCode === "unauthenticated";
@@ -70,17 +81,19 @@ export const reauthLink: TRPCLink<AppRouter> = () => {
           return;
         }
         retried = true;
-        void signInAgain().then((outcome) => {
-          if (outcome !== "same-user") {
-            observer.error(error);
-            return;
-          }
-          subscription = next(op).subscribe({
-            next: (v) => observer.next(v),
-            complete: () => observer.complete(),
-            error: (e) => observer.error(e),
+        void sessionGone()
+          .then((gone) => (gone ? signInAgain() : "not-expired"))
+          .then((outcome) => {
+            if (outcome !== "same-user") {
+              observer.error(error);
+              return;
+            }
+            subscription = next(op).subscribe({
+              next: (v) => observer.next(v),
+              complete: () => observer.complete(),
+              error: (e) => observer.error(e),
+            });
           });
-        });
       }
       return () => subscription.unsubscribe();
     });
