@@ -10,6 +10,7 @@ import { purgeEndedWindows } from "./http/rate-limit.ts";
 import { recheckStalePending } from "./sso/checks.ts";
 import { purgeExpiredAssertions } from "./sso/saml/replay.ts";
 import { purgeExpiredSignIns } from "./sso/signin/pending.ts";
+import { purgeExpiredBrokerGrants } from "./sso/broker/grants.ts";
 import { log, errorFields } from "./log.ts";
 import { wakeDispatcher } from "./webhooks/dispatcher.ts";
 import { signDueDigests } from "./audit/digests.ts";
@@ -25,6 +26,8 @@ export interface HousekeepingSummary {
   audit_digests_signed: number;
   saml_assertions_purged: number;
   sso_signin_requests_purged: number;
+  /** The OAuth broker's expired authorization codes and access tokens. */
+  sso_broker_grants_purged: number;
   audit_partitions_created: number;
   audit_events_purged: number;
 }
@@ -40,6 +43,7 @@ export async function runHousekeeping(db: Database): Promise<HousekeepingSummary
     audit_digests_signed: await signDueDigests(db),
     saml_assertions_purged: await purgeExpiredAssertions(db.prisma),
     sso_signin_requests_purged: await purgeExpiredSignIns(db),
+    sso_broker_grants_purged: await purgeExpiredBrokerGrants(db),
   };
 }
 

@@ -2,6 +2,7 @@
  * Who may call is the first word of every procedure:
  *   publicProcedure             anyone
  *   authedProcedure             any signed-in caller (token or console session)
+ *   operatorReadProcedure       platform operators, reading
  *   operatorProcedure           platform operators (writes: not with a read-only token)
  *   tenantProcedure(role)       a tenant role or above in the tenant of the call (404 outside it)
  * The rules themselves are in server/auth/policy.ts. Step-up is asked by the service
@@ -46,6 +47,12 @@ export const authedProcedure = publicProcedure
 /** A signed-in caller doing a write: a read-only token is refused. */
 export const writeProcedure = authedProcedure.meta({ write: true }).use(({ ctx, next }) => {
   if (!mayWrite(ctx.principal)) throw Forbidden("This token is read-only");
+  return next();
+});
+
+/** Platform operators only, reading (an operator's read-only token may). */
+export const operatorReadProcedure = authedProcedure.meta({ access: "operator" }).use(({ ctx, next }) => {
+  if (!isOperator(ctx.principal)) throw Forbidden("Only platform operators may do this");
   return next();
 });
 

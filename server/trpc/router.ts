@@ -8,6 +8,7 @@ import { usersRouter } from "../account/users-router.ts";
 import { ssoRouterImplied, ssoRouterInTenant } from "../sso/router.ts";
 import { webhooksRouter } from "../webhooks/router.ts";
 import { ssoSignInRouter } from "../sso/signin/router.ts";
+import { ssoApplicationsRouter } from "../sso/broker/router.ts";
 import { auditRouter } from "../audit/router.ts";
 import { invitationsRouter } from "../invitations/router.ts";
 
@@ -17,6 +18,8 @@ export const appRouter = router({
   tokens: tokensRouter,
   auth: accountRouter,
   users: usersRouter,
+  // Before `sso`: REST matches paths in this order, and /sso/{provider_id} would take /sso/applications.
+  ssoApplications: ssoApplicationsRouter,
   sso: ssoRouterImplied,
   tenantSso: ssoRouterInTenant,
   ssoSignIn: ssoSignInRouter,

@@ -14,6 +14,9 @@ import * as samlPost from "../../app/api/sso/saml/[providerId]/post/route.ts";
 import * as samlAcs from "../../app/api/sso/saml/[providerId]/acs/route.ts";
 import * as ssoSignIn from "../../app/api/sso/signin/route.ts";
 import * as oidcCallback from "../../app/api/sso/oidc/[providerId]/callback/route.ts";
+import * as ssoAuthorize from "../../app/api/sso/authorize/route.ts";
+import * as ssoToken from "../../app/api/sso/token/route.ts";
+import * as ssoProfile from "../../app/api/sso/profile/route.ts";
 
 type Handler = (req: Request, ctx?: { params: Promise<Record<string, string>> }) => Response | Promise<Response>;
 
@@ -36,6 +39,9 @@ function route(method: string, pathname: string): Handler | undefined {
     if (handler) return (req) => handler(req, { params: Promise.resolve({ [param]: decodeURIComponent(match[1]!) }) });
   }
   if (pathname === "/api/sso/signin") return pick(ssoSignIn);
+  if (pathname === "/api/sso/authorize") return pick(ssoAuthorize);
+  if (pathname === "/api/sso/token") return pick(ssoToken);
+  if (pathname === "/api/sso/profile") return pick(ssoProfile);
   if (pathname.startsWith("/api/")) return pick(fallback);
   return undefined;
 }

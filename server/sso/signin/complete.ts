@@ -2,7 +2,8 @@
  * The end of every sign-in, whatever the protocol: a refusal is audited (`sso.login_failed`, the
  * reason and a safe detail, never assertion content or tokens); a profile signs the person in to
  * the provider's tenant (creating the user and membership on first sign-in), or, for a Test
- * sign-in, is kept for the admin and creates nothing.
+ * sign-in, is kept for the admin and creates nothing, or, for the OAuth broker, becomes a one-time
+ * code for the application (server/sso/broker/grants.ts), creating no user and no session.
  *
  * The account-takeover rule: the session this issues carries `ssoTenantId`. Every principal built
  * from it (server/auth/policy.ts) reaches that tenant only and holds no platform role, so a tenant's
@@ -13,6 +14,8 @@ import type { RequestInfo, TenantRole } from "../../auth/principal.ts";
 import { emitEvent, type Actor } from "../../events/emit.ts";
 import { log } from "../../log.ts";
 import { storeTestResult } from "./pending.ts";
+import { issueCode } from "../broker/grants.ts";
+import { errorLocation } from "../broker/oauth.ts";
 import { domainOf } from "./providers.ts";
 import {
   SsoRefused,
@@ -72,6 +75,10 @@ export const completeSignIn: CompleteSignIn = async (db, pending, provider, outc
       await storeTestResult(db, pending.id, { ok: false, reason: refusal.reason, detail: refusal.detail });
       return { location: testResultPath(pending), session: null };
     }
+    if (purpose === "broker" && pending?.broker) {
+      const { redirectUri, clientState } = pending.broker;
+      return { location: errorLocation(redirectUri, "access_denied", `${refusal.reason}: ${refusal.detail}`, clientState), session: null };
+    }
     return { location: loginErrorPath(refusal.reason), session: null };
   }
 
@@ -81,13 +88,9 @@ export const completeSignIn: CompleteSignIn = async (db, pending, provider, outc
     return { location: testResultPath(pending), session: null };
   }
   if (purpose === "broker") {
-    // The OAuth broker (issue 11 item 4) answers here; until it exists nothing starts one.
-    await recordRefusal(db, request, new SsoRefused("unsupported", "the OAuth broker is not available"), {
-      tenantId: provider.tenantId,
-      providerId: provider.id,
-      purpose,
-    });
-    return { location: loginErrorPath("unsupported"), session: null };
+    // The OAuth broker: no user, no session; a one-time code for the application (server/sso/broker/).
+    if (!pending?.broker) return { location: loginErrorPath("invalid_response"), session: null };
+    return { location: await issueCode(db, { ...pending, broker: pending.broker }, provider, profile, request), session: null };
   }
   const userId = await db.prisma.$transaction((tx) => signInMember(tx, provider, profile, request));
   return {
