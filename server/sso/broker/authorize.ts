@@ -78,6 +78,7 @@ export async function authorize(db: Database, request: RequestInfo, params: URLS
 
     const loginHint = params.get("login_hint")?.trim().slice(0, 320) || null;
     provider = await chooseProvider(db, params, loginHint);
+    if (!provider.enabled) throw new SsoRefused("disabled", "this SSO provider is disabled");
     const pending = newPending({
       tenantId: provider.tenantId,
       providerId: provider.id,
@@ -113,7 +114,6 @@ async function chooseProvider(db: Database, params: URLSearchParams, loginHint: 
   let provider: SignInProvider;
   if (providerId) {
     provider = await signInProviderById(db, providerId);
-    if (!provider.enabled) throw new SsoRefused("disabled", "this SSO provider is disabled");
   } else if (domain || loginHint) {
     provider = await signInProviderForEmail(db, domain ? `user@${domain}` : loginHint!);
   } else if (tenantId) {
