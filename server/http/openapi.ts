@@ -8,6 +8,7 @@ import { appRouter } from "../trpc/router.ts";
 import type { Meta } from "../trpc/meta.ts";
 import { PROBLEM_TITLES } from "./problem.ts";
 import { auditExportPath } from "../audit/openapi.ts";
+import { BROKER_SCHEMAS, BROKER_SECURITY_SCHEMES, brokerPaths } from "../sso/broker/openapi.ts";
 
 type Json = Record<string, unknown>;
 
@@ -66,6 +67,8 @@ function build(): OpenAPIObject {
   const components = (doc.components ??= {}) as Json;
   components.schemas ??= {};
   (components.schemas as Json).Problem = PROBLEM_SCHEMA;
+  Object.assign(components.schemas as Json, BROKER_SCHEMAS);
+  components.securitySchemes = { ...(components.securitySchemes as Json | undefined), ...BROKER_SECURITY_SCHEMES };
   components.headers = {
     ...(components.headers as Json | undefined),
     "X-Request-Id": { description: "Identifies this request in logs and problem reports.", schema: { type: "string" } },
@@ -145,5 +148,10 @@ let cached: OpenAPIObject | undefined;
 /** The document, with `servers` pointing at the given origin. */
 export function openApiDocument(origin: string): OpenAPIObject {
   cached ??= build();
-  return { ...cached, servers: [{ url: `${origin}/api/v1` }] };
+  // The OAuth broker's endpoints live outside /api/v1: each path names its own server (the origin).
+  return {
+    ...cached,
+    servers: [{ url: `${origin}/api/v1` }],
+    paths: { ...cached.paths, ...(brokerPaths(origin) as OpenAPIObject["paths"]) },
+  };
 }

@@ -22,6 +22,7 @@ type Caller = (typeof CALLERS)[number];
 interface World {
   tenantA: { id: string; name: string };
   providerId: string;
+  applicationId: string;
   auditEventId: string;
   digestId: string;
   webhookId: string;
@@ -75,6 +76,19 @@ const EXAMPLES: Record<string, Example> = {
     request: () => ({ path: "/users", body: { email: "matrix-op@example.com", password: "a-long-password", platform_role: "operator" } }),
   },
   "PATCH /users/{user_id}": { request: (w) => ({ path: `/users/${w.viewerId}`, body: { platform_role: "operator" } }) },
+  // OAuth broker applications: platform operators only (not in this matrix), everyone else 403.
+  "GET /sso/applications": { request: () => ({ path: "/sso/applications" }) },
+  "POST /sso/applications": {
+    request: () => ({ path: "/sso/applications", body: { name: "Matrix app", redirect_uris: ["https://matrix.example/cb"] } }),
+  },
+  "GET /sso/applications/{application_id}": { request: (w) => ({ path: `/sso/applications/${w.applicationId}` }) },
+  "PATCH /sso/applications/{application_id}": {
+    request: (w) => ({ path: `/sso/applications/${w.applicationId}`, body: { name: "Renamed" } }),
+  },
+  "DELETE /sso/applications/{application_id}": { request: (w) => ({ path: `/sso/applications/${w.applicationId}` }) },
+  "POST /sso/applications/{application_id}/rotate-secret": {
+    request: (w) => ({ path: `/sso/applications/${w.applicationId}/rotate-secret` }),
+  },
   // SSO with the tenant implied by the caller: B's admin lands in B (its only tenant), support
   // in no tenant (400), A's viewer and A's read-only token in A.
   "GET /sso": { request: () => ({ path: "/sso" }), expect: { otherAdmin: 200, scopedOther: 200, support: 400 } },
@@ -229,6 +243,9 @@ beforeAll(async () => {
   const provider = await prisma.ssoProvider.create({
     data: { tenantId: a.tenant.id, providerType: "saml", name: "Alpha IdP", metadataUrl: "https://idp.invalid/a.xml" },
   });
+  const application = await prisma.ssoApplication.create({
+    data: { name: "Matrix app", clientId: "cpapp_matrix", clientSecretHash: "0".repeat(64), redirectUris: ["https://matrix.example/cb"] },
+  });
   const auditEvent = await emitEvent(
     (await database()).sql,
     { id: a.admin.user.id, email: a.admin.user.email, ip: null, userAgent: null },
@@ -267,6 +284,7 @@ beforeAll(async () => {
     webhookId: webhook.id,
     deliveryId: delivery.id,
     providerId: provider.id,
+    applicationId: application.id,
     auditEventId: auditEvent.id,
     digestId: digest.id,
     viewerId: a.viewer.user.id,

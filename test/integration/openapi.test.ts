@@ -91,4 +91,36 @@ describe("GET /api/v1/openapi.json", () => {
     expect(doc.paths["/tenants/{tenant_id}/sso/{provider_id}/test-signin"].post.responses["200"]).toBeDefined();
     expect(doc.paths["/tenants/{tenant_id}/sso/{provider_id}/test-signin/{request_id}"].get.responses["200"]).toBeDefined();
   });
+
+  test("the OAuth broker's endpoints are documented outside /api/v1, with the profile and RFC 6749 errors", () => {
+    for (const [path, method] of [
+      ["/api/sso/authorize", "get"],
+      ["/api/sso/token", "post"],
+      ["/api/sso/profile", "get"],
+    ] as const) {
+      expect(doc.paths[path].servers).toEqual([{ url: api.url }]);
+      expect(doc.paths[path][method].responses).toBeDefined();
+    }
+    expect(doc.paths["/api/sso/token"].post.requestBody.content["application/x-www-form-urlencoded"].schema.required).toEqual([
+      "grant_type",
+      "code",
+      "redirect_uri",
+      "code_verifier",
+    ]);
+    expect(Object.keys(doc.components.schemas.BrokerProfile.properties)).toEqual([
+      "id",
+      "email",
+      "first_name",
+      "last_name",
+      "groups",
+      "idp_id",
+      "tenant_id",
+      "provider_id",
+      "provider_type",
+      "protocol",
+      "raw_attributes",
+    ]);
+    expect(doc.paths["/sso/applications"].post.responses["201"]).toBeDefined();
+    expect(doc.paths["/sso/applications/{application_id}/rotate-secret"].post.responses["200"]).toBeDefined();
+  });
 });

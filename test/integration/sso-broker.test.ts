@@ -176,7 +176,7 @@ describe("the broker flow", () => {
   });
 
   test("tenant_id and provider_id pick the provider too", async () => {
-    for (const extra of [{ tenant_id: oidc.tenantId }, { provider_id: oidc.providerId }]) {
+    for (const extra of [{ tenant_id: oidc.tenantId }, { provider_id: oidc.providerId }] as Record<string, string>[]) {
       const who = person(oidc.domain);
       op.loginAs = who.sub;
       try {
