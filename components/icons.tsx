@@ -195,6 +195,17 @@ export function IdBadgeIcon(props: SVGProps<SVGSVGElement>) {
   );
 }
 
+export function AppsIcon(props: SVGProps<SVGSVGElement>) {
+  return (
+    <Icon {...props}>
+      <rect x="4" y="4" width="6" height="6" rx="1.5" />
+      <rect x="14" y="4" width="6" height="6" rx="1.5" />
+      <rect x="4" y="14" width="6" height="6" rx="1.5" />
+      <rect x="14" y="14" width="6" height="6" rx="1.5" />
+    </Icon>
+  );
+}
+
 export function MoonIcon(props: SVGProps<SVGSVGElement>) {
   return (
     <Icon {...props}>

@@ -1,6 +1,6 @@
 import type { ComponentType, SVGProps } from "react";
 import type { PlatformRole } from "@/server/auth/principal";
-import { BuildingIcon, IdBadgeIcon, KeyIcon, ScrollIcon, ShieldIcon, UsersIcon, WebhookIcon } from "../icons";
+import { AppsIcon, BuildingIcon, IdBadgeIcon, KeyIcon, ScrollIcon, ShieldIcon, UsersIcon, WebhookIcon } from "../icons";
 import { consoleUrl } from "./urls";
 
 export interface NavItem {
@@ -25,6 +25,7 @@ export const NAV: NavItem[] = [
   { label: "Webhooks", kind: "tenant", href: (id) => consoleUrl.webhooks(id!), icon: WebhookIcon },
   { label: "API tokens", kind: "account", href: (id) => consoleUrl.tokens(id), icon: KeyIcon },
   { label: "Platform users", kind: "account", href: (id) => consoleUrl.users(id), icon: IdBadgeIcon, roles: ["operator"] },
+  { label: "Applications", kind: "account", href: (id) => consoleUrl.applications(id), icon: AppsIcon, roles: ["operator"] },
 ];
 
 export interface NavLink {

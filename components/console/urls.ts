@@ -22,6 +22,8 @@ export const consoleUrl = {
   profile: (tenantId?: string | null) => keeping("/profile", tenantId),
   /** Platform users (operators and support staff), optionally searched. */
   users: (tenantId?: string | null) => keeping("/users", tenantId),
+  /** The OAuth broker's applications (operators). */
+  applications: (tenantId?: string | null) => keeping("/applications", tenantId),
   login: () => "/login",
   forgotPassword: () => "/forgot-password",
   docs: () => "/docs",
