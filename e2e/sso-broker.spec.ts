@@ -115,7 +115,12 @@ test("an operator registers an application; a person signs in to it through the 
   expect(clientApp.credentials.clientSecret).toMatch(/^cpsec_/);
   await expect(applications.secretPanel.getByRole("button", { name: "Copy client secret" })).toBeVisible();
   await expectNoSeriousA11yViolations(page);
-  if (shots) await page.screenshot({ path: `${shots}/applications.png`, fullPage: true });
+  if (shots) {
+    await page.screenshot({ path: `${shots}/applications.png`, fullPage: true });
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.screenshot({ path: `${shots}/applications-phone.png`, fullPage: true });
+    await page.setViewportSize({ width: 1280, height: 720 });
+  }
 
   // A tenant with an OIDC provider at the local OP.
   const { tenant } = await people.tenantWith("admin", "Broker");

@@ -37,19 +37,19 @@ export function NewSecretPanel({ secret, onDismiss }: { secret: ShownSecret; onD
           </p>
           <dl className="mt-3 space-y-2 text-sm">
             {[
-              ["Client ID", secret.clientId, "new-client-id"],
-              ["Client secret", secret.clientSecret, "new-client-secret"],
-            ].map(([label, value, testId]) => (
+              { label: "Client ID", value: secret.clientId, copy: "Copy client ID", testId: "new-client-id" },
+              { label: "Client secret", value: secret.clientSecret, copy: "Copy client secret", testId: "new-client-secret" },
+            ].map(({ label, value, copy, testId }) => (
               <div key={testId} className="flex flex-col gap-1 sm:flex-row sm:items-center sm:gap-2">
                 <dt className="w-28 shrink-0 font-medium text-amber-950">{label}</dt>
-                <dd className="flex min-w-0 flex-1 flex-col gap-2 sm:flex-row sm:items-center">
+                <dd className="flex min-w-0 flex-1 items-center gap-2">
                   <code
                     className="block min-w-0 flex-1 rounded-md bg-white px-3 py-2 font-mono text-sm break-all text-slate-900 ring-1 ring-amber-300 select-all"
                     data-testid={testId}
                   >
                     {value}
                   </code>
-                  <CopyButton value={value!} label={`Copy ${label!.toLowerCase()}`} text="Copy" />
+                  <CopyButton value={value} label={copy} />
                 </dd>
               </div>
             ))}
