@@ -264,6 +264,15 @@ describe("authorization requests that are refused", () => {
     expect(failed).toMatchObject({ details: { reason: "disabled", purpose: "broker", provider_id: providerId } });
   });
 
+  test("another tenant's provider: tenant_id and provider_id must agree → invalid_request, nothing started", async () => {
+    const other = await tenantWithMembers();
+    const { back } = await oidcFlow({ tenant_id: other.tenant.id, provider_id: oidc.providerId, state: "s4" });
+    const params = returned(back, app);
+    expect(params.get("error")).toBe("invalid_request");
+    expect(params.get("state")).toBe("s4");
+    expect(await (await db()).ssoSignInRequest.count({ where: { tenantId: other.tenant.id } })).toBe(0);
+  });
+
   test("the IdP vouches for an address outside the provider's domains → access_denied, sso.login_failed", async () => {
     const outsider = person(uniqueDomain());
     op.loginAs = outsider.sub;
