@@ -1,7 +1,11 @@
 /** Steps of the OAuth broker tests: an application registered over REST, PKCE, and the client's side of the flow. */
-import { createHash, randomBytes } from "node:crypto";
-import { client } from "./fixtures.ts";
-import type { TestBrowser, Hop } from "./browser.ts";
+import { createHash, randomBytes, randomUUID } from "node:crypto";
+import { client, operator, tenantWithMembers } from "./fixtures.ts";
+import { TestBrowser, type Hop } from "./browser.ts";
+import { freePort, startApi, type TestApi } from "./api.ts";
+import { startOidcOp, type TestOp } from "./oidc-op.ts";
+import { oidcProvider, uniqueDomain } from "./sso-signin.ts";
+import { metadataChecksIdle } from "../../server/sso/checks.ts";
 
 export interface TestApplication {
   id: string;
@@ -75,4 +79,62 @@ export async function readProfile(apiUrl: string, accessToken: string | null) {
   return { status: res.status, headers: res.headers, json: await res.json() };
 }
 
-export type { TestBrowser };
+/**
+ * What the broker tests share: the app over real HTTP (APP_URL set to it), a real OpenID Provider,
+ * an operator, a registered application, and one tenant with an enabled OIDC provider.
+ */
+export class BrokerWorld {
+  api!: TestApi;
+  op!: TestOp;
+  operatorToken!: string;
+  app!: TestApplication;
+  oidc!: { tenantId: string; providerId: string; domain: string };
+
+  async start(): Promise<void> {
+    const port = await freePort();
+    process.env.APP_URL = `http://127.0.0.1:${port}`;
+    [this.api, this.op] = await Promise.all([startApi(port), startOidcOp()]);
+    this.operatorToken = (await operator()).token;
+    this.app = await registerApplication(this.api.url, this.operatorToken);
+    const world = await tenantWithMembers();
+    const domain = uniqueDomain();
+    const { providerId } = await oidcProvider(this.api.url, world.admin.token, world.tenant.id, this.op, { domains: [domain] });
+    this.oidc = { tenantId: world.tenant.id, providerId, domain };
+  }
+
+  async close(): Promise<void> {
+    await metadataChecksIdle();
+    await Promise.all([this.api.close(), this.op.close()]);
+  }
+
+  /** A person the OP can sign in (by login_hint, or `op.loginAs = sub`). */
+  person(domain: string) {
+    const sub = `sub-${randomUUID().slice(0, 8)}`;
+    const email = `${sub}@${domain}`;
+    this.op.accounts.set(sub, { sub, email, email_verified: true, given_name: "Ada", family_name: "Lovelace", groups: ["engineering"] });
+    return { sub, email };
+  }
+
+  /** The OIDC flow up to the redirect back to the application (the browser stops there). */
+  async flow(extra: Record<string, string>, application = this.app) {
+    const { verifier, challenge } = pkce();
+    const browser = new TestBrowser();
+    const url = authorizeUrl(this.api.url, application, challenge, extra);
+    const start = await browser.request(url);
+    let back: Hop = start;
+    if (start.location && new URL(start.location).origin === this.op.origin) {
+      const { next } = await browser.follow(start, (u) => u.origin === this.op.origin);
+      back = await browser.request(next!);
+    }
+    return { browser, back, verifier, state: new URL(url).searchParams.get("state")! };
+  }
+
+  /** A fresh code for a new person of the shared OIDC provider. */
+  async code(application = this.app) {
+    const who = this.person(this.oidc.domain);
+    const flow = await this.flow({ login_hint: who.email }, application);
+    const params = returned(flow.back, application);
+    if (params.get("error")) throw new Error(`no code: ${params}`);
+    return { ...flow, who, code: params.get("code")! };
+  }
+}
