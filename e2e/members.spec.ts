@@ -46,7 +46,11 @@ test("an operator adds a viewer with a password; the viewer signs in and can onl
   expect((await people.listMembers(tenant.id)).find((m) => m.user_id === viewerId)!.role).toBe("viewer");
 });
 
-test("an admin changes roles; the last admin cannot demote themselves", async ({ page, people, membersPage }) => {
+test("an admin changes roles: promoting asks first, naming the person; the last admin cannot demote themselves", async ({
+  page,
+  people,
+  membersPage,
+}) => {
   const { tenant, person: admin } = await people.tenantWith("admin", "Roles");
   const other = await people.addMember(tenant.id, { email: uniqueEmail("other"), role: "viewer" });
 
@@ -59,7 +63,16 @@ test("an admin changes roles; the last admin cannot demote themselves", async ({
   await expect(membersPage.actionError).toContainText("last admin");
   await expect(membersPage.roleSelect(admin.email)).toHaveValue("admin");
 
+  // Promoting asks first, naming the person; cancelling changes nothing.
   await membersPage.roleSelect(other.email).selectOption("admin");
+  await expect(membersPage.dialog.getByRole("heading")).toHaveText(`Make ${other.email} an admin?`);
+  await membersPage.dialog.getByRole("button", { name: "Cancel" }).click();
+  await expect(membersPage.dialog).toBeHidden();
+  await expect(membersPage.roleSelect(other.email)).toHaveValue("viewer");
+  expect((await people.listMembers(tenant.id)).find((m) => m.user_id === other.user_id)!.role).toBe("viewer");
+
+  await membersPage.roleSelect(other.email).selectOption("admin");
+  await membersPage.dialog.getByRole("button", { name: "Make admin" }).click();
   await expect(membersPage.toast).toContainText(`${other.email} is now admin`);
   expect((await people.listMembers(tenant.id)).find((m) => m.user_id === other.user_id)!.role).toBe("admin");
 });
@@ -89,6 +102,11 @@ test("removing a member asks first, naming them; an operator gives a member with
   await expect(membersPage.row(newcomer.email)).toContainText("No password");
   await expect(membersPage.setPasswordButton(newcomer.email)).toHaveCount(0);
   await expect(membersPage.addButton).toHaveCount(0);
+  // Not only hidden: the console's endpoint refuses a tenant admin.
+  const byAdmin = await page.request.post("/api/trpc/members.setPassword", {
+    data: { tenant_id: tenant.id, user_id: newcomer.user_id, password: "admin-chosen-1" },
+  });
+  expect(byAdmin.status()).toBe(403);
   await membersPage.shell.signOut();
   await signInAs(page, OPERATOR_EMAIL, OPERATOR_PASSWORD);
   await membersPage.goto(tenant.id);

@@ -1,6 +1,7 @@
 /** Platform users (issue 14, item 11): operators search, create and change platform roles; nobody else sees the page. */
 import { expectNoSeriousA11yViolations } from "./axe";
 import { OPERATOR_EMAIL, OPERATOR_PASSWORD } from "./constants";
+import { uniqueName } from "./fixtures";
 import { createPlatformUser, expect, signInAs, test, uniqueEmail } from "./identity";
 
 const SHOTS = process.env.E2E_SCREENSHOTS;
@@ -55,10 +56,18 @@ test("an operator creates a support user, finds them, and promotes them to opera
   await expect(page.getByRole("complementary").getByRole("link", { name: "Platform users" })).toBeVisible();
 });
 
-test("support staff have no Platform users page: not in the navigation, and a 404 at its URL", async ({ page }) => {
+test("support staff have no Platform users page (not in the navigation, a 404 at its URL) and are labelled Support in a tenant", async ({
+  page,
+  people,
+}) => {
+  const tenant = await people.createTenant(uniqueName("Support label"));
   const support = createPlatformUser("support");
   await signInAs(page, support.email, support.password);
   await expect(page.getByRole("complementary").getByRole("link", { name: "Tenants" })).toBeVisible();
+  await page.goto(`/tenants/${tenant.id}`);
+  const access = page.getByRole("term").filter({ hasText: "Your access" }).locator("xpath=following-sibling::dd");
+  await expect(access).toContainText("Support");
+  await expect(access).not.toContainText("Viewer");
   await expect(page.getByRole("complementary").getByRole("link", { name: "Platform users" })).toHaveCount(0);
   const response = await page.goto("/users");
   expect(response?.status()).toBe(404);

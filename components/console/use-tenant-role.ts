@@ -11,6 +11,8 @@ export interface TenantRoleState {
   loading: boolean;
   /** Whether write controls should be offered (the server decides in the end). */
   canWrite: boolean;
+  /** How the access is named to the user: support staff are "Support", not "Viewer". */
+  label: string | null;
 }
 
 /**
@@ -20,10 +22,20 @@ export interface TenantRoleState {
 export function useTenantRole(tenantId: string): TenantRoleState {
   const trpc = useTRPC();
   const me = useQuery(trpc.auth.me.queryOptions({}));
-  if (!me.data) return { role: null, loading: me.isPending, canWrite: false };
+  if (!me.data) return { role: null, loading: me.isPending, canWrite: false, label: null };
   const platform = me.data.user.platform_role;
   const membership = me.data.memberships.find((m) => m.tenant_id === tenantId)?.role ?? null;
   const role: TenantRole | null =
     platform === "operator" || membership === "admin" ? "admin" : platform === "support" || membership === "viewer" ? "viewer" : null;
-  return { role, loading: false, canWrite: role === "admin" };
+  const label =
+    platform === "operator"
+      ? "Operator"
+      : role === "admin"
+        ? "Admin"
+        : platform === "support"
+          ? "Support"
+          : role === "viewer"
+            ? "Viewer"
+            : null;
+  return { role, loading: false, canWrite: role === "admin", label };
 }

@@ -25,6 +25,7 @@ type Open =
   | { kind: "add" }
   | { kind: "remove"; member: Member }
   | { kind: "demote-self"; member: Member }
+  | { kind: "promote"; member: Member }
   | { kind: "password"; member: Member }
   | null;
 
@@ -54,6 +55,10 @@ export function MembersView({ tenantId }: { tenantId: string }) {
     // Operators stay admin through their platform role, so only others are asked.
     if (member.user_id === user.userId && role === "viewer" && user.platformRole !== "operator" && !confirmed) {
       setOpen({ kind: "demote-self", member });
+      return;
+    }
+    if (role === "admin" && !confirmed) {
+      setOpen({ kind: "promote", member });
       return;
     }
     setActionError(null);
@@ -224,6 +229,23 @@ export function MembersView({ tenantId }: { tenantId: string }) {
               {open.member.user_id === user.userId && !user.platformRole
                 ? " You will no longer see it unless someone adds you again."
                 : null}
+            </p>
+          </ConfirmDialog>
+        ) : null}
+
+        {open?.kind === "promote" ? (
+          <ConfirmDialog
+            title={`Make ${open.member.name ?? open.member.email} an admin?`}
+            confirmLabel="Make admin"
+            tone="primary"
+            pending={update.isPending}
+            onCancel={() => setOpen(null)}
+            onConfirm={() => changeRole(open.member, "admin", true)}
+          >
+            <p>
+              <span className="font-medium text-slate-900">{open.member.email}</span>
+              {open.member.name ? ` (${open.member.name})` : null} will be able to change this tenant: its members, SSO providers and
+              webhooks.
             </p>
           </ConfirmDialog>
         ) : null}

@@ -22,7 +22,7 @@ function Row({ term, children }: { term: string; children: ReactNode }) {
 export function TenantOverview({ tenantId }: { tenantId: string }) {
   const trpc = useTRPC();
   const query = useQuery(trpc.tenants.get.queryOptions({ tenant_id: tenantId }));
-  const { role } = useTenantRole(tenantId);
+  const { role, label } = useTenantRole(tenantId);
   const tenant = query.data;
   if (!tenant) return null;
 
@@ -45,7 +45,7 @@ export function TenantOverview({ tenantId }: { tenantId: string }) {
         </Row>
         {role ? (
           <Row term="Your access">
-            <Badge tone={role === "admin" ? "accent" : "neutral"}>{role === "admin" ? "Admin" : "Viewer"}</Badge>
+            <Badge tone={role === "admin" ? "accent" : "neutral"}>{label}</Badge>
             <span className="ml-2 text-slate-600">{role === "admin" ? "You can change this tenant." : "You can look, not change."}</span>
           </Row>
         ) : null}

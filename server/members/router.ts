@@ -84,7 +84,7 @@ export const membersRouter = router({
       noContent(ctx);
     }),
 
-  /** Console only: the first password of a member who has none. */
+  /** Console only, platform operators only (the service refuses others): the first password of a member who has none. */
   setPassword: tenantProcedure("admin")
     .input(SetMemberPasswordInput)
     .output(Member)
