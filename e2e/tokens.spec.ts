@@ -16,6 +16,8 @@ test("an admin creates a token, uses it against the API, then revokes it", async
   await expect(tokensPage.newTokenPanel.getByRole("button", { name: "Copied" })).toBeVisible();
   expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(value);
   await expect(tokensPage.row(name)).toContainText(tenant.name);
+  // Named by its prefix and last four characters, the only part of the value ever shown again.
+  await expect(tokensPage.row(name).getByTestId("token-display")).toHaveText(`cp_…${value.slice(-4)}`);
   await expect(tokensPage.row(name)).toContainText("Never");
 
   const auth = { Authorization: `Bearer ${value}` };

@@ -2,7 +2,7 @@
 
 import type { ReactNode } from "react";
 import { useQuery } from "@tanstack/react-query";
-import type { ApiToken } from "@/server/tokens/schemas";
+import { tokenDisplay, type ApiToken } from "@/server/tokens/schemas";
 import { useTRPC } from "../trpc";
 import { Badge } from "../ui/badge";
 import { Button } from "../ui/button";
@@ -79,6 +79,13 @@ export function TokensTable({ position, onMove, tenantName, onRevoke, emptyActio
             <span className="block truncate font-medium text-slate-900" title={token.name}>
               {token.name}
             </span>
+            <code
+              className="font-mono text-xs text-slate-600"
+              data-testid="token-display"
+              title="The token's prefix and last four characters"
+            >
+              {tokenDisplay(token)}
+            </code>
           </Td>
           <Td>
             <span className="inline-flex items-center gap-2">

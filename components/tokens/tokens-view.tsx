@@ -2,7 +2,7 @@
 
 import { useState } from "react";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import type { ApiToken } from "@/server/tokens/schemas";
+import { tokenDisplay, type ApiToken } from "@/server/tokens/schemas";
 import { messageOf, useTRPC } from "../trpc";
 import { Button } from "../ui/button";
 import { Card, CardHeader } from "../ui/card";
@@ -100,7 +100,8 @@ export function TokensView() {
           }
         >
           <p>
-            Anything using <span className="font-medium text-slate-900">{revoking.name}</span> stops working at once. This cannot be undone.
+            Anything using <span className="font-medium text-slate-900">{revoking.name}</span> (
+            <code className="font-mono text-xs">{tokenDisplay(revoking)}</code>) stops working at once. This cannot be undone.
           </p>
         </ConfirmDialog>
       ) : null}

@@ -9,7 +9,7 @@ import path from "node:path";
 import type { Database } from "../db/client.ts";
 import type { Env } from "../env.ts";
 import { hashPassword, verifyPassword } from "./password.ts";
-import { hashToken } from "../auth/tokens.ts";
+import { hashToken, lastFourOf } from "../auth/tokens.ts";
 import { normalizeEmail } from "./users.ts";
 
 async function ensureOperator(db: Database, email: string, password: string) {
@@ -29,7 +29,10 @@ async function ensureOperator(db: Database, email: string, password: string) {
 }
 
 async function ensureToken(db: Database, userId: string, value: string, name: string) {
-  await db.prisma.apiToken.createMany({ data: [{ userId, name, tokenHash: hashToken(value) }], skipDuplicates: true });
+  await db.prisma.apiToken.createMany({
+    data: [{ userId, name, tokenHash: hashToken(value), lastFour: lastFourOf(value) }],
+    skipDuplicates: true,
+  });
 }
 
 export async function bootstrap(db: Database, env: Env): Promise<string[]> {

@@ -1,16 +1,21 @@
 /**
- * API tokens: `cp_` + 32 random bytes (base64url), stored only as SHA-256 hex.
+ * API tokens: `cp_` + 32 random bytes (base64url), stored only as SHA-256 hex (and the last four
+ * characters, which name the token in lists but do not help guess it).
  */
 import { createHash, randomBytes } from "node:crypto";
 import type { SqlRunner } from "../db/sql.ts";
 import { asPlatformRole, type Principal } from "./principal.ts";
 import { clock } from "../clock.ts";
 import { countRequestSql, type Hit, type Policy } from "../http/rate-limit.ts";
-
-const TOKEN_PREFIX = "cp_";
+import { TOKEN_PREFIX } from "../tokens/schemas.ts";
 
 export function generateTokenValue(): string {
   return TOKEN_PREFIX + randomBytes(32).toString("base64url");
+}
+
+/** What is kept of a value besides its hash: its last four characters, to tell tokens apart in lists. */
+export function lastFourOf(value: string): string {
+  return value.slice(-4);
 }
 
 export function hashToken(value: string): string {

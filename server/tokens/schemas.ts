@@ -4,6 +4,14 @@ import { JsonBoolean, text } from "../http/fields.ts";
 
 export const MAX_TOKEN_NAME_LENGTH = 100;
 
+/** Every token value starts with this. */
+export const TOKEN_PREFIX = "cp_";
+
+/** How a token is named where its value cannot be shown: the prefix and, when known, its last four characters. */
+export function tokenDisplay(token: { last_four: string | null }): string {
+  return `${TOKEN_PREFIX}…${token.last_four ?? ""}`;
+}
+
 export const ApiToken = z
   .object({
     id: z.uuid(),
@@ -11,6 +19,10 @@ export const ApiToken = z
     user_id: z.uuid(),
     tenant_id: z.uuid().nullable().meta({ description: "When set, the token can act only in this tenant." }),
     read_only: z.boolean(),
+    last_four: z.string().nullable().meta({
+      description:
+        "The last four characters of the token's value (every value starts with `cp_`), to tell tokens apart; null for tokens minted before it was kept.",
+    }),
     expires_at: z.iso.datetime().nullable(),
     last_used_at: z.iso.datetime().nullable().meta({ description: "Updated at most once a minute." }),
     created_at: z.iso.datetime(),

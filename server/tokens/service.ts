@@ -5,7 +5,7 @@
 import { keysetPage, keysetWhere, type PageRequest } from "../db/keyset.ts";
 import { Forbidden, InvalidField, NotFound } from "../errors.ts";
 import { clock } from "../clock.ts";
-import { generateTokenValue, hashToken } from "../auth/tokens.ts";
+import { generateTokenValue, hashToken, lastFourOf } from "../auth/tokens.ts";
 import { asPlatformRole, asTenantRole, type Principal } from "../auth/principal.ts";
 import type { ServiceContext } from "../service-context.ts";
 import { mayActForOthers, scopeTenantOf, tenantRoleOf } from "../auth/policy.ts";
@@ -19,6 +19,7 @@ interface TokenRow {
   userId: string;
   tenantId: string | null;
   readOnly: boolean;
+  lastFour: string | null;
   expiresAt: Date | null;
   lastUsedAt: Date | null;
   createdAt: Date;
@@ -31,6 +32,7 @@ export function presentToken(row: TokenRow): ApiToken {
     user_id: row.userId,
     tenant_id: row.tenantId,
     read_only: row.readOnly,
+    last_four: row.lastFour,
     expires_at: row.expiresAt?.toISOString() ?? null,
     last_used_at: row.lastUsedAt?.toISOString() ?? null,
     created_at: row.createdAt.toISOString(),
@@ -111,6 +113,7 @@ export async function createToken({ db, actor: { principal, request } }: Service
         userId: ownerId,
         name: input.name,
         tokenHash: hashToken(value),
+        lastFour: lastFourOf(value),
         tenantId: input.tenant_id ?? null,
         // The SSO restriction travels with the token: that tenant only, no platform role.
         ssoTenantId: principal.ssoTenantId ?? null,

@@ -42,6 +42,22 @@ describe("API tokens", () => {
     expect(JSON.stringify(events[0]!.details)).not.toContain(res.json.token);
   });
 
+  test("a token is listed with its last four characters (captured at creation); an older token without them lists null", async () => {
+    const { admin } = await tenantWithMembers();
+    const owner = client(api.url, admin.token);
+    const created = await owner.post("/api/v1/tokens", { name: "ci runner" });
+    expect(created.status).toBe(201);
+    expect(created.json.last_four).toBe(created.json.token.slice(-4));
+    expect((await (await db()).apiToken.findUniqueOrThrow({ where: { id: created.json.id } })).lastFour).toBe(created.json.token.slice(-4));
+
+    const listed = (await owner.get("/api/v1/tokens?page_size=100")).json.results as Array<{ id: string; last_four: string | null }>;
+    expect(listed.find((t) => t.id === created.json.id)!.last_four).toBe(created.json.token.slice(-4));
+    // The token the fixtures made directly (as a token minted before this field existed) has none.
+    const older = listed.filter((t) => t.id !== created.json.id);
+    expect(older.length).toBeGreaterThan(0);
+    for (const token of older) expect(token.last_four).toBeNull();
+  });
+
   test("revoked and expired tokens answer 401 invalid_token", async () => {
     const { admin } = await tenantWithMembers();
     const owner = client(api.url, admin.token);
