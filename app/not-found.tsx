@@ -5,6 +5,7 @@ import { Brand } from "@/components/brand";
 import { Providers } from "@/components/providers";
 import { ConsoleShell } from "@/components/console/shell";
 import { NotFoundView } from "@/components/console/not-found-view";
+import { requestTheme } from "./theme";
 
 export const metadata: Metadata = { title: "Page not found" };
 
@@ -14,7 +15,7 @@ export default async function NotFound() {
   if (user) {
     return (
       <Providers user={user}>
-        <ConsoleShell user={user}>
+        <ConsoleShell user={user} theme={await requestTheme()}>
           <NotFoundView />
         </ConsoleShell>
       </Providers>

@@ -131,7 +131,7 @@ function EventBody({ event }: { event: AuditEventView }) {
           tabIndex={0}
           aria-label="Details as JSON"
           data-testid="event-details"
-          className="mt-2 max-h-80 overflow-auto rounded-md bg-slate-900 p-3 font-mono text-xs leading-relaxed text-slate-100 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600"
+          className="mt-2 max-h-80 overflow-auto rounded-md bg-code p-3 font-mono text-xs leading-relaxed text-code-fg focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600"
         >
           {details}
         </pre>

@@ -11,6 +11,8 @@ import { BookIcon, CloseIcon, MenuIcon, UserIcon } from "../icons";
 import { isActive, navLinks } from "./nav";
 import { useSelectedTenant } from "./selected-tenant";
 import { SignOutButton } from "./sign-out-button";
+import { ThemeSwitch } from "./theme-switch";
+import type { Theme } from "../theme";
 import { TenantCommandProvider } from "./tenant-command";
 import { TenantSwitcher } from "./tenant-switcher";
 import { consoleUrl } from "./urls";
@@ -51,7 +53,7 @@ function Navigation({ user, onNavigate }: { user: ConsoleUser; onNavigate: () =>
   );
 }
 
-function Account({ user, onNavigate }: { user: ConsoleUser; onNavigate: () => void }) {
+function Account({ user, theme, onNavigate }: { user: ConsoleUser; theme: Theme; onNavigate: () => void }) {
   const pathname = usePathname();
   const selected = useSelectedTenant();
   const current = pathname === consoleUrl.profile();
@@ -81,6 +83,7 @@ function Account({ user, onNavigate }: { user: ConsoleUser; onNavigate: () => vo
           </Badge>
         ) : null}
       </div>
+      <ThemeSwitch initial={theme} />
       <div className="flex items-center justify-between gap-2">
         <SignOutButton />
         <a
@@ -96,7 +99,7 @@ function Account({ user, onNavigate }: { user: ConsoleUser; onNavigate: () => vo
 }
 
 /** The signed-in frame: sidebar on wide screens, a header with a menu on narrow ones. */
-export function ConsoleShell({ user, children }: { user: ConsoleUser; children: ReactNode }) {
+export function ConsoleShell({ user, theme, children }: { user: ConsoleUser; theme: Theme; children: ReactNode }) {
   const [menuOpen, setMenuOpen] = useState(false);
   const close = () => setMenuOpen(false);
 
@@ -121,7 +124,7 @@ export function ConsoleShell({ user, children }: { user: ConsoleUser; children: 
             <Navigation user={user} onNavigate={close} />
           </div>
           <div className="border-t border-slate-200 px-5 py-4">
-            <Account user={user} onNavigate={close} />
+            <Account user={user} theme={theme} onNavigate={close} />
           </div>
         </aside>
 
@@ -145,7 +148,7 @@ export function ConsoleShell({ user, children }: { user: ConsoleUser; children: 
             <TenantSwitcher onNavigate={close} />
             <Navigation user={user} onNavigate={close} />
             <div className="border-t border-slate-200 pt-4">
-              <Account user={user} onNavigate={close} />
+              <Account user={user} theme={theme} onNavigate={close} />
             </div>
           </div>
         </header>

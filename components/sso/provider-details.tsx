@@ -4,6 +4,7 @@ import type { ReactNode } from "react";
 import type { SsoProvider } from "@/server/sso/schemas";
 import { CopyButton } from "../ui/copy-button";
 import { formatExact, RelativeTime } from "../ui/relative-time";
+import { DomainList } from "./domain-list";
 import { CertificateExpiry, MetadataStatusBadge } from "./metadata-status";
 import { hasCertificates, PROVIDER_TYPE_INFO } from "./provider-types";
 
@@ -37,7 +38,9 @@ export function ProviderDetails({ provider, actions }: { provider: SsoProvider; 
         <Item term={PROVIDER_TYPE_INFO[provider.provider_type].urlLabel}>
           <Value value={provider.metadata_url} copyLabel={`Copy the URL of ${provider.name}`} />
         </Item>
-        <Item term="Domains">{provider.domains.length ? provider.domains.join(", ") : <span className="text-slate-500">None</span>}</Item>
+        <Item term="Domains">
+          <DomainList domains={provider.domains} />
+        </Item>
         <Item term="Metadata">
           <span className="inline-flex flex-wrap items-center gap-2">
             <MetadataStatusBadge metadata={metadata} />

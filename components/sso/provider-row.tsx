@@ -12,6 +12,7 @@ import { Td, Tr } from "../ui/table";
 import { useToast } from "../ui/toast";
 import { ChevronDownIcon, PencilIcon, RefreshIcon, TrashIcon } from "../icons";
 import { CertificateExpiry, CertificateWarning, MetadataStatusBadge } from "./metadata-status";
+import { DomainList } from "./domain-list";
 import { ProviderDetails } from "./provider-details";
 import { SignInPanel } from "./signin-panel";
 import { PROVIDER_TYPE_INFO, ProviderTypeIcon } from "./provider-types";
@@ -155,13 +156,7 @@ export function ProviderRow({ tenantId, provider, canWrite, ensureSteppedUp, onE
           </div>
         </Td>
         <Td className="hidden xl:table-cell">
-          {provider.domains.length ? (
-            <span className="block max-w-48 truncate" title={provider.domains.join(", ")}>
-              {provider.domains.join(", ")}
-            </span>
-          ) : (
-            <span className="text-slate-500">None</span>
-          )}
+          <DomainList domains={provider.domains} className="max-w-56" />
         </Td>
         <Td className="hidden sm:table-cell">
           <MetadataStatusBadge metadata={provider.metadata} />

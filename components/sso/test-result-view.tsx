@@ -93,7 +93,7 @@ export function TestResultView({ tenantId, providerId, requestId }: { tenantId: 
           <Card>
             <CardHeader title="Raw attributes" description="Everything received, as sent." />
             <CardBody>
-              <pre className="overflow-x-auto rounded-md bg-slate-900 p-4 text-xs text-slate-100" data-testid="test-raw-attributes">
+              <pre className="overflow-x-auto rounded-md bg-code p-4 text-xs text-code-fg" data-testid="test-raw-attributes">
                 {JSON.stringify(result.profile.raw_attributes, null, 2)}
               </pre>
             </CardBody>

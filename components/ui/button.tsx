@@ -7,11 +7,11 @@ type Size = "sm" | "md";
 
 // A busy button is disabled too, but keeps its colours so its label stays readable.
 const VARIANTS: Record<Variant, string> = {
-  primary: "bg-indigo-600 text-white shadow-sm hover:bg-indigo-700 disabled:bg-indigo-400 aria-busy:bg-indigo-600",
+  primary: "bg-indigo-600 text-on-solid shadow-sm hover:bg-indigo-700 disabled:bg-indigo-400 aria-busy:bg-indigo-600",
   secondary:
     "bg-white text-slate-700 shadow-sm ring-1 ring-inset ring-slate-300 hover:bg-slate-50 disabled:text-slate-500 disabled:bg-slate-50 aria-busy:text-slate-700",
   ghost: "text-slate-700 hover:bg-slate-100 disabled:text-slate-500 aria-busy:text-slate-700",
-  danger: "bg-red-600 text-white shadow-sm hover:bg-red-700 disabled:bg-red-400 aria-busy:bg-red-600",
+  danger: "bg-red-600 text-on-solid shadow-sm hover:bg-red-700 disabled:bg-red-400 aria-busy:bg-red-600",
 };
 
 const SIZES: Record<Size, string> = {

@@ -134,7 +134,7 @@ export function Dialog({
         if (event.target === ref.current && !busyRef.current) closeRef.current();
       }}
       className={cx(
-        "overflow-y-auto bg-white p-0 text-slate-900 shadow-xl backdrop:bg-slate-900/40",
+        "overflow-y-auto bg-white p-0 text-slate-900 shadow-xl backdrop:bg-slate-900/40 dark:backdrop:bg-black/60",
         placement === "side"
           ? "my-0 mr-0 ml-auto h-dvh max-h-dvh w-full max-w-xl"
           : cx("m-auto max-h-[calc(100dvh-2rem)] w-[calc(100%-2rem)] rounded-lg", size === "sm" ? "max-w-md" : "max-w-lg"),

@@ -96,7 +96,7 @@ export default function ErrorCodesPage() {
 
         <figure className="mt-6">
           <figcaption className="mb-2 text-sm font-medium text-slate-700">Example</figcaption>
-          <pre className="overflow-x-auto rounded-lg bg-slate-900 p-4 text-xs leading-relaxed text-slate-100">
+          <pre className="overflow-x-auto rounded-lg bg-code p-4 text-xs leading-relaxed text-code-fg">
             <code>{EXAMPLE}</code>
           </pre>
         </figure>
