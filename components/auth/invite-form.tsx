@@ -4,7 +4,6 @@ import { useEffect, useState, type FormEvent } from "react";
 import { useRouter } from "next/navigation";
 import { signIn } from "next-auth/react";
 import type { AcceptedInvitation, InvitationPreview } from "@/server/invitations/schemas";
-import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from "@/server/members/schemas";
 import { useFormErrors, serverErrors } from "../form-errors";
 import { consoleUrl } from "../console/urls";
 import { messageOf, statusOf } from "../trpc";
@@ -13,6 +12,7 @@ import { Button } from "../ui/button";
 import { Field } from "../ui/field";
 import { Input } from "../ui/input";
 import { Spinner } from "../ui/spinner";
+import { NewPasswordFields, newPasswordErrors } from "../people/new-password-fields";
 import { useHydrated } from "../use-hydrated";
 import { callProcedure, linkToken } from "./public-api";
 
@@ -87,11 +87,7 @@ export function InviteForm() {
     event.preventDefault();
     setFormError(null);
     if (invitation.needs_password) {
-      const found: Record<string, string> = {};
-      if (password.length < MIN_PASSWORD_LENGTH) found.password = `Password must be at least ${MIN_PASSWORD_LENGTH} characters`;
-      else if (password.length > MAX_PASSWORD_LENGTH) found.password = `Password must be at most ${MAX_PASSWORD_LENGTH} characters`;
-      else if (confirm !== password) found.confirm = "The passwords do not match";
-      if (show(found)) return;
+      if (show(newPasswordErrors(password, confirm))) return;
     }
     setSubmitting(true);
     try {
@@ -138,33 +134,15 @@ export function InviteForm() {
               <Input {...control} autoComplete="name" value={name} onChange={(e) => (setName(e.target.value), clear("name"))} />
             )}
           </Field>
-          <Field
-            id="invite-password"
-            label="Choose a password"
-            hint={`At least ${MIN_PASSWORD_LENGTH} characters.`}
-            error={errors.password}
-          >
-            {(control) => (
-              <Input
-                {...control}
-                type="password"
-                autoComplete="new-password"
-                value={password}
-                onChange={(e) => (setPassword(e.target.value), clear("password"))}
-              />
-            )}
-          </Field>
-          <Field id="invite-confirm" label="Confirm password" error={errors.confirm}>
-            {(control) => (
-              <Input
-                {...control}
-                type="password"
-                autoComplete="new-password"
-                value={confirm}
-                onChange={(e) => (setConfirm(e.target.value), clear("confirm"))}
-              />
-            )}
-          </Field>
+          <NewPasswordFields
+            idPrefix="invite"
+            labels={{ password: "Choose a password", confirm: "Confirm password" }}
+            password={password}
+            confirm={confirm}
+            errors={errors}
+            onPassword={(value) => (setPassword(value), clear("password"))}
+            onConfirm={(value) => (setConfirm(value), clear("confirm"))}
+          />
           <Button type="submit" className="w-full" loading={submitting}>
             {submitting ? "Joining…" : `Join ${invitation.tenant_name}`}
           </Button>

@@ -3,21 +3,19 @@
 import { useState, type FormEvent } from "react";
 import { useRouter } from "next/navigation";
 import { signIn } from "next-auth/react";
-import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from "@/server/members/schemas";
 import { serverErrors, useFormErrors } from "../form-errors";
 import { consoleUrl } from "../console/urls";
 import { statusOf } from "../trpc";
 import { Alert } from "../ui/alert";
 import { Button } from "../ui/button";
-import { Field } from "../ui/field";
-import { Input } from "../ui/input";
+import { NewPasswordFields, newPasswordErrors } from "../people/new-password-fields";
 import { useHydrated } from "../use-hydrated";
 import { callProcedure, linkToken } from "./public-api";
 
 const LABELS = { password: "Password" };
 const ORDER: Array<[string, string]> = [
   ["password", "new-password"],
-  ["confirm", "new-password-confirm"],
+  ["confirm", "new-confirm"],
 ];
 
 /** Sets a new password with the emailed link, then signs in with it. */
@@ -46,11 +44,7 @@ export function ResetPasswordForm() {
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     setFormError(null);
-    const found: Record<string, string> = {};
-    if (password.length < MIN_PASSWORD_LENGTH) found.password = `Password must be at least ${MIN_PASSWORD_LENGTH} characters`;
-    else if (password.length > MAX_PASSWORD_LENGTH) found.password = `Password must be at most ${MAX_PASSWORD_LENGTH} characters`;
-    else if (confirm !== password) found.confirm = "The passwords do not match";
-    if (show(found) || !token) return;
+    if (show(newPasswordErrors(password, confirm)) || !token) return;
     setSubmitting(true);
     try {
       const { email } = await callProcedure<{ email: string }>("auth.confirmPasswordReset", { token, password });
@@ -72,28 +66,15 @@ export function ResetPasswordForm() {
           </a>
         </Alert>
       ) : null}
-      <Field id="new-password" label="New password" hint={`At least ${MIN_PASSWORD_LENGTH} characters.`} error={errors.password}>
-        {(control) => (
-          <Input
-            {...control}
-            type="password"
-            autoComplete="new-password"
-            value={password}
-            onChange={(e) => (setPassword(e.target.value), clear("password"))}
-          />
-        )}
-      </Field>
-      <Field id="new-password-confirm" label="Confirm new password" error={errors.confirm}>
-        {(control) => (
-          <Input
-            {...control}
-            type="password"
-            autoComplete="new-password"
-            value={confirm}
-            onChange={(e) => (setConfirm(e.target.value), clear("confirm"))}
-          />
-        )}
-      </Field>
+      <NewPasswordFields
+        idPrefix="new"
+        labels={{ password: "New password", confirm: "Confirm new password" }}
+        password={password}
+        confirm={confirm}
+        errors={errors}
+        onPassword={(value) => (setPassword(value), clear("password"))}
+        onConfirm={(value) => (setConfirm(value), clear("confirm"))}
+      />
       <Button type="submit" className="w-full" disabled={!hydrated || token === undefined} loading={submitting}>
         {submitting ? "Saving…" : "Set new password"}
       </Button>

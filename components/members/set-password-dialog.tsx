@@ -2,17 +2,16 @@
 
 import { useState, type FormEvent } from "react";
 import { useMutation } from "@tanstack/react-query";
-import { Password, type Member } from "@/server/members/schemas";
-import { useFormErrors, type FieldErrors } from "../form-errors";
+import type { Member } from "@/server/members/schemas";
+import { useFormErrors } from "../form-errors";
+import { NewPasswordFields, newPasswordErrors } from "../people/new-password-fields";
 import { useTRPC } from "../trpc";
 import { Alert } from "../ui/alert";
 import { Dialog, FormActions } from "../ui/dialog";
-import { Field } from "../ui/field";
-import { Input } from "../ui/input";
 
 const ORDER: Array<[string, string]> = [
-  ["password", "member-new-password"],
-  ["confirm", "member-confirm-password"],
+  ["password", "member-password"],
+  ["confirm", "member-confirm"],
 ];
 
 /** The first password of a member who has none, so that they can sign in to the console. */
@@ -21,16 +20,12 @@ export function SetPasswordDialog({ member, onDone, onClose }: { member: Member;
   const setPassword = useMutation(trpc.members.setPassword.mutationOptions());
   const [password, setValue] = useState("");
   const [confirm, setConfirm] = useState("");
-  const { errors, formError, setFormError, show, fail } = useFormErrors(ORDER);
+  const { errors, formError, setFormError, show, clear, fail } = useFormErrors(ORDER);
 
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     setFormError(null);
-    const parsed = Password.safeParse(password);
-    const found: FieldErrors = {};
-    if (!parsed.success) found.password = `Password ${parsed.error.issues[0]?.message ?? "is not valid"}`;
-    else if (confirm !== password) found.confirm = "The passwords do not match";
-    if (show(found)) return;
+    if (show(newPasswordErrors(password, confirm))) return;
     setPassword.mutate(
       { tenant_id: member.tenant_id, user_id: member.user_id, password },
       { onSuccess: onDone, onError: (error) => fail(error, null) },
@@ -53,28 +48,14 @@ export function SetPasswordDialog({ member, onDone, onClose }: { member: Member;
     >
       <div className="space-y-4">
         {formError ? <Alert tone="danger">{formError}</Alert> : null}
-        <Field id="member-new-password" label="Password" hint="At least 8 characters." error={errors.password}>
-          {(control) => (
-            <Input
-              {...control}
-              type="password"
-              autoComplete="new-password"
-              value={password}
-              onChange={(event) => setValue(event.target.value)}
-            />
-          )}
-        </Field>
-        <Field id="member-confirm-password" label="Confirm password" error={errors.confirm}>
-          {(control) => (
-            <Input
-              {...control}
-              type="password"
-              autoComplete="new-password"
-              value={confirm}
-              onChange={(event) => setConfirm(event.target.value)}
-            />
-          )}
-        </Field>
+        <NewPasswordFields
+          idPrefix="member"
+          password={password}
+          confirm={confirm}
+          errors={errors}
+          onPassword={(value) => (setValue(value), clear("password"))}
+          onConfirm={(value) => (setConfirm(value), clear("confirm"))}
+        />
       </div>
     </Dialog>
   );

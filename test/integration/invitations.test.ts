@@ -1,42 +1,28 @@
-import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
-import { startApi, type TestApi } from "../support/api.ts";
+import { describe, expect, test } from "vitest";
 import { client, createToken, createUser, db, tenantWithMembers } from "../support/fixtures.ts";
-import { linkIn, startSmtp, type TestSmtp } from "../support/smtp.ts";
+import { linkIn } from "../support/smtp.ts";
+import { mailServers } from "../support/mail-servers.ts";
 import { checkCredentials } from "../../server/account/users.ts";
 import { hashLinkToken } from "../../server/account/link-tokens.ts";
 import { clock } from "../../server/clock.ts";
 import { env } from "../../server/env.ts";
 
-let api: TestApi;
-let smtp: TestSmtp;
-const realNow = clock.now;
-beforeAll(async () => {
-  smtp = await startSmtp();
-  process.env.SMTP_URL = smtp.url;
-  api = await startApi();
-});
-afterAll(async () => {
-  await api.close();
-  await smtp.close();
-});
-afterEach(() => {
-  clock.now = realNow;
-});
+const servers = mailServers();
 
 const events = async (tenantId: string, type: string) => (await db()).auditEvent.findMany({ where: { tenantId, eventType: type } });
 let n = 0;
 const newEmail = () => `invitee-${Date.now()}-${++n}@example.com`;
 
 async function invite(tenantId: string, token: string, email: string, role = "viewer") {
-  const res = await client(api.url, token).post(`/api/v1/tenants/${tenantId}/invitations`, { email, role });
+  const res = await client(servers.api.url, token).post(`/api/v1/tenants/${tenantId}/invitations`, { email, role });
   expect(res.status, res.text).toBe(201);
-  const mail = await smtp.waitFor(email);
+  const mail = await servers.smtp.waitFor(email);
   return { invitation: res.json, mail, token: linkIn(mail, "/invite").token };
 }
 
 describe("invitations", () => {
   test("the mail goes through SMTP_URL (the test's loopback SMTP server)", () => {
-    expect(env().SMTP_URL).toBe(smtp.url);
+    expect(env().SMTP_URL).toBe(servers.smtp.url);
   });
 
   test("an admin invites a new person: mail with a link; following it sets a password and joins with the role", async () => {
@@ -62,7 +48,7 @@ describe("invitations", () => {
       { actorId: admin.user.id, targetId: invitation.id, details: { email, role: "admin" } },
     ]);
 
-    const anonymous = client(api.url);
+    const anonymous = client(servers.api.url);
     const preview = await anonymous.post("/api/v1/invitations/lookup", { token });
     expect(preview.status).toBe(200);
     expect(preview.json).toMatchObject({ tenant_id: tenant.id, tenant_name: tenant.name, email, role: "admin", needs_password: true });
@@ -77,7 +63,7 @@ describe("invitations", () => {
     expect(await checkCredentials(await db(), email, "invited-password-1")).not.toBeNull();
 
     // Signed in with the chosen role: a token of the new user reaches the tenant as admin.
-    const own = client(api.url, await createToken(accepted.json.user_id));
+    const own = client(servers.api.url, await createToken(accepted.json.user_id));
     const me = await own.get("/api/v1/me");
     expect(me.json.memberships).toEqual([{ tenant_id: tenant.id, tenant_name: tenant.name, role: "admin" }]);
     expect((await own.get(`/api/v1/tenants/${tenant.id}/invitations`)).status).toBe(200);
@@ -92,7 +78,7 @@ describe("invitations", () => {
     expect(again.status).toBe(404);
     expect(again.json.detail).toMatch(/already been used/);
     expect((await anonymous.post("/api/v1/invitations/lookup", { token })).status).toBe(404);
-    const list = await client(api.url, admin.token).get(`/api/v1/tenants/${tenant.id}/invitations?status=accepted`);
+    const list = await client(servers.api.url, admin.token).get(`/api/v1/tenants/${tenant.id}/invitations?status=accepted`);
     expect(list.json.results).toMatchObject([{ id: invitation.id, status: "accepted" }]);
   });
 
@@ -100,11 +86,11 @@ describe("invitations", () => {
     const { tenant, admin } = await tenantWithMembers();
     const email = newEmail();
     const { token } = await invite(tenant.id, admin.token, email);
-    clock.now = () => new Date(realNow().getTime() + 7 * 24 * 3600_000 + 60_000);
-    const res = await client(api.url).post("/api/v1/invitations/accept", { token, password: "invited-password-1" });
+    clock.now = () => new Date(servers.realNow().getTime() + 7 * 24 * 3600_000 + 60_000);
+    const res = await client(servers.api.url).post("/api/v1/invitations/accept", { token, password: "invited-password-1" });
     expect(res.status).toBe(404);
     expect(res.json.detail).toMatch(/expired/);
-    const list = await client(api.url, admin.token).get(`/api/v1/tenants/${tenant.id}/invitations?status=expired`);
+    const list = await client(servers.api.url, admin.token).get(`/api/v1/tenants/${tenant.id}/invitations?status=expired`);
     expect(list.json.results.map((i: { email: string }) => i.email)).toEqual([email]);
     expect(await checkCredentials(await db(), email, "invited-password-1")).toBeNull();
   });
@@ -113,11 +99,11 @@ describe("invitations", () => {
     const { tenant, admin } = await tenantWithMembers();
     const email = newEmail();
     const { invitation, token } = await invite(tenant.id, admin.token, email);
-    const api1 = client(api.url, admin.token);
+    const api1 = client(servers.api.url, admin.token);
     expect((await api1.delete(`/api/v1/tenants/${tenant.id}/invitations/${invitation.id}`)).status).toBe(204);
     expect((await api1.delete(`/api/v1/tenants/${tenant.id}/invitations/${invitation.id}`)).status).toBe(204);
     expect(await events(tenant.id, "invitation.revoked")).toHaveLength(1);
-    const res = await client(api.url).post("/api/v1/invitations/accept", { token, password: "invited-password-1" });
+    const res = await client(servers.api.url).post("/api/v1/invitations/accept", { token, password: "invited-password-1" });
     expect(res.status).toBe(404);
     expect((await api1.get(`/api/v1/tenants/${tenant.id}/invitations?status=revoked`)).json.results).toMatchObject([
       { id: invitation.id, status: "revoked" },
@@ -130,13 +116,17 @@ describe("invitations", () => {
     const { tenant, admin } = await tenantWithMembers();
     const email = newEmail();
     const { invitation, token: first } = await invite(tenant.id, admin.token, email);
-    const res = await client(api.url, admin.token).post(`/api/v1/tenants/${tenant.id}/invitations/${invitation.id}/resend`);
+    const res = await client(servers.api.url, admin.token).post(`/api/v1/tenants/${tenant.id}/invitations/${invitation.id}/resend`);
     expect(res.status, res.text).toBe(200);
     expect(res.json).toMatchObject({ id: invitation.id, status: "pending", email_sent: true });
-    const second = linkIn(await smtp.waitFor(email, { skip: 1 }), "/invite").token;
+    const second = linkIn(await servers.smtp.waitFor(email, { skip: 1 }), "/invite").token;
     expect(second).not.toBe(first);
-    expect((await client(api.url).post("/api/v1/invitations/accept", { token: first, password: "invited-password-1" })).status).toBe(404);
-    expect((await client(api.url).post("/api/v1/invitations/accept", { token: second, password: "invited-password-1" })).status).toBe(200);
+    expect(
+      (await client(servers.api.url).post("/api/v1/invitations/accept", { token: first, password: "invited-password-1" })).status,
+    ).toBe(404);
+    expect(
+      (await client(servers.api.url).post("/api/v1/invitations/accept", { token: second, password: "invited-password-1" })).status,
+    ).toBe(200);
     expect(await events(tenant.id, "invitation.resent")).toMatchObject([{ actorId: admin.user.id, targetId: invitation.id }]);
   });
 
@@ -144,15 +134,15 @@ describe("invitations", () => {
     const { tenant, admin } = await tenantWithMembers();
     const existing = await createUser({ password: "their-own-password" });
     const { token } = await invite(tenant.id, admin.token, existing.email);
-    expect((await client(api.url).post("/api/v1/invitations/lookup", { token })).json.needs_password).toBe(false);
+    expect((await client(servers.api.url).post("/api/v1/invitations/lookup", { token })).json.needs_password).toBe(false);
 
-    const anonymous = await client(api.url).post("/api/v1/invitations/accept", { token, password: "hijack-attempt-1" });
+    const anonymous = await client(servers.api.url).post("/api/v1/invitations/accept", { token, password: "hijack-attempt-1" });
     expect(anonymous.status).toBe(401);
     const other = await createUser({ password: "other-password" });
-    const asOther = await client(api.url, await createToken(other.id)).post("/api/v1/invitations/accept", { token });
+    const asOther = await client(servers.api.url, await createToken(other.id)).post("/api/v1/invitations/accept", { token });
     expect(asOther.status).toBe(403);
 
-    const asSelf = await client(api.url, await createToken(existing.id)).post("/api/v1/invitations/accept", { token });
+    const asSelf = await client(servers.api.url, await createToken(existing.id)).post("/api/v1/invitations/accept", { token });
     expect(asSelf.status, asSelf.text).toBe(200);
     expect(asSelf.json).toMatchObject({ user_id: existing.id, role: "viewer" });
     expect(await checkCredentials(await db(), existing.email, "their-own-password")).not.toBeNull();
@@ -161,7 +151,7 @@ describe("invitations", () => {
 
   test("409 for a member or a second pending invitation; 400 naming the field", async () => {
     const { tenant, admin, viewer } = await tenantWithMembers();
-    const api1 = client(api.url, admin.token);
+    const api1 = client(servers.api.url, admin.token);
     const member = await api1.post(`/api/v1/tenants/${tenant.id}/invitations`, { email: viewer.user.email, role: "admin" });
     expect(member.status).toBe(409);
     const email = newEmail();
@@ -184,16 +174,16 @@ describe("invitations", () => {
     const a = await tenantWithMembers();
     const b = await tenantWithMembers();
     const { invitation } = await invite(a.tenant.id, a.admin.token, newEmail());
-    const asB = client(api.url, b.admin.token);
+    const asB = client(servers.api.url, b.admin.token);
     expect((await asB.get(`/api/v1/tenants/${a.tenant.id}/invitations`)).status).toBe(404);
     expect((await asB.post(`/api/v1/tenants/${a.tenant.id}/invitations/${invitation.id}/resend`)).status).toBe(404);
     expect((await asB.post(`/api/v1/tenants/${b.tenant.id}/invitations/${invitation.id}/resend`)).status).toBe(404);
     expect((await asB.delete(`/api/v1/tenants/${b.tenant.id}/invitations/${invitation.id}`)).status).toBe(404);
-    const asViewer = client(api.url, a.viewer.token);
+    const asViewer = client(servers.api.url, a.viewer.token);
     expect((await asViewer.get(`/api/v1/tenants/${a.tenant.id}/invitations`)).status).toBe(403);
     expect((await asViewer.post(`/api/v1/tenants/${a.tenant.id}/invitations`, { email: newEmail(), role: "admin" })).status).toBe(403);
     expect((await asViewer.delete(`/api/v1/tenants/${a.tenant.id}/invitations/${invitation.id}`)).status).toBe(403);
-    const still = await client(api.url, a.admin.token).get(`/api/v1/tenants/${a.tenant.id}/invitations?status=pending`);
+    const still = await client(servers.api.url, a.admin.token).get(`/api/v1/tenants/${a.tenant.id}/invitations?status=pending`);
     expect(still.json.results).toMatchObject([{ id: invitation.id }]);
   });
 });

@@ -1,32 +1,18 @@
-import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
-import { startApi, type TestApi } from "../support/api.ts";
+import { describe, expect, test } from "vitest";
 import { client, createUser, db } from "../support/fixtures.ts";
-import { linkIn, startSmtp, type TestSmtp } from "../support/smtp.ts";
+import { linkIn } from "../support/smtp.ts";
+import { mailServers } from "../support/mail-servers.ts";
 import { checkCredentials } from "../../server/account/users.ts";
 import { sessionPrincipal } from "../../server/auth/principal.ts";
 import { clock } from "../../server/clock.ts";
 
-let api: TestApi;
-let smtp: TestSmtp;
-const realNow = clock.now;
-beforeAll(async () => {
-  smtp = await startSmtp();
-  process.env.SMTP_URL = smtp.url;
-  api = await startApi();
-});
-afterAll(async () => {
-  await api.close();
-  await smtp.close();
-});
-afterEach(() => {
-  clock.now = realNow;
-});
+const servers = mailServers();
 
 // Each test from its own client IP, so the per-IP limit of one test does not reach another.
 let ipCounter = 10;
 function anonymous() {
   const ip = `198.51.100.${ipCounter++}`;
-  const c = client(api.url);
+  const c = client(servers.api.url);
   return {
     request: (email: string) => c.post("/api/v1/auth/password-reset", { email }, { "x-forwarded-for": ip }),
     confirm: (token: string, password: string) =>
@@ -35,7 +21,7 @@ function anonymous() {
 }
 
 async function resetLink(email: string, skip = 0) {
-  return linkIn(await smtp.waitFor(email, { skip }), "/reset-password").token;
+  return linkIn(await servers.smtp.waitFor(email, { skip }), "/reset-password").token;
 }
 
 describe("password reset", () => {
@@ -67,13 +53,13 @@ describe("password reset", () => {
   test("an unknown email gets the same answer and no mail", async () => {
     const known = await createUser({ password: "old-password-1" });
     const caller = anonymous();
-    const before = smtp.mails.length;
+    const before = servers.smtp.mails.length;
     const unknown = await caller.request(`nobody-${Date.now()}@example.com`);
     const existing = await caller.request(known.email);
     expect(unknown.status).toBe(202);
     expect(unknown.json).toEqual(existing.json);
     await resetLink(known.email);
-    expect(smtp.mails.slice(before).map((m) => m.to)).toEqual([[known.email]]);
+    expect(servers.smtp.mails.slice(before).map((m) => m.to)).toEqual([[known.email]]);
   });
 
   test("a link expires after 30 minutes", async () => {
@@ -81,7 +67,7 @@ describe("password reset", () => {
     const caller = anonymous();
     await caller.request(user.email);
     const token = await resetLink(user.email);
-    clock.now = () => new Date(realNow().getTime() + 30 * 60_000 + 1000);
+    clock.now = () => new Date(servers.realNow().getTime() + 30 * 60_000 + 1000);
     const res = await caller.confirm(token, "new-password-2");
     expect(res.status).toBe(404);
     expect(res.json.detail).toMatch(/expired/);
