@@ -8,7 +8,8 @@ export function DomainList({ domains, className }: { domains: string[]; classNam
       {domains.map((domain, i) => (
         <li key={domain} className="min-w-0 [overflow-wrap:anywhere]">
           {domain}
-          {i < domains.length - 1 ? <span aria-hidden="true">,</span> : null}
+          {/* The space keeps the text a readable "a.example, b.example"; the gap spaces it on screen. */}
+          {i < domains.length - 1 ? ", " : null}
         </li>
       ))}
     </ul>
