@@ -156,7 +156,7 @@ export function ProviderRow({ tenantId, provider, canWrite, ensureSteppedUp, onE
           </div>
         </Td>
         <Td className="hidden xl:table-cell">
-          <DomainList domains={provider.domains} className="max-w-56" />
+          <DomainList domains={provider.domains} className="max-w-56 min-w-40" />
         </Td>
         <Td className="hidden sm:table-cell">
           <MetadataStatusBadge metadata={provider.metadata} />
