@@ -11,9 +11,13 @@ import {
   PasswordResetConfirmInput,
   PasswordResetDone,
   PasswordResetRequestInput,
+  SsoStepUpInput,
+  SsoStepUpStarted,
   StepUpInput,
+  StepUpMethods,
   StepUpResult,
 } from "./schemas.ts";
+import { beginSsoStepUp, stepUpMethods } from "../sso/signin/step-up.ts";
 import { completePasswordReset, requestPasswordReset } from "./password-reset.ts";
 import { changePassword, describeMe } from "./service.ts";
 import { stepUp } from "../auth/step-up.ts";
@@ -45,6 +49,18 @@ export const accountRouter = router({
     .mutation(async ({ ctx, input }) => ({
       step_up_expires_at: (await stepUp(serviceContext(ctx), input)).toISOString(),
     })),
+
+  /** Console only: how this session may step up (its password, its SSO provider). */
+  stepUpMethods: authedProcedure
+    .input(z.object({}))
+    .output(StepUpMethods)
+    .query(({ ctx }) => stepUpMethods(serviceContext(ctx))),
+
+  /** Console only: step up by signing in again at the session's SSO provider (open `url` in a popup). */
+  startSsoStepUp: authedProcedure
+    .input(SsoStepUpInput)
+    .output(SsoStepUpStarted)
+    .mutation(async ({ ctx, input }) => ({ url: await beginSsoStepUp(serviceContext(ctx), input) })),
 
   /** Console only: change your own password (needs the current one). */
   changePassword: writeProcedure

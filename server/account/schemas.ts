@@ -18,6 +18,14 @@ export const StepUpResult = z
   .object({ step_up_expires_at: z.iso.datetime().meta({ description: "Step-up actions are allowed until then (10 minutes)." }) })
   .meta({ id: "StepUp" });
 
+/** Console only: how this session can step up, and starting a step-up through its SSO provider. */
+export const StepUpMethods = z.object({
+  password: z.boolean(),
+  sso: z.object({ provider_id: z.uuid(), name: z.string() }).nullable(),
+});
+export const SsoStepUpInput = z.strictObject({ provider_id: z.string().max(100).optional() });
+export const SsoStepUpStarted = z.object({ url: z.string() });
+
 export const Me = z
   .object({
     user: z.object({

@@ -21,6 +21,8 @@ export interface Principal {
    * provider: the principal reaches this tenant only, and holds no platform role (policy.ts).
    */
   ssoTenantId?: string | null;
+  /** The SSO provider a console session was signed in through (it steps up there too). */
+  ssoProviderId?: string | null;
 }
 
 /** Where a request came from, recorded on audit events. */
@@ -64,6 +66,7 @@ export async function sessionPrincipal(
   sessionId: string | null,
   ssoTenantId: string | null = null,
   signedInAt?: number | null,
+  ssoProviderId: string | null = null,
 ): Promise<Principal | null> {
   const user = await db.user.findUnique({ where: { id: userId } });
   if (!user) return null;
@@ -78,5 +81,6 @@ export async function sessionPrincipal(
     token: null,
     sessionId,
     ssoTenantId,
+    ssoProviderId: ssoTenantId ? ssoProviderId : null,
   };
 }

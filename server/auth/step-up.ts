@@ -1,5 +1,6 @@
 /**
- * Step-up: re-entering the password marks the caller's token (or console session) fresh for
+ * Step-up: re-entering the password (or, for a session signed in through SSO, signing in again at
+ * that IdP: server/sso/signin/step-up.ts) marks the caller's token (or console session) fresh for
  * 10 minutes. Five wrong passwords within 15 minutes lock step-up for that user.
  */
 import type { Tx } from "../db/client.ts";
@@ -7,7 +8,7 @@ import { AppError, RateLimited, StepUpRequired } from "../errors.ts";
 import { clock } from "../clock.ts";
 import { actorOf, emitForUser } from "../events/emit.ts";
 import { verifyPassword } from "../account/password.ts";
-import { stepUpSubject, type Principal } from "./principal.ts";
+import { stepUpSubject, type Principal, type RequestInfo } from "./principal.ts";
 import type { ServiceContext } from "../service-context.ts";
 import { clearFailures, LIMITS, lockedFor, recordFailure } from "./limits.ts";
 
@@ -29,19 +30,39 @@ export async function stepUp({ db, actor: { principal, request } }: ServiceConte
     });
   }
 
-  const expiresAt = new Date(clock.now().getTime() + STEP_UP_TTL_MS);
-  await db.prisma.$transaction(async (tx) => {
+  return db.prisma.$transaction(async (tx) => {
     await clearFailures(tx, LIMITS.stepUp, principal.userId);
-    await tx.stepUp.upsert({
-      where: { subject },
-      create: { subject, userId: principal.userId, expiresAt },
-      update: { expiresAt },
-    });
-    await emitForUser(tx, actorOf(principal, request), principal.userId, {
-      type: "user.step_up",
-      target: { type: "user", id: principal.userId },
-      details: { via: principal.via, expires_at: expiresAt.toISOString() },
-    });
+    return markSteppedUp(tx, principal, request, { method: "password" });
+  });
+}
+
+/**
+ * Marks the caller fresh for 10 minutes and writes `user.step_up` (how: `method`, and the SSO
+ * provider for an SSO step-up). Every way of stepping up ends here; answers the expiry.
+ */
+export async function markSteppedUp(
+  tx: Tx,
+  principal: Principal,
+  request: RequestInfo,
+  how: { method: "password" } | { method: "sso"; providerId: string },
+): Promise<Date> {
+  const subject = stepUpSubject(principal);
+  if (!subject) throw new AppError("forbidden", "Step-up needs an API token or a console session");
+  const expiresAt = new Date(clock.now().getTime() + STEP_UP_TTL_MS);
+  await tx.stepUp.upsert({
+    where: { subject },
+    create: { subject, userId: principal.userId, expiresAt },
+    update: { expiresAt },
+  });
+  await emitForUser(tx, actorOf(principal, request), principal.userId, {
+    type: "user.step_up",
+    target: { type: "user", id: principal.userId },
+    details: {
+      via: principal.via,
+      method: how.method,
+      ...(how.method === "sso" ? { provider_id: how.providerId } : {}),
+      expires_at: expiresAt.toISOString(),
+    },
   });
   return expiresAt;
 }

@@ -57,7 +57,8 @@ export async function authenticateSession(db: Database, req: Request): Promise<A
   // Set by an SSO sign-in (server/sso/signin/session.ts): the session reaches that tenant only.
   const ssoTenantId = typeof jwt?.sso_tenant_id === "string" ? jwt.sso_tenant_id : null;
   const signedInAt = typeof jwt?.signed_in_at === "number" ? jwt.signed_in_at : null;
-  const principal = jwt?.sub ? await sessionPrincipal(db.prisma, jwt.sub, sessionId, ssoTenantId, signedInAt) : null;
+  const ssoProviderId = typeof jwt?.sso_provider_id === "string" ? jwt.sso_provider_id : null;
+  const principal = jwt?.sub ? await sessionPrincipal(db.prisma, jwt.sub, sessionId, ssoTenantId, signedInAt, ssoProviderId) : null;
   return { principal, authError: principal ? null : "missing" };
 }
 

@@ -24,6 +24,11 @@ export class TestBrowser {
     this.jar.set(host, cookies);
   }
 
+  /** Drops the cookies whose names start with `prefix` (e.g. an IdP's session, to sign in as someone else). */
+  forget(host: string, prefix: string) {
+    for (const name of [...(this.jar.get(host)?.keys() ?? [])]) if (name.startsWith(prefix)) this.jar.get(host)!.delete(name);
+  }
+
   private store(url: URL, headers: Headers) {
     for (const line of headers.getSetCookie()) {
       const [pair, ...attrs] = line.split(";");

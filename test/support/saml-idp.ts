@@ -17,6 +17,8 @@ export interface AuthnRequestSeen {
   issuer: string;
   acsUrl: string;
   destination: string | null;
+  /** ForceAuthn="true": the SP wants the person to authenticate again (step-up). */
+  forceAuthn: boolean;
 }
 
 export type ResponseOverrides = Partial<ResponseOptions>;
@@ -65,6 +67,7 @@ function readAuthnRequest(encoded: string, deflated: boolean): AuthnRequestSeen 
     issuer,
     acsUrl: root.getAttribute("AssertionConsumerServiceURL") ?? "",
     destination: root.getAttribute("Destination"),
+    forceAuthn: root.getAttribute("ForceAuthn") === "true",
   };
 }
 

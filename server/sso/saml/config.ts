@@ -62,8 +62,9 @@ export async function loadSamlConfig(db: Tx, provider: { id: string; allowIdpIni
 }
 
 /** A node-saml client for one request (cheap to make: it parses certificates lazily). */
-export function samlClient(config: SamlProviderConfig, requestId?: string): SAML {
+export function samlClient(config: SamlProviderConfig, requestId?: string, options: { forceAuthn?: boolean } = {}): SAML {
   return new SAML({
+    forceAuthn: options.forceAuthn ?? false,
     issuer: config.sp.entity_id,
     callbackUrl: config.sp.acs_url,
     entryPoint: config.ssoUrl,

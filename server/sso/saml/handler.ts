@@ -12,7 +12,8 @@ import { validateForProvider } from "./rollover.ts";
 export const samlHandler: ProtocolHandler = {
   async begin(provider, pending) {
     const config = await loadSamlConfig((await database()).prisma, provider);
-    return authnRequestUrl(config, pending.requestId, pending.state);
+    // A step-up must prove the person is there now: ForceAuthn, no single sign-on from an earlier login.
+    return authnRequestUrl(config, pending.requestId, pending.state, { forceAuthn: pending.purpose === "stepup" });
   },
 };
 

@@ -15,9 +15,14 @@ import { isSamlProvider } from "./sp-metadata.ts";
 /** xsd:ID is an NCName: a letter or "_" first, then letters, digits, ".", "-", "_". */
 const NCNAME = /^[A-Za-z_][A-Za-z0-9._-]*$/;
 
-export async function authnRequestUrl(config: SamlProviderConfig, requestId: string, relayState: string): Promise<string> {
+export async function authnRequestUrl(
+  config: SamlProviderConfig,
+  requestId: string,
+  relayState: string,
+  options: { forceAuthn?: boolean } = {},
+): Promise<string> {
   if (!NCNAME.test(requestId)) throw new Error("a SAML request ID must be an NCName");
-  const saml = samlClient(config, requestId);
+  const saml = samlClient(config, requestId, options);
   if (config.ssoBinding === "redirect") return saml.getAuthorizeUrlAsync(relayState, undefined, {});
   const message = await saml.getAuthorizeMessageAsync(relayState, undefined, {});
   const url = new URL("post", config.sp.acs_url);

@@ -13,11 +13,15 @@ import { completeSignIn, loginErrorPath, recordRefusal } from "./complete.ts";
 import { takePendingSignIn } from "./pending.ts";
 import { signInProviderById } from "./providers.ts";
 import { SsoRefused, type PendingSignIn, type SignInOutcome, type SignInProvider, type SsoProfile } from "./protocol.ts";
-import { bindingOf, sessionCookie, userBinding } from "./session.ts";
+import { bindingOf, sessionBinding, sessionCookie, userBinding } from "./session.ts";
+import { completeSsoStepUp, type CallbackSession } from "./step-up.ts";
 import "./handlers.ts";
 
-/** The bindings this browser holds: its binding cookie, and its signed-in user (Test sign-in). */
-async function bindingsOf(req: Request): Promise<string[]> {
+/**
+ * The bindings this browser holds: its binding cookie, its signed-in user (Test sign-in) and its
+ * console session (SSO step-up); and that session, for a step-up to mark.
+ */
+async function bindingsOf(req: Request): Promise<{ bindings: string[]; session: CallbackSession | null }> {
   const bindings: string[] = [];
   const cookie = bindingOf(req);
   if (cookie) bindings.push(cookie);
@@ -25,8 +29,15 @@ async function bindingsOf(req: Request): Promise<string[]> {
     req: { headers: Object.fromEntries(req.headers), cookies: cookiesOf(req) } as never,
     secret: secrets().nextauthSecret,
   });
-  if (jwt?.sub) bindings.push(userBinding(jwt.sub));
-  return bindings;
+  if (!jwt?.sub) return { bindings, session: null };
+  bindings.push(userBinding(jwt.sub));
+  const text = (value: unknown) => (typeof value === "string" ? value : null);
+  const sessionId = text(jwt.sid);
+  if (sessionId) bindings.push(sessionBinding(sessionId));
+  return {
+    bindings,
+    session: { userId: jwt.sub, sessionId, providerId: text(jwt.sso_provider_id), subject: text(jwt.sso_subject) },
+  };
 }
 
 function redirect(location: string, cookies: string[]): Response {
@@ -62,13 +73,17 @@ export async function finishCallback(req: Request, input: CallbackInput): Promis
   }
   let pending: PendingSignIn | null = null;
   let outcome: SignInOutcome;
+  const { bindings, session } = await bindingsOf(req);
   try {
-    pending = await takePendingSignIn(db, input.state, provider.id, await bindingsOf(req));
+    pending = await takePendingSignIn(db, input.state, provider.id, bindings);
     if (!pending && input.missing) throw input.missing;
     outcome = { ok: true, profile: await input.validate(provider, pending) };
   } catch (error) {
     if (!(error instanceof SsoRefused)) throw error;
     outcome = { ok: false, error };
+  }
+  if (pending?.purpose === "stepup") {
+    return redirect(await completeSsoStepUp(db, pending, provider, outcome, request, session), [CLEAR_BINDING]);
   }
   const result = await completeSignIn(db, pending, provider, outcome, request);
   const cookies = [CLEAR_BINDING];

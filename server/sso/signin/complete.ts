@@ -95,7 +95,7 @@ export const completeSignIn: CompleteSignIn = async (db, pending, provider, outc
   const userId = await db.prisma.$transaction((tx) => signInMember(tx, provider, profile, request));
   return {
     location: pending?.returnTo ?? `/tenants/${provider.tenantId}`,
-    session: { userId, ssoTenantId: provider.tenantId, providerId: provider.id },
+    session: { userId, ssoTenantId: provider.tenantId, providerId: provider.id, subject: profile.id },
   } satisfies SignInResult;
 };
 

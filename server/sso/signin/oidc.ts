@@ -90,6 +90,8 @@ export const oidcHandler: ProtocolHandler = {
       code_challenge: await oidc.calculatePKCECodeChallenge(pending.codeVerifier),
       code_challenge_method: "S256",
       ...(pending.loginHint ? { login_hint: pending.loginHint } : {}),
+      // A step-up must prove the person is there now: no single sign-on from an earlier login.
+      ...(pending.purpose === "stepup" ? { prompt: "login", max_age: "0" } : {}),
     });
     return url.href;
   },

@@ -64,6 +64,8 @@ export const REFUSAL_REASONS = [
   "invalid_response", // malformed or incomplete response
   "no_email", // the profile has no usable email address
   "domain_mismatch", // the email's domain is not one of the provider's domains
+  "different_user", // step-up: the IdP vouched for someone other than the console session's user
+  "not_reauthenticated", // step-up: the IdP reused an earlier sign-in (auth_time before the step-up began)
 ] as const;
 export type RefusalReason = (typeof REFUSAL_REASONS)[number];
 
@@ -81,8 +83,11 @@ export class SsoRefused extends Error {
   }
 }
 
-/** What the sign-in is for: the console, an admin's Test sign-in, or an app through the broker. */
-export type SignInPurpose = "console" | "test" | "broker";
+/**
+ * What the sign-in is for: the console, an admin's Test sign-in, an app through the broker, or a
+ * step-up of a console session that was signed in through this provider (./step-up.ts).
+ */
+export type SignInPurpose = "console" | "test" | "broker" | "stepup";
 
 /** For purpose "broker": the app's authorization request, answered after the IdP comes back. */
 export interface BrokerRequest {
@@ -170,7 +175,7 @@ export type SignInOutcome = { ok: true; profile: SsoProfile } | { ok: false; err
  */
 export interface SignInResult {
   location: string;
-  session: { userId: string; ssoTenantId: string; providerId: string } | null;
+  session: { userId: string; ssoTenantId: string; providerId: string; subject?: string } | null;
 }
 
 /**

@@ -18,7 +18,13 @@ const secure = () => appUrl().startsWith("https://");
 /** next-auth's cookie name: `__Secure-` prefixed when the app is served over https. */
 export const sessionCookieName = () => `${secure() ? "__Secure-" : ""}next-auth.session-token`;
 
-export async function sessionCookie(session: { userId: string; email: string; ssoTenantId: string; providerId: string }): Promise<string> {
+export async function sessionCookie(session: {
+  userId: string;
+  email: string;
+  ssoTenantId: string;
+  providerId: string;
+  subject?: string;
+}): Promise<string> {
   const value = await encode({
     // signed_in_at as next-auth's sign-in sets it (server/auth/nextauth.ts): a later password reset voids the session.
     token: {
@@ -27,6 +33,8 @@ export async function sessionCookie(session: { userId: string; email: string; ss
       sid: randomUUID(),
       sso_tenant_id: session.ssoTenantId,
       sso_provider_id: session.providerId,
+      // Who the IdP vouched for: an SSO step-up must come back with the same subject.
+      ...(session.subject ? { sso_subject: session.subject } : {}),
       signed_in_at: clock.now().getTime(),
     },
     secret: secrets().nextauthSecret,
@@ -51,3 +59,6 @@ export function bindingOf(req: Request): string | null {
 
 /** The binding of a Test sign-in: the admin's own user, whose console session opens the result. */
 export const userBinding = (userId: string) => `user:${userId}`;
+
+/** The binding of an SSO step-up: the one console session (its `sid`) that asked for it. */
+export const sessionBinding = (sessionId: string) => `session:${sessionId}`;
