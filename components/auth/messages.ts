@@ -40,3 +40,17 @@ export function ssoErrorMessage(reason: string | undefined | null): string | nul
       return `SSO sign-in failed (${reason.replace(/[^a-z_]/g, "").slice(0, 40)}). Try again, or ask your administrator.`;
   }
 }
+
+/** What an SSO popup (step-up, or signing in again) says when its sign-in came back refused. */
+export function popupErrorMessage(purpose: "stepup" | "signin", reason: string): string {
+  switch (reason) {
+    case "different_user":
+      return "Your identity provider signed in someone else. Sign in there as yourself to confirm.";
+    case "not_reauthenticated":
+      return "Your identity provider did not ask you to sign in again. Try again.";
+    default:
+      return purpose === "stepup"
+        ? `Not confirmed (${reason}). Try again, or ask your administrator.`
+        : (ssoErrorMessage(reason) ?? "SSO sign-in failed. Try again.");
+  }
+}

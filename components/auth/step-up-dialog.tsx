@@ -1,32 +1,91 @@
 "use client";
 
-import { useCallback, useRef, useState, type FormEvent, type ReactNode } from "react";
-import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useCallback, useEffect, useRef, useState, type FormEvent, type ReactNode } from "react";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { messageOf, statusOf, useTRPC } from "../trpc";
+import { Alert } from "../ui/alert";
+import { Button } from "../ui/button";
 import { Dialog, FormActions } from "../ui/dialog";
 import { Field } from "../ui/field";
 import { Input } from "../ui/input";
+import { popupErrorMessage } from "./messages";
+import { navigateSsoPopup, onPopupResult, openSsoPopup } from "./sso-popup";
 
 export interface StepUp {
   /**
-   * True at once when the session stepped up less than 10 minutes ago; else asks for the password
-   * and resolves true once the server accepted it, false if the person cancelled.
+   * True at once when the session stepped up less than 10 minutes ago; else asks the person to
+   * confirm `action` ("disable Okta SAML": the dialog says "Confirm it's you to disable Okta
+   * SAML") and resolves true once the server accepted it, false if the person cancelled.
    */
-  ensureSteppedUp: () => Promise<boolean>;
-  /** The password dialog: render it somewhere in the caller's tree. */
+  ensureSteppedUp: (action: string) => Promise<boolean>;
+  /** The confirmation dialog: render it somewhere in the caller's tree. */
   dialog: ReactNode;
 }
 
-function StepUpDialog({ onDone }: { onDone: (steppedUp: boolean) => void }) {
+/** "Confirm with <provider>": the step-up runs at the session's IdP, in a popup. */
+function useSsoStepUp(onDone: (steppedUp: boolean) => void) {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const start = useMutation(trpc.auth.startSsoStepUp.mutationOptions());
+  const [waiting, setWaiting] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+
+  useEffect(
+    () =>
+      onPopupResult("stepup", async (result) => {
+        setWaiting(false);
+        if (result.error) {
+          setError(popupErrorMessage("stepup", result.error));
+          return;
+        }
+        const me = await queryClient.fetchQuery({ ...trpc.auth.me.queryOptions({}), staleTime: 0 }).catch(() => null);
+        if (me?.step_up_expires_at) onDone(true);
+        else setError("Not confirmed. Try again.");
+      }),
+    [onDone, queryClient, trpc],
+  );
+
+  function confirm(providerId: string) {
+    // Opened in the click itself: browsers block popups opened later.
+    const popup = openSsoPopup();
+    if (!popup) {
+      setError("Your browser blocked the sign-in window. Allow pop-ups for this site and try again.");
+      return;
+    }
+    setError(null);
+    start.mutate(
+      { provider_id: providerId },
+      {
+        onSuccess: ({ url }) => {
+          setWaiting(true);
+          navigateSsoPopup(popup, url);
+        },
+        onError: (failure) => {
+          popup.close();
+          setError(messageOf(failure));
+        },
+      },
+    );
+  }
+  return { confirm, waiting, error, pending: start.isPending };
+}
+
+function StepUpDialog({ action, onDone }: { action: string; onDone: (steppedUp: boolean) => void }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const inputRef = useRef<HTMLInputElement>(null);
   const [password, setPassword] = useState("");
   const [error, setError] = useState<string | null>(null);
   const stepUp = useMutation(trpc.auth.stepUp.mutationOptions());
+  const methods = useQuery(trpc.auth.stepUpMethods.queryOptions({}, { staleTime: 60_000 }));
+  const sso = useSsoStepUp(onDone);
+  // Until the methods are known, and when they cannot be read, offer the password (as before).
+  const withPassword = methods.data?.password ?? true;
+  const provider = methods.data?.sso ?? null;
 
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
+    if (!withPassword) return;
     if (!password) {
       setError("Enter your password");
       inputRef.current?.focus();
@@ -50,28 +109,66 @@ function StepUpDialog({ onDone }: { onDone: (steppedUp: boolean) => void }) {
     );
   }
 
+  const how = provider
+    ? withPassword
+      ? `Sign in again with ${provider.name}, or re-enter your password, to continue.`
+      : `Sign in again with ${provider.name} to continue.`
+    : "Re-enter your password to continue.";
+
   return (
     <Dialog
-      title="Confirm it's you"
-      description="Re-enter your password to continue."
+      title={`Confirm it's you to ${action}`}
+      description={how}
       onClose={() => onDone(false)}
       onSubmit={submit}
       busy={stepUp.isPending}
-      footer={<FormActions onCancel={() => onDone(false)} pending={stepUp.isPending} submitLabel={"Confirm"} />}
+      footer={
+        withPassword ? (
+          <FormActions onCancel={() => onDone(false)} pending={stepUp.isPending} submitLabel="Confirm" />
+        ) : (
+          <Button type="button" variant="secondary" onClick={() => onDone(false)}>
+            Cancel
+          </Button>
+        )
+      }
     >
-      <Field id="step-up-password" label="Password" error={error}>
-        {(control) => (
-          <Input
-            {...control}
-            ref={inputRef}
-            type="password"
-            name="password"
-            autoComplete="current-password"
-            value={password}
-            onChange={(event) => setPassword(event.target.value)}
-          />
-        )}
-      </Field>
+      <div className="space-y-4">
+        {provider ? (
+          <div className="space-y-3">
+            <Button
+              type="button"
+              variant={withPassword ? "secondary" : "primary"}
+              className="w-full"
+              data-autofocus={withPassword ? undefined : true}
+              loading={sso.pending}
+              onClick={() => sso.confirm(provider.provider_id)}
+            >
+              {`Confirm with ${provider.name}`}
+            </Button>
+            {sso.waiting ? (
+              <p className="text-sm text-slate-600" role="status">
+                Finish signing in with {provider.name} in the window that opened.
+              </p>
+            ) : null}
+            {sso.error ? <Alert tone="danger">{sso.error}</Alert> : null}
+          </div>
+        ) : null}
+        {withPassword ? (
+          <Field id="step-up-password" label="Password" error={error}>
+            {(control) => (
+              <Input
+                {...control}
+                ref={inputRef}
+                type="password"
+                name="password"
+                autoComplete="current-password"
+                value={password}
+                onChange={(event) => setPassword(event.target.value)}
+              />
+            )}
+          </Field>
+        ) : null}
+      </div>
       <p className="sr-only" aria-live="assertive">
         {error ?? ""}
       </p>
@@ -81,34 +178,37 @@ function StepUpDialog({ onDone }: { onDone: (steppedUp: boolean) => void }) {
 
 /**
  * Step-up for the console session: `const { ensureSteppedUp, dialog } = useStepUp();` then
- * `if (await ensureSteppedUp()) disable()`, with `{dialog}` rendered by the caller.
+ * `if (await ensureSteppedUp("disable Okta SAML")) disable()`, with `{dialog}` rendered by the caller.
  */
 export function useStepUp(): StepUp {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
-  const [open, setOpen] = useState(false);
+  const [action, setAction] = useState<string | null>(null);
   const pending = useRef<((steppedUp: boolean) => void) | null>(null);
 
   const finish = useCallback((steppedUp: boolean) => {
-    setOpen(false);
+    setAction(null);
     const resolve = pending.current;
     pending.current = null;
     resolve?.(steppedUp);
   }, []);
 
-  const ensureSteppedUp = useCallback(async () => {
-    try {
-      const me = await queryClient.fetchQuery({ ...trpc.auth.me.queryOptions({}), staleTime: 0 });
-      if (me.step_up_expires_at && Date.parse(me.step_up_expires_at) > Date.now()) return true;
-    } catch {
-      // Not known: ask for the password; the step-up call will say what is wrong.
-    }
-    pending.current?.(false);
-    return new Promise<boolean>((resolve) => {
-      pending.current = resolve;
-      setOpen(true);
-    });
-  }, [queryClient, trpc]);
+  const ensureSteppedUp = useCallback(
+    async (what: string) => {
+      try {
+        const me = await queryClient.fetchQuery({ ...trpc.auth.me.queryOptions({}), staleTime: 0 });
+        if (me.step_up_expires_at && Date.parse(me.step_up_expires_at) > Date.now()) return true;
+      } catch {
+        // Not known: ask; the step-up call will say what is wrong.
+      }
+      pending.current?.(false);
+      return new Promise<boolean>((resolve) => {
+        pending.current = resolve;
+        setAction(what);
+      });
+    },
+    [queryClient, trpc],
+  );
 
-  return { ensureSteppedUp, dialog: open ? <StepUpDialog onDone={finish} /> : null };
+  return { ensureSteppedUp, dialog: action !== null ? <StepUpDialog action={action} onDone={finish} /> : null };
 }

@@ -5,16 +5,22 @@ export function isStepUpRequired(error: unknown): boolean {
 
 /**
  * Runs a call that needs a step-up: asks for it first, and once more (then retries once) if the
- * server still answers step_up_required, e.g. because the step-up expired in between. Resolves
- * false when the person cancelled the password dialog; the call's own errors are thrown.
+ * server still answers step_up_required, e.g. because the step-up expired in between. `action`
+ * names what is confirmed, for the dialog ("delete webhook https://…": "Confirm it's you to delete
+ * webhook https://…"). Resolves false when the person cancelled the dialog; the call's own errors
+ * are thrown.
  */
-export async function withStepUp(ensureSteppedUp: () => Promise<boolean>, call: () => Promise<unknown>): Promise<boolean> {
-  if (!(await ensureSteppedUp())) return false;
+export async function withStepUp(
+  ensureSteppedUp: (action: string) => Promise<boolean>,
+  action: string,
+  call: () => Promise<unknown>,
+): Promise<boolean> {
+  if (!(await ensureSteppedUp(action))) return false;
   try {
     await call();
   } catch (error) {
     if (!isStepUpRequired(error)) throw error;
-    if (!(await ensureSteppedUp())) return false;
+    if (!(await ensureSteppedUp(action))) return false;
     await call();
   }
   return true;

@@ -22,7 +22,7 @@ interface ProviderRowProps {
   tenantId: string;
   provider: SsoProvider;
   canWrite: boolean;
-  ensureSteppedUp: () => Promise<boolean>;
+  ensureSteppedUp: (action: string) => Promise<boolean>;
   onEdit: (provider: SsoProvider) => void;
   onDelete: (provider: SsoProvider) => void;
   highlight?: boolean;
@@ -52,7 +52,7 @@ export function ProviderRow({ tenantId, provider, canWrite, ensureSteppedUp, onE
     const change = () => update.mutateAsync({ ...ids, enabled });
     try {
       // Enabling is immediate; disabling cuts people off, so it needs a fresh step-up (spec).
-      const done = enabled ? await change().then(() => true) : await withStepUp(ensureSteppedUp, change);
+      const done = enabled ? await change().then(() => true) : await withStepUp(ensureSteppedUp, `disable ${provider.name}`, change);
       if (done)
         notify(
           <>

@@ -20,7 +20,7 @@ interface ProvidersTableProps {
   position: TablePosition;
   onMove: (position: TablePosition) => void;
   canWrite: boolean;
-  ensureSteppedUp: () => Promise<boolean>;
+  ensureSteppedUp: (action: string) => Promise<boolean>;
   onEdit: (provider: SsoProvider) => void;
   onDelete: (provider: SsoProvider) => void;
   /** Shown when the tenant has no providers at all. */

@@ -41,7 +41,9 @@ export function SsoView({ tenantId }: { tenantId: string }) {
   async function confirmDelete(provider: SsoProvider) {
     setDeleteError(null);
     try {
-      const deleted = await withStepUp(ensureSteppedUp, () => remove.mutateAsync({ tenant_id: tenantId, provider_id: provider.id }));
+      const deleted = await withStepUp(ensureSteppedUp, `delete ${provider.name}`, () =>
+        remove.mutateAsync({ tenant_id: tenantId, provider_id: provider.id }),
+      );
       if (!deleted) return;
       setDeleting(null);
       notify(

@@ -61,20 +61,21 @@ export function useWebhookActions(
   const ids = (webhook: Webhook) => ({ tenant_id: tenantId, webhook_id: webhook.id });
   const url = (webhook: Webhook) => <span className="font-medium wrap-anywhere">{webhook.url}</span>;
 
-  /** Calls that do not need a step-up now but would say so if the server's rule changed. */
-  async function steppingUpIfAsked(call: () => Promise<unknown>): Promise<boolean> {
+  /** Calls that do not need a step-up now but would say so if the server's rule changed; `action` names them. */
+  async function steppingUpIfAsked(action: string, call: () => Promise<unknown>): Promise<boolean> {
     try {
       await call();
       return true;
     } catch (error) {
       if (!isStepUpRequired(error)) throw error;
-      return withStepUp(ensureSteppedUp, call);
+      return withStepUp(ensureSteppedUp, action, call);
     }
   }
 
   async function setEnabled(webhook: Webhook, enabled: boolean) {
     try {
-      if (await steppingUpIfAsked(() => update.mutateAsync({ ...ids(webhook), enabled }))) {
+      const action = `${enabled ? "enable" : "disable"} webhook ${webhook.url}`;
+      if (await steppingUpIfAsked(action, () => update.mutateAsync({ ...ids(webhook), enabled }))) {
         notify(
           <>
             {url(webhook)} is {enabled ? "enabled" : "disabled"}.
@@ -125,13 +126,13 @@ export function useWebhookActions(
     setAskError(null);
     try {
       if (kind === "delete") {
-        if (!(await steppingUpIfAsked(() => remove.mutateAsync(ids(webhook))))) return;
+        if (!(await steppingUpIfAsked(`delete webhook ${webhook.url}`, () => remove.mutateAsync(ids(webhook))))) return;
         setAsking(null);
         notify(<>{url(webhook)} was deleted.</>);
         onDeleted?.();
       } else {
         let secret: string | undefined;
-        const done = await withStepUp(ensureSteppedUp, async () => {
+        const done = await withStepUp(ensureSteppedUp, `rotate the secret of webhook ${webhook.url}`, async () => {
           secret = (await rotate.mutateAsync(ids(webhook))).secret;
         });
         if (!done || secret === undefined) return;
