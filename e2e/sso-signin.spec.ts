@@ -1,11 +1,14 @@
 /**
  * SSO sign-in in the browser, against a real OpenID Provider (oidc-provider) running in the test
  * process on 127.0.0.1: an admin configures an OIDC provider and runs Test sign-in; a new person
- * signs in with "Continue with SSO" and lands in the tenant as viewer.
+ * signs in with "Continue with SSO" and lands in the tenant as viewer; an SSO-only admin signs in
+ * again with SSO when the session expired mid-edit, and steps up at the IdP.
  */
 import { randomUUID } from "node:crypto";
 import { startOidcOp, type TestOp } from "../test/support/oidc-op";
+import { expectNoSeriousA11yViolations } from "./axe";
 import { OPERATOR_TOKEN } from "./constants";
+import { SsoPage } from "./pages/sso-page";
 import { expect, signInAs, test as base, uniqueName } from "./sso-fixtures";
 
 const test = base.extend<object, { op: TestOp }>({
@@ -114,4 +117,74 @@ test("an email domain without a provider is refused on the login page with the r
   await page.getByRole("form", { name: "Sign in with SSO" }).getByRole("button", { name: "Continue with SSO" }).click();
   await page.waitForURL("**/login?sso_error=unknown_domain");
   await expect(page.locator("#login-error")).toHaveText(/No SSO sign-in is set up for that email domain/);
+});
+
+test("an SSO-only admin: an expired session signs in again with SSO in a popup and the edit is saved; disabling the provider is confirmed at the IdP, in a dialog that names the action", async ({
+  browser,
+  op,
+  people,
+  ssoApi,
+}) => {
+  const { tenant } = await people.tenantWith("admin", "SSO step-up");
+  const domain = `corp-${randomUUID().slice(0, 8)}.example`;
+  const clientId = `console-${randomUUID().slice(0, 8)}`;
+  const clientSecret = `secret-${randomUUID()}`;
+  const created = (await ssoApi.createProvider(tenant.id, {
+    provider_type: "oidc",
+    name: uniqueName("Corp IdP"),
+    metadata_url: op.discoveryUrl,
+    domains: [domain],
+    client_id: clientId,
+    client_secret: clientSecret,
+    default_role: "admin",
+  })) as unknown as { id: string; name: string; sp: { redirect_uri: string } };
+  op.addClient({ client_id: clientId, client_secret: clientSecret, redirect_uris: [created.sp.redirect_uri] });
+  const sub = `admin-${randomUUID().slice(0, 8)}`;
+  const email = `${sub}@${domain}`;
+  op.accounts.set(sub, { sub, email, email_verified: true, given_name: "Sam", family_name: "Single" });
+
+  // Signed in through SSO only: this person has no password.
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await page.goto("/login");
+  await page.getByRole("button", { name: "Continue with SSO" }).click();
+  await page.getByLabel("Work email").fill(email);
+  await page.getByRole("form", { name: "Sign in with SSO" }).getByRole("button", { name: "Continue with SSO" }).click();
+  await page.waitForURL(`**/tenants/${tenant.id}`);
+  const ssoPage = new SsoPage(page);
+  await ssoPage.goto(tenant.id);
+
+  // The session expires mid-edit: Save asks to sign in again, SSO runs in a popup, the edit is saved.
+  const renamed = uniqueName("Corp IdP renamed");
+  await page.getByRole("button", { name: `Edit ${created.name}` }).click();
+  await ssoPage.providerDialog.name.fill(renamed);
+  await context.clearCookies();
+  await ssoPage.providerDialog.submit.click();
+  const expired = page.getByRole("dialog", { name: "Your session has expired" });
+  await expect(expired).toBeVisible();
+  await expect(expired.getByLabel("Password")).toHaveCount(0);
+  await expectNoSeriousA11yViolations(page);
+  if (shots) await page.screenshot({ path: `${shots}/session-expired-sso.png` });
+  const [signInPopup] = await Promise.all([page.waitForEvent("popup"), expired.getByRole("button", { name: "Continue with SSO" }).click()]);
+  await signInPopup.waitForEvent("close");
+  await expect(expired).toBeHidden();
+  await expect(ssoPage.providerDialog.dialog).toBeHidden();
+  await expect(ssoPage.switchOf(renamed)).toBeVisible();
+
+  // Disabling the provider needs a step-up: the dialog names it and offers the IdP, not a password.
+  await ssoPage.switchOf(renamed).click();
+  const stepUp = page.getByRole("dialog", { name: `Confirm it's you to disable ${renamed}` });
+  await expect(stepUp).toBeVisible();
+  await expect(stepUp.getByLabel("Password")).toHaveCount(0);
+  await expectNoSeriousA11yViolations(page);
+  if (shots) await page.screenshot({ path: `${shots}/step-up-sso.png` });
+  const [stepUpPopup] = await Promise.all([
+    page.waitForEvent("popup"),
+    stepUp.getByRole("button", { name: `Confirm with ${renamed}` }).click(),
+  ]);
+  await stepUpPopup.waitForEvent("close");
+  await expect(stepUp).toBeHidden();
+  await expect(ssoPage.switchOf(renamed)).toHaveAttribute("aria-checked", "false");
+  await expect(ssoPage.toast).toContainText(`${renamed} is disabled`);
+  await context.close();
 });

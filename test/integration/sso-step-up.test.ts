@@ -6,6 +6,7 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
 import { randomUUID } from "node:crypto";
+import { importJWK, SignJWT, type JWK } from "jose";
 import { freePort, startApi, type TestApi } from "../support/api.ts";
 import { client, db, tenantWithMembers } from "../support/fixtures.ts";
 import { startOidcOp, type TestOp } from "../support/oidc-op.ts";
@@ -134,6 +135,61 @@ describe("SSO step-up through OIDC", () => {
     expect((await (await consoleCaller(await sessionCookieOf(other))).auth.me({})).step_up_expires_at).toBeNull();
     expect((await (await consoleCaller(cookie)).auth.me({})).step_up_expires_at).toBeNull();
     void browser;
+  });
+});
+
+describe("an IdP that does not re-authenticate", () => {
+  test("an id_token whose auth_time is before the step-up began is refused (not_reauthenticated); a fresh one passes", async () => {
+    const { tenant, admin } = await tenantWithMembers();
+    const domain = uniqueDomain();
+    const { providerId, clientId } = await oidcProvider(api.url, admin.token, tenant.id, op, {
+      domains: [domain],
+      metadataUrl: op.rogueDiscoveryUrl,
+    });
+    const who = person(domain);
+    const key = await importJWK(op.signingKey as JWK, "RS256");
+    let authTime = Math.floor(Date.now() / 1000) - 3600;
+    // The OP's own login and code, then a token endpoint the test controls: it says when the person authenticated.
+    op.rogueToken = async () => {
+      const pending = await (await db()).ssoSignInRequest.findFirstOrThrow({ where: { providerId }, orderBy: { createdAt: "desc" } });
+      const now = Math.floor(Date.now() / 1000);
+      const claims = { iss: op.issuer, aud: clientId, sub: who.sub, email: who.email, email_verified: true, nonce: pending.nonce };
+      const idToken = await new SignJWT({ ...claims, iat: now, exp: now + 300, auth_time: authTime })
+        .setProtectedHeader({ alg: "RS256", kid: op.signingKey.kid })
+        .sign(key);
+      return { access_token: randomUUID(), token_type: "Bearer", expires_in: 300, id_token: idToken };
+    };
+    try {
+      const browser = new TestBrowser();
+      expect(pathOf((await signIn(browser, api.url, op.origin, who.email)).location)).toBe(`/tenants/${tenant.id}`);
+      const cookie = await sessionCookieOf(browser);
+      const stale = await stepUpThroughOp(browser, cookie);
+      expect(pathOf(stale.done.location)).toBe("/auth/popup-done?for=stepup&error=not_reauthenticated");
+      expect((await (await consoleCaller(cookie)).auth.me({})).step_up_expires_at).toBeNull();
+
+      authTime = Math.floor(Date.now() / 1000);
+      const fresh = await stepUpThroughOp(browser, cookie);
+      expect(pathOf(fresh.done.location)).toBe("/auth/popup-done?for=stepup");
+      expect((await (await consoleCaller(cookie)).auth.me({})).step_up_expires_at).not.toBeNull();
+    } finally {
+      op.rogueToken = null;
+    }
+  });
+});
+
+describe("signing in again with SSO (the sign-in-again dialog's popup)", () => {
+  test("the sign-in lands on the popup page with a new session for the same person", async () => {
+    const { tenant, who, user } = await oidcSession();
+    const browser = new TestBrowser();
+    const start = await browser.request(`${api.url}/api/sso/signin`, {
+      form: { email: who.email, callbackUrl: "/auth/popup-done?for=signin" },
+    });
+    const { next } = await browser.follow(start, (u) => u.origin === op.origin);
+    const done = await browser.request(next!);
+    expect(pathOf(done.location)).toBe("/auth/popup-done?for=signin");
+    const me = await (await consoleCaller(await sessionCookieOf(browser))).auth.me({});
+    expect(me.user.id).toBe(user.id);
+    expect(me.memberships.map((m) => m.tenant_id)).toEqual([tenant.id]);
   });
 });
 
