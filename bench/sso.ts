@@ -1,5 +1,6 @@
 /**
- * `npm run bench:sso`: SAML ACS validation on one instance (issue 11, "Measured").
+ * `npm run bench:sso`: SAML ACS validation and OIDC callback handling on one instance (issue 11,
+ * "Measured"). The OIDC half is bench/sso-oidc.ts (a stand-in OP in a child process).
  *
  * In process, on a fresh database cp_bench_sso: a SAML provider whose metadata comes from the
  * test IdP (test/support/saml-idp.ts, 2048-bit RSA, RSA-SHA256, exclusive c14n), then `--n`
@@ -9,7 +10,7 @@
  * time and this process's CPU time. Reported: median of `--reps` runs, for a signed Response and
  * for a signed Assertion only. Postgres CPU is not counted (one INSERT per sign-in).
  *
- * Options: --n <responses> (300) --reps <n> (5) --concurrency <n> (4) --keep-db
+ * Options: --n <responses> (300) --reps <n> (5) --concurrency <n> (4) --only saml|oidc --keep-db
  * Env: BENCH_ADMIN_URL (postgres://postgres@127.0.0.1:5432/postgres).
  */
 import { randomUUID } from "node:crypto";
@@ -22,6 +23,7 @@ import { samlConfigFrom, type SamlProviderConfig } from "../server/sso/saml/conf
 import { validateSamlResponse } from "../server/sso/saml/validate.ts";
 import { startSamlIdp, type SamlIdp } from "../test/support/saml-idp.ts";
 import type { Signing } from "../test/support/saml-response.ts";
+import { oidcBench, type OidcRun } from "./sso-oidc.ts";
 
 const { values: flags } = parseArgs({
   options: {
@@ -29,6 +31,7 @@ const { values: flags } = parseArgs({
     reps: { type: "string", default: "5" },
     concurrency: { type: "string", default: "4" },
     "keep-db": { type: "boolean", default: false },
+    only: { type: "string" },
   },
 });
 const N = Number(flags.n);
@@ -94,7 +97,27 @@ async function run(db: Database, config: SamlProviderConfig, batch: { requestId:
   };
 }
 
+async function benchOidc(db: Database): Promise<string> {
+  const bench = await oidcBench(db);
+  try {
+    await bench.run(50, CONCURRENCY); // warm-up: JIT, the pool, discovery
+    const runs: OidcRun[] = [];
+    for (let rep = 0; rep < REPS; rep++) runs.push(await bench.run(N, CONCURRENCY));
+    const line =
+      `OIDC callback: ${median(runs.map((r) => r.perSecond)).toFixed(0)} sign-ins/s   ` +
+      `CPU ${median(runs.map((r) => r.cpuMsPerSignIn)).toFixed(2)} ms/sign-in   wall ${median(runs.map((r) => r.wallMsPerSignIn)).toFixed(2)} ms/sign-in`;
+    log(line);
+    return `OIDC callback handling, one instance, ${N} first sign-ins x ${REPS} runs (median), ${CONCURRENCY} in flight:\n${line}\n`;
+  } finally {
+    bench.close();
+  }
+}
+
 async function main() {
+  // The stand-in OP listens on loopback over http; sessions need a secret (the bench's own).
+  process.env.OUTBOUND_ALLOW_PRIVATE = "true";
+  process.env.APP_URL ??= "http://127.0.0.1:3000";
+  process.env.NEXTAUTH_SECRET ??= "bench-secret-bench-secret-bench-secret";
   await withClient(ADMIN_URL, async (c) => {
     await c.query(`DROP DATABASE IF EXISTS "${DB_NAME}" WITH (FORCE)`);
     await c.query(`CREATE DATABASE "${DB_NAME}"`);
@@ -103,6 +126,11 @@ async function main() {
   const idp = await startSamlIdp();
   try {
     await migrate(db.sql);
+    const oidc = flags.only === "saml" ? "" : await benchOidc(db);
+    if (flags.only === "oidc") {
+      console.log(`\n${oidc}`);
+      return;
+    }
     const config = await setUp(db, idp);
     // Warm-up: JIT, the pool's connections, node-saml's certificate parsing.
     await run(db, config, responses(idp, config, "response").slice(0, 50));
@@ -119,7 +147,7 @@ async function main() {
       table.push(line);
     }
     console.log(
-      `\nSAML ACS validation, one instance, ${N} responses x ${REPS} runs (median), ${CONCURRENCY} in flight:\n${table.join("\n")}`,
+      `\n${oidc}\nSAML ACS validation, one instance, ${N} responses x ${REPS} runs (median), ${CONCURRENCY} in flight:\n${table.join("\n")}`,
     );
   } finally {
     await idp.close();
