@@ -24,6 +24,16 @@ const test = base.extend<object, { op: TestOp }>({
 
 const shots = process.env.E2E_SCREENSHOTS;
 
+/** Desktop and phone screenshots when E2E_SCREENSHOTS names a directory. */
+async function shoot(page: import("@playwright/test").Page, name: string) {
+  if (!shots) return;
+  const size = page.viewportSize();
+  await page.screenshot({ path: `${shots}/${name}-desktop.png` });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.screenshot({ path: `${shots}/${name}-phone.png` });
+  if (size) await page.setViewportSize(size);
+}
+
 test("an admin sets up OIDC and tests it; a new person signs in with SSO and lands in the tenant as viewer", async ({
   page,
   browser,
@@ -164,7 +174,7 @@ test("an SSO-only admin: an expired session signs in again with SSO in a popup a
   await expect(expired).toBeVisible();
   await expect(expired.getByLabel("Password")).toHaveCount(0);
   await expectNoSeriousA11yViolations(page);
-  if (shots) await page.screenshot({ path: `${shots}/session-expired-sso.png` });
+  await shoot(page, "session-expired-sso");
   const [signInPopup] = await Promise.all([page.waitForEvent("popup"), expired.getByRole("button", { name: "Continue with SSO" }).click()]);
   await signInPopup.waitForEvent("close");
   await expect(expired).toBeHidden();
@@ -177,7 +187,7 @@ test("an SSO-only admin: an expired session signs in again with SSO in a popup a
   await expect(stepUp).toBeVisible();
   await expect(stepUp.getByLabel("Password")).toHaveCount(0);
   await expectNoSeriousA11yViolations(page);
-  if (shots) await page.screenshot({ path: `${shots}/step-up-sso.png` });
+  await shoot(page, "step-up-sso");
   const [stepUpPopup] = await Promise.all([
     page.waitForEvent("popup"),
     stepUp.getByRole("button", { name: `Confirm with ${renamed}` }).click(),
@@ -185,6 +195,14 @@ test("an SSO-only admin: an expired session signs in again with SSO in a popup a
   await stepUpPopup.waitForEvent("close");
   await expect(stepUp).toBeHidden();
   await expect(ssoPage.switchOf(renamed)).toHaveAttribute("aria-checked", "false");
-  await expect(ssoPage.toast).toContainText(`${renamed} is disabled`);
+  await expect(ssoPage.toast.filter({ hasText: `${renamed} is disabled` })).toBeVisible();
+
+  // Where the popup lands when the IdP signed in someone else: it says so (and tells the console).
+  const refused = await context.newPage();
+  await refused.goto("/auth/popup-done?for=stepup&error=different_user");
+  await expect(refused.getByRole("heading", { name: "Not confirmed" })).toBeVisible();
+  await expect(refused.getByText("Your identity provider signed in someone else")).toBeVisible();
+  await expectNoSeriousA11yViolations(refused);
+  await shoot(refused, "popup-done-refused");
   await context.close();
 });

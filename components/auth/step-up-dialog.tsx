@@ -138,7 +138,8 @@ function StepUpDialog({ action, onDone }: { action: string; onDone: (steppedUp: 
             <Button
               type="button"
               variant={withPassword ? "secondary" : "primary"}
-              className="w-full"
+              // Provider names can be long: the label wraps instead of overflowing at phone width.
+              className="min-h-9 w-full h-auto! py-2 whitespace-normal! wrap-anywhere"
               data-autofocus={withPassword ? undefined : true}
               loading={sso.pending}
               onClick={() => sso.confirm(provider.provider_id)}
