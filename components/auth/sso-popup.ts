@@ -30,9 +30,9 @@ export function openSsoPopup(): Window | null {
   return window.open("about:blank", POPUP_NAME, POPUP_FEATURES);
 }
 
-/** Sends the SSO window (opened by openSsoPopup) to a URL. */
+/** Sends the SSO window (opened by openSsoPopup) to a URL (a path is this console's). */
 export function navigateSsoPopup(popup: Window, url: string): void {
-  popup.location.href = url;
+  popup.location.href = new URL(url, window.location.origin).href;
 }
 
 /**
