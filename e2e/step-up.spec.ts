@@ -29,6 +29,8 @@ test("disabling an SSO provider asks for the password (no serious accessibility 
   await expect(toggle).toBeEnabled();
   await toggle.click();
   await expect(stepUp.dialog).toBeVisible();
+  // The dialog names what it confirms, in its accessible name.
+  await expect(page.getByRole("dialog", { name: `Confirm it's you to disable ${provider}`, exact: true })).toBeVisible();
   await expect(stepUp.dialog).toContainText("Re-enter your password to continue.");
   await expect(stepUp.password).toBeFocused();
   await expectNoSeriousA11yViolations(page);

@@ -53,6 +53,22 @@ function person(
   return { sub, email };
 }
 
+describe("the OP's signing keys", () => {
+  test("are fetched once and reused by later callbacks, not fetched per sign-in", async () => {
+    const { tenant, admin } = await tenantWithMembers();
+    const domain = uniqueDomain();
+    await oidcProvider(api.url, admin.token, tenant.id, op, { domains: [domain] });
+    expect(pathOf((await signIn(new TestBrowser(), api.url, op.origin, person(op, domain).email)).location)).toBe(`/tenants/${tenant.id}`);
+    const before = op.jwksFetches;
+    for (let i = 0; i < 3; i++) {
+      expect(pathOf((await signIn(new TestBrowser(), api.url, op.origin, person(op, domain).email)).location)).toBe(
+        `/tenants/${tenant.id}`,
+      );
+    }
+    expect(op.jwksFetches).toBe(before);
+  });
+});
+
 describe("first sign-in through an OIDC provider", () => {
   test.each([
     ["oidc", () => op, () => op.discoveryUrl, {}],

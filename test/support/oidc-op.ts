@@ -40,6 +40,8 @@ export interface TestOp {
   /** The OP's own signing key (private JWK): to sign what a rogue token endpoint returns. */
   signingKey: JWK;
   rogueToken: ((body: URLSearchParams) => Promise<Record<string, unknown>>) | null;
+  /** How many times the OP's JWKS was fetched. */
+  jwksFetches: number;
   close(): Promise<void>;
 }
 
@@ -118,6 +120,7 @@ export async function startOidcOp(options: { mount?: string; idTokenClaims?: boo
     loginAs: null,
     signingKey,
     rogueToken: null,
+    jwksFetches: 0,
     addClient(metadata) {
       clients.set(metadata.client_id, {
         token_endpoint_auth_method: "client_secret_basic",
@@ -136,6 +139,7 @@ export async function startOidcOp(options: { mount?: string; idTokenClaims?: boo
   server.on("request", async (req, res) => {
     try {
       const url = new URL(req.url!, origin);
+      if (url.pathname === `${mount}/jwks`) op.jwksFetches++;
       if (url.pathname === "/template/.well-known/openid-configuration") {
         const doc = await discovery();
         res

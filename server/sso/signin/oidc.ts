@@ -61,6 +61,19 @@ async function serverMetadata(metadataUrl: string): Promise<oidc.ServerMetadata>
   }
 }
 
+// The OP's signing keys, per JWKS URL, as openid-client last fetched them (a cache only, per
+// instance; the library refetches after 5 minutes, or when a token names a key it does not hold).
+// Without it every callback fetched the keys again: one more round trip to the IdP per sign-in.
+const jwksCaches = new Map<string, oidc.ExportedJWKSCache>();
+
+function rememberJwks(config: oidc.Configuration): void {
+  const uri = config.serverMetadata().jwks_uri;
+  const cache = oidc.getJwksCache(config);
+  if (!uri || !cache) return;
+  if (jwksCaches.size > 1000) jwksCaches.clear();
+  jwksCaches.set(uri, cache);
+}
+
 function configuration(
   provider: SignInProvider,
   metadata: oidc.ServerMetadata,
@@ -72,6 +85,8 @@ function configuration(
   config[oidc.customFetch] = fetchImpl;
   config.timeout = TIMEOUT_MS / 1000;
   if (env().OUTBOUND_ALLOW_PRIVATE) oidc.allowInsecureRequests(config);
+  const keys = metadata.jwks_uri ? jwksCaches.get(metadata.jwks_uri) : undefined;
+  if (keys) oidc.setJwksCache(config, keys);
   // Without this the library trusts the token endpoint's TLS for the id_token (OIDC Core 3.1.3.7
   // allows it); we verify its signature against the JWKS whatever the transport.
   oidc.enableNonRepudiationChecks(config);
@@ -183,6 +198,7 @@ export async function completeOidc(provider: SignInProvider, pending: PendingSig
   }
   try {
     const { config, tokens } = await grant(provider, pending, callbackUrl);
+    rememberJwks(config);
     const claims = (tokens.claims() ?? {}) as Record<string, unknown>;
     let info: Record<string, unknown> = {};
     if (!str(claims.email) && tokens.access_token && config.serverMetadata().userinfo_endpoint) {
