@@ -123,7 +123,7 @@ describe("SSO step-up through OIDC", () => {
   });
 
   test("the step-up belongs to the session that asked: another session of the same user finds no request", async () => {
-    const { tenant, browser, cookie, who } = await oidcSession();
+    const { tenant, cookie, who } = await oidcSession();
     const other = new TestBrowser();
     await signIn(other, api.url, op.origin, who.email);
     const { url } = await (await consoleCaller(cookie)).auth.startSsoStepUp({});
@@ -134,7 +134,6 @@ describe("SSO step-up through OIDC", () => {
     expect(await stepUpEvents(tenant.id)).toEqual([]);
     expect((await (await consoleCaller(await sessionCookieOf(other))).auth.me({})).step_up_expires_at).toBeNull();
     expect((await (await consoleCaller(cookie)).auth.me({})).step_up_expires_at).toBeNull();
-    void browser;
   });
 });
 

@@ -13,7 +13,7 @@
  */
 import type { Database } from "../../db/client.ts";
 import { env } from "../../env.ts";
-import { AppError } from "../../errors.ts";
+import { Forbidden } from "../../errors.ts";
 import { markSteppedUp } from "../../auth/step-up.ts";
 import type { Principal, RequestInfo } from "../../auth/principal.ts";
 import type { ServiceContext } from "../../service-context.ts";
@@ -63,19 +63,13 @@ export async function beginSsoStepUp(
   input: { provider_id?: string },
 ): Promise<string> {
   if (principal.via !== "session" || !principal.sessionId) {
-    throw new AppError(
-      "forbidden",
-      "Step-up through SSO is for console sessions; API tokens step up with a password (POST /api/v1/auth/step-up)",
-    );
+    throw Forbidden("Step-up through SSO is for console sessions; API tokens step up with a password (POST /api/v1/auth/step-up)");
   }
   if (!principal.ssoProviderId || (input.provider_id !== undefined && input.provider_id !== principal.ssoProviderId)) {
-    throw new AppError(
-      "forbidden",
-      "Step-up through SSO goes through the provider this session was signed in with; confirm with your password instead",
-    );
+    throw Forbidden("Step-up through SSO goes through the provider this session was signed in with; confirm with your password instead");
   }
   const provider = await signInProviderById(db, principal.ssoProviderId).catch(() => null);
-  if (!provider?.enabled) throw new AppError("forbidden", "The SSO provider this session was signed in with is no longer available");
+  if (!provider?.enabled) throw Forbidden("The SSO provider this session was signed in with is no longer available");
   const user = await db.prisma.user.findUniqueOrThrow({ where: { id: principal.userId }, select: { email: true } });
   const pending = newPending({
     tenantId: provider.tenantId,
