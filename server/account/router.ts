@@ -40,7 +40,8 @@ export const accountRouter = router({
         summary: "Step up: re-enter your password",
         description:
           "Marks this token fresh for 10 minutes, for actions that need step-up (disabling or deleting an SSO provider, rotating a webhook secret). " +
-          "Wrong password: 401. Five wrong passwords within 15 minutes lock step-up for 15 minutes (429 with Retry-After). Emits `user.step_up`.",
+          "Wrong password: 401. Five wrong passwords within 15 minutes lock step-up for 15 minutes (429 with Retry-After). Emits `user.step_up`. " +
+          "Users without a password (signed up through SSO) cannot step up a token: they do step-up actions in the console, which confirms at their identity provider.",
         protect: true,
       },
     })
