@@ -137,6 +137,22 @@ describe("SSO step-up through OIDC", () => {
   });
 });
 
+describe("at Google", () => {
+  test("the step-up asks max_age=0 without prompt=login (Google rejects that prompt value)", async () => {
+    const { tenant, admin } = await tenantWithMembers();
+    const domain = uniqueDomain();
+    await oidcProvider(api.url, admin.token, tenant.id, op, { type: "google_workspace", domains: [domain] });
+    const who = person(domain);
+    const browser = new TestBrowser();
+    expect(pathOf((await signIn(browser, api.url, op.origin, who.email)).location)).toBe(`/tenants/${tenant.id}`);
+    const { url } = await (await consoleCaller(await sessionCookieOf(browser))).auth.startSsoStepUp({});
+    const authorize = new URL(url);
+    expect(authorize.searchParams.get("max_age")).toBe("0");
+    expect(authorize.searchParams.has("prompt")).toBe(false);
+    expect(authorize.searchParams.get("login_hint")).toBe(who.email);
+  });
+});
+
 describe("an IdP that does not re-authenticate", () => {
   test("an id_token whose auth_time is before the step-up began is refused (not_reauthenticated); a fresh one passes", async () => {
     const { tenant, admin } = await tenantWithMembers();

@@ -93,6 +93,15 @@ function configuration(
   return config;
 }
 
+/**
+ * What forces a fresh login at the OP: `max_age=0` (its auth_time is then checked against when the
+ * step-up began, ./step-up.ts) and `prompt=login`, except at Google, which rejects that prompt
+ * value (it knows none, consent and select_account) and honours max_age.
+ */
+function reauthentication(provider: SignInProvider): Record<string, string> {
+  return provider.providerType === "google_workspace" ? { max_age: "0" } : { prompt: "login", max_age: "0" };
+}
+
 export const oidcHandler: ProtocolHandler = {
   async begin(provider, pending) {
     const config = configuration(provider, await serverMetadata(provider.metadataUrl));
@@ -106,7 +115,7 @@ export const oidcHandler: ProtocolHandler = {
       code_challenge_method: "S256",
       ...(pending.loginHint ? { login_hint: pending.loginHint } : {}),
       // A step-up must prove the person is there now: no single sign-on from an earlier login.
-      ...(pending.purpose === "stepup" ? { prompt: "login", max_age: "0" } : {}),
+      ...(pending.purpose === "stepup" ? reauthentication(provider) : {}),
     });
     return url.href;
   },
