@@ -12,7 +12,8 @@ let issuer = "";
 
 const server = http.createServer((req, res) => {
   const url = new URL(req.url, issuer);
-  const json = (status, body) => res.writeHead(status, { "content-type": "application/json", "cache-control": "no-store" }).end(JSON.stringify(body));
+  const json = (status, body) =>
+    res.writeHead(status, { "content-type": "application/json", "cache-control": "no-store" }).end(JSON.stringify(body));
   if (url.pathname === "/.well-known/openid-configuration") {
     return json(200, {
       issuer,
