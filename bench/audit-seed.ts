@@ -6,7 +6,8 @@
  *                                                         [--export-events 1000000]
  *
  * `--events` are spread evenly over `--tenants` tenants ("Audit bench tenant N"), a year back from
- * now; `--export-events` go to one more tenant ("Audit bench export"), the export scenario's, and
+ * now, each recorded when it happened (so they fill twelve monthly partitions, of the 84 past months
+ * created first, as seven years of operation leave them); `--export-events` go to one more tenant ("Audit bench export"), the export scenario's, and
  * `--big-events` to one more ("Audit bench big"), the large tenant's list scenarios.
  * Kinds: a realistic mix of 12 (user.* are about half); 200 actors per tenant. Rows are inserted
  * in batches of 20,000 per statement, two tenants at a time.
@@ -42,19 +43,42 @@ async function seedTenant(pool: pg.Pool, tenantId: string, count: number): Promi
     // g runs oldest → newest, so sequence order matches time order, as in real use.
     await pool.query(
       `INSERT INTO audit_events (tenant_id, event_type, actor_id, actor_email, ip_address, user_agent,
-                                 target_type, target_id, details, "timestamp")
+                                 target_type, target_id, details, "timestamp", recorded_at)
        SELECT $1::uuid, ($2::text[])[1 + (g * 7919) % array_length($2::text[], 1)],
               -- actor from g / 16, kind from g mod 16: every actor sees every kind
               'user_' || (g / 16 * 31) % 200, 'user' || (g / 16 * 31) % 200 || '@example.com',
               '203.0.113.' || g % 250, 'Mozilla/5.0 (X11; Linux x86_64) bench',
               'document', 'doc_' || g % 5000,
               jsonb_build_object('request', g, 'path', '/projects/' || g % 97, 'changes', jsonb_build_array('name', 'owner')),
-              now() - make_interval(secs => (($3::bigint - g)::float8 / $3::bigint) * 365 * 86400)
-       FROM generate_series($4::bigint, $5::bigint) AS g
+              t, t
+       FROM generate_series($4::bigint, $5::bigint) AS g,
+            LATERAL (SELECT date_trunc('milliseconds', now() - make_interval(secs => (($3::bigint - g)::float8 / $3::bigint) * 365 * 86400)) AS t) AS at
        ORDER BY g`,
       [tenantId, KINDS, count, done + 1, done + n],
     );
   }
+}
+
+/**
+ * Monthly partitions back `months` months from this one, as seven years of operation leave them
+ * (housekeeping only creates months ahead): the planner sees as many partitions as in production.
+ */
+export async function createPastPartitions(pool: pg.Pool, months: number): Promise<void> {
+  await pool.query(
+    `DO $past$
+     DECLARE month DATE := (date_trunc('month', now() AT TIME ZONE 'UTC') - make_interval(months => ${Math.floor(months)}))::date; name TEXT;
+     BEGIN
+       WHILE month < date_trunc('month', now() AT TIME ZONE 'UTC')::date LOOP
+         name := 'audit_events_' || to_char(month, 'YYYY_MM');
+         IF to_regclass(format('%I', name)) IS NULL THEN
+           EXECUTE format('CREATE TABLE %I PARTITION OF audit_events FOR VALUES FROM (%L) TO (%L)', name,
+             month::timestamp AT TIME ZONE 'UTC', (month + INTERVAL '1 month')::timestamp AT TIME ZONE 'UTC');
+           PERFORM audit_events_guard_partition(format('%I', name)::regclass);
+         END IF;
+         month := (month + INTERVAL '1 month')::date;
+       END LOOP;
+     END $past$`,
+  );
 }
 
 export async function seedAudit(
@@ -64,6 +88,7 @@ export async function seedAudit(
 ): Promise<{ tenantIds: string[]; exportTenantId: string; bigTenantId?: string }> {
   const pool = new pg.Pool({ connectionString: databaseUrl, max: 2 });
   try {
+    await createPastPartitions(pool, 84);
     const { rows } = await pool.query<{ id: string; name: string }>(
       `INSERT INTO tenants (name) SELECT 'Audit bench tenant ' || g FROM generate_series(1, $1) g
        UNION ALL SELECT 'Audit bench export' UNION ALL SELECT 'Audit bench big' WHERE $2 RETURNING id, name`,

@@ -1,17 +1,19 @@
 /**
  * The exact number of a tenant's events matching a filter, at a cost that does not grow with the
  * tenant: whole hours, days and months come from the audit_counts rollups (kept by the append
- * trigger in the appending transaction, see migration 20261124000000_audit_counts), and only the
- * partial buckets at the edges of a date range are counted row by row. One statement, so the sum
- * and the edge counts see one snapshot.
+ * trigger in the appending transaction, see migrations 20261124000000_audit_counts and
+ * 20261127030000_audit_counts_actor_months), and only the partial buckets at the edges of a date
+ * range are counted row by row: under an hour of the tenant's events, or, with an actor filter,
+ * under a month of that actor's events (through the (tenant_id, actor_id, timestamp, id) index).
+ * One statement, so the sum and the edge counts see one snapshot.
  */
 import type { SqlRunner } from "../db/sql.ts";
 
 type Grain = "hour" | "day" | "month";
 
-/** Grains kept per actor level, finest first: every actor ('') has hours, one actor only days. */
+/** Grains kept per actor level, finest first: every actor ('') has hours and days, one actor only months. */
 const ALL_ACTORS: Grain[] = ["hour", "day", "month"];
-const ONE_ACTOR: Grain[] = ["day", "month"];
+const ONE_ACTOR: Grain[] = ["month"];
 
 export interface CountFilter {
   tenantId: string;

@@ -1,15 +1,19 @@
 /**
  * The list's `count` comes from rollups (server/audit/counts.ts): it must equal a brute-force
  * count(*) for every filter combination, with date edges on, just before and just after hour, day
- * and month boundaries, with events appended while counting, and on the embedded database too.
+ * and month boundaries and inside a month (where one actor's count is its rollup months plus its
+ * partial months counted row by row), with events appended while counting, after the upgrade that
+ * dropped per-actor day rollups, and on the embedded database too.
  */
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, test } from "vitest";
 import { startApi, type TestApi } from "../support/api.ts";
+import { createDatabase } from "../support/databases.ts";
+import { migrationsBefore } from "../support/migrations.ts";
 import { client, tenantWithMembers } from "../support/fixtures.ts";
-import { database, openPglite } from "../../server/db/client.ts";
+import { connectPostgres, database, openPglite } from "../../server/db/client.ts";
 import type { SqlRunner } from "../../server/db/sql.ts";
 import { migrate } from "../../server/db/migrate.ts";
 import { chainHead, countEvents, resolveFilter, type AuditFilterParams } from "../../server/audit/query.ts";
@@ -76,6 +80,11 @@ const DATES: [string | undefined, string | undefined][] = [
   ["2026-03-31T23:00:00Z", "2026-04-01T01:00:00Z"],
   ["2026-01-15T07:12:00Z", "2026-03-02T00:00:00Z"],
   ["2026-04-01T00:00:00Z", "2026-04-01T00:00:00.001Z"],
+  // Both edges inside one month, in two neighbouring months, and one inside a month to the end.
+  ["2026-03-02T05:17:00Z", "2026-03-29T00:00:00Z"],
+  ["2026-02-14T12:00:00Z", "2026-03-15T13:00:00.001Z"],
+  ["2026-01-31T23:59:59.999Z", "2026-03-01T00:00:00.001Z"],
+  ["2026-03-15T13:30:00Z", undefined],
 ];
 const TYPES = [undefined, "user.login", "user.*", "user.login,invoice.paid", "nothing.here"];
 const ACTOR_FILTERS = [undefined, "a1", "a3", "nobody"];
@@ -165,6 +174,18 @@ describe("list counts on Postgres", () => {
     expect(all).toBe(1500);
   });
 
+  test("one actor's rollups are kept per month only; every actor's per hour, day and month", async () => {
+    const rows = await sql.query<{ per_actor: boolean; grains: string[] }>(
+      `SELECT actor_id <> '' AS per_actor, array_agg(DISTINCT grain ORDER BY grain) AS grains
+         FROM audit_counts WHERE chain_id = $1::uuid GROUP BY 1 ORDER BY 1`,
+      [world.tenant.id],
+    );
+    expect(rows).toEqual([
+      { per_actor: false, grains: ["day", "hour", "month"] },
+      { per_actor: true, grains: ["month"] },
+    ]);
+  });
+
   test("cursor pages carry the same exact count", async () => {
     const c = client(api.url, world.viewer.token);
     const p = { event_type: "user.*", start_date: "2026-01-31T23:30:00Z", end_date: "2026-04-01T00:30:00Z" };
@@ -200,6 +221,39 @@ describe("list counts on Postgres", () => {
     expect(total).toBeGreaterThan(300);
     for (const p of samples) expect(await serviceCount(sql, tenant, p), query(p)).toBe(await bruteCount(sql, tenant, p));
   });
+});
+
+describe("upgrading to month-only rollups per actor", () => {
+  test("per-actor day rows go, month rows stay, and every count stays exact, then and after new appends", async () => {
+    const url = await createDatabase(`${inject("runPrefix")}_counts_upgrade_${process.pid}`);
+    const db = connectPostgres(url, 2);
+    try {
+      await migrate(db.sql, migrationsBefore("20261127030000"));
+      const [tenant] = await db.sql.query<{ id: string }>(`INSERT INTO tenants (name) VALUES ('Before') RETURNING id`);
+      await seed(db.sql, tenant!.id, 600, 3);
+      const monthRows = `SELECT actor_id, bucket, event_type, n::int AS n FROM audit_counts
+                          WHERE actor_id <> '' AND grain = 'month' ORDER BY 1, 2, 3`;
+      const months = await db.sql.query(monthRows);
+      const dayRows = `SELECT count(*)::int AS n FROM audit_counts WHERE actor_id <> '' AND grain <> 'month'`;
+      expect((await db.sql.query<{ n: number }>(dayRows))[0]!.n).toBeGreaterThan(0);
+
+      const { applied } = await migrate(db.sql);
+      expect(applied).toContain("20261127030000_audit_counts_actor_months");
+      expect((await db.sql.query<{ n: number }>(dayRows))[0]!.n).toBe(0);
+      expect(await db.sql.query(monthRows)).toEqual(months);
+
+      await seed(db.sql, tenant!.id, 200, 4);
+      expect((await db.sql.query<{ n: number }>(dayRows))[0]!.n).toBe(0);
+      const mismatches: string[] = [];
+      for (const p of combos().filter((p) => p.actor_id)) {
+        const [counted, brute] = [await serviceCount(db.sql, tenant!.id, p), await bruteCount(db.sql, tenant!.id, p)];
+        if (counted !== brute) mismatches.push(`${query(p)}: ${counted} != ${brute}`);
+      }
+      expect(mismatches).toEqual([]);
+    } finally {
+      await db.close();
+    }
+  }, 120_000);
 });
 
 describe("list counts on the embedded database", () => {

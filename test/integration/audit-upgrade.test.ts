@@ -4,28 +4,20 @@
  * project's runner; every row (id, sequence, prev_hash, hash and the rest) survives unchanged,
  * audit_events is partitioned, counts and chains verify, and appends go on. On Postgres and PGlite.
  */
-import { cpSync, mkdtempSync, readdirSync } from "node:fs";
+import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, inject, test } from "vitest";
 import { connectPostgres, openPglite, type Database } from "../../server/db/client.ts";
-import { DEFAULT_MIGRATIONS_DIR, migrate } from "../../server/db/migrate.ts";
+import { migrate } from "../../server/db/migrate.ts";
 import { verifyChain as verifyService } from "../../server/audit/verify.ts";
 import type { TenantServiceContext } from "../../server/service-context.ts";
 import { chainHead, countEvents, resolveFilter } from "../../server/audit/query.ts";
 import { emitEvent } from "../../server/events/emit.ts";
 import { createDatabase } from "../support/databases.ts";
+import { migrationsUpTo } from "../support/migrations.ts";
 
 const BEFORE = "20261122020000_webhooks";
-
-function migrationsUpTo(last: string): string {
-  const dir = mkdtempSync(path.join(tmpdir(), "cp-old-migrations-"));
-  for (const name of readdirSync(DEFAULT_MIGRATIONS_DIR)) {
-    if (name <= last || name === "migration_lock.toml")
-      cpSync(path.join(DEFAULT_MIGRATIONS_DIR, name), path.join(dir, name), { recursive: true });
-  }
-  return dir;
-}
 
 const opened: Database[] = [];
 afterAll(async () => {
