@@ -8,7 +8,7 @@ import http from "node:http";
 import { env } from "../server/env.ts";
 import { startServer } from "../server/startup.ts";
 import { handleRest } from "../server/http/rest.ts";
-import { sendWebResponse, toWebRequest } from "../server/http/node.ts";
+import { readWebRequest, sendWebResponse } from "../server/http/node.ts";
 import { SECURITY_HEADERS } from "../security-headers.mjs";
 
 const port = env().PORT;
@@ -20,7 +20,8 @@ const server = http.createServer((req, res) => {
     return;
   }
   for (const { key, value } of SECURITY_HEADERS) res.setHeader(key, value);
-  handleRest(toWebRequest(req, `http://${req.headers.host ?? `localhost:${port}`}`))
+  readWebRequest(req, `http://${req.headers.host ?? `localhost:${port}`}`)
+    .then(handleRest)
     .then((response) => sendWebResponse(res, response))
     .catch(() => {
       if (!res.headersSent) res.writeHead(500);

@@ -5,7 +5,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { Readable } from "node:stream";
 
-export function toWebRequest(req: IncomingMessage, origin: string): Request {
+export function toWebRequest(req: IncomingMessage, origin: string, body?: Buffer): Request {
   const headers = new Headers();
   for (const [key, value] of Object.entries(req.headers)) {
     if (typeof value === "string") headers.set(key, value);
@@ -20,9 +20,29 @@ export function toWebRequest(req: IncomingMessage, origin: string): Request {
   return new Request(new URL(req.url ?? "/", origin), {
     method,
     headers,
-    body: hasBody ? (Readable.toWeb(req) as ReadableStream) : undefined,
+    body: hasBody ? (body ?? (Readable.toWeb(req) as ReadableStream)) : undefined,
     duplex: "half",
   } as RequestInit);
+}
+
+/** Bodies declared this small are read before the Request is made (see `readWebRequest`). */
+const SMALL_BODY_BYTES = 64 * 1024;
+
+/**
+ * As `toWebRequest`, but a body whose Content-Length declares at most 64 KiB is read first and
+ * given to the Request as bytes: a web stream over the socket (Readable.toWeb) costs more CPU than
+ * the rest of a small JSON request's parsing. Node's parser ends the body at the declared length,
+ * so no more than that is held; other bodies stream as before. Rejects if the client goes away
+ * before its body has arrived.
+ */
+export async function readWebRequest(req: IncomingMessage, origin: string): Promise<Request> {
+  const declared = Number(req.headers["content-length"]);
+  const method = req.method ?? "GET";
+  const small = declared >= 0 && declared <= SMALL_BODY_BYTES && !req.headers["transfer-encoding"];
+  if (method === "GET" || method === "HEAD" || !small) return toWebRequest(req, origin);
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  return toWebRequest(req, origin, Buffer.concat(chunks));
 }
 
 export async function sendWebResponse(res: ServerResponse, response: Response): Promise<void> {
@@ -30,8 +50,8 @@ export async function sendWebResponse(res: ServerResponse, response: Response): 
   response.headers.forEach((value, key) => {
     headers[key] = key === "set-cookie" ? response.headers.getSetCookie() : value;
   });
-  res.writeHead(response.status, headers);
   if (!response.body) {
+    res.writeHead(response.status, headers);
     res.end();
     return;
   }
@@ -45,8 +65,21 @@ export async function sendWebResponse(res: ServerResponse, response: Response): 
   };
   res.once("close", onClose);
   try {
+    // A body made whole in memory (every JSON answer) is one chunk: sent with its length, in one
+    // write with the head, rather than chunked with a second write for the last chunk.
+    const first = await reader.read();
+    const second = first.done ? first : await reader.read();
+    if (second.done) {
+      const body = first.done ? undefined : first.value;
+      headers["content-length"] = String(body?.byteLength ?? 0);
+      res.writeHead(response.status, headers);
+      res.end(body);
+      return;
+    }
+    res.writeHead(response.status, headers);
+    const pending = [first.value!, second.value];
     for (;;) {
-      const { done, value } = await reader.read();
+      const { done, value } = pending.length ? { done: false, value: pending.shift()! } : await reader.read();
       if (done || gone) break;
       if (!res.write(value)) {
         await new Promise<void>((resolve) => {

@@ -7,7 +7,7 @@
 import http, { type IncomingMessage, type ServerResponse } from "node:http";
 import net, { type Socket } from "node:net";
 import { handleRest } from "../http/rest.ts";
-import { sendWebResponse, toWebRequest } from "../http/node.ts";
+import { readWebRequest, sendWebResponse } from "../http/node.ts";
 import { log, errorFields } from "../log.ts";
 import { SECURITY_HEADERS } from "../../security-headers.mjs";
 import { liveResponse, readyResponse } from "./health.ts";
@@ -50,6 +50,16 @@ function directHandler(path: string, method: string) {
   return direct && (method === "GET" || method === "HEAD") ? direct : undefined;
 }
 
+function serveDirect(handler: (req: Request) => Response | Promise<Response>, request: Request, res: ServerResponse): void {
+  Promise.resolve(handler(request))
+    .then((response) => sendWebResponse(res, response))
+    .catch((error) => {
+      log.error("HTTP transport failed", errorFields(error));
+      if (!res.headersSent) res.writeHead(500, { "content-type": "application/problem+json" });
+      res.end();
+    });
+}
+
 export function createAppServer(fallback: Fallback): AppServer {
   let active = 0;
   let idleWaiters: (() => void)[] = [];
@@ -76,13 +86,11 @@ export function createAppServer(fallback: Fallback): AppServer {
     const origin = `http://${req.headers.host ?? "localhost"}`;
     for (const { key, value } of SECURITY_HEADERS) res.setHeader(key, value);
     if (servedOverHttps((name) => req.headers[name]?.toString() ?? null)) res.setHeader("Strict-Transport-Security", HSTS);
-    Promise.resolve(handler(toWebRequest(req, origin)))
-      .then((response) => sendWebResponse(res, response))
-      .catch((error) => {
-        log.error("HTTP transport failed", errorFields(error));
-        if (!res.headersSent) res.writeHead(500, { "content-type": "application/problem+json" });
-        res.end();
-      });
+    readWebRequest(req, origin).then(
+      (request) => serveDirect(handler, request, res),
+      // The client went away before its body arrived: nobody to answer.
+      () => res.destroy(),
+    );
   });
   server.on("connection", (socket) => {
     sockets.add(socket);

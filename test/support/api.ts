@@ -4,7 +4,7 @@
  */
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { sendWebResponse, toWebRequest } from "../../server/http/node.ts";
+import { readWebRequest, sendWebResponse } from "../../server/http/node.ts";
 import * as rest from "../../app/api/v1/[...path]/route.ts";
 import * as openapi from "../../app/api/v1/openapi.json/route.ts";
 import * as fallback from "../../app/api/[...path]/route.ts";
@@ -56,7 +56,7 @@ export async function startApi(port = 0): Promise<TestApi> {
   const server = http.createServer(async (req, res) => {
     try {
       const address = server.address() as AddressInfo;
-      const request = toWebRequest(req, `http://127.0.0.1:${address.port}`);
+      const request = await readWebRequest(req, `http://127.0.0.1:${address.port}`);
       const handler = route(request.method, new URL(request.url).pathname);
       await sendWebResponse(res, handler ? await handler(request) : new Response("not found", { status: 404 }));
     } catch (error) {

@@ -9,7 +9,7 @@ import type { AddressInfo } from "node:net";
 import { startServer } from "../../server/startup.ts";
 import { createAppServer } from "../../server/ops/http-server.ts";
 import { exitGracefullyOnSignals } from "../../server/ops/shutdown.ts";
-import { sendWebResponse, toWebRequest } from "../../server/http/node.ts";
+import { readWebRequest, sendWebResponse } from "../../server/http/node.ts";
 import * as openapi from "../../app/api/v1/openapi.json/route.ts";
 import * as fallback from "../../app/api/[...path]/route.ts";
 import * as cron from "../../app/api/cron/webhooks/route.ts";
@@ -26,7 +26,7 @@ function route(method: string, pathname: string): Handler | undefined {
 
 await startServer();
 const app = createAppServer(async (req, res) => {
-  const request = toWebRequest(req, `http://${req.headers.host}`);
+  const request = await readWebRequest(req, `http://${req.headers.host}`);
   const handler = route(request.method, new URL(request.url).pathname);
   await sendWebResponse(res, handler ? await handler(request) : new Response("not found", { status: 404 }));
 });
