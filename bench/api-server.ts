@@ -2,32 +2,41 @@
  * scripts/serve.ts without Next: the same start-up and the same REST edge (handleRest) for
  * /api/v1/*, and nothing else (no console, no OpenAPI document). For API benchmarks on a machine
  * where a production build of the console is not at hand (`--api-only`): what an /api/v1 request
- * runs is identical, serve.ts hands those requests to the same function.
+ * runs is identical, serve.ts hands those requests to the same function. WEB_CONCURRENCY workers
+ * as serve.ts.
  */
 import http from "node:http";
 import { env } from "../server/env.ts";
-import { startServer } from "../server/startup.ts";
+import { prepareDatabase, startServer } from "../server/startup.ts";
+import { serveInCluster, SHUTDOWN_MESSAGE } from "../server/ops/cluster.ts";
 import { handleRest } from "../server/http/rest.ts";
 import { readWebRequest, sendWebResponse } from "../server/http/node.ts";
 import { SECURITY_HEADERS } from "../security-headers.mjs";
 
 const port = env().PORT;
-await startServer();
-const server = http.createServer((req, res) => {
-  const path = (req.url ?? "/").split("?")[0]!;
-  if (path === "/healthz") {
-    res.writeHead(200).end("ok");
-    return;
-  }
-  for (const { key, value } of SECURITY_HEADERS) res.setHeader(key, value);
-  readWebRequest(req, `http://${req.headers.host ?? `localhost:${port}`}`)
-    .then(handleRest)
-    .then((response) => sendWebResponse(res, response))
-    .catch(() => {
-      if (!res.headersSent) res.writeHead(500);
-      res.end();
+await serveInCluster({
+  workers: env().WEB_CONCURRENCY,
+  prepare: prepareDatabase,
+  async serve() {
+    await startServer();
+    const server = http.createServer((req, res) => {
+      const path = (req.url ?? "/").split("?")[0]!;
+      if (path === "/healthz") {
+        res.writeHead(200).end("ok");
+        return;
+      }
+      for (const { key, value } of SECURITY_HEADERS) res.setHeader(key, value);
+      readWebRequest(req, `http://${req.headers.host ?? `localhost:${port}`}`)
+        .then(handleRest)
+        .then((response) => sendWebResponse(res, response))
+        .catch(() => {
+          if (!res.headersSent) res.writeHead(500);
+          res.end();
+        });
     });
+    server.keepAliveTimeout = 65_000;
+    server.listen(port, () => console.log(`Listening on port ${port}.`));
+    for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => process.exit(0));
+    process.on("message", (message) => message === SHUTDOWN_MESSAGE && process.exit(0));
+  },
 });
-server.keepAliveTimeout = 65_000;
-server.listen(port, () => console.log(`Listening on port ${port}.`));
-for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => process.exit(0));

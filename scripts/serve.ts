@@ -4,11 +4,13 @@
  * Next's route handlers call); everything else (console, /api/trpc, /api/auth, /docs, the OpenAPI
  * document) goes to Next. Next's per-request routing and rendering machinery costs more CPU than a
  * whole REST request, so the API skips it (BENCHMARKS.md). Start-up (migrations, bootstrap,
- * housekeeping) runs first; SIGTERM drains gracefully (server/ops/shutdown.ts).
+ * housekeeping) runs first; SIGTERM drains gracefully (server/ops/shutdown.ts). WEB_CONCURRENCY
+ * above 1 serves the port from that many processes (server/ops/cluster.ts).
  */
 import next from "next";
 import { env, EnvError } from "../server/env.ts";
-import { startServer } from "../server/startup.ts";
+import { prepareDatabase, startServer } from "../server/startup.ts";
+import { serveInCluster } from "../server/ops/cluster.ts";
 import { createAppServer } from "../server/ops/http-server.ts";
 import { exitGracefullyOnSignals } from "../server/ops/shutdown.ts";
 
@@ -20,14 +22,20 @@ try {
   process.exit(1);
 }
 
-await startServer();
-const app = next({ dev: false, dir: process.cwd(), port });
-const handleNext = app.getRequestHandler();
-await app.prepare();
+await serveInCluster({
+  workers: env().WEB_CONCURRENCY,
+  prepare: prepareDatabase,
+  async serve() {
+    await startServer();
+    const app = next({ dev: false, dir: process.cwd(), port });
+    const handleNext = app.getRequestHandler();
+    await app.prepare();
 
-const appServer = createAppServer((req, res) => handleNext(req, res));
-appServer.server.keepAliveTimeout = 65_000;
-appServer.server.listen(port, () => {
-  console.log(`Listening on port ${port}.`);
+    const appServer = createAppServer((req, res) => handleNext(req, res));
+    appServer.server.keepAliveTimeout = 65_000;
+    appServer.server.listen(port, () => {
+      console.log(`Listening on port ${port}.`);
+    });
+    exitGracefullyOnSignals(appServer);
+  },
 });
-exitGracefullyOnSignals(appServer);

@@ -55,6 +55,8 @@ const EnvSchema = z.object({
     .transform((v) => v?.split(",").map(Number)),
   TRUST_PROXY: bool("TRUST_PROXY"),
   METRICS_TOKEN: z.string().min(16, "METRICS_TOKEN must be at least 16 characters").optional(),
+  // Server processes sharing PORT (node:cluster, server/ops/cluster.ts); more than 1 needs Postgres.
+  WEB_CONCURRENCY: count("WEB_CONCURRENCY", 1, 64).refine((n) => n > 0, "WEB_CONCURRENCY must be 1 or more"),
   SHUTDOWN_TIMEOUT_SECONDS: z.coerce
     .number({ error: "SHUTDOWN_TIMEOUT_SECONDS must be a number" })
     .int("SHUTDOWN_TIMEOUT_SECONDS must be an integer")
@@ -122,6 +124,9 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
   }
   if (env.BOOTSTRAP_TOKEN && !env.BOOTSTRAP_ADMIN_EMAIL) {
     throw new EnvError("Invalid environment: BOOTSTRAP_TOKEN needs BOOTSTRAP_ADMIN_EMAIL (the token's owner)");
+  }
+  if (env.WEB_CONCURRENCY > 1 && !env.DATABASE_URL) {
+    throw new EnvError("Invalid environment: WEB_CONCURRENCY above 1 needs DATABASE_URL (the embedded database admits one process)");
   }
   return env;
 }

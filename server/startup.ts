@@ -3,8 +3,8 @@
  * the bootstrap accounts. Called from instrumentation.ts (so `next start` alone is enough) and
  * awaited before the first request is handled.
  */
-import { appUrl, env, EnvError } from "./env.ts";
-import { database } from "./db/client.ts";
+import { appUrl, env, EnvError, type Env } from "./env.ts";
+import { database, type Database } from "./db/client.ts";
 import { migrate } from "./db/migrate.ts";
 import { bootstrap } from "./account/bootstrap.ts";
 import { startInternalCron } from "./housekeeping.ts";
@@ -33,6 +33,37 @@ export async function stopBackgroundWork(): Promise<void> {
   await started.__controlPlaneStopWork?.();
 }
 
+/**
+ * The start-up a cluster's primary runs once before its workers start (server/ops/cluster.ts):
+ * migrations and bootstrap accounts, so the workers find both done. Exits 1 as `startServer` does.
+ */
+export async function prepareDatabase(): Promise<void> {
+  try {
+    const e = env();
+    secrets();
+    const db = await database();
+    await migrateAndBootstrap(db, e);
+    await db.close();
+  } catch (error) {
+    exitOnStartupError(error);
+  }
+}
+
+async function migrateAndBootstrap(db: Database, e: Env): Promise<void> {
+  const migrated = await migrate(db.sql);
+  if (migrated.applied.length) log.info("applied migrations", { migrations: migrated.applied });
+  for (const note of await bootstrap(db, e)) console.log(note);
+}
+
+function exitOnStartupError(error: unknown): never {
+  if (error instanceof EnvError) {
+    console.error(error.message);
+  } else {
+    log.error("start-up failed", errorFields(error));
+  }
+  process.exit(1);
+}
+
 async function start(): Promise<void> {
   try {
     const e = env();
@@ -41,9 +72,7 @@ async function start(): Promise<void> {
     process.env.NEXTAUTH_URL ??= appUrl();
     wireEventSubscribers();
     const db = await database();
-    const migrated = await migrate(db.sql);
-    if (migrated.applied.length) log.info("applied migrations", { migrations: migrated.applied });
-    for (const note of await bootstrap(db, e)) console.log(note);
+    await migrateAndBootstrap(db, e);
     // First webhook attempts right after commit (LISTEN); runs whether or not the cron is internal.
     const stopDispatcher = await startWebhookDispatcher(db);
     const stopCron = e.INTERNAL_CRON === "on" ? startInternalCron(db) : () => undefined;
@@ -53,11 +82,6 @@ async function start(): Promise<void> {
     };
     console.log(`Control Plane is serving on ${appUrl()} (${db.kind === "pglite" ? `embedded database in ${e.DATA_DIR}` : "Postgres"}).`);
   } catch (error) {
-    if (error instanceof EnvError) {
-      console.error(error.message);
-    } else {
-      log.error("start-up failed", errorFields(error));
-    }
-    process.exit(1);
+    exitOnStartupError(error);
   }
 }

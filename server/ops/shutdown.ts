@@ -6,12 +6,14 @@
  * database closes and the process exits 0. All of it within SHUTDOWN_TIMEOUT_SECONDS; past that,
  * what still runs is cut and the exit code is 1. A second signal exits at once.
  */
+import cluster from "node:cluster";
 import { env } from "../env.ts";
 import { database } from "../db/client.ts";
 import { stopBackgroundWork } from "../startup.ts";
 import { log, errorFields } from "../log.ts";
 import { startDraining } from "./draining.ts";
 import type { AppServer } from "./http-server.ts";
+import { SHUTDOWN_MESSAGE } from "./cluster.ts";
 
 export async function shutdown(app: AppServer, timeoutMs = env().SHUTDOWN_TIMEOUT_SECONDS * 1000): Promise<{ forced: boolean }> {
   const started = Date.now();
@@ -33,20 +35,35 @@ export async function shutdown(app: AppServer, timeoutMs = env().SHUTDOWN_TIMEOU
   return { forced };
 }
 
-/** Installs the signal handlers: the first SIGTERM/SIGINT drains, a second one exits at once. */
+/**
+ * Installs the signal handlers: the first SIGTERM/SIGINT drains, a second one exits at once. In a
+ * cluster worker (server/ops/cluster.ts) the primary's stop message, or losing the primary,
+ * drains too (and never counts as the second signal: a terminal's Ctrl-C reaches both).
+ */
 export function exitGracefullyOnSignals(app: AppServer): void {
   let stopping = false;
+  const begin = () => {
+    stopping = true;
+    shutdown(app).then(
+      ({ forced }) => process.exit(forced ? 1 : 0),
+      (error) => {
+        log.error("shutdown failed", errorFields(error));
+        process.exit(1);
+      },
+    );
+  };
   for (const signal of ["SIGINT", "SIGTERM"] as const) {
     process.on(signal, () => {
       if (stopping) process.exit(1);
-      stopping = true;
-      shutdown(app).then(
-        ({ forced }) => process.exit(forced ? 1 : 0),
-        (error) => {
-          log.error("shutdown failed", errorFields(error));
-          process.exit(1);
-        },
-      );
+      begin();
+    });
+  }
+  if (cluster.isWorker) {
+    process.on("message", (message) => {
+      if (message === SHUTDOWN_MESSAGE && !stopping) begin();
+    });
+    process.on("disconnect", () => {
+      if (!stopping) begin();
     });
   }
 }

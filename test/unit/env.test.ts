@@ -64,6 +64,14 @@ describe("environment", () => {
     expect(message.split("\n")).toHaveLength(1);
   });
 
+  test("WEB_CONCURRENCY: 1 process unless set; more need Postgres", () => {
+    expect(parseEnv({}).WEB_CONCURRENCY).toBe(1);
+    expect(parseEnv({ WEB_CONCURRENCY: "4", DATABASE_URL: "postgres://db/cp" }).WEB_CONCURRENCY).toBe(4);
+    for (const bad of [{ WEB_CONCURRENCY: "0" }, { WEB_CONCURRENCY: "two" }, { WEB_CONCURRENCY: "2" }]) {
+      expect(() => parseEnv(bad)).toThrow(/WEB_CONCURRENCY/);
+    }
+  });
+
   test("SSO clock skew: 60 s unless set", () => {
     expect(parseEnv({}).SSO_CLOCK_SKEW_SECONDS).toBe(60);
     expect(parseEnv({ SSO_CLOCK_SKEW_SECONDS: "0" }).SSO_CLOCK_SKEW_SECONDS).toBe(0);
