@@ -2,7 +2,7 @@
  * The audit benchmark's baseline: a bare node:http server answering GET
  * /api/v1/tenants/{tenant_id}/audit with the SAME SQL as the app — it calls the app's own SQL
  * builders (server/audit/query.ts: chain head, filter expansion, count, the UNION ALL keyset
- * page) over a plain pg Pool of the app's size — and nothing else: no framework, no validation
+ * page, prepared as the app prepares them) over a plain pg Pool of the app's size — and nothing else: no framework, no validation
  * library, no REST edge. The app's numbers are read as a ratio to it.
  *
  * Run by bench/audit.ts as its own process: BASELINE_DATABASE_URL, BASELINE_PORT,
@@ -11,7 +11,7 @@
 import { createHash } from "node:crypto";
 import http from "node:http";
 import pg from "pg";
-import type { SqlRunner } from "../server/db/sql.ts";
+import { pgQuery, type QueryOptions, type SqlRunner } from "../server/db/sql.ts";
 import { decodeCursor, keysetPage } from "../server/db/keyset.ts";
 import { chainHead, countEvents, findEvents, presentEvent, resolveFilter } from "../server/audit/query.ts";
 import type { AuditEventRow } from "../server/events/types.ts";
@@ -26,7 +26,9 @@ const pool = new pg.Pool({ connectionString: databaseUrl, max: Number(process.en
 pool.on("error", (error) => console.error("audit baseline pool error:", error.message));
 
 /** The least a SqlRunner can be: the app's SQL builders only call `query`. */
-const sql = { query: async (text: string, params?: unknown[]) => (await pool.query(text, params)).rows } as unknown as SqlRunner;
+const sql = {
+  query: async (text: string, params?: unknown[], options?: QueryOptions) => (await pool.query(pgQuery(text, params, options))).rows,
+} as unknown as SqlRunner;
 
 async function authenticate(req: http.IncomingMessage): Promise<boolean> {
   const bearer = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? "")?.[1];

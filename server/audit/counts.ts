@@ -103,6 +103,7 @@ export async function countFromRollups(sql: SqlRunner, filter: CountFilter): Pro
   );
   const parts = [...exact];
   if (sums.length) parts.push(`(SELECT coalesce(sum(n), 0) FROM (${sums.join(" UNION ALL ")}) s)`);
-  const [row] = await sql.query<{ count: string | number }>(`SELECT (${parts.join(" + ")})::bigint AS count`, params);
+  // Prepared: its edge counts are planned over every monthly partition (the same few shapes recur).
+  const [row] = await sql.query<{ count: string | number }>(`SELECT (${parts.join(" + ")})::bigint AS count`, params, { prepare: true });
   return Number(row!.count);
 }

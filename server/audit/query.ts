@@ -56,6 +56,7 @@ export async function chainHead(sql: SqlRunner, tenantId: string): Promise<Chain
   const [row] = await sql.query<{ sequence: string | number; event_types: Record<string, number | string> }>(
     `SELECT sequence, event_types FROM audit_chains WHERE chain_id = $1::uuid`,
     [tenantId],
+    { prepare: true },
   );
   const kinds: Record<string, number> = {};
   for (const [kind, n] of Object.entries(row?.event_types ?? {})) kinds[kind] = Number(n);
@@ -148,21 +149,32 @@ export async function findEvents(
     bound = ` AND (e."timestamp", e.id) ${op} ($${params.push(args.after.at)}::timestamptz, $${params.push(args.after.id)}::uuid)`;
   }
   const innerSort = `ORDER BY e."timestamp" ${order}, e.id ${order}`;
+  // LIMIT and OFFSET are written as numbers: a generic plan costs a placeholder LIMIT at a tenth
+  // of the rows (over JIT's threshold at millions), and never replaces per-call planning.
+  const [limit, offset] = [integer(take), integer(skip)];
+  // Keyset pages (no offset) are the hot path: prepared, planned once per connection.
+  const prepare = { prepare: skip === 0 };
   if (!filter.kinds || filter.kinds.length === 1) {
     const kind = filter.kinds ? ` AND e.event_type = $${params.push(filter.kinds[0])}` : "";
     return sql.query<AuditEventRow>(
-      `SELECT ${columns} FROM audit_events e WHERE ${base}${kind}${bound} ${innerSort}
-       LIMIT $${params.push(take)} OFFSET $${params.push(skip)}`,
+      `SELECT ${columns} FROM audit_events e WHERE ${base}${kind}${bound} ${innerSort} LIMIT ${limit} OFFSET ${offset}`,
       params,
+      prepare,
     );
   }
-  const limit = `$${params.push(skip + take)}`;
   const branches = filter.kinds.map(
     (kind) =>
-      `(SELECT ${columns} FROM audit_events e WHERE ${base} AND e.event_type = $${params.push(kind)}${bound} ${innerSort} LIMIT ${limit})`,
+      `(SELECT ${columns} FROM audit_events e WHERE ${base} AND e.event_type = $${params.push(kind)}${bound} ${innerSort} LIMIT ${integer(skip + take)})`,
   );
   return sql.query<AuditEventRow>(
-    `SELECT * FROM (${branches.join(" UNION ALL ")}) u ORDER BY "timestamp" ${order}, id ${order} LIMIT $${params.push(take)} OFFSET $${params.push(skip)}`,
+    `SELECT * FROM (${branches.join(" UNION ALL ")}) u ORDER BY "timestamp" ${order}, id ${order} LIMIT ${limit} OFFSET ${offset}`,
     params,
+    prepare,
   );
+}
+
+/** A count written into SQL text: only ever a whole, non-negative number. */
+function integer(n: number): string {
+  if (!Number.isSafeInteger(n) || n < 0) throw new Error(`not a row count: ${n}`);
+  return String(n);
 }

@@ -4,14 +4,55 @@
  */
 import "server-only";
 import type { PGlite, Transaction } from "@electric-sql/pglite";
-import type { Pool, PoolClient } from "pg";
+import { createHash } from "node:crypto";
+import type { Pool, PoolClient, QueryConfig } from "pg";
+
+export interface QueryOptions {
+  /**
+   * Postgres: run as a named prepared statement (see `statementName`), so each connection plans
+   * it once and, after five runs, reuses a generic plan instead of planning every call. For hot
+   * statements over the partitioned audit_events, whose planning (every monthly partition and its
+   * indexes) costs more than their execution. Write such statements with constants where the
+   * planner needs them (LIMIT): a generic plan sees only placeholders.
+   */
+  prepare?: boolean;
+}
 
 export interface SqlRunner {
   /** Runs a script of one or more statements without parameters. */
   exec(script: string): Promise<void>;
-  query<T extends object = Record<string, unknown>>(text: string, params?: unknown[]): Promise<T[]>;
+  query<T extends object = Record<string, unknown>>(text: string, params?: unknown[], options?: QueryOptions): Promise<T[]>;
   /** Runs `fn` in one transaction: committed if it resolves, rolled back if it throws. */
   transaction<T>(fn: (tx: SqlRunner) => Promise<T>): Promise<T>;
+}
+
+/**
+ * How many plans of the partitioned table (one per `audit_events` in a statement's text) named
+ * statements may hold per connection. A generic plan over ~90 monthly partitions takes about 1 MiB
+ * of the backend's memory, kept as long as the connection; past the budget, statements run
+ * unnamed (planned per call, as before). The hot list shapes (first and cursor pages of the usual
+ * filters at the default page size, and their counts) fit well inside it.
+ */
+const PLAN_BUDGET = 48;
+const names = new Map<string, string>();
+let planWeight = 0;
+
+/** The statement's name, the same in every connection of this process; undefined past the budget. */
+export function statementName(text: string): string | undefined {
+  const known = names.get(text);
+  if (known) return known;
+  const weight = Math.max(1, text.split(/\baudit_events\b/).length - 1);
+  if (planWeight + weight > PLAN_BUDGET) return undefined;
+  planWeight += weight;
+  const name = `cp_${createHash("sha256").update(text).digest("hex").slice(0, 24)}`;
+  names.set(text, name);
+  return name;
+}
+
+/** The pg query for `text`: named when asked and within the budget. */
+export function pgQuery(text: string, params: unknown[] | undefined, options?: QueryOptions): QueryConfig {
+  const name = options?.prepare ? statementName(text) : undefined;
+  return name ? { name, text, values: params } : { text, values: params };
 }
 
 function pgClientRunner(client: PoolClient): SqlRunner {
@@ -19,8 +60,8 @@ function pgClientRunner(client: PoolClient): SqlRunner {
     async exec(script) {
       await client.query(script);
     },
-    async query(text, params) {
-      return (await client.query(text, params)).rows;
+    async query(text, params, options) {
+      return (await client.query(pgQuery(text, params, options))).rows;
     },
     transaction: (fn) => fn(pgClientRunner(client)),
   };
@@ -31,8 +72,8 @@ export function pgRunner(pool: Pool): SqlRunner {
     async exec(script) {
       await pool.query(script);
     },
-    async query(text, params) {
-      return (await pool.query(text, params)).rows;
+    async query(text, params, options) {
+      return (await pool.query(pgQuery(text, params, options))).rows;
     },
     async transaction(fn) {
       const client = await pool.connect();

@@ -1,0 +1,61 @@
+/**
+ * The audit list's hot statements (keyset pages and rollup counts) run as named prepared
+ * statements with their LIMIT written as a number, so Postgres plans them once per connection and
+ * then reuses a generic plan: planning spans every monthly partition of audit_events and cost more
+ * than executing them (BENCHMARKS.md). Offset pages stay unnamed; the names are bounded.
+ */
+import pg from "pg";
+import { afterAll, beforeAll, expect, test } from "vitest";
+import { tenantWithMembers } from "../support/fixtures.ts";
+import { database } from "../../server/db/client.ts";
+import { pgRunner, statementName, type SqlRunner } from "../../server/db/sql.ts";
+import { chainHead, countEvents, findEvents, resolveFilter } from "../../server/audit/query.ts";
+
+let pool: pg.Pool;
+let one: SqlRunner;
+let tenantId: string;
+beforeAll(async () => {
+  tenantId = (await tenantWithMembers()).tenant.id;
+  const { sql } = await database();
+  await sql.query(
+    `INSERT INTO audit_events (tenant_id, event_type, actor_id, "timestamp")
+     SELECT $1::uuid, (ARRAY['user.login', 'user.created', 'invoice.paid'])[1 + g % 3], 'a' || g % 5, now() - make_interval(mins => g)
+       FROM generate_series(1, 300) g ORDER BY g DESC`,
+    [tenantId],
+  );
+  // One connection, so its session's prepared statements are the ones the runner made.
+  pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 1 });
+  one = pgRunner(pool);
+});
+afterAll(async () => {
+  await pool.end();
+});
+
+test("keyset pages and counts are prepared once per connection and switch to a generic plan", async () => {
+  const head = await chainHead(one, tenantId);
+  const filter = resolveFilter(tenantId, { event_type: "user.*", actor_id: "a1", start_date: "2020-01-01T00:00:30Z" }, head);
+  for (let i = 0; i < 8; i++) {
+    const page = await findEvents(one, filter, { order: "desc", skip: 0, take: 21 });
+    expect(page.length).toBe(21);
+    await findEvents(one, filter, { after: { at: new Date(page[20]!.timestamp), id: page[20]!.id }, order: "desc", skip: 0, take: 21 });
+    await countEvents(one, filter, head);
+  }
+  await findEvents(one, filter, { order: "desc", skip: 40, take: 20 });
+  const statements = await one.query<{ statement: string; generic_plans: string; custom_plans: string }>(
+    `SELECT statement, generic_plans, custom_plans FROM pg_prepared_statements WHERE name LIKE 'cp\\_%'`,
+  );
+  const onEvents = statements.filter((s) => /audit_events/.test(s.statement));
+  // First page, cursor page and count; not the offset page.
+  expect(onEvents).toHaveLength(3);
+  for (const s of onEvents) {
+    expect(s.statement).not.toMatch(/LIMIT \$/);
+    expect(Number(s.generic_plans)).toBeGreaterThan(0);
+  }
+});
+
+test("names are bounded: past the budget of partitioned plans, statements run unnamed", () => {
+  const names = Array.from({ length: 100 }, (_, i) => statementName(`SELECT ${i} FROM audit_events`));
+  expect(names.filter(Boolean).length).toBeLessThan(100);
+  expect(names.at(-1)).toBeUndefined();
+  expect(statementName(`SELECT 0 FROM audit_events`)).toBe(names[0]);
+});
