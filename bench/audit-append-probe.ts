@@ -9,14 +9,14 @@
  *
  *   npx tsx --import ./scripts/server-only.mjs bench/audit-append-probe.ts [--workers 2] [--cpu-prof]
  */
-import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
+import { mkdtempSync, readdirSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import autocannon from "autocannon";
 import { ADMIN_URL, getJson, log, newToken, startApp, withClient } from "./harness.ts";
 import { freePort, stopServer, type Server } from "./procs.ts";
-import { cpuBetween, sampleCpu } from "./system.ts";
+import { cpuBetween, processTree, sampleCpu } from "./system.ts";
 import { summarizeProfile } from "./cpuprofile.ts";
 import { LIMITS_ON } from "./rate-limit.ts";
 
@@ -31,26 +31,6 @@ const { values: flags } = parseArgs({
 });
 const DB = "cp_bench_audit_append";
 const DB_URL = Object.assign(new URL(ADMIN_URL), { pathname: `/${DB}` }).toString();
-
-/** The app's process and its workers' (cluster mode), for their CPU time. */
-function processTree(root: number): number[] {
-  const children = (pid: number): number[] => {
-    try {
-      return readdirSync(`/proc/${pid}/task`).flatMap((task) => {
-        try {
-          return readFileSync(`/proc/${pid}/task/${task}/children`, "utf8").split(/\s+/).filter(Boolean).map(Number);
-        } catch {
-          return [];
-        }
-      });
-    } catch {
-      return [];
-    }
-  };
-  const all = [root];
-  for (let i = 0; i < all.length; i++) all.push(...children(all[i]!));
-  return all;
-}
 
 async function main(): Promise<void> {
   await withClient(ADMIN_URL, async (c) => {

@@ -16,10 +16,18 @@
  *    connections, and POST …/audit/batch of 100 events; then GET …/audit/verify must answer valid.
  *
  * Options: --duration <s> (6) --reps <n> (3) --skip-build --api-only (bench/api-server.ts: the
- *          REST edge without Next, no build) --keep-db --reuse-db (skip 1's seeding
- * when cp_bench_audit is already seeded by --keep-db) --no-markdown
+ *          REST edge without Next, no build) --no-markdown
  *          --events <n> (1000000) --export-events <n> (1000000) --big-events <n> (5000000), smaller
  *          for a quick try
+ *          --db <name> (cp_bench_audit) --keep-db: leave the database (seeded) in place; --seed-only: seed it and stop (implies
+ *          --keep-db); --reuse-db: measure on it as it is (no drop, no seed)
+ *          --only <parts>: a comma list of small (2), big (5), export (3), appends (4); default all.
+ *          A partial run writes its own BENCHMARKS.md section ("## Audit log: large tenant and appends")
+ *          --workers <list> (1): appends are measured once per WEB_CONCURRENCY in the list (e.g. 1,2)
+ * The quiet-machine run in two steps: seed once (any time, under load if need be)
+ *   npm run bench:audit -- --api-only --seed-only --events 200000 --export-events 1000 --big-events 5000000
+ * then, in a quiet window:
+ *   npm run bench:audit -- --api-only --reuse-db --keep-db --only big,appends --workers 1,2 --duration 4 --reps 2
  * 5. The large tenant (--big-events in one tenant): first and deep cursor page of each filter of
  *    issue 12 (bench/audit-big.ts) vs the baseline, the count and page queries' plans (EXPLAIN
  *    ANALYZE), verify of its whole chain, table and index sizes per million events.
@@ -31,10 +39,12 @@ import { parseArgs } from "node:util";
 import autocannon, { type Options, type Result } from "autocannon";
 import { ADMIN_URL, ROOT, ensureBuild, getJson, log, newToken, startApp, withClient } from "./harness.ts";
 import { freePort, startServer, stopServer, waitReady, type Server } from "./procs.ts";
-import { machine } from "./system.ts";
+import { cpuBetween, machine, processTree, sampleCpu } from "./system.ts";
+import { LIMITS_ON } from "./rate-limit.ts";
+import { planCosts } from "./audit-plans.ts";
 import { updateBenchmarksMd } from "./report.ts";
 import { seedAudit } from "./audit-seed.ts";
-import { auditMarkdown, type AuditReport, type BigRun, type ListRun } from "./audit-report.ts";
+import { auditMarkdown, PARTIAL_HEADING, type AuditReport, type BigRun, type ListRun } from "./audit-report.ts";
 import { bigFilters, deepCursorOf, explainPlans, sizes, timeVerify } from "./audit-big.ts";
 import { loadavg } from "node:os";
 
@@ -46,6 +56,10 @@ const { values: flags } = parseArgs({
     "api-only": { type: "boolean", default: false },
     "keep-db": { type: "boolean", default: false },
     "reuse-db": { type: "boolean", default: false },
+    "seed-only": { type: "boolean", default: false },
+    only: { type: "string", default: "small,big,export,appends" },
+    db: { type: "string", default: "cp_bench_audit" },
+    workers: { type: "string", default: "1" },
     "no-markdown": { type: "boolean", default: false },
     events: { type: "string", default: "1000000" },
     "export-events": { type: "string", default: "1000000" },
@@ -53,8 +67,14 @@ const { values: flags } = parseArgs({
   },
 });
 const DURATION = Number(flags.duration);
+const PARTS = new Set(flags.only.split(",").map((part) => part.trim()));
+for (const part of PARTS) if (!["small", "big", "export", "appends"].includes(part)) throw new Error(`--only: unknown part ${part}`);
+const PARTIAL = PARTS.size < 4;
+const WORKERS = flags.workers.split(",").map(Number);
+const KEEP_DB = flags["keep-db"] || flags["seed-only"];
 const REPS = Number(flags.reps);
-const DB = "cp_bench_audit";
+const DB = flags.db;
+if (!/^[a-z_][a-z0-9_]*$/.test(DB)) throw new Error(`--db: not a plain database name: ${DB}`);
 const DB_URL = Object.assign(new URL(ADMIN_URL), { pathname: `/${DB}` }).toString();
 const SIX_MONTHS_AGO = new Date(Date.now() - 182 * 86400_000).toISOString().slice(0, 10);
 const FILTER = `event_type=user.*&start_date=${SIX_MONTHS_AGO}`;
@@ -132,6 +152,71 @@ function exportThroughCopy(tenantId: string, maxSequence: number) {
   return { seconds, rows };
 }
 
+let appended = 0;
+const appendedEvent = () => ({
+  event_type: "bench.appended",
+  actor: { id: "bench", email: "bench@example.com" },
+  details: { n: ++appended },
+});
+
+/**
+ * Appends to one tenant's chain through `server` (`workers` processes): single events at 10 and 50
+ * connections, batches of 100 at 10; events/s with the CPU the app (all its processes) and
+ * Postgres spent per request, from /proc (robust to the machine's other load).
+ */
+async function measureAppends(server: Server, token: string, tenantId: string, workers: number): Promise<AuditReport["appends"]> {
+  const loads = [
+    { label: "`POST …/audit`, 10 connections", route: "audit", connections: 10, perRequest: 1 },
+    { label: "`POST …/audit`, 50 connections", route: "audit", connections: 50, perRequest: 1 },
+    { label: "`POST …/audit/batch` of 100, 10 connections", route: "audit/batch", connections: 10, perRequest: 100 },
+  ];
+  const out: AuditReport["appends"] = [];
+  for (const { label, route, connections, perRequest } of loads) {
+    const options: Options = {
+      url: server.url,
+      requests: [
+        {
+          method: "POST",
+          path: `/api/v1/tenants/${tenantId}/${route}`,
+          headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+          setupRequest: (request) => ({
+            ...request,
+            body: JSON.stringify(perRequest === 1 ? appendedEvent() : { events: Array.from({ length: perRequest }, appendedEvent) }),
+          }),
+        },
+      ],
+    };
+    check(await load(options, connections, 3), `append warm-up: ${label}`);
+    const pids = processTree(server.child.pid!);
+    const dbPids = await withClient(DB_URL, async (c) =>
+      (await c.query<{ pid: number }>("SELECT pid FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()", [DB])).rows.map(
+        (r) => r.pid,
+      ),
+    );
+    const before = pids.map((pid) => sampleCpu(pid, dbPids));
+    const result = await load(options, connections);
+    const after = pids.map((pid) => sampleCpu(pid, dbPids));
+    check(result, `append: ${label}`);
+    const usage = before.map((b, i) => cpuBetween(b, after[i]!, result.requests.total));
+    out.push({
+      label: workers > 1 ? `${label}, ${workers} app processes` : label,
+      connections,
+      eventsPerSecond: result.requests.average * perRequest,
+      p99: result.latency.p99,
+      load1: loadavg()[0]!,
+      workers,
+      appCpuMsPerRequest: usage.reduce((sum, u) => sum + u.serverMsPerRequest, 0),
+      dbCpuMsPerRequest: usage[0]!.databaseMsPerRequest,
+      otherCores: usage[0]!.otherCores,
+    });
+    log(
+      `append ${label} (${workers} process(es)): ${(result.requests.average * perRequest).toFixed(0)} events/s, p99 ${result.latency.p99} ms, ` +
+        `app ${out.at(-1)!.appCpuMsPerRequest!.toFixed(2)} ms CPU/request, Postgres ${out.at(-1)!.dbCpuMsPerRequest!.toFixed(2)} ms`,
+    );
+  }
+  return out;
+}
+
 async function main(): Promise<void> {
   const servers: Server[] = [];
   const started = new Date();
@@ -153,6 +238,8 @@ async function main(): Promise<void> {
       databaseUrl: DB_URL,
       track: (s) => servers.push(s),
       apiOnly: flags["api-only"],
+      // Rate limits on (as in production), with quotas no load reaches.
+      env: LIMITS_ON,
     });
     const names = async () =>
       withClient(DB_URL, (c) =>
@@ -163,6 +250,10 @@ async function main(): Promise<void> {
       const bigEvents = Number(flags["big-events"]);
       await seedAudit(DB_URL, { tenants: 50, events: Number(flags.events), exportEvents: Number(flags["export-events"]), bigEvents }, log);
       rows = (await names()).rows;
+    }
+    if (flags["seed-only"]) {
+      log(`${DB} is seeded and kept; measure with --reuse-db`);
+      return;
     }
     const exportTenant = rows.find((r) => r.name === "Audit bench export")!.id;
     const bigTenant = rows.find((r) => r.name === "Audit bench big")?.id;
@@ -185,34 +276,40 @@ async function main(): Promise<void> {
     servers.push(baseline);
     await waitReady(baseline, `${baseline.url}/healthz`);
 
-    // Same answers from both before measuring.
-    const cursors = await Promise.all(tenants.map((t) => deepCursor(app.url, token, t)));
-    for (const query of [FILTER, `${FILTER}&cursor=${cursors[0]}`]) {
-      const [a, b] = await Promise.all([app, baseline].map((s) => getJson(`${s.url}/api/v1/tenants/${tenants[0]}/audit?${query}`, token)));
-      for (const field of ["results", "count", "next_cursor", "previous_cursor"]) {
-        if (JSON.stringify(a![field]) !== JSON.stringify(b![field])) throw new Error(`app and baseline disagree on ${field} for ${query}`);
-      }
-    }
-
-    const scenarios = {
-      first: tenants.map((t) => `/api/v1/tenants/${t}/audit?${FILTER}`),
-      deep: tenants.map((t, i) => `/api/v1/tenants/${t}/audit?${FILTER}&cursor=${cursors[i]}`),
-    };
     const list: ListRun[] = [];
-    for (const [scenario, paths] of Object.entries(scenarios)) {
-      for (const server of [app, baseline]) check(await load(rotating(server.url, token, paths), 10, 2), `warm-up ${scenario}`);
-      for (let rep = 0; rep < REPS; rep++) {
-        for (const server of rep % 2 ? [baseline, app] : [app, baseline]) {
-          const result = await load(rotating(server.url, token, paths));
-          check(result, `${server.name} ${scenario}`);
-          list.push({
-            scenario,
-            target: server.name as "app" | "baseline",
-            rps: result.requests.average,
-            p50: result.latency.p50,
-            p99: result.latency.p99,
-          });
-          log(`${scenario} ${server.name}: ${result.requests.average.toFixed(0)} req/s, p99 ${result.latency.p99} ms`);
+    if (PARTS.has("small")) await smallTenants();
+    async function smallTenants() {
+      // Same answers from both before measuring.
+      const cursors = await Promise.all(tenants.map((t) => deepCursor(app.url, token, t)));
+      for (const query of [FILTER, `${FILTER}&cursor=${cursors[0]}`]) {
+        const [a, b] = await Promise.all(
+          [app, baseline].map((s) => getJson(`${s.url}/api/v1/tenants/${tenants[0]}/audit?${query}`, token)),
+        );
+        for (const field of ["results", "count", "next_cursor", "previous_cursor"]) {
+          if (JSON.stringify(a![field]) !== JSON.stringify(b![field]))
+            throw new Error(`app and baseline disagree on ${field} for ${query}`);
+        }
+      }
+
+      const scenarios = {
+        first: tenants.map((t) => `/api/v1/tenants/${t}/audit?${FILTER}`),
+        deep: tenants.map((t, i) => `/api/v1/tenants/${t}/audit?${FILTER}&cursor=${cursors[i]}`),
+      };
+      for (const [scenario, paths] of Object.entries(scenarios)) {
+        for (const server of [app, baseline]) check(await load(rotating(server.url, token, paths), 10, 2), `warm-up ${scenario}`);
+        for (let rep = 0; rep < REPS; rep++) {
+          for (const server of rep % 2 ? [baseline, app] : [app, baseline]) {
+            const result = await load(rotating(server.url, token, paths));
+            check(result, `${server.name} ${scenario}`);
+            list.push({
+              scenario,
+              target: server.name as "app" | "baseline",
+              rps: result.requests.average,
+              p50: result.latency.p50,
+              p99: result.latency.p99,
+            });
+            log(`${scenario} ${server.name}: ${result.requests.average.toFixed(0)} req/s, p99 ${result.latency.p99} ms`);
+          }
         }
       }
     }
@@ -220,7 +317,7 @@ async function main(): Promise<void> {
     const big: BigRun[] = [];
     const plans: { filter: string; count: string; first: string; deep: string }[] = [];
     let bigSummary: AuditReport["big"];
-    if (bigTenant) {
+    if (bigTenant && PARTS.has("big")) {
       for (const { name, query } of bigFilters()) {
         const cursor = await deepCursorOf(app.url, token, bigTenant, query);
         const pages = {
@@ -261,11 +358,19 @@ async function main(): Promise<void> {
       const verified = await timeVerify(app.url, token, bigTenant);
       if (!verified.valid) throw new Error("the large tenant's chain did not verify");
       log(`verify of the large tenant: ${verified.checked} events in ${verified.seconds.toFixed(1)} s`);
-      bigSummary = { events: Number(flags["big-events"]), runs: big, plans, verify: verified, sizes: await sizes(DB_URL) };
+      const costs = await planCosts(DB_URL, bigTenant);
+      bigSummary = {
+        events: Number(flags["big-events"]),
+        runs: big,
+        plans,
+        planCosts: costs,
+        verify: verified,
+        sizes: await sizes(DB_URL),
+      };
     }
 
     const exports: AuditReport["exports"] = [];
-    for (let rep = 0; rep < REPS; rep++) {
+    for (let rep = 0; PARTS.has("export") && rep < REPS; rep++) {
       const head = await withClient(DB_URL, (c) => c.query("SELECT sequence FROM audit_chains WHERE chain_id = $1", [exportTenant]));
       const viaApp = await exportThroughApp(app, token, exportTenant);
       const viaCopy = exportThroughCopy(exportTenant, Number(head.rows[0].sequence));
@@ -277,44 +382,28 @@ async function main(): Promise<void> {
     }
 
     const appends: AuditReport["appends"] = [];
-    const appendTenant = tenants[1]!;
-    let n = 0;
-    const event = () => ({ event_type: "bench.appended", actor: { id: "bench", email: "bench@example.com" }, details: { n: ++n } });
-    const appendLoads = [
-      { label: "`POST …/audit`, 10 connections", path: "audit", connections: 10, perRequest: 1 },
-      { label: "`POST …/audit`, 50 connections", path: "audit", connections: 50, perRequest: 1 },
-      { label: "`POST …/audit/batch` of 100, 10 connections", path: "audit/batch", connections: 10, perRequest: 100 },
-    ];
-    for (const { label, path: route, connections, perRequest } of appendLoads) {
-      const result = await load(
-        {
-          url: app.url,
-          requests: [
-            {
-              method: "POST",
-              path: `/api/v1/tenants/${appendTenant}/${route}`,
-              headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
-              setupRequest: (request) => ({
-                ...request,
-                body: JSON.stringify(perRequest === 1 ? event() : { events: Array.from({ length: perRequest }, event) }),
-              }),
-            },
-          ],
-        },
-        connections,
-      );
-      check(result, `append: ${label}`);
-      appends.push({
-        label,
-        connections,
-        eventsPerSecond: result.requests.average * perRequest,
-        p99: result.latency.p99,
-        load1: loadavg()[0]!,
-      });
-      log(`append ${label}: ${(result.requests.average * perRequest).toFixed(0)} events/s, p99 ${result.latency.p99} ms`);
+    const appendTenant = tenants[1] ?? tenants[0]!;
+    let verifiedChain: number | undefined;
+    for (const workers of PARTS.has("appends") ? WORKERS : []) {
+      const server =
+        workers === 1
+          ? app
+          : await startApp({
+              port: await freePort(),
+              token,
+              databaseUrl: DB_URL,
+              track: (s) => servers.push(s),
+              apiOnly: flags["api-only"],
+              env: { ...LIMITS_ON, WEB_CONCURRENCY: String(workers) },
+            });
+      appends.push(...(await measureAppends(server, token, appendTenant, workers)));
+      if (server !== app) await stopServer(server);
     }
-    const verify = await getJson(`${app.url}/api/v1/tenants/${appendTenant}/audit/verify`, token);
-    if (verify.valid !== true) throw new Error(`chain broken after the append load: ${JSON.stringify(verify)}`);
+    if (PARTS.has("appends")) {
+      const verify = await getJson(`${app.url}/api/v1/tenants/${appendTenant}/audit/verify`, token);
+      if (verify.valid !== true) throw new Error(`chain broken after the append load: ${JSON.stringify(verify)}`);
+      verifiedChain = Number(verify.checked);
+    }
 
     const report: AuditReport = {
       date: started.toISOString(),
@@ -327,18 +416,20 @@ async function main(): Promise<void> {
       list,
       exports,
       appends,
-      verifiedChain: Number(verify.checked),
+      verifiedChain,
       big: bigSummary,
+      partial: PARTIAL ? [...PARTS] : undefined,
     };
     mkdirSync(path.join(ROOT, "bench/results"), { recursive: true });
     const file = path.join(ROOT, `bench/results/audit-${started.toISOString().replace(/[:.]/g, "-")}.json`);
     writeFileSync(file, JSON.stringify(report, null, 2));
     const section = auditMarkdown(report, path.relative(ROOT, file));
     console.log(`\n${section}`);
-    if (!flags["no-markdown"]) updateBenchmarksMd(path.join(ROOT, "BENCHMARKS.md"), section, "## Audit log");
+    if (!flags["no-markdown"]) updateBenchmarksMd(path.join(ROOT, "BENCHMARKS.md"), section, PARTIAL ? PARTIAL_HEADING : "## Audit log");
+    log(`done in ${((Date.now() - started.getTime()) / 1000).toFixed(0)} s`);
   } finally {
     await Promise.all(servers.map((s) => stopServer(s).catch(() => undefined)));
-    if (!flags["keep-db"]) await withClient(ADMIN_URL, (c) => c.query(`DROP DATABASE IF EXISTS ${DB} WITH (FORCE)`)).catch(() => undefined);
+    if (!KEEP_DB) await withClient(ADMIN_URL, (c) => c.query(`DROP DATABASE IF EXISTS ${DB} WITH (FORCE)`)).catch(() => undefined);
   }
 }
 

@@ -4,7 +4,7 @@
  * (other people's builds and tests share it; that share is reported so noisy runs are visible).
  */
 import { execFileSync } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import os from "node:os";
 
 export interface Machine {
@@ -55,6 +55,26 @@ function machineSeconds(): { busy: number; steal: number } {
   const line = readFileSync("/proc/stat", "utf8").split("\n")[0]!;
   const [user, nice, system, , , irq, softirq, steal] = line.trim().split(/\s+/).slice(1).map(Number);
   return { busy: (user! + nice! + system! + irq! + softirq!) / TICKS_PER_SECOND, steal: steal! / TICKS_PER_SECOND };
+}
+
+/** `root` and every process under it (a cluster's workers), from /proc. */
+export function processTree(root: number): number[] {
+  const children = (pid: number): number[] => {
+    try {
+      return readdirSync(`/proc/${pid}/task`).flatMap((task) => {
+        try {
+          return readFileSync(`/proc/${pid}/task/${task}/children`, "utf8").split(/\s+/).filter(Boolean).map(Number);
+        } catch {
+          return [];
+        }
+      });
+    } catch {
+      return [];
+    }
+  };
+  const all = [root];
+  for (let i = 0; i < all.length; i++) all.push(...children(all[i]!));
+  return all;
 }
 
 export interface CpuSample {
