@@ -124,6 +124,17 @@ export function auditMarkdown(report: AuditReport, resultsFile: string): string 
   return lines.join("\n");
 }
 
+/** A plan over many partitions, with the middle (a scan per partition) left out. */
+function abridge(plan: string, head = 14, tail = 8): string {
+  const lines = plan.split("\n");
+  if (lines.length <= head + tail + 1) return plan;
+  return [
+    ...lines.slice(0, head),
+    `  … ${lines.length - head - tail} more lines (the same scan on each other partition) …`,
+    ...lines.slice(-tail),
+  ].join("\n");
+}
+
 /** The large tenant: every filter's first and deep page vs the baseline, sizes, verify, plans. */
 function bigMarkdown(big: NonNullable<AuditReport["big"]>): string[] {
   const lines = [
@@ -181,19 +192,19 @@ function bigMarkdown(big: NonNullable<AuditReport["big"]>): string[] {
       "Count:",
       "",
       "```",
-      plan.count,
+      abridge(plan.count),
       "```",
       "",
       "First page:",
       "",
       "```",
-      plan.first,
+      abridge(plan.first),
       "```",
       "",
       "Deep cursor page:",
       "",
       "```",
-      plan.deep,
+      abridge(plan.deep),
       "```",
       "",
       "</details>",
