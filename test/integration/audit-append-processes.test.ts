@@ -12,7 +12,7 @@ import { startInstance, type Instance } from "../support/instances.ts";
 import { database } from "../../server/db/client.ts";
 
 const SCRIPT = "test/support/app-instance.ts";
-const ENV = { INTERNAL_CRON: "off" };
+const ENV = { INTERNAL_CRON: "off", LOG_LEVEL: "warn" };
 
 /** The processes the primary forked (its workers). */
 function childrenOf(pid: number): number[] {
@@ -31,7 +31,7 @@ afterAll(async () => {
 });
 
 test("appends from two workers and another instance at once form one whole chain", async () => {
-  expect(childrenOf(clustered.child.pid!)).toHaveLength(2);
+  expect(childrenOf(clustered.child.pid!), clustered.stderr()).toHaveLength(2);
   const world = await tenantWithMembers();
   const urls = [clustered.url, single.url];
   const total = 600;
@@ -51,7 +51,10 @@ test("appends from two workers and another instance at once form one whole chain
       }
     }),
   );
-  expect(statuses.filter((s) => s !== 201)).toEqual([]);
+  expect(
+    statuses.filter((s) => s !== 201),
+    clustered.stderr() + single.stderr(),
+  ).toEqual([]);
 
   const { sql } = await database();
   const rows = await sql.query<{ sequence: number; n: number }>(

@@ -8,6 +8,8 @@ export interface Instance {
   url: string;
   child: ChildProcess;
   stop(): Promise<void>;
+  /** What the instance wrote to stderr so far (for a failing test's message). */
+  stderr(): string;
 }
 
 /** `listeners`: how many processes must say they listen (a cluster's workers each do). */
@@ -35,6 +37,7 @@ export async function startInstance(env: Record<string, string>, script = "test/
   return {
     url,
     child,
+    stderr: () => err,
     async stop() {
       if (child.exitCode === null) child.kill("SIGKILL");
       await exited;
