@@ -14,11 +14,11 @@ import { database } from "../../server/db/client.ts";
 const SCRIPT = "test/support/app-instance.ts";
 const ENV = { INTERNAL_CRON: "off", LOG_LEVEL: "warn" };
 
-/** The processes the primary forked (its workers). */
+/** The processes the primary forked to serve (its workers; not tsx's esbuild service). */
 function childrenOf(pid: number): number[] {
-  return readdirSync(`/proc/${pid}/task`).flatMap((task) =>
-    readFileSync(`/proc/${pid}/task/${task}/children`, "utf8").split(/\s+/).filter(Boolean).map(Number),
-  );
+  return readdirSync(`/proc/${pid}/task`)
+    .flatMap((task) => readFileSync(`/proc/${pid}/task/${task}/children`, "utf8").split(/\s+/).filter(Boolean).map(Number))
+    .filter((child) => readFileSync(`/proc/${child}/cmdline`, "utf8").includes(SCRIPT));
 }
 
 let clustered: Instance;
