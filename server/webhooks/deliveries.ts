@@ -1,5 +1,5 @@
 /**
- * The deliveries log of a webhook (newest first, attempts oldest first), a manual retry, and the
+ * The deliveries log of a webhook (newest first, attempts oldest first), one delivery, a manual retry, and the
  * `webhook.test` event: a delivery to that one webhook, not an audit event and not fanned out.
  */
 import { randomUUID } from "node:crypto";
@@ -21,6 +21,7 @@ interface DeliveryRow {
   webhookId: string;
   eventId: string;
   eventType: string;
+  payload: string;
   status: string;
   attemptCount: number;
   nextAttemptAt: Date | null;
@@ -34,8 +35,14 @@ interface DeliveryRow {
     responseBody: string | null;
     error: string | null;
     nextAttemptAt: Date | null;
+    requestUrl: string | null;
+    requestHeaders: unknown;
+    responseHeaders: unknown;
   }[];
 }
+
+/** A jsonb column holding `{name: value}` (as written by record.ts), or null. */
+const headersOf = (value: unknown) => (value && typeof value === "object" ? (value as Record<string, string>) : null);
 
 export function presentDelivery(row: DeliveryRow): WebhookDelivery {
   return {
@@ -43,6 +50,7 @@ export function presentDelivery(row: DeliveryRow): WebhookDelivery {
     webhook_id: row.webhookId,
     event_id: row.eventId,
     event_type: row.eventType,
+    payload: row.payload,
     status: row.status as DeliveryStatus,
     attempt_count: row.attemptCount,
     next_attempt_at: row.nextAttemptAt?.toISOString() ?? null,
@@ -56,6 +64,8 @@ export function presentDelivery(row: DeliveryRow): WebhookDelivery {
       response_body: a.responseBody,
       error: a.error,
       next_attempt_at: a.nextAttemptAt?.toISOString() ?? null,
+      request: a.requestUrl ? { url: a.requestUrl, headers: headersOf(a.requestHeaders) ?? {} } : null,
+      response_headers: headersOf(a.responseHeaders),
     })),
   };
 }
@@ -86,6 +96,15 @@ async function getDelivery(db: Tx, webhookId: string, deliveryId: string): Promi
     : null;
   if (!row) throw NotFound("Delivery");
   return row;
+}
+
+/** One delivery of a webhook of the tenant, with its attempts (404 for anything else). */
+export async function findDelivery(
+  { db: { prisma: db }, tenantId }: TenantServiceContext,
+  { webhookId, deliveryId }: { webhookId: string; deliveryId: string },
+) {
+  const webhook = await findWebhook(db, tenantId, webhookId);
+  return getDelivery(db, webhook.id, deliveryId);
 }
 
 /**

@@ -19,6 +19,9 @@ export interface DisableInput {
     status: number | null;
     body: string | null;
     error: string | null;
+    /** What was sent, signatures redacted. */
+    request: { url: string; headers: Record<string, string> };
+    responseHeaders: Record<string, string> | null;
   };
 }
 
@@ -33,9 +36,21 @@ export async function disableWebhook(db: Database, input: DisableInput): Promise
     const a = input.attempt;
     if (a) {
       await tx.query(
-        `INSERT INTO webhook_attempts (delivery_id, attempt, started_at, duration_ms, response_status, response_body, error)
-         VALUES ($1::uuid, $2, $3, $4, $5, $6, $7) ON CONFLICT (delivery_id, attempt) DO NOTHING`,
-        [a.deliveryId, a.number, a.startedAt, a.durationMs, a.status, a.body, a.error],
+        `INSERT INTO webhook_attempts (delivery_id, attempt, started_at, duration_ms, response_status, response_body, error,
+           request_url, request_headers, response_headers)
+         VALUES ($1::uuid, $2, $3, $4, $5, $6, $7, $8, $9::jsonb, $10::jsonb) ON CONFLICT (delivery_id, attempt) DO NOTHING`,
+        [
+          a.deliveryId,
+          a.number,
+          a.startedAt,
+          a.durationMs,
+          a.status,
+          a.body,
+          a.error,
+          a.request.url,
+          JSON.stringify(a.request.headers),
+          a.responseHeaders ? JSON.stringify(a.responseHeaders) : null,
+        ],
       );
       await tx.query(
         `UPDATE webhook_deliveries SET status = 'cancelled', attempt_count = $2, next_attempt_at = NULL, locked_until = NULL,

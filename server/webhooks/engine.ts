@@ -11,6 +11,7 @@ import { sendAttempt } from "./send.ts";
 import { disableWebhook } from "./disable.ts";
 import { releaseClaims } from "./release.ts";
 import { observeWebhookAttempt } from "../ops/metrics.ts";
+import { recorder, type Attempted } from "./record.ts";
 
 const DEFAULT_SCHEDULE_SECONDS = [5, 300, 1800, 7200, 18000, 36000, 36000];
 const FAILING_DAYS_BEFORE_DISABLE = 5;
@@ -64,95 +65,6 @@ const CLAIM = `UPDATE webhook_deliveries d SET locked_until = now() + $2 * inter
   RETURNING d.id, d.tenant_id, d.webhook_id, d.event_id, d.payload, d.attempt_count, w.url, w.enabled, w.secret_ciphertext,
     w.previous_secret_ciphertext, w.previous_secret_expires_at > now() AS previous_valid, w.failing_since`;
 
-// One statement for a group of attempts: the attempt rows, the deliveries' next states, and each
-// webhook's failure streak (cleared by a success, started by the first failure after it; written
-// only when it changes). Recording in groups makes one commit serve many deliveries.
-const RECORD = `WITH r AS (
-    SELECT * FROM unnest($1::uuid[], $2::int[], $3::timestamptz[], $4::int[], $5::int[], $6::text[], $7::text[], $8::timestamptz[], $9::text[], $10::uuid[])
-      AS r(id, attempt, started_at, duration_ms, response_status, response_body, error, next_attempt_at, status, webhook_id)
-  ), a AS (
-    INSERT INTO webhook_attempts (delivery_id, attempt, started_at, duration_ms, response_status, response_body, error, next_attempt_at)
-    SELECT id, attempt, started_at, duration_ms, response_status, response_body, error, next_attempt_at FROM r
-    ON CONFLICT (delivery_id, attempt) DO NOTHING
-  ), s AS (
-    SELECT webhook_id, max(started_at) FILTER (WHERE status = 'succeeded') AS last_ok FROM r GROUP BY webhook_id
-  ), f AS (
-    SELECT s.webhook_id, s.last_ok,
-      min(r.started_at) FILTER (WHERE r.status <> 'succeeded' AND (s.last_ok IS NULL OR r.started_at > s.last_ok)) AS first_fail
-    FROM s JOIN r USING (webhook_id) GROUP BY s.webhook_id, s.last_ok
-  ), w AS (
-    UPDATE webhooks w SET failing_since = CASE WHEN f.last_ok IS NULL THEN coalesce(w.failing_since, f.first_fail) ELSE f.first_fail END
-    FROM f
-    WHERE w.id = f.webhook_id
-      AND w.failing_since IS DISTINCT FROM (CASE WHEN f.last_ok IS NULL THEN coalesce(w.failing_since, f.first_fail) ELSE f.first_fail END)
-  )
-  UPDATE webhook_deliveries d SET status = r.status, attempt_count = r.attempt, next_attempt_at = r.next_attempt_at, locked_until = NULL,
-    last_attempt_at = r.started_at, last_response_status = r.response_status, last_error = r.error, updated_at = now()
-  FROM r WHERE d.id = r.id`;
-
-interface Attempted {
-  id: string;
-  number: number;
-  startedAt: Date;
-  durationMs: number;
-  status: number | null;
-  body: string | null;
-  error: string | null;
-  next: Date | null;
-  outcome: "succeeded" | "failed" | "exhausted";
-  webhookId: string;
-}
-
-/**
- * Group commit: the first attempt to finish is written at once; those finishing while a write is
- * in flight are written together by the next one. Each caller learns when its own row is written.
- */
-function recorder(db: Database) {
-  let waiting: { entry: Attempted; done: (error?: unknown) => void }[] = [];
-  let writing = false;
-  const write = async (entries: Attempted[]) => {
-    const column = <K extends keyof Attempted>(key: K) => entries.map((e) => e[key]);
-    const values = [
-      column("id"),
-      column("number"),
-      column("startedAt"),
-      column("durationMs"),
-      column("status"),
-      column("body"),
-      column("error"),
-      column("next"),
-      column("outcome"),
-      column("webhookId"),
-    ];
-    try {
-      await db.sql.query(RECORD, values);
-    } catch (error) {
-      // Two instances changing several webhooks' streaks in opposite orders: run it again.
-      if ((error as { code?: string }).code !== "40P01") throw error;
-      await db.sql.query(RECORD, values);
-    }
-  };
-  const drain = async () => {
-    writing = true;
-    while (waiting.length) {
-      const group = waiting;
-      waiting = [];
-      try {
-        await write(group.map((g) => g.entry));
-        for (const g of group) g.done();
-      } catch (error) {
-        for (const g of group) g.done(error);
-      }
-    }
-    writing = false;
-  };
-  return (entry: Attempted) =>
-    new Promise<void>((resolve, reject) => {
-      waiting.push({ entry, done: (error) => (error ? reject(error) : resolve()) });
-      if (!writing) void drain();
-    });
-}
-
 export function retrySchedule(): number[] {
   return env().WEBHOOK_RETRY_SCHEDULE ?? DEFAULT_SCHEDULE_SECONDS;
 }
@@ -179,7 +91,17 @@ async function attempt(db: Database, row: Claimed, record: (entry: Attempted) =>
       webhookId: row.webhook_id,
       tenantId: row.tenant_id,
       reason: "The endpoint answered 410 Gone",
-      attempt: { deliveryId: row.id, number, startedAt, durationMs, status: 410, body: result.body, error: null },
+      attempt: {
+        deliveryId: row.id,
+        number,
+        startedAt,
+        durationMs,
+        status: 410,
+        body: result.body,
+        error: null,
+        request: result.request,
+        responseHeaders: result.responseHeaders,
+      },
     });
     return "disabled";
   }
@@ -205,6 +127,9 @@ async function attempt(db: Database, row: Claimed, record: (entry: Attempted) =>
     next,
     outcome: status,
     webhookId: row.webhook_id,
+    requestUrl: result.request.url,
+    requestHeaders: result.request.headers,
+    responseHeaders: result.responseHeaders,
   });
 
   if (!ok && row.failing_since && Date.now() - row.failing_since.getTime() >= FAILING_DAYS_BEFORE_DISABLE * 86_400_000) {

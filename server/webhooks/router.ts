@@ -19,7 +19,7 @@ import {
   WebhookWithSecret,
 } from "./schemas.ts";
 import { createWebhook, deleteWebhook, getWebhook, listWebhooks, presentWebhook, rotateSecret, updateWebhook } from "./service.ts";
-import { listDeliveries, presentDelivery, retryDelivery, sendTestEvent } from "./deliveries.ts";
+import { findDelivery, listDeliveries, presentDelivery, retryDelivery, sendTestEvent } from "./deliveries.ts";
 
 const tags = ["Webhooks"];
 const base = "/tenants/{tenant_id}/webhooks";
@@ -149,6 +149,23 @@ export const webhooksRouter = router({
         await listDeliveries(serviceContext(ctx), { webhookId: input.webhook_id, status: input.status, page: pageRequest(input) }),
         presentDelivery,
       ),
+    ),
+
+  delivery: tenantProcedure("viewer")
+    .meta({
+      openapi: {
+        method: "GET",
+        path: `${one}/deliveries/{delivery_id}`,
+        tags,
+        summary: "Get a delivery and its attempts",
+        description: "What a test event (or any delivery) came to: poll it until `status` is no longer `pending`.",
+        protect: true,
+      },
+    })
+    .input(DeliveryPathInput)
+    .output(WebhookDelivery)
+    .query(async ({ ctx, input }) =>
+      presentDelivery(await findDelivery(serviceContext(ctx), { webhookId: input.webhook_id, deliveryId: input.delivery_id })),
     ),
 
   retry: tenantProcedure("admin")

@@ -73,6 +73,20 @@ export const WebhookAttempt = z
     response_body: z.string().nullable().meta({ description: "At most 1 KiB of the response body." }),
     error: z.string().nullable().meta({ description: "e.g. `timeout`, `ssrf_refused`, `connection failed (ECONNREFUSED)`." }),
     next_attempt_at: z.iso.datetime().nullable(),
+    request: z
+      .object({
+        url: z.string(),
+        headers: z.record(z.string(), z.string()),
+      })
+      .nullable()
+      .meta({
+        description:
+          "The request this attempt sent (its body is the delivery's `payload`). Signature headers are cut to their first characters (`v1,abc12…`); the secret is never shown. Null for attempts made before requests were kept.",
+      }),
+    response_headers: z
+      .record(z.string(), z.string())
+      .nullable()
+      .meta({ description: "The response's headers (at most 40, values cut to 300 characters, no cookies); null without a response." }),
   })
   .meta({ id: "WebhookAttempt" });
 
@@ -82,6 +96,7 @@ export const WebhookDelivery = z
     webhook_id: z.uuid(),
     event_id: z.uuid(),
     event_type: z.string(),
+    payload: z.string().meta({ description: "The JSON body sent, byte for byte the same on every attempt." }),
     status: z.enum(DELIVERY_STATUSES),
     attempt_count: z.number().int(),
     next_attempt_at: z.iso.datetime().nullable(),

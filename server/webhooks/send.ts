@@ -5,11 +5,15 @@
  */
 import { OutboundError, safeFetch } from "../outbound/guard.ts";
 import { decryptSecret } from "./crypto.ts";
-import { deliveryHeaders } from "./signing.ts";
+import { deliveryHeaders, redactedHeaders } from "./signing.ts";
 
 const TIMEOUT_MS = 5000;
 const MAX_RETRY_AFTER_SECONDS = 24 * 60 * 60;
 const SNIPPET_BYTES = 1024;
+/** Response headers kept per attempt: this many, each value cut to this length; cookies never. */
+const KEPT_RESPONSE_HEADERS = 40;
+const HEADER_VALUE_CHARS = 300;
+const NEVER_KEPT = new Set(["set-cookie"]);
 
 /** What an attempt needs of a claimed delivery. */
 export interface Outgoing {
@@ -35,6 +39,20 @@ export interface AttemptResult {
   body: string | null;
   error: string | null;
   retryAfter: number | null;
+  /** What was sent, signatures redacted (signing.ts), for the attempts log. */
+  request: { url: string; headers: Record<string, string> };
+  responseHeaders: Record<string, string> | null;
+}
+
+/** The response's headers as the attempts log keeps them (see KEPT_RESPONSE_HEADERS). */
+export function keptResponseHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
+  const kept: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (value === undefined || NEVER_KEPT.has(name)) continue;
+    if (Object.keys(kept).length >= KEPT_RESPONSE_HEADERS) break;
+    kept[name] = (Array.isArray(value) ? value.join(", ") : value).slice(0, HEADER_VALUE_CHARS).replace(/\0/g, "");
+  }
+  return kept;
 }
 
 function snippet(body: Buffer): string {
@@ -51,9 +69,17 @@ export async function sendAttempt(row: Outgoing): Promise<AttemptResult> {
     secret,
     previousSecret,
   });
+  const request = { url: row.url, headers: redactedHeaders(headers) };
   try {
     const res = await safeFetch(row.url, { method: "POST", headers, body: row.payload, timeoutMs: TIMEOUT_MS, maxBytes: 1024 * 1024 });
-    return { status: res.status, body: snippet(res.body), error: null, retryAfter: parseRetryAfter(res.headers["retry-after"]) };
+    return {
+      status: res.status,
+      body: snippet(res.body),
+      error: null,
+      retryAfter: parseRetryAfter(res.headers["retry-after"]),
+      request,
+      responseHeaders: keptResponseHeaders(res.headers),
+    };
   } catch (error) {
     if (!(error instanceof OutboundError)) throw error;
     const kind =
@@ -64,6 +90,6 @@ export async function sendAttempt(row: Outgoing): Promise<AttemptResult> {
           : error.kind === "network"
             ? error.message
             : `${error.kind}: ${error.message}`;
-    return { status: null, body: null, error: kind, retryAfter: null };
+    return { status: null, body: null, error: kind, retryAfter: null, request, responseHeaders: null };
   }
 }

@@ -49,3 +49,23 @@ export function deliveryHeaders(input: {
     "webhook-signature": signatures.join(" "),
   };
 }
+
+const SHOWN_SIGNATURE_CHARS = 5;
+const SIGNATURE_HEADERS = new Set(["x-webhook-signature", "webhook-signature"]);
+
+/** `v1,abc12…` for `v1,abc12…xyz=`, `3f9a2…` for a hex signature: enough to tell two apart, never to reuse. */
+function redactSignature(signature: string): string {
+  const comma = signature.indexOf(",");
+  const prefix = comma >= 0 ? signature.slice(0, comma + 1) : "";
+  return `${prefix}${signature.slice(prefix.length, prefix.length + SHOWN_SIGNATURE_CHARS)}…`;
+}
+
+/** The headers of an attempt as the attempts log keeps them: every signature cut to its first characters. */
+export function redactedHeaders(headers: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(headers).map(([name, value]) => [
+      name,
+      SIGNATURE_HEADERS.has(name.toLowerCase()) ? value.split(" ").map(redactSignature).join(" ") : value,
+    ]),
+  );
+}

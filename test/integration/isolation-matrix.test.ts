@@ -190,6 +190,9 @@ const EXAMPLES: Record<string, Example> = {
   "GET /tenants/{tenant_id}/webhooks/{webhook_id}/deliveries": {
     request: (w) => ({ path: `/tenants/${w.tenantA.id}/webhooks/${w.webhookId}/deliveries` }),
   },
+  "GET /tenants/{tenant_id}/webhooks/{webhook_id}/deliveries/{delivery_id}": {
+    request: (w) => ({ path: `/tenants/${w.tenantA.id}/webhooks/${w.webhookId}/deliveries/${w.deliveryId}` }),
+  },
   "POST /tenants/{tenant_id}/webhooks/{webhook_id}/deliveries/{delivery_id}/retry": {
     request: (w) => ({ path: `/tenants/${w.tenantA.id}/webhooks/${w.webhookId}/deliveries/${w.deliveryId}/retry` }),
   },
