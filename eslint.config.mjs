@@ -19,10 +19,11 @@ const PURE_SERVER_MODULES = [
 /**
  * Server modules a server component in app/ (a page or layout, never a client component) may call
  * for values: the session lookup of the signed-in console, what it may see of tenants
- * (server/tenants/pages.ts), and the problem titles the static
+ * (server/tenants/pages.ts), the first rows of a page, run through the console's own procedures
+ * (server/trpc/pages.ts), and the problem titles the static
  * /docs/errors page lists.
  */
-const SERVER_ENTRY_POINTS = ["auth/session", "http/problem", "tenants/pages"];
+const SERVER_ENTRY_POINTS = ["auth/session", "http/problem", "tenants/pages", "trpc/pages"];
 
 /** `@/server/…` or `../server/…`, except the given modules (with or without `.ts`). */
 const serverImportsExcept = (allowed) => `^(?:@/|(?:\\.\\./)+)server/(?!(?:${allowed.join("|")})(?:\\.ts)?$)`;

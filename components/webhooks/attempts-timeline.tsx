@@ -3,6 +3,7 @@
 import { Badge } from "../ui/badge";
 import { cx } from "../ui/cx";
 import { formatExact } from "../ui/relative-time";
+import { AttemptExchange } from "./attempt-exchange";
 import { responseLabel } from "./status";
 import type { Attempt, Delivery } from "./types";
 import { When } from "./when";
@@ -11,7 +12,7 @@ function succeeded(attempt: Attempt): boolean {
   return attempt.response_status !== null && attempt.response_status >= 200 && attempt.response_status < 300;
 }
 
-/** Every attempt of a delivery, oldest first: answer, time taken, error, body snippet, next try. */
+/** Every attempt of a delivery, oldest first: answer, time taken, error, next try, and the request beside the response. */
 export function AttemptsTimeline({ delivery }: { delivery: Delivery }) {
   if (delivery.attempts.length === 0) {
     return (
@@ -53,15 +54,6 @@ export function AttemptsTimeline({ delivery }: { delivery: Delivery }) {
                 {attempt.error}
               </p>
             ) : null}
-            {attempt.response_body ? (
-              <pre
-                tabIndex={0}
-                aria-label={`Response body of attempt ${attempt.attempt}`}
-                className="mt-2 max-h-40 overflow-auto rounded-md bg-white p-2.5 font-mono text-xs whitespace-pre-wrap break-all text-slate-800 ring-1 ring-slate-200 focus-visible:outline-2 focus-visible:outline-indigo-600"
-              >
-                {attempt.response_body}
-              </pre>
-            ) : null}
             {attempt.next_attempt_at ? (
               <p className="mt-1 text-sm text-slate-600" data-testid="next-attempt">
                 {attempt.attempt === last && delivery.next_attempt_at ? (
@@ -73,6 +65,7 @@ export function AttemptsTimeline({ delivery }: { delivery: Delivery }) {
                 )}
               </p>
             ) : null}
+            <AttemptExchange attempt={attempt} payload={delivery.payload} />
           </li>
         );
       })}

@@ -1,7 +1,9 @@
 "use client";
 
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useId, useRef, useState } from "react";
+import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import { keepPreviousData, useQuery, useQueryClient } from "@tanstack/react-query";
+import { consoleUrl } from "../console/urls";
 import { messageOf, useTRPC } from "../trpc";
 import { Card, CardHeader } from "../ui/card";
 import { cx } from "../ui/cx";
@@ -15,35 +17,63 @@ import { SendIcon } from "../icons";
 import { DeliveryItem } from "./delivery-item";
 import { deliveryStatusLabel, isInFlight, pollInterval } from "./status";
 import type { DeliveryStatus } from "./types";
+import { useNewArrivals } from "./use-new-arrivals";
+import { DELIVERIES_PAGE_SIZE, DELIVERY_STATUSES, deliveriesInput, deliveryStatusParam } from "./queries";
 
-const PAGE_SIZE = 20;
-const STATUSES: DeliveryStatus[] = ["pending", "succeeded", "failed", "exhausted", "cancelled"];
+const PAGE_SIZE = DELIVERIES_PAGE_SIZE;
+/** With nothing under way, the first page still asks now and then, to show new deliveries. */
+const IDLE_POLL_MS = 10_000;
 
 interface DeliveriesViewProps {
   tenantId: string;
   webhookId: string;
   canWrite: boolean;
+  webhookEnabled: boolean;
   /** A delivery to open (from a link such as the test event's toast). */
   openDeliveryId?: string;
 }
 
-/** A webhook's deliveries, newest first, with their attempts; refreshes while any is under way. */
-export function DeliveriesView({ tenantId, webhookId, canWrite, openDeliveryId }: DeliveriesViewProps) {
+/**
+ * A webhook's deliveries, newest first, with their attempts; refreshes while any is under way. The
+ * status filter lives in the URL (`?status=failed`). While a delivery is open, new ones wait
+ * behind a "N new deliveries" button so that the open one does not move.
+ */
+export function DeliveriesView({ tenantId, webhookId, canWrite, webhookEnabled, openDeliveryId }: DeliveriesViewProps) {
   const trpc = useTRPC();
-  const [status, setStatus] = useState<DeliveryStatus | "">("");
-  const [position, setPosition] = useState<TablePosition>(FIRST_PAGE);
-  const input = {
-    tenant_id: tenantId,
-    webhook_id: webhookId,
-    page_size: PAGE_SIZE,
-    ...(status ? { status } : {}),
-    ...(position.cursor ? { cursor: position.cursor } : {}),
-  };
+  const router = useRouter();
+  const pathname = usePathname();
+  const params = useSearchParams();
+  const status = deliveryStatusParam(params.get("status"));
+  const retryHintId = useId();
+  // The page position belongs to one filter: another filter (or back/forward to it) starts at the first page.
+  const [at, setAt] = useState<{ status: string; position: TablePosition }>({ status, position: FIRST_PAGE });
+  const position = at.status === status ? at.position : FIRST_PAGE;
+  const setPosition = (next: TablePosition) => setAt({ status, position: next });
+  const [openIds, setOpenIds] = useState<ReadonlySet<string>>(() => new Set(openDeliveryId ? [openDeliveryId] : []));
+  const setOpen = (id: string, open: boolean) =>
+    setOpenIds((ids) => {
+      const next = new Set(ids);
+      if (open) next.add(id);
+      else next.delete(id);
+      return next;
+    });
+
+  function setStatus(next: DeliveryStatus | "") {
+    const search = new URLSearchParams(params);
+    search.delete("delivery");
+    if (next) search.set("status", next);
+    else search.delete("status");
+    router.push(consoleUrl.withQuery(pathname, search), { scroll: false });
+  }
+
   const query = useQuery({
-    ...trpc.webhooks.deliveries.queryOptions(input),
+    ...trpc.webhooks.deliveries.queryOptions(deliveriesInput(tenantId, webhookId, status, position.cursor)),
     placeholderData: keepPreviousData,
-    refetchInterval: (q) => (q.state.data ? pollInterval(q.state.data.results) : false),
+    refetchInterval: (q) => (q.state.data ? pollInterval(q.state.data.results) || (position.cursor ? false : IDLE_POLL_MS) : false),
   });
+  const rows = query.data?.results ?? [];
+  const anyOpen = rows.some((d) => openIds.has(d.id));
+  const arrivals = useNewArrivals(rows, anyOpen, `${status}:${position.cursor ?? ""}`);
   const polling = query.data?.results.some(isInFlight) ?? false;
 
   // When a delivery moves on, the webhook's "last delivery" (here and in the list) has too.
@@ -94,14 +124,30 @@ export function DeliveriesView({ tenantId, webhookId, canWrite, openDeliveryId }
     const changing = query.isPlaceholderData;
     body = (
       <>
+        <div aria-live="polite">
+          {arrivals.held ? (
+            <button
+              type="button"
+              onClick={arrivals.reveal}
+              data-testid="new-deliveries"
+              className="block w-full border-b border-slate-200 bg-indigo-50 px-4 py-2 text-center text-sm font-medium text-indigo-800 hover:bg-indigo-100 focus-visible:outline-2 focus-visible:outline-indigo-600 sm:px-6"
+            >
+              Show {arrivals.held} new {arrivals.held === 1 ? "delivery" : "deliveries"}
+            </button>
+          ) : null}
+        </div>
         <ul aria-label="Deliveries" aria-busy={changing || undefined} className={cx("divide-y divide-slate-200", changing && "opacity-60")}>
-          {query.data.results.map((delivery) => (
+          {arrivals.shown.map((delivery) => (
             <DeliveryItem
               key={delivery.id}
               tenantId={tenantId}
               delivery={delivery}
               canWrite={canWrite}
-              initiallyOpen={delivery.id === openDeliveryId}
+              webhookEnabled={webhookEnabled}
+              retryHintId={retryHintId}
+              open={openIds.has(delivery.id)}
+              onOpenChange={(open) => setOpen(delivery.id, open)}
+              highlight={delivery.id === openDeliveryId}
             />
           ))}
         </ul>
@@ -121,7 +167,7 @@ export function DeliveriesView({ tenantId, webhookId, canWrite, openDeliveryId }
               Some deliveries are under way; this list refreshes by itself.
             </span>
           ) : (
-            "Each event sent to this endpoint, with every attempt and the answer it got."
+            "Each event sent to this endpoint, with every attempt: the request sent and the answer it got."
           )
         }
         actions={
@@ -133,13 +179,10 @@ export function DeliveriesView({ tenantId, webhookId, canWrite, openDeliveryId }
               id="deliveries-status"
               value={status}
               className="w-36"
-              onChange={(event) => {
-                setStatus(event.target.value as DeliveryStatus | "");
-                setPosition(FIRST_PAGE);
-              }}
+              onChange={(event) => setStatus(deliveryStatusParam(event.target.value))}
             >
               <option value="">All</option>
-              {STATUSES.map((s) => (
+              {DELIVERY_STATUSES.map((s) => (
                 <option key={s} value={s}>
                   {deliveryStatusLabel(s)}
                 </option>
@@ -148,6 +191,11 @@ export function DeliveriesView({ tenantId, webhookId, canWrite, openDeliveryId }
           </div>
         }
       />
+      {canWrite && !webhookEnabled ? (
+        <p id={retryHintId} className="border-b border-slate-200 px-4 py-2 text-xs text-slate-600 sm:px-6" data-testid="retry-hint">
+          Retry is off while the webhook is disabled: enable it to send deliveries again.
+        </p>
+      ) : null}
       {body}
     </Card>
   );

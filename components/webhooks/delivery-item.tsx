@@ -1,6 +1,6 @@
 "use client";
 
-import { useId, useState } from "react";
+import { useId } from "react";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { messageOf, useTRPC } from "../trpc";
 import { Button } from "../ui/button";
@@ -20,17 +20,31 @@ interface DeliveryItemProps {
   tenantId: string;
   delivery: Delivery;
   canWrite: boolean;
-  /** Opened at first (the delivery a link pointed at). */
-  initiallyOpen?: boolean;
+  /** Whether its webhook is enabled: a disabled one's deliveries are not retried (the button says why). */
+  webhookEnabled: boolean;
+  /** The id of the text saying why Retry is off, when it is. */
+  retryHintId: string;
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  /** The delivery a link pointed at: marked. */
+  highlight?: boolean;
 }
 
 /** One delivery: its status and latest answer, its attempts when opened, and a retry button. */
-export function DeliveryItem({ tenantId, delivery, canWrite, initiallyOpen = false }: DeliveryItemProps) {
+export function DeliveryItem({
+  tenantId,
+  delivery,
+  canWrite,
+  webhookEnabled,
+  retryHintId,
+  open,
+  onOpenChange,
+  highlight,
+}: DeliveryItemProps) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const notify = useToast();
   const attemptsId = useId();
-  const [open, setOpen] = useState(initiallyOpen);
   const retry = useMutation(
     trpc.webhooks.retry.mutationOptions({ onSettled: () => queryClient.invalidateQueries(trpc.webhooks.pathFilter()) }),
   );
@@ -41,7 +55,7 @@ export function DeliveryItem({ tenantId, delivery, canWrite, initiallyOpen = fal
       { tenant_id: tenantId, webhook_id: delivery.webhook_id, delivery_id: delivery.id },
       {
         onSuccess: () => {
-          setOpen(true);
+          onOpenChange(true);
           notify(<>The {delivery.event_type} delivery is queued to be sent again.</>, "info");
         },
         onError: (error) => notify(<>The delivery could not be retried: {messageOf(error)}</>, "danger"),
@@ -50,16 +64,11 @@ export function DeliveryItem({ tenantId, delivery, canWrite, initiallyOpen = fal
   }
 
   return (
-    <li
-      data-testid="delivery"
-      data-delivery-id={delivery.id}
-      data-status={delivery.status}
-      className={cx(initiallyOpen && "bg-indigo-50/40")}
-    >
+    <li data-testid="delivery" data-delivery-id={delivery.id} data-status={delivery.status} className={cx(highlight && "bg-indigo-50/40")}>
       <div className="flex flex-wrap items-center gap-x-4 gap-y-2 px-4 py-3 sm:px-6">
         <button
           type="button"
-          onClick={() => setOpen((o) => !o)}
+          onClick={() => onOpenChange(!open)}
           aria-expanded={open}
           aria-controls={attemptsId}
           className="flex min-w-0 flex-1 items-center gap-3 rounded text-left focus-visible:outline-2 focus-visible:outline-indigo-600"
@@ -87,6 +96,9 @@ export function DeliveryItem({ tenantId, delivery, canWrite, initiallyOpen = fal
               size="sm"
               onClick={retryNow}
               loading={retry.isPending}
+              disabled={!webhookEnabled}
+              title={webhookEnabled ? undefined : "Enable the webhook to retry its deliveries"}
+              aria-describedby={webhookEnabled ? undefined : retryHintId}
               aria-label={`Retry the ${delivery.event_type} delivery`}
             >
               {retry.isPending ? null : <RefreshIcon className="size-4" />}

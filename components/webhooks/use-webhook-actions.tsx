@@ -10,7 +10,8 @@ import { messageOf, useTRPC } from "../trpc";
 import { ConfirmDialog } from "../ui/confirm-dialog";
 import { useToast } from "../ui/toast";
 import { SecretDialog } from "./secret-dialog";
-import type { Webhook } from "./types";
+import { awaitOutcome, describeOutcome } from "./test-outcome";
+import type { Delivery, Webhook } from "./types";
 import { WebhookDialog } from "./webhook-dialog";
 
 /** How long after a test event the list keeps asking for its result. */
@@ -92,6 +93,30 @@ export function useWebhookActions(
     }
   }
 
+  const seeDelivery = (webhook: Webhook, delivery: Delivery) => (
+    <Link
+      href={consoleUrl.delivery(tenantId, webhook.id, delivery.id)}
+      className="font-medium text-indigo-700 underline hover:text-indigo-900"
+    >
+      See the delivery
+    </Link>
+  );
+
+  /** Reports what the test event came to once its first attempt is made (or cancelled). */
+  async function reportOutcome(webhook: Webhook, delivery: Delivery) {
+    const input = { ...ids(webhook), delivery_id: delivery.id };
+    const settled = await awaitOutcome(() => queryClient.fetchQuery({ ...trpc.webhooks.delivery.queryOptions(input), staleTime: 0 }));
+    if (!settled) return;
+    void invalidate();
+    const { tone, text } = describeOutcome(settled);
+    notify(
+      <span data-testid="test-outcome" data-status={settled.status}>
+        Test event to {url(webhook)}: {text}. {seeDelivery(webhook, settled)}
+      </span>,
+      tone,
+    );
+  }
+
   function sendTest(webhook: Webhook) {
     test.mutate(ids(webhook), {
       onSuccess: (delivery) => {
@@ -99,16 +124,11 @@ export function useWebhookActions(
         setTimeout(() => setAwaitingTests((n) => n - 1), AWAIT_TEST_MS);
         notify(
           <>
-            A test event is on its way to {url(webhook)}.{" "}
-            <Link
-              href={consoleUrl.delivery(tenantId, webhook.id, delivery.id)}
-              className="font-medium text-indigo-700 underline hover:text-indigo-900"
-            >
-              See the delivery
-            </Link>
+            A test event is on its way to {url(webhook)}. {seeDelivery(webhook, delivery)}
           </>,
           "info",
         );
+        void reportOutcome(webhook, delivery);
       },
       onError: (error) =>
         notify(

@@ -112,7 +112,7 @@ export function WebhookDetailsView({
         <Card aria-labelledby="webhook-title">
           <CardHeader
             title={
-              <span id="webhook-title" className="break-all">
+              <span id="webhook-title" className="wrap-anywhere">
                 {webhook.url}
               </span>
             }
@@ -195,7 +195,13 @@ export function WebhookDetailsView({
           </div>
         </Card>
 
-        <DeliveriesView tenantId={tenantId} webhookId={webhook.id} canWrite={canWrite} openDeliveryId={openDeliveryId} />
+        <DeliveriesView
+          tenantId={tenantId}
+          webhookId={webhook.id}
+          canWrite={canWrite}
+          webhookEnabled={webhook.enabled}
+          openDeliveryId={openDeliveryId}
+        />
       </div>
       {actions.dialogs}
     </>

@@ -8,7 +8,7 @@ import { Switch } from "../ui/switch";
 import { Td, Tr } from "../ui/table";
 import { KeyIcon, PencilIcon, SendIcon, TrashIcon } from "../icons";
 import { describeEvents } from "./event-kinds";
-import { deliveryStatusLabel, LastDelivery, WebhookStatus } from "./status";
+import { deliveryStatusLabel, LastDelivery } from "./status";
 import type { Webhook } from "./types";
 import type { WebhookActions } from "./use-webhook-actions";
 
@@ -28,12 +28,11 @@ export function WebhookRow({ tenantId, webhook, canWrite, actions, highlight }: 
       <Td className="w-full max-w-0">
         <Link
           href={consoleUrl.webhook(tenantId, webhook.id)}
-          className="block truncate font-medium text-slate-900 hover:text-indigo-700 focus-visible:outline-2 focus-visible:outline-indigo-600"
-          title={webhook.url}
+          className="block font-medium wrap-anywhere text-slate-900 hover:text-indigo-700 focus-visible:outline-2 focus-visible:outline-indigo-600"
         >
           {webhook.url}
         </Link>
-        {webhook.description ? <p className="truncate text-xs text-slate-600">{webhook.description}</p> : null}
+        {webhook.description ? <p className="text-xs wrap-anywhere text-slate-600">{webhook.description}</p> : null}
         <p className="truncate text-xs text-slate-600" title={webhook.events.join(", ")}>
           <span className="sr-only">Events: </span>
           {describeEvents(webhook.events)}
@@ -45,11 +44,10 @@ export function WebhookRow({ tenantId, webhook, canWrite, actions, highlight }: 
           </p>
         ) : null}
         {!webhook.enabled && webhook.disabled_reason ? (
-          <p className="text-xs whitespace-normal text-red-700 sm:hidden">Disabled: {webhook.disabled_reason}</p>
+          <p className="text-xs whitespace-normal text-red-700" data-testid="disabled-reason">
+            Disabled: {webhook.disabled_reason}
+          </p>
         ) : null}
-      </Td>
-      <Td className="hidden sm:table-cell">
-        <WebhookStatus webhook={webhook} />
       </Td>
       <Td className="hidden md:table-cell">
         <LastDelivery last={webhook.last_delivery} />

@@ -4,14 +4,15 @@ import type { ReactNode } from "react";
 import { useQuery } from "@tanstack/react-query";
 import { useTRPC } from "../trpc";
 import { EmptyState } from "../ui/empty-state";
-import { actionsColumn, keepPage, ListTable, pageInput, type ListColumn } from "../ui/list-table";
+import { actionsColumn, keepPage, ListTable, type ListColumn } from "../ui/list-table";
 import type { TablePosition } from "../ui/pagination";
 import { Skeleton } from "../ui/skeleton";
 import { WebhookIcon } from "../icons";
 import type { WebhookActions } from "./use-webhook-actions";
 import { WebhookRow } from "./webhook-row";
+import { WEBHOOKS_PAGE_SIZE, webhooksInput } from "./queries";
 
-export const PAGE_SIZE = 20;
+const PAGE_SIZE = WEBHOOKS_PAGE_SIZE;
 /** While a last delivery (or a test event just sent) is on its way, the list asks again this often. */
 const PENDING_POLL_MS = 3_000;
 
@@ -36,7 +37,6 @@ function columns(canWrite: boolean): ListColumn[] {
         </>
       ),
     },
-    { header: "Status", className: "hidden sm:table-cell", skeleton: <Skeleton className="h-5 w-16" /> },
     { header: "Last delivery", className: "hidden md:table-cell", skeleton: <Skeleton className="h-5 w-20" /> },
     { header: "Enabled", skeleton: <Skeleton className="h-6 w-11 rounded-full" /> },
     ...(canWrite ? [actionsColumn("hidden sm:table-cell")] : []),
@@ -47,7 +47,7 @@ function columns(canWrite: boolean): ListColumn[] {
 export function WebhooksTable({ tenantId, position, onMove, canWrite, actions, emptyAction, highlightId }: WebhooksTableProps) {
   const trpc = useTRPC();
   const query = useQuery({
-    ...trpc.webhooks.list.queryOptions({ tenant_id: tenantId, ...pageInput(position, PAGE_SIZE) }),
+    ...trpc.webhooks.list.queryOptions(webhooksInput(tenantId, position.cursor)),
     ...keepPage,
     refetchInterval: (q) =>
       actions.awaitingTest || q.state.data?.results.some((w) => w.last_delivery?.status === "pending") ? PENDING_POLL_MS : false,

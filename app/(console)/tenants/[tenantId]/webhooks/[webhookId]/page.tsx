@@ -1,5 +1,8 @@
 import type { Metadata } from "next";
+import { HydrationBoundary } from "@tanstack/react-query";
+import { prefetchForPage } from "@/server/trpc/pages";
 import { WebhookDetailsView } from "@/components/webhooks/webhook-details-view";
+import { deliveriesInput, deliveryStatusParam } from "@/components/webhooks/queries";
 
 export const metadata: Metadata = { title: "Webhook" };
 
@@ -8,10 +11,18 @@ export default async function TenantWebhookPage({
   searchParams,
 }: {
   params: Promise<{ tenantId: string; webhookId: string }>;
-  searchParams: Promise<{ delivery?: string | string[] }>;
+  searchParams: Promise<{ delivery?: string | string[]; status?: string | string[] }>;
 }) {
-  const [{ tenantId, webhookId }, { delivery }] = await Promise.all([params, searchParams]);
+  const [{ tenantId, webhookId }, { delivery, status }] = await Promise.all([params, searchParams]);
+  // The webhook and its first deliveries (as filtered by ?status=) come with the page.
+  const state = await prefetchForPage((trpc) => [
+    trpc.auth.me.queryOptions({}),
+    trpc.webhooks.get.queryOptions({ tenant_id: tenantId, webhook_id: webhookId }),
+    trpc.webhooks.deliveries.queryOptions(deliveriesInput(tenantId, webhookId, deliveryStatusParam(status))),
+  ]);
   return (
-    <WebhookDetailsView tenantId={tenantId} webhookId={webhookId} openDeliveryId={typeof delivery === "string" ? delivery : undefined} />
+    <HydrationBoundary state={state}>
+      <WebhookDetailsView tenantId={tenantId} webhookId={webhookId} openDeliveryId={typeof delivery === "string" ? delivery : undefined} />
+    </HydrationBoundary>
   );
 }
