@@ -36,22 +36,6 @@ export function TenantFrame({ tenantId, children }: { tenantId: string; children
   const pathname = usePathname();
   const query = useQuery(trpc.tenants.get.queryOptions({ tenant_id: tenantId }));
 
-  if (query.isPending) {
-    return (
-      <div aria-busy="true">
-        <PageHeader eyebrow={<BackToTenants />} title={<Skeleton className="h-8 w-64" />} />
-        <TenantTabs tenantId={tenantId} />
-        <Card>
-          <div className="space-y-4 p-6">
-            <Skeleton className="h-4 w-1/2" />
-            <Skeleton className="h-4 w-2/3" />
-            <Skeleton className="h-4 w-1/3" />
-          </div>
-        </Card>
-      </div>
-    );
-  }
-
   if (query.isError) {
     if (statusOf(query.error) === 404) {
       return (
@@ -91,13 +75,17 @@ export function TenantFrame({ tenantId, children }: { tenantId: string; children
     );
   }
 
+  // The page itself does not wait for the tenant's name (its first rows may have come with it),
+  // and it stays mounted when the name arrives: the same tree in both cases, children in one place.
   const tenant = query.data;
   const tab = activeTenantTab(tenantId, pathname);
-  const title = tab && tab.segment ? `${tab.label} · ${tenant.name}` : tenant.name;
+  const title = tenant ? (tab && tab.segment ? `${tab.label} · ${tenant.name}` : tenant.name) : null;
   return (
     <>
-      <title>{`${title} · Control Plane`}</title>
-      <PageHeader eyebrow={<BackToTenants />} title={tenant.name} />
+      {title ? <title>{`${title} · Control Plane`}</title> : null}
+      <div aria-busy={tenant ? undefined : true}>
+        <PageHeader eyebrow={<BackToTenants />} title={tenant ? tenant.name : <Skeleton className="h-8 w-64" />} />
+      </div>
       <TenantTabs tenantId={tenantId} />
       {children}
     </>

@@ -124,13 +124,14 @@ export function DeliveriesView({ tenantId, webhookId, canWrite, webhookEnabled, 
     const changing = query.isPlaceholderData;
     body = (
       <>
-        <div aria-live="polite">
+        {/* A pill over the list's top edge: it takes no room, so nothing below it moves. */}
+        <div aria-live="polite" className="relative h-0">
           {arrivals.held ? (
             <button
               type="button"
               onClick={arrivals.reveal}
               data-testid="new-deliveries"
-              className="block w-full border-b border-slate-200 bg-indigo-50 px-4 py-2 text-center text-sm font-medium text-indigo-800 hover:bg-indigo-100 focus-visible:outline-2 focus-visible:outline-indigo-600 sm:px-6"
+              className="absolute top-0 left-1/2 z-10 -translate-x-1/2 -translate-y-1/2 rounded-full bg-indigo-600 px-3.5 py-1.5 text-xs font-medium whitespace-nowrap text-white shadow-md hover:bg-indigo-700 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600"
             >
               Show {arrivals.held} new {arrivals.held === 1 ? "delivery" : "deliveries"}
             </button>
