@@ -19,7 +19,8 @@ export function prettyPayload(payload: string): string {
 }
 
 function Headers({ headers, label, testId }: { headers: Record<string, string>; label: string; testId: string }) {
-  const entries = Object.entries(headers);
+  // Stored as jsonb, which keeps its own key order: shown by name.
+  const entries = Object.entries(headers).sort(([a], [b]) => a.localeCompare(b));
   if (entries.length === 0) return <p className="text-xs text-slate-600">No headers.</p>;
   return (
     <dl aria-label={label} className="space-y-0.5 font-mono text-xs break-all text-slate-800" data-testid={testId}>

@@ -28,11 +28,11 @@ export function WebhookRow({ tenantId, webhook, canWrite, actions, highlight }: 
       <Td className="w-full max-w-0">
         <Link
           href={consoleUrl.webhook(tenantId, webhook.id)}
-          className="block font-medium wrap-anywhere text-slate-900 hover:text-indigo-700 focus-visible:outline-2 focus-visible:outline-indigo-600"
+          className="block font-medium whitespace-normal wrap-anywhere text-slate-900 hover:text-indigo-700 focus-visible:outline-2 focus-visible:outline-indigo-600"
         >
           {webhook.url}
         </Link>
-        {webhook.description ? <p className="text-xs wrap-anywhere text-slate-600">{webhook.description}</p> : null}
+        {webhook.description ? <p className="text-xs whitespace-normal wrap-anywhere text-slate-600">{webhook.description}</p> : null}
         <p className="truncate text-xs text-slate-600" title={webhook.events.join(", ")}>
           <span className="sr-only">Events: </span>
           {describeEvents(webhook.events)}
