@@ -252,6 +252,7 @@ test("debugging a webhook: the request beside the response, the test event's out
 
   const detailsPath = `/tenants/${tenant.id}/webhooks/${webhook.id}`;
   await page.goto(detailsPath);
+  await expect(page.getByTestId("selected-tenant").first()).not.toHaveText("Loading…"); // hydrated: buttons come with the HTML
   await expect(page.getByRole("heading", { name: "No deliveries yet" })).toBeVisible();
 
   // "Send test event" says what it came to once the attempt is made.

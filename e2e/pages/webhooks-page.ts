@@ -96,6 +96,8 @@ export class WebhooksPage {
 
   async waitUntilLoaded() {
     await expect(this.heading).toBeVisible();
+    // The first rows come with the HTML: wait for something only the running client shows before clicking.
+    await expect(this.page.getByTestId("selected-tenant").first()).not.toHaveText("Loading…");
     await expect(this.table.getByTestId("webhook-row").first().or(this.emptyState)).toBeVisible();
     await expect(this.page.locator('table[aria-busy="true"]')).toHaveCount(0);
   }
