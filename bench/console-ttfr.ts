@@ -1,97 +1,180 @@
 /**
- * Console time to first row: how long after navigation starts a page shows its first row, in
- * Chromium, signed in. Generic: any running app, any page, any row selector.
+ * Time to first row of a console page, in Debian's Chromium: navigation start → the first element
+ * matching a row selector is in the document and visible. Generic: any page, any row selector, one
+ * or more running servers (e.g. a build of main and a build of a branch), measured alternately in
+ * the same run so both see the same machine load.
  *
- *   npx tsx bench/console-ttfr.ts --base http://127.0.0.1:3000 --email a@b.c --password … \
- *     --path /tenants/<id>/webhooks --selector '[data-testid="webhook-row"]' [--runs 15]
+ *   npx tsx bench/console-ttfr.ts --target after=http://127.0.0.1:3330/tenants/<id>/audit \
+ *     [--target before=http://127.0.0.1:3340/tenants/<id>/audit] --selector '[data-testid=audit-row]' \
+ *     --email operator@example.com --password '…' [--runs 15] [--json]
  *
- * Each run is a fresh navigation in the same signed-in context (the browser's HTTP cache warm,
- * as for someone moving about the console). The time is taken in the page: an init script
- * watches the DOM from the start of the document and records `performance.now()` (milliseconds
- * since navigation start) when the selector first matches. Prints the median, p90, min and max.
+ * Signs in once per origin through /login (the Email and Password fields, "Sign in"), then loads
+ * each target `--runs` times (plus one warm-up load that is not counted) in the same browser
+ * context: HTTP cache and session warm, as for someone moving around the console. The time is
+ * read in the page (performance.now(), whose origin is the navigation start) by a MutationObserver
+ * installed before any of the page's own scripts, so it does not include Playwright's round trips.
+ * Prints median, quartiles, min and max per target, with the load average before and after.
  */
-import { parseArgs } from "node:util";
 import os from "node:os";
-import { chromium } from "@playwright/test";
+import { parseArgs } from "node:util";
+import { chromium, expect, type BrowserContext } from "@playwright/test";
 
 const { values: flags } = parseArgs({
   options: {
-    base: { type: "string" },
+    target: { type: "string", multiple: true },
+    selector: { type: "string" },
     email: { type: "string" },
     password: { type: "string" },
-    path: { type: "string" },
-    selector: { type: "string" },
     runs: { type: "string", default: "15" },
-    warmup: { type: "string", default: "2" },
+    timeout: { type: "string", default: "30000" },
+    json: { type: "boolean", default: false },
   },
 });
 
-for (const name of ["base", "email", "password", "path", "selector"] as const) {
-  if (!flags[name]) throw new Error(`--${name} is required`);
-}
-const base = flags.base!;
-const selector = flags.selector!;
-
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
-
-const browser = await chromium.launch({
-  executablePath: "/usr/bin/chromium",
-  args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--no-first-run"],
-});
-try {
-  const context = await browser.newContext({ baseURL: base, viewport: { width: 1280, height: 900 } });
-  await context.addInitScript((sel: string) => {
-    const w = window as unknown as { __firstRowAt?: number };
-    const check = () => {
-      if (w.__firstRowAt === undefined && document.querySelector(sel)) w.__firstRowAt = performance.now();
-      return w.__firstRowAt !== undefined;
-    };
-    const observer = new MutationObserver(() => {
-      if (check()) observer.disconnect();
-    });
-    observer.observe(document, { childList: true, subtree: true });
-  }, selector);
-
-  const page = await context.newPage();
-  await page.goto("/login");
-  await page.getByLabel("Email").fill(flags.email!);
-  await page.getByLabel("Password").fill(flags.password!);
-  await page.getByRole("button", { name: "Sign in", exact: true }).click();
-  await page.waitForURL((url) => !url.pathname.startsWith("/login"));
-
-  const times: number[] = [];
-  const runs = Number(flags.runs);
-  const warmup = Number(flags.warmup);
-  for (let i = 0; i < warmup + runs; i++) {
-    await page.goto(flags.path!, { waitUntil: "commit" });
-    // Asked of the new document itself (a locator could still see the previous one's rows); if the
-    // observer has not seen the row yet, the first poll (each animation frame) that does records it.
-    const handle = await page.waitForFunction(
-      (sel: string) => {
-        const w = window as unknown as { __firstRowAt?: number };
-        if (w.__firstRowAt === undefined && document.querySelector(sel)) w.__firstRowAt = performance.now();
-        return w.__firstRowAt;
-      },
-      selector,
-      { timeout: 30_000 },
-    );
-    const at = (await handle.jsonValue()) as number;
-    if (i >= warmup) times.push(at);
-  }
-  times.sort((a, b) => a - b);
-  const round = (n: number) => Math.round(n);
-  console.log(
-    JSON.stringify({
-      path: flags.path,
-      selector,
-      runs,
-      median_ms: round(percentile(times, 50)),
-      p90_ms: round(percentile(times, 90)),
-      min_ms: round(times[0]!),
-      max_ms: round(times[times.length - 1]!),
-      load_average: os.loadavg().map((n) => Number(n.toFixed(2))),
-    }),
+function usage(message: string): never {
+  console.error(`bench/console-ttfr.ts: ${message}`);
+  console.error(
+    "usage: --target [label=]<url> (repeatable) --selector <css> --email <email> --password <password> [--runs 15] [--timeout 30000] [--json]",
   );
+  process.exit(2);
+}
+
+if (!flags.target?.length) usage("at least one --target is required");
+if (!flags.selector) usage("--selector is required");
+if (!flags.email || !flags.password) usage("--email and --password are required");
+const RUNS = Number(flags.runs);
+const TIMEOUT = Number(flags.timeout);
+if (!Number.isInteger(RUNS) || RUNS < 1) usage("--runs must be a positive integer");
+
+interface Target {
+  label: string;
+  url: URL;
+}
+
+const targets: Target[] = flags.target.map((spec, index) => {
+  const match = /^([\w.-]+)=(https?:\/\/.+)$/.exec(spec);
+  const [label, url] = match ? [match[1]!, match[2]!] : [`target${index + 1}`, spec];
+  try {
+    return { label, url: new URL(url) };
+  } catch {
+    return usage(`not a URL: ${url}`);
+  }
+});
+
+/**
+ * Installed in every document before its scripts: records when the first row is visible. A string,
+ * not a function: tsx (esbuild keepNames) would wrap a function's inner names in a `__name` helper
+ * the page does not have.
+ */
+const observeFirstRow = (selector: string) => `(() => {
+  const selector = ${JSON.stringify(selector)};
+  const check = () => {
+    if (window.__firstRowAt !== undefined) return;
+    const row = document.querySelector(selector);
+    if (row && row.checkVisibility()) {
+      window.__firstRowAt = performance.now();
+      observer.disconnect();
+    }
+  };
+  const observer = new MutationObserver(check);
+  observer.observe(document, { childList: true, subtree: true, attributes: true });
+  check();
+})();`;
+
+async function signIn(context: BrowserContext, origin: string): Promise<void> {
+  const page = await context.newPage();
+  try {
+    await page.goto(`${origin}/login`);
+    const submit = page.getByRole("button", { name: "Sign in" });
+    // Enabled only once React has hydrated the form (a native submit would lose the credentials).
+    await expect(submit).toBeEnabled({ timeout: TIMEOUT });
+    await page.getByLabel("Email").fill(flags.email!);
+    await page.getByLabel("Password").fill(flags.password!);
+    await submit.click();
+    await page.waitForURL((url) => !url.pathname.startsWith("/login"), { timeout: TIMEOUT });
+  } finally {
+    await page.close();
+  }
+}
+
+async function measureOnce(context: BrowserContext, target: Target): Promise<number> {
+  const page = await context.newPage();
+  try {
+    await page.goto(target.url.toString(), { waitUntil: "commit", timeout: TIMEOUT });
+    await page.locator(flags.selector!).first().waitFor({ state: "visible", timeout: TIMEOUT });
+    const at = await page.waitForFunction(() => (window as unknown as { __firstRowAt?: number }).__firstRowAt, null, {
+      timeout: TIMEOUT,
+    });
+    const landed = new URL(page.url());
+    if (landed.pathname !== target.url.pathname)
+      throw new Error(`${target.label}: landed on ${landed.pathname}, not ${target.url.pathname}`);
+    return (await at.jsonValue()) as number;
+  } finally {
+    await page.close();
+  }
+}
+
+const quantile = (sorted: number[], q: number) => {
+  const position = (sorted.length - 1) * q;
+  const low = Math.floor(position);
+  const high = Math.ceil(position);
+  return sorted[low]! + (sorted[high]! - sorted[low]!) * (position - low);
+};
+
+const loadBefore = os.loadavg();
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+  args: [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+  ],
+});
+const samples = new Map<string, number[]>(targets.map((t) => [t.label, []]));
+try {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  await context.addInitScript({ content: observeFirstRow(flags.selector!) });
+  for (const origin of new Set(targets.map((t) => t.url.origin))) await signIn(context, origin);
+  for (const target of targets) await measureOnce(context, target); // warm-up: compiled routes, caches
+  for (let run = 0; run < RUNS; run++) {
+    // Alternate the order so neither target always runs right after the other.
+    const order = run % 2 === 0 ? targets : [...targets].reverse();
+    for (const target of order) samples.get(target.label)!.push(await measureOnce(context, target));
+  }
 } finally {
   await browser.close();
+}
+const loadAfter = os.loadavg();
+
+const results = targets.map((target) => {
+  const sorted = [...samples.get(target.label)!].sort((a, b) => a - b);
+  const round = (n: number) => Math.round(n);
+  return {
+    label: target.label,
+    url: target.url.toString(),
+    runs: sorted.length,
+    median_ms: round(quantile(sorted, 0.5)),
+    p25_ms: round(quantile(sorted, 0.25)),
+    p75_ms: round(quantile(sorted, 0.75)),
+    min_ms: round(sorted[0]!),
+    max_ms: round(sorted.at(-1)!),
+  };
+});
+const load = (l: number[]) => l.map((n) => n.toFixed(2)).join(" ");
+
+if (flags.json) {
+  console.log(
+    JSON.stringify({ selector: flags.selector, loadavg_before: loadBefore, loadavg_after: loadAfter, cpus: os.cpus().length, results }),
+  );
+} else {
+  console.log(`time to first row (${flags.selector}), ${RUNS} loads per target after one warm-up, ${os.cpus().length} CPUs`);
+  console.log(`load average before: ${load(loadBefore)}   after: ${load(loadAfter)}`);
+  console.log("| target | median | p25 | p75 | min | max |");
+  console.log("|---|---:|---:|---:|---:|---:|");
+  for (const r of results)
+    console.log(`| ${r.label} | ${r.median_ms} ms | ${r.p25_ms} ms | ${r.p75_ms} ms | ${r.min_ms} ms | ${r.max_ms} ms |`);
 }
