@@ -180,6 +180,8 @@ function* csvRecords(text) {
 const unguarded = (cell) => (cell === null ? [null] : /^'[=+\-@\t\r]/.test(cell) ? [cell, cell.slice(1)] : [cell]);
 
 const HASHED = ["actor_id", "actor_email", "ip_address", "user_agent", "target_type", "target_id"];
+/** Hashed after prev_hash, and only when present; exports made before it existed have no such column (null). */
+const NAME = "target_name";
 
 /** What the checks need of a row once its hash has been recomputed (the rows are not kept whole). */
 const checked = (row) => ({
@@ -211,7 +213,7 @@ function* csvRows(text, tenantId) {
       id: cell("id"),
       tenantId,
       eventType: cell("event_type"),
-      choices: HASHED.map((name) => unguarded(cell(name))),
+      choices: [...HASHED, NAME].map((name) => unguarded(at[name] === undefined ? null : cell(name))),
       timestamp: cell("timestamp"),
       details,
       prevHash: cell("prev_hash"),
@@ -233,6 +235,7 @@ function* jsonRows(text) {
       get(metadata, "user_agent"),
       get(target, "type"),
       get(target, "id"),
+      get(target, "name"),
     ];
     const sequence = get(e, "sequence");
     yield checked({
@@ -249,10 +252,14 @@ function* jsonRows(text) {
   }
 }
 
-/** audit_event_hash(): hex SHA-256 of jsonb_build_array(sequence, id, tenant_id, …, details, timestamp, prev_hash)::text. */
+/**
+ * audit_event_hash(): hex SHA-256 of jsonb_build_array(sequence, id, tenant_id, …, details, timestamp, prev_hash)::text,
+ * with target_name as one more element when the event has one.
+ */
 function rehashes(row) {
   const combos = row.choices.reduce((acc, options) => acc.flatMap((prefix) => options.map((o) => [...prefix, o])), [[]]);
   return combos.some((hashed) => {
+    const name = hashed[6];
     const canonical = jsonbText([
       new Num(String(row.sequence)),
       row.id,
@@ -262,6 +269,7 @@ function rehashes(row) {
       row.details,
       row.timestamp,
       row.prevHash,
+      ...(name === null || name === undefined ? [] : [name]),
     ]);
     return createHash("sha256").update(canonical, "utf8").digest("hex") === row.hash;
   });

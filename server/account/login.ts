@@ -24,7 +24,7 @@ export async function signIn(db: Database, request: RequestInfo, email: string, 
     await db.prisma.$transaction((tx) =>
       emitForUser(tx, { id: anonymous.userId, email: normalized, ip: request.ip, userAgent: request.userAgent }, anonymous.userId, {
         type: "user.login_failed",
-        target: anonymous.userId ? { type: "user", id: anonymous.userId } : undefined,
+        target: anonymous.userId ? { type: "user", id: anonymous.userId, name: normalized } : undefined,
         details: { email: normalized, reason: "rate_limited" },
       }),
     );
@@ -38,7 +38,7 @@ export async function signIn(db: Database, request: RequestInfo, email: string, 
       await recordFailure(tx, LIMITS.loginIp, ip);
       await emitForUser(tx, { id: anonymous.userId, email: normalized, ip: request.ip, userAgent: request.userAgent }, anonymous.userId, {
         type: "user.login_failed",
-        target: anonymous.userId ? { type: "user", id: anonymous.userId } : undefined,
+        target: anonymous.userId ? { type: "user", id: anonymous.userId, name: normalized } : undefined,
         details: { email: normalized, reason: known ? "wrong_password" : "unknown_user" },
       });
     });
@@ -50,7 +50,7 @@ export async function signIn(db: Database, request: RequestInfo, email: string, 
     const principal = { userId: user.id, email: user.email, platformRole: null, via: "session" as const, token: null, sessionId: null };
     await emitForUser(tx, actorOf(principal, request), user.id, {
       type: "user.login",
-      target: { type: "user", id: user.id },
+      target: { type: "user", id: user.id, name: user.email },
       details: { method: "password" },
     });
   });

@@ -73,7 +73,7 @@ export async function completePasswordReset(
     };
     await emitForUser(tx, actorOf(principal, request), reset.userId, {
       type: "user.password_reset",
-      target: { type: "user", id: reset.userId },
+      target: { type: "user", id: reset.userId, name: reset.user.email },
       details: { email: reset.user.email },
     });
     return { email: reset.user.email };

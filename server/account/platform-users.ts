@@ -111,7 +111,7 @@ export async function updatePlatformUser({ db, actor }: ServiceContext, input: U
     await emitEvent(tx, actorOf(actor.principal, actor.request), {
       type: "user.updated",
       tenantId: null,
-      target: { type: "user", id: user.id },
+      target: { type: "user", id: user.id, name: user.email },
       details: { email: user.email, changes: { platform_role: { from: user.platformRole, to: input.platform_role } } },
     });
     return updated;

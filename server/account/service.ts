@@ -48,7 +48,7 @@ export async function changePassword(
     await tx.user.update({ where: { id: user.id }, data: { passwordHash } });
     await emitForUser(tx, actorOf(principal, request), user.id, {
       type: "user.updated",
-      target: { type: "user", id: user.id },
+      target: { type: "user", id: user.id, name: user.email },
       details: { email: user.email, changes: { password: { from: "set", to: "changed" } } },
     });
   });

@@ -32,7 +32,7 @@ export async function createUser(
     await emitEvent(tx, actorOf(actor.principal, actor.request), {
       type: "user.created",
       tenantId: null,
-      target: { type: "user", id: user.id },
+      target: { type: "user", id: user.id, name: user.email },
       details: { email, platform_role: user.platformRole },
     });
     return user;

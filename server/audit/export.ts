@@ -45,6 +45,7 @@ export const CSV_COLUMNS = [
   "sequence",
   "hash",
   "prev_hash",
+  "target_name",
 ] as const;
 
 /**
@@ -72,6 +73,7 @@ const CSV_CELLS = [
   "e.sequence::text AS sequence",
   "e.hash",
   "e.prev_hash",
+  guarded("e.target_name", "target_name"),
 ].join(", ");
 
 /** One CSV record from a row selected with CSV_CELLS (every cell already text, and guarded). */
@@ -274,16 +276,16 @@ export async function exportEvents(
   const head = await chainHead(sql, tenantId);
   const filter = { ...resolveFilter(tenantId, filters, head), maxSequence: head.sequence };
   const [newest] = await findEvents(sql, filter, { order: "desc", skip: 0, take: 1 });
+  const [row] = await sql.query<{ name: string }>(`SELECT name FROM tenants WHERE id = $1::uuid`, [tenantId]);
   await sql.transaction((tx) =>
     emitEvent(tx, actorOf(ctx.actor.principal, ctx.actor.request), {
       type: "audit.exported",
       tenantId,
-      target: { type: "tenant", id: tenantId },
+      target: { type: "tenant", id: tenantId, name: row?.name ?? null },
       details: { format, filters, exported_through_sequence: head.sequence },
     }),
   );
 
-  const [row] = await sql.query<{ name: string }>(`SELECT name FROM tenants WHERE id = $1::uuid`, [tenantId]);
   const filename = `audit-${slug(row?.name ?? "") || tenantId}-${new Date().toISOString().slice(0, 10)}.${format}`;
   const start = newest ? { at: new Date(newest.timestamp), id: newest.id, inclusive: true } : undefined;
   const copyOut = ctx.db.copyOut;

@@ -28,7 +28,7 @@ export interface AuditFilter {
 }
 
 export const AUDIT_COLUMNS = `e.id, e.tenant_id, e.event_type, e.actor_id, e.actor_email, e."timestamp", e.ip_address,
-  e.user_agent, e.target_type, e.target_id, e.details, e.sequence::int AS sequence, e.prev_hash, e.hash`;
+  e.user_agent, e.target_type, e.target_id, e.target_name, e.details, e.sequence::int AS sequence, e.prev_hash, e.hash`;
 
 export function presentEvent(row: AuditEventRow): AuditEvent {
   return {
@@ -38,7 +38,10 @@ export function presentEvent(row: AuditEventRow): AuditEvent {
     actor: { id: row.actor_id, email: row.actor_email },
     timestamp: new Date(row.timestamp).toISOString(),
     metadata: { ip_address: row.ip_address, user_agent: row.user_agent },
-    target: row.target_type !== null && row.target_id !== null ? { type: row.target_type, id: row.target_id } : null,
+    target:
+      row.target_type !== null && row.target_id !== null
+        ? { type: row.target_type, id: row.target_id, name: row.target_name ?? null }
+        : null,
     details: row.details ?? {},
     sequence: Number(row.sequence),
     prev_hash: row.prev_hash,

@@ -88,7 +88,15 @@ export const AuditEvent = z
     actor: z.object({ id: z.string().nullable(), email: z.string().nullable() }),
     timestamp: z.iso.datetime(),
     metadata: z.object({ ip_address: z.string().nullable(), user_agent: z.string().nullable() }),
-    target: z.object({ type: z.string(), id: z.string() }).nullable(),
+    target: z
+      .object({
+        type: z.string(),
+        id: z.string(),
+        name: z.string().nullable().meta({
+          description: "What the target was called when the event was written (null when not recorded). Covered by `hash` when present.",
+        }),
+      })
+      .nullable(),
     details: z.record(z.string(), z.unknown()),
     sequence: z.number().int().meta({ description: "Position in the tenant's hash chain: 1, 2, 3, … without gaps." }),
     prev_hash: z.string().meta({ description: "The previous event's `hash` (64 zeros for the first)." }),
@@ -172,6 +180,7 @@ const appendFields = {
     .strictObject({
       type: text({ error: "is required and must be a string" }).min(1, "must not be empty").max(100, "must be at most 100 characters"),
       id: text({ error: "is required and must be a string" }).min(1, "must not be empty").max(200, "must be at most 200 characters"),
+      name: text({ error: "must be a string" }).max(320, "must be at most 320 characters").optional(),
     })
     .optional(),
   details: z

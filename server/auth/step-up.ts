@@ -56,7 +56,7 @@ export async function markSteppedUp(
   });
   await emitForUser(tx, actorOf(principal, request), principal.userId, {
     type: "user.step_up",
-    target: { type: "user", id: principal.userId },
+    target: { type: "user", id: principal.userId, name: principal.email },
     details: {
       via: principal.via,
       method: how.method,

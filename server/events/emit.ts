@@ -24,12 +24,23 @@ export function actorOf(principal: Principal | null, request: RequestInfo): Acto
   };
 }
 
+/**
+ * What an event is about. `name` is what the thing is called when the event is written (a
+ * tenant's name, a user's email, a webhook's URL…): stored with the event and hashed with it,
+ * since the event is never rewritten when the thing is renamed or deleted.
+ */
+export interface EventTarget {
+  type: string;
+  id: string;
+  name?: string | null;
+}
+
 /** An event of the control plane itself: its kind is one of EVENT_TYPES. */
 export interface EventInput {
   type: EventType;
   /** The tenant the event belongs to; null for a platform event outside any tenant. */
   tenantId: string | null;
-  target?: { type: string; id: string };
+  target?: EventTarget;
   details?: Record<string, unknown>;
 }
 
@@ -37,7 +48,7 @@ export interface EventInput {
 export interface AppendedEventInput {
   type: string;
   tenantId: string;
-  target?: { type: string; id: string };
+  target?: EventTarget;
   details?: Record<string, unknown>;
   /** When it happened, if not now (appended events may carry their own past timestamp). */
   timestamp?: Date;
@@ -85,15 +96,15 @@ function subscribers(): readonly EventSubscriber[] {
 // tenant's chain head until this transaction ends (see migration 20261122000000_audit_chain).
 // Rows go in in the order given (ORDER BY ord), so each tenant's sequence follows that order.
 const INSERT_EVENTS = `INSERT INTO audit_events
-  (tenant_id, event_type, actor_id, actor_email, ip_address, user_agent, target_type, target_id, details, timestamp)
+  (tenant_id, event_type, actor_id, actor_email, ip_address, user_agent, target_type, target_id, target_name, details, timestamp)
   SELECT v.tenant_id, v.event_type, v.actor_id, v.actor_email, v.ip_address, v.user_agent, v.target_type, v.target_id,
-         v.details, coalesce(v.at, now())
+         v.target_name, v.details, coalesce(v.at, now())
   FROM unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[],
-              $9::jsonb[], $10::timestamptz[]) WITH ORDINALITY
-       AS v(tenant_id, event_type, actor_id, actor_email, ip_address, user_agent, target_type, target_id, details, at, ord)
+              $9::jsonb[], $10::timestamptz[], $11::text[]) WITH ORDINALITY
+       AS v(tenant_id, event_type, actor_id, actor_email, ip_address, user_agent, target_type, target_id, details, at, target_name, ord)
   ORDER BY v.ord
-  RETURNING id, tenant_id, event_type, actor_id, actor_email, ip_address, user_agent, target_type, target_id, details,
-            timestamp, sequence::int AS sequence, prev_hash, hash`;
+  RETURNING id, tenant_id, event_type, actor_id, actor_email, ip_address, user_agent, target_type, target_id, target_name,
+            details, timestamp, sequence::int AS sequence, prev_hash, hash`;
 
 // Taken first, in chain order: the row's partition is chosen from its recorded_at default
 // (clock_timestamp()) before the chain trigger runs, so the clock is read after the head lock and
@@ -131,6 +142,8 @@ async function record(tx: EventTx, items: ToEmit[]): Promise<AuditEventRow[]> {
     column((i) => i.event.target?.id ?? null),
     column((i) => JSON.stringify(i.event.details ?? {})),
     column((i) => ("timestamp" in i.event ? i.event.timestamp?.toISOString() : undefined) ?? null),
+    // A name only with a target; an empty one is no name.
+    column((i) => (i.event.target?.name ? i.event.target.name : null)),
   ];
   const chains = [...new Set(items.map((i) => i.event.tenantId ?? PLATFORM_CHAIN))];
   const plain = "query" in tx && typeof tx.query === "function";

@@ -3,7 +3,7 @@
  * fields it changed, and `<kind>.enabled`/`.disabled` when `enabled` flips. SSO providers and
  * webhooks both use it, so their events have the same shape.
  */
-import type { EventInput } from "./emit.ts";
+import type { EventInput, EventTarget } from "./emit.ts";
 
 export type Changes = Record<string, { from: unknown; to: unknown }>;
 
@@ -23,7 +23,7 @@ export function patchChanges(fields: Record<string, { from: unknown; to: unknown
 
 export interface Patch {
   tenantId: string;
-  target: { type: string; id: string };
+  target: EventTarget;
   /** What names the resource in every event's details, as it is after the change (e.g. `{ name }`). */
   label: Record<string, unknown>;
   changes: Changes;

@@ -49,6 +49,8 @@ export interface AuditEventRow {
   user_agent: string | null;
   target_type: string | null;
   target_id: string | null;
+  /** The target's name when the event was written (null for older events and unnamed targets). */
+  target_name: string | null;
   details: Record<string, unknown>;
   /** Read and returned as ::int (the INSERT's RETURNING already bounds a chain to int4). */
   sequence: number;

@@ -88,3 +88,14 @@ export function decodePercent(value: string): string | null {
     return null;
   }
 }
+
+const IPV4_MAPPED = /^::ffff:(\d{1,3}(?:\.\d{1,3}){3})$/i;
+
+/**
+ * An IPv4 client as people write it: a dual-stack socket reports `::ffff:203.0.113.7` for
+ * `203.0.113.7`. Other addresses (and null) are returned as they are.
+ */
+export function plainIp<T extends string | null>(ip: T): T {
+  const mapped = ip === null ? null : IPV4_MAPPED.exec(ip);
+  return (mapped ? mapped[1] : ip) as T;
+}

@@ -3,7 +3,7 @@ import { randomUUID } from "node:crypto";
 import { isIP } from "node:net";
 import { env } from "../env.ts";
 import type { RequestInfo } from "../auth/principal.ts";
-import { decodeUtf8 } from "./fields.ts";
+import { decodeUtf8, plainIp } from "./fields.ts";
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
@@ -27,7 +27,8 @@ export function publicUrl(req: Request): URL {
  * The client address. Next's server appends the socket address to X-Forwarded-For; behind a
  * trusted proxy the first entry is the client, otherwise only the last (Next's own) is believed.
  * Only an IP address is an address: anything else in the header is ignored (it is stored with
- * audit events and keys the rate limit).
+ * audit events and keys the rate limit). An IPv4 client is `203.0.113.7`, never the IPv4-mapped
+ * `::ffff:203.0.113.7` a dual-stack socket reports.
  */
 export function clientIp(header: (name: string) => string | null): string | null {
   const chain = (header("x-forwarded-for") ?? "")
@@ -36,7 +37,7 @@ export function clientIp(header: (name: string) => string | null): string | null
     .filter((s) => isIP(s) !== 0);
   const ip = env().TRUST_PROXY ? chain[0] : chain.at(-1);
   const realIp = header("x-real-ip")?.trim();
-  return ip ?? (realIp && isIP(realIp) ? realIp : null);
+  return plainIp(ip ?? (realIp && isIP(realIp) ? realIp : null));
 }
 
 /** Request facts from a header lookup (next-auth hands its callbacks plain header objects). */

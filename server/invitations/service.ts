@@ -138,7 +138,7 @@ export async function createInvitation(
     await emitEvent(tx, actorOf(actor.principal, actor.request), {
       type: "invitation.created",
       tenantId,
-      target: { type: "invitation", id: created.id },
+      target: { type: "invitation", id: created.id, name: created.email },
       details: { email: input.email, role: input.role, expires_at: created.expiresAt.toISOString() },
     });
     return created;
@@ -162,7 +162,7 @@ export async function resendInvitation({ db, actor, tenantId }: TenantServiceCon
     await emitEvent(tx, actorOf(actor.principal, actor.request), {
       type: "invitation.resent",
       tenantId,
-      target: { type: "invitation", id: current.id },
+      target: { type: "invitation", id: current.id, name: current.email },
       details: { email: current.email, role: current.role },
     });
     return tx.invitation.findUniqueOrThrow({ where: { id: current.id } });
@@ -183,7 +183,7 @@ export async function revokeInvitation({ db, actor, tenantId }: TenantServiceCon
     await emitEvent(tx, actorOf(actor.principal, actor.request), {
       type: "invitation.revoked",
       tenantId,
-      target: { type: "invitation", id: current.id },
+      target: { type: "invitation", id: current.id, name: current.email },
       details: { email: current.email, role: current.role },
     });
   });
@@ -257,13 +257,13 @@ export async function acceptInvitation(
     await emitEvent(tx, actor, {
       type: "user.created",
       tenantId: invitation.tenantId,
-      target: { type: "user", id: user.id },
+      target: { type: "user", id: user.id, name: user.email },
       details: { email: user.email, role: invitation.role, new_user: !existing, via: "invitation" },
     });
     await emitEvent(tx, actor, {
       type: "invitation.accepted",
       tenantId: invitation.tenantId,
-      target: { type: "invitation", id: invitation.id },
+      target: { type: "invitation", id: invitation.id, name: invitation.email },
       details: { email: user.email, role: invitation.role, user_id: user.id },
     });
     return { tenant_id: invitation.tenantId, user_id: user.id, email: user.email, role: invitation.role as TenantRole };

@@ -87,7 +87,7 @@ export async function addMember({ db, actor, tenantId }: TenantServiceContext, i
     await emitEvent(tx, actorOf(actor.principal, actor.request), {
       type: "user.created",
       tenantId,
-      target: { type: "user", id: user.id },
+      target: { type: "user", id: user.id, name: user.email },
       details: { email: user.email, role: input.role, new_user: !existing },
     });
     return membership;
@@ -112,7 +112,7 @@ export async function updateMember({ db, actor, tenantId }: TenantServiceContext
     await emitEvent(tx, actorOf(actor.principal, actor.request), {
       type: "user.updated",
       tenantId,
-      target: { type: "user", id: member.userId },
+      target: { type: "user", id: member.userId, name: member.user.email },
       details: { email: member.user.email, changes },
     });
     return findMember(tx, tenantId, member.userId);
@@ -128,7 +128,7 @@ export async function removeMember({ db, actor, tenantId }: TenantServiceContext
     await emitEvent(tx, actorOf(actor.principal, actor.request), {
       type: "user.removed",
       tenantId,
-      target: { type: "user", id: member.userId },
+      target: { type: "user", id: member.userId, name: member.user.email },
       details: { email: member.user.email, role: member.role },
     });
   });
@@ -152,7 +152,7 @@ export async function setFirstPassword(
     await emitEvent(tx, actorOf(actor.principal, actor.request), {
       type: "user.updated",
       tenantId,
-      target: { type: "user", id: userId },
+      target: { type: "user", id: userId, name: member.user.email },
       details: { email: member.user.email, changes: { password: { from: "unset", to: "set" } } },
     });
     return findMember(tx, tenantId, userId);

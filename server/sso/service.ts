@@ -186,7 +186,7 @@ export async function createProvider({ db, actor, tenantId }: TenantServiceConte
       await emitEvent(tx, actorOf(actor.principal, actor.request), {
         type: "sso_provider.created",
         tenantId,
-        target: { type: "sso_provider", id: row.id },
+        target: { type: "sso_provider", id: row.id, name: row.name },
         details: {
           name: row.name,
           provider_type: row.providerType,
@@ -265,7 +265,7 @@ export async function updateProvider({ db, actor, tenantId }: TenantServiceConte
 
     const events = patchEvents("sso_provider", {
       tenantId,
-      target: { type: "sso_provider", id: current.id },
+      target: { type: "sso_provider", id: current.id, name: input.name ?? current.name },
       label: { name: input.name ?? current.name },
       changes,
       enabled,
@@ -285,7 +285,7 @@ export async function deleteProvider({ db, actor, tenantId }: TenantServiceConte
     await emitEvent(tx, actorOf(actor.principal, actor.request), {
       type: "sso_provider.deleted",
       tenantId,
-      target: { type: "sso_provider", id: current.id },
+      target: { type: "sso_provider", id: current.id, name: current.name },
       details: { name: current.name, provider_type: current.providerType, metadata_url: current.metadataUrl },
     });
   });

@@ -36,7 +36,7 @@ export async function createTenant({ db, actor }: ServiceContext, input: CreateT
     await emitEvent(tx, actorOf(actor.principal, actor.request), {
       type: "tenant.created",
       tenantId: tenant!.id,
-      target: { type: "tenant", id: tenant!.id },
+      target: { type: "tenant", id: tenant!.id, name: tenant!.name },
       details: { name: tenant!.name },
     });
     return tenant!;

@@ -124,7 +124,7 @@ export async function createToken({ db, actor: { principal, request } }: Service
     });
     const event = {
       type: "api_token.created" as const,
-      target: { type: "api_token", id: row.id },
+      target: { type: "api_token", id: row.id, name: row.name },
       details: {
         name: row.name,
         user_id: ownerId,
@@ -151,7 +151,7 @@ export async function revokeToken({ db, actor: { principal, request } }: Service
     await tx.apiToken.update({ where: { id: token.id }, data: { revokedAt: clock.now() } });
     const event = {
       type: "api_token.revoked" as const,
-      target: { type: "api_token", id: token.id },
+      target: { type: "api_token", id: token.id, name: token.name },
       details: { name: token.name, user_id: token.userId, tenant_id: token.tenantId },
     };
     const actor = actorOf(principal, request);

@@ -67,7 +67,7 @@ export async function disableWebhook(db: Database, input: DisableInput): Promise
     await emitEvent(tx, SYSTEM, {
       type: "webhook.disabled",
       tenantId: input.tenantId,
-      target: { type: "webhook", id: input.webhookId },
+      target: { type: "webhook", id: input.webhookId, name: flipped[0]!.url },
       details: { url: flipped[0]!.url, reason: input.reason, changes: { enabled: { from: true, to: false } } },
     });
     return true;

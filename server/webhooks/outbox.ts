@@ -17,7 +17,8 @@ export interface PayloadEvent {
   tenantId: string;
   createdAt: Date;
   actor: { id: string | null; email: string | null };
-  target: { type: string; id: string } | null;
+  /** With the target's `name` when the event captured one. */
+  target: { type: string; id: string; name?: string | null } | null;
   details: Record<string, unknown>;
 }
 

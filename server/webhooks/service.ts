@@ -97,7 +97,8 @@ async function lockWebhook(tx: Tx, tenantId: string, webhookId: string): Promise
   return findWebhook(tx, tenantId, webhookId);
 }
 
-const target = (id: string) => ({ type: "webhook", id });
+/** A webhook as an event names it: by its URL (as it is after the change). */
+const target = (id: string, url: string) => ({ type: "webhook", id, name: url });
 
 export async function createWebhook({ db, actor, tenantId }: TenantServiceContext, input: CreateWebhookInput) {
   assertOutboundUrl("url", input.url);
@@ -116,7 +117,7 @@ export async function createWebhook({ db, actor, tenantId }: TenantServiceContex
     await emitEvent(tx, actorOf(actor.principal, actor.request), {
       type: "webhook.created",
       tenantId,
-      target: target(row.id),
+      target: target(row.id, row.url),
       details: { url: row.url, events: row.events, description: row.description, enabled: row.enabled },
     });
     return findWebhook(tx, tenantId, row.id);
@@ -154,7 +155,7 @@ export async function updateWebhook({ db, actor, tenantId }: TenantServiceContex
 
     const events = patchEvents("webhook", {
       tenantId,
-      target: target(current.id),
+      target: target(current.id, input.url ?? current.url),
       label: { url: input.url ?? current.url },
       changes,
       enabled,
@@ -180,7 +181,7 @@ export async function deleteWebhook({ db, actor, tenantId }: TenantServiceContex
     await emitEvent(tx, actorOf(actor.principal, actor.request), {
       type: "webhook.deleted",
       tenantId,
-      target: target(current.id),
+      target: target(current.id, current.url),
       details: { url: current.url, events: current.events },
     });
   });
@@ -206,7 +207,7 @@ export async function rotateSecret({ db, actor, tenantId }: TenantServiceContext
     await emitEvent(tx, actorOf(actor.principal, actor.request), {
       type: "webhook.secret_rotated",
       tenantId,
-      target: target(current.id),
+      target: target(current.id, current.url),
       details: { url: current.url, previous_secret_expires_at: previousExpiresAt.toISOString() },
     });
     return findWebhook(tx, tenantId, current.id);

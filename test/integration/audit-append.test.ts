@@ -44,7 +44,7 @@ describe("appending events", () => {
       actor: GOOD.actor,
       timestamp: GOOD.timestamp,
       metadata: GOOD.metadata,
-      target: GOOD.target,
+      target: { ...GOOD.target, name: null },
       details: GOOD.details,
       sequence: 1,
       prev_hash: "0".repeat(64),

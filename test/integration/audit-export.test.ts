@@ -38,7 +38,7 @@ beforeAll(async () => {
     {
       type: "user.login",
       tenantId: world.tenant.id,
-      target: { type: "+cmd", id: "-2+3" },
+      target: { type: "+cmd", id: "-2+3", name: "=SUM(A1)" },
       details: { note: "=1+1", tab: "\tx" },
       timestamp: new Date("2026-02-01T00:00:00Z"),
     },
@@ -88,6 +88,7 @@ function asCsvRecord(e: Event): Record<string, string> {
     sequence: String(e.sequence),
     hash: e.hash,
     prev_hash: e.prev_hash,
+    target_name: neutralise(e.target?.name ?? null),
   };
   return Object.fromEntries(Object.entries(cells).map(([k, v]) => [k, v ?? ""]));
 }
@@ -128,6 +129,7 @@ describe("exporting the audit log", () => {
       user_agent: 'agent "quoted", with comma\nand newline',
       target_type: "'+cmd",
       target_id: "'-2+3",
+      target_name: "'=SUM(A1)",
     });
     expect(JSON.parse(row(evil!).details!)).toEqual({ note: "=1+1", tab: "\tx" });
     expect(row(tabbed!)).toMatchObject({ actor_id: "'\tTabbed", actor_email: "'\rcr@example.com" });

@@ -90,7 +90,7 @@ describe("listing the audit log", () => {
       actor: { id: newest.actor, email: `${newest.actor}@example.com` },
       timestamp: new Date(newest.at).toISOString(),
       metadata: { ip_address: "10.0.0.1", user_agent: "seed" },
-      target: { type: "thing", id: "t59" },
+      target: { type: "thing", id: "t59", name: null },
       details: { i: 59 },
       sequence: 60,
       prev_hash: expect.stringMatching(/^[0-9a-f]{64}$/),

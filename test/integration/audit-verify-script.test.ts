@@ -34,6 +34,10 @@ beforeAll(async () => {
       events: Array.from({ length: n }, (_, i) => ({
         event_type: "invoice.paid",
         actor: { id: `billing-${from + i}`, email: "billing@example.com" },
+        // Some with a named target (one a formula the CSV guards), some without: both must rehash.
+        ...((from + i) % 3 === 0
+          ? { target: { type: "invoice", id: `inv-${from + i}`, name: (from + i) % 2 ? `Invoice ${from + i}` : `=Invoice(${from + i})` } }
+          : {}),
         details: { n: from + i },
       })),
     });
@@ -140,6 +144,20 @@ describe("proving an export between two digests", () => {
     const result = await verify(tampered("changed.csv", lines));
     expect(result.code).toBe(1);
     expect(result.out).toBe(`FAILED at sequence ${target}: the row's fields do not hash to its hash (altered)`);
+  });
+
+  test("a target's name changed is caught at its sequence (CSV and JSON)", async () => {
+    const named = JSON.parse(readFileSync(files.json, "utf8")).filter(
+      (e: { sequence: number; target: { name: string | null } | null }) => e.target?.name && e.sequence <= digestB.to_sequence,
+    );
+    expect(named.map((e: { target: { name: string } }) => e.target.name)).toEqual(expect.arrayContaining(["Invoice 9", "=Invoice(6)"]));
+    const csvResult = await verify(tampered("renamed.csv", [readFileSync(files.csv, "utf8").replace(",Invoice 9\n", ",Invoice 99\n")]));
+    const sequence = named.find((e: { target: { name: string } }) => e.target.name === "Invoice 9").sequence;
+    expect(csvResult).toEqual({ code: 1, out: `FAILED at sequence ${sequence}: the row's fields do not hash to its hash (altered)` });
+    const jsonResult = await verify(
+      tampered("renamed.json", [readFileSync(files.json, "utf8").replace('"name":"Invoice 9"', '"name":"Invoice 99"')]),
+    );
+    expect(jsonResult).toEqual({ code: 1, out: `FAILED at sequence ${sequence}: the row's fields do not hash to its hash (altered)` });
   });
 
   test("one row changed is caught at its sequence (JSON: jsonb's 1.50 written as 1.5)", async () => {

@@ -125,7 +125,7 @@ async function signInMember(tx: Tx, provider: SignInProvider, profile: SsoProfil
   const joined = await tx.$queryRaw<{ role: TenantRole }[]>`
     INSERT INTO memberships (tenant_id, user_id, role) VALUES (${provider.tenantId}::uuid, ${user.id}::uuid, ${provider.defaultRole})
     ON CONFLICT (tenant_id, user_id) DO NOTHING RETURNING role`;
-  const target = { type: "user", id: user.id };
+  const target = { type: "user", id: user.id, name: user.email };
   if (joined.length) {
     await emitEvent(tx, actor, {
       type: "user.created",
