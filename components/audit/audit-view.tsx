@@ -18,18 +18,20 @@ import { EventsTable, LoadingEvents } from "./events-table";
 import { FilterBar, type FilterErrors } from "./filter-bar";
 import {
   apiFiltersOf,
+  AUDIT_PAGE_SIZE,
   exportUrl,
   filtersFrom,
   hasFilters,
+  listInputOf,
   NO_FILTERS,
   positionFrom,
   searchOf,
   type AuditFilters,
+  type AuditListInput,
   type AuditPosition,
 } from "./filters";
+import { useTargetLinks, type TargetLinks } from "./targets";
 import type { AuditEventView, AuditPageView } from "./types";
-
-export const AUDIT_PAGE_SIZE = 25;
 
 /** The filter parameters of the API, named as a person reads them in an error message. */
 const FILTER_LABELS = { event_type: "Event type", actor_id: "Actor", start_date: "Start date", end_date: "End date" } as const;
@@ -45,12 +47,20 @@ function filterErrorsOf(error: unknown): FilterErrors | null {
   return Object.keys(errors).length ? errors : null;
 }
 
+/** The page the server rendered with the HTML: audit.list's answer for `input`, at `anchor`. */
+export interface InitialAuditPage {
+  anchor: number;
+  input: AuditListInput;
+  page: AuditPageView;
+}
+
 /**
  * The Audit log tab: the tenant's events filtered by type, actor and time, a page at a time, one
  * event in detail, exports of exactly what is filtered, and whether the hash chain is intact.
- * Filters and the page live in the URL.
+ * Filters and the page live in the URL. `initial`: the first page as the server rendered it, shown
+ * at once (no request) while its input is the one asked for.
  */
-export function AuditView({ tenantId }: { tenantId: string }) {
+export function AuditView({ tenantId, initial }: { tenantId: string; initial?: InitialAuditPage }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const router = useRouter();
@@ -59,13 +69,16 @@ export function AuditView({ tenantId }: { tenantId: string }) {
   const filters = filtersFrom(params);
   const position = positionFrom(params);
   // Presets ("last 24 hours") end when they were applied, so the table and an export agree.
-  const [anchor, setAnchor] = useState(() => Date.now());
+  const [anchor, setAnchor] = useState(() => initial?.anchor ?? Date.now());
   const openId = params.get("event");
 
   const api = apiFiltersOf(filters, anchor);
-  const input = { tenant_id: tenantId, page_size: AUDIT_PAGE_SIZE, ...api, ...(position.cursor ? { cursor: position.cursor } : {}) };
+  const input = listInputOf(tenantId, params, anchor);
+  const rendered = initial && JSON.stringify(initial.input) === JSON.stringify(input) ? initial : undefined;
   const query = useQuery({
     ...trpc.audit.list.queryOptions(input),
+    initialData: rendered?.page,
+    initialDataUpdatedAt: rendered?.anchor,
     placeholderData: keepPreviousData,
     retry: (n, e) => statusOf(e) >= 500 && n < 2,
   });
@@ -93,6 +106,10 @@ export function AuditView({ tenantId }: { tenantId: string }) {
     setAnchor(Date.now());
     void queryClient.invalidateQueries(trpc.audit.pathFilter());
   }
+
+  /** This page's URL with some filters changed, from the first page (the table's filter links). */
+  const filterHref = (change: Partial<AuditFilters>) => consoleUrl.withQuery(pathname, searchOf({ ...filters, ...change }));
+  const links = useTargetLinks(tenantId, query.data?.results);
 
   const filterErrors = query.isError ? filterErrorsOf(query.error) : null;
   const canExport = !query.isError;
@@ -140,6 +157,9 @@ export function AuditView({ tenantId }: { tenantId: string }) {
         />
         <FilterBar key={searchOf(filters)} tenantId={tenantId} filters={filters} errors={filterErrors ?? {}} onApply={apply} />
         <Results
+          tenantId={tenantId}
+          filterHref={filterHref}
+          links={links}
           query={query}
           filterErrors={filterErrors}
           filters={filters}
@@ -163,6 +183,9 @@ export function AuditView({ tenantId }: { tenantId: string }) {
 }
 
 interface ResultsProps {
+  tenantId: string;
+  filterHref: (change: Partial<AuditFilters>) => string;
+  links: TargetLinks;
   query: UseQueryResult<AuditPageView, ApiError>;
   filterErrors: FilterErrors | null;
   filters: AuditFilters;
@@ -173,7 +196,19 @@ interface ResultsProps {
   onClear: () => void;
 }
 
-function Results({ query, filterErrors, filters, position, selectedId, onOpen, onMove, onClear }: ResultsProps) {
+function Results({
+  tenantId,
+  filterHref,
+  links,
+  query,
+  filterErrors,
+  filters,
+  position,
+  selectedId,
+  onOpen,
+  onMove,
+  onClear,
+}: ResultsProps) {
   if (query.isPending) return <LoadingEvents />;
 
   if (query.isError) {
@@ -227,7 +262,15 @@ function Results({ query, filterErrors, filters, position, selectedId, onOpen, o
   const start = startOf(page, position);
   return (
     <>
-      <EventsTable events={page.results} changing={query.isPlaceholderData} selectedId={selectedId} onOpen={onOpen} />
+      <EventsTable
+        tenantId={tenantId}
+        events={page.results}
+        changing={query.isPlaceholderData}
+        selectedId={selectedId}
+        onOpen={onOpen}
+        filterHref={filterHref}
+        links={links}
+      />
       <Pagination page={page} position={{ ...position, start }} pageSize={AUDIT_PAGE_SIZE} onMove={onMove} busy={query.isPlaceholderData} />
     </>
   );

@@ -2,6 +2,7 @@
 
 import type { ReactNode } from "react";
 import { useQuery } from "@tanstack/react-query";
+import { plainIp } from "@/server/http/fields";
 import { messageOf, statusOf, useTRPC } from "../trpc";
 import { Alert } from "../ui/alert";
 import { Skeleton } from "../ui/skeleton";
@@ -106,7 +107,10 @@ function EventBody({ event }: { event: AuditEventView }) {
         <Row label="Target">
           {event.target ? (
             <>
-              <span className="block">{event.target.type}</span>
+              <span className="block">
+                {event.target.type}
+                {event.target.name ? <span className="break-words"> · {event.target.name}</span> : null}
+              </span>
               <Copyable value={event.target.id} label="target ID" />
             </>
           ) : (
@@ -116,7 +120,7 @@ function EventBody({ event }: { event: AuditEventView }) {
       </Section>
 
       <Section title="Request">
-        <Row label="IP address">{event.metadata.ip_address || <span className="text-slate-600">Unknown</span>}</Row>
+        <Row label="IP address">{plainIp(event.metadata.ip_address) || <span className="text-slate-600">Unknown</span>}</Row>
         <Row label="User agent">
           <span className="break-words">{event.metadata.user_agent || <span className="text-slate-600">Unknown</span>}</span>
         </Row>

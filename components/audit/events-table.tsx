@@ -1,10 +1,14 @@
 "use client";
 
+import Link from "next/link";
+import { plainIp } from "@/server/http/fields";
 import { cx } from "../ui/cx";
 import { ListTableBody, LoadingTable, type ListColumn } from "../ui/list-table";
-import { RelativeTime } from "../ui/relative-time";
+import { formatExact, RelativeTime } from "../ui/relative-time";
 import { Skeleton } from "../ui/skeleton";
 import { Td, Tr } from "../ui/table";
+import type { AuditFilters } from "./filters";
+import { targetHref, type TargetLinks } from "./targets";
 import type { AuditEventView } from "./types";
 
 const COLUMNS: ListColumn[] = [
@@ -23,61 +27,111 @@ function shortId(id: string): string {
   return id.length > 13 ? `${id.slice(0, 8)}…` : id;
 }
 
+const filterLink =
+  "rounded hover:underline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600 decoration-dotted underline-offset-2";
+
 interface EventsTableProps {
+  tenantId: string;
   events: AuditEventView[];
   /** Another page is on its way: the rows shown are the previous ones. */
   changing: boolean;
   selectedId: string | null;
   onOpen: (event: AuditEventView) => void;
+  /** The audit page's URL with these filters changed (and the first page), for the filter links. */
+  filterHref: (change: Partial<AuditFilters>) => string;
+  /** Targets that still exist, to link to (none until known). */
+  links: TargetLinks;
+}
+
+/** Who acted, as the table names them: their email, else their id, else the platform itself. */
+function ActorName({ actor }: { actor: AuditEventView["actor"] }) {
+  if (actor.email) return <>{actor.email}</>;
+  return actor.id ? <span className="font-mono text-xs">{shortId(actor.id)}</span> : <>Platform</>;
+}
+
+function Target({ tenantId, target, links }: { tenantId: string; target: NonNullable<AuditEventView["target"]>; links: TargetLinks }) {
+  const label = target.name ?? shortId(target.id);
+  const href = targetHref(tenantId, target, links);
+  return (
+    <span className="block max-w-72 truncate" title={`${target.type} ${target.id}`}>
+      <span className="text-xs text-slate-600">{target.type} </span>
+      {href ? (
+        <Link href={href} onClick={(e) => e.stopPropagation()} className={cx(filterLink, "text-indigo-700")}>
+          {label}
+        </Link>
+      ) : (
+        <span className={target.name ? undefined : "font-mono text-xs"}>{label}</span>
+      )}
+    </span>
+  );
 }
 
 /**
- * One page of events, newest first. The event type is a button that opens the event (a click
- * anywhere on the row does too); narrow screens show the actor under it.
+ * One page of events, newest first. The time opens the event (a click anywhere on the row does
+ * too); the event type and the actor are links that filter by them; the target links to the thing
+ * while it exists. Narrow screens show the actor under the event type.
  */
-export function EventsTable({ events, changing, selectedId, onOpen }: EventsTableProps) {
+export function EventsTable({ tenantId, events, changing, selectedId, onOpen, filterHref, links }: EventsTableProps) {
   return (
     <ListTableBody label="Audit events" columns={COLUMNS} changing={changing}>
-      {events.map((event) => (
-        <Tr
-          key={event.id}
-          data-testid="audit-row"
-          data-event-id={event.id}
-          onClick={() => onOpen(event)}
-          className={cx("cursor-pointer hover:bg-slate-50", event.id === selectedId && "bg-indigo-50/60")}
-        >
-          <Td className="text-slate-600">
-            <RelativeTime iso={event.timestamp} />
-          </Td>
-          <Td>
-            <button
-              type="button"
-              onClick={(e) => {
-                e.stopPropagation();
-                onOpen(event);
-              }}
-              className="rounded font-mono text-sm font-medium text-indigo-700 hover:underline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600"
-              aria-haspopup="dialog"
-            >
-              {event.event_type}
-            </button>
-            <span className="block text-xs text-slate-600 sm:hidden">{event.actor.email}</span>
-          </Td>
-          <Td className="hidden max-w-64 truncate sm:table-cell" title={event.actor.id ?? undefined}>
-            {event.actor.email || (event.actor.id ? <span className="font-mono text-xs">{shortId(event.actor.id)}</span> : "Platform")}
-          </Td>
-          <Td className="hidden md:table-cell">
-            {event.target ? (
-              <span title={event.target.id}>
-                {event.target.type} <span className="font-mono text-xs text-slate-600">{shortId(event.target.id)}</span>
+      {events.map((event) => {
+        const byActor = event.actor.id ? filterHref({ actor: event.actor.id }) : null;
+        const stop = (e: { stopPropagation: () => void }) => e.stopPropagation();
+        return (
+          <Tr
+            key={event.id}
+            data-testid="audit-row"
+            data-event-id={event.id}
+            onClick={() => onOpen(event)}
+            className={cx("cursor-pointer hover:bg-slate-50", event.id === selectedId && "bg-indigo-50/60")}
+          >
+            <Td className="text-slate-600">
+              <button
+                type="button"
+                onClick={(e) => {
+                  e.stopPropagation();
+                  onOpen(event);
+                }}
+                className="rounded text-left whitespace-nowrap hover:underline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600"
+                aria-haspopup="dialog"
+                aria-label={`Open ${event.event_type} event of ${formatExact(event.timestamp)}`}
+              >
+                <RelativeTime iso={event.timestamp} />
+              </button>
+            </Td>
+            <Td>
+              <Link
+                href={filterHref({ type: event.event_type })}
+                onClick={stop}
+                title={`Show only ${event.event_type} events`}
+                className={cx(filterLink, "font-mono text-sm font-medium text-indigo-700")}
+              >
+                {event.event_type}
+              </Link>
+              <span className="block text-xs text-slate-600 sm:hidden">
+                <ActorName actor={event.actor} />
               </span>
-            ) : (
-              <span className="text-slate-500">—</span>
-            )}
-          </Td>
-          <Td className="hidden font-mono text-xs lg:table-cell">{event.metadata.ip_address || "—"}</Td>
-        </Tr>
-      ))}
+            </Td>
+            <Td className="hidden max-w-64 truncate sm:table-cell" title={event.actor.id ?? undefined}>
+              {byActor ? (
+                <Link href={byActor} onClick={stop} title="Show only this actor's events" className={cx(filterLink, "text-slate-900")}>
+                  <ActorName actor={event.actor} />
+                </Link>
+              ) : (
+                <ActorName actor={event.actor} />
+              )}
+            </Td>
+            <Td className="hidden md:table-cell">
+              {event.target ? (
+                <Target tenantId={tenantId} target={event.target} links={links} />
+              ) : (
+                <span className="text-slate-500">—</span>
+              )}
+            </Td>
+            <Td className="hidden font-mono text-xs lg:table-cell">{plainIp(event.metadata.ip_address) || "—"}</Td>
+          </Tr>
+        );
+      })}
     </ListTableBody>
   );
 }

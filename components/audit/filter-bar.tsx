@@ -1,8 +1,8 @@
 "use client";
 
 import { useState, type FormEvent } from "react";
-import { useQuery } from "@tanstack/react-query";
-import { useTRPC } from "../trpc";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { fieldErrorsOf, messageOf, useTRPC } from "../trpc";
 import { Button } from "../ui/button";
 import { Field } from "../ui/field";
 import { Input } from "../ui/input";
@@ -29,18 +29,37 @@ const MEMBER_SUGGESTIONS = 100;
  */
 export function FilterBar({ tenantId, filters, errors, onApply }: FilterBarProps) {
   const trpc = useTRPC();
+  const queryClient = useQueryClient();
   const [draft, setDraft] = useState<AuditFilters>(filters);
+  // The actor field's own answer: an email that names no user (the server's 400s come in `errors`).
+  const [actorError, setActorError] = useState<string | null>(null);
+  const [resolving, setResolving] = useState(false);
   const kinds = useQuery(trpc.audit.eventTypes.queryOptions({ tenant_id: tenantId }, { staleTime: 60_000 }));
   const members = useQuery(trpc.members.list.queryOptions({ tenant_id: tenantId, page_size: MEMBER_SUGGESTIONS }, { staleTime: 60_000 }));
 
   const set = (change: Partial<AuditFilters>) => setDraft((d) => ({ ...d, ...change }));
   const memberList = members.data?.results ?? [];
 
-  function submit(event: FormEvent<HTMLFormElement>) {
+  /** The actor as the API filters by it: an email stands for that user's id (any user, members or not). */
+  async function actorIdOf(actor: string): Promise<string | null> {
+    if (!actor.includes("@")) return actor;
+    try {
+      const found = await queryClient.fetchQuery(trpc.audit.actorByEmail.queryOptions({ tenant_id: tenantId, email: actor }));
+      if (found.user_id === null) setActorError("No user with this email.");
+      return found.user_id;
+    } catch (error) {
+      const [invalid] = fieldErrorsOf(error);
+      setActorError(invalid ? `Actor ${invalid.message}.` : messageOf(error));
+      return null;
+    }
+  }
+
+  async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    // An email typed into the actor field stands for that member.
-    const byEmail = memberList.find((m) => m.email === draft.actor.trim().toLowerCase());
-    onApply({ ...draft, actor: byEmail ? byEmail.user_id : draft.actor.trim(), type: draft.type.trim() });
+    setActorError(null);
+    setResolving(true);
+    const actor = await actorIdOf(draft.actor.trim()).finally(() => setResolving(false));
+    if (actor !== null) onApply({ ...draft, actor, type: draft.type.trim() });
   }
 
   const suggestions = typeSuggestions(draft.type, kinds.data?.results ?? []);
@@ -81,7 +100,13 @@ export function FilterBar({ tenantId, filters, errors, onApply }: FilterBarProps
         )}
       </Field>
 
-      <Field id="audit-actor" label="Actor" hint="A member's email or any user id" error={errors.actor_id} className="lg:col-span-3">
+      <Field
+        id="audit-actor"
+        label="Actor"
+        hint="Anyone's email, or an actor id"
+        error={actorError ?? errors.actor_id}
+        className="lg:col-span-3"
+      >
         {(control) => (
           <>
             <Input
@@ -91,7 +116,10 @@ export function FilterBar({ tenantId, filters, errors, onApply }: FilterBarProps
               spellCheck={false}
               placeholder="Anyone"
               value={draft.actor}
-              onChange={(e) => set({ actor: e.target.value })}
+              onChange={(e) => {
+                setActorError(null);
+                set({ actor: e.target.value });
+              }}
             />
             <datalist id="audit-actor-suggestions">
               {memberList.map((m) => (
@@ -121,7 +149,9 @@ export function FilterBar({ tenantId, filters, errors, onApply }: FilterBarProps
 
       {/* Level with the fields (below their labels), however tall an error under them grows. */}
       <div className="flex items-end gap-2 sm:col-span-2 lg:col-span-2 lg:mt-6.5 lg:items-start lg:justify-end">
-        <Button type="submit">Apply</Button>
+        <Button type="submit" loading={resolving}>
+          Apply
+        </Button>
         <Button variant="ghost" onClick={() => onApply(NO_FILTERS)}>
           Clear
         </Button>

@@ -119,6 +119,21 @@ export function apiFiltersOf(filters: AuditFilters, anchor: number): ApiFilters 
   return api;
 }
 
+/** Rows per page of the audit browser. */
+export const AUDIT_PAGE_SIZE = 25;
+
+/** The audit.list input for the page a URL shows: its filters (presets ending at `anchor`) and cursor. */
+export function listInputOf(tenantId: string, params: URLSearchParams, anchor: number) {
+  const position = positionFrom(params);
+  return {
+    tenant_id: tenantId,
+    page_size: AUDIT_PAGE_SIZE,
+    ...apiFiltersOf(filtersFrom(params), anchor),
+    ...(position.cursor ? { cursor: position.cursor } : {}),
+  };
+}
+export type AuditListInput = ReturnType<typeof listInputOf>;
+
 /** The download URL of an export of exactly `api`'s events. */
 export function exportUrl(tenantId: string, format: "csv" | "json", api: ApiFilters): string {
   const params = new URLSearchParams({ format });

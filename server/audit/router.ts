@@ -9,6 +9,8 @@ import { created, createdMany, serviceContext } from "../trpc/context.ts";
 import { envelope, pageRequest } from "../http/pagination.ts";
 import {
   AppendAuditBatchInput,
+  AuditActorByEmail,
+  AuditActorByEmailInput,
   AppendAuditInTenantInput,
   AuditEvent,
   AuditEventBatch,
@@ -16,13 +18,16 @@ import {
   AuditEventTypes,
   AuditPage,
   AuditVerification,
+  ExistingTargets,
+  ExistingTargetsInput,
   ListAuditInput,
   TenantAuditInput,
   VerifyAuditInput,
 } from "./schemas.ts";
-import { appendEvent, appendEvents, eventTypes, getEvent, listEvents } from "./service.ts";
+import { actorByEmail, appendEvent, appendEvents, eventTypes, getEvent, listEvents } from "./service.ts";
 import { presentEvent } from "./query.ts";
 import { verifyChain } from "./verify.ts";
+import { existingTargets } from "./targets.ts";
 import { digestProcedures } from "./digests-router.ts";
 
 const tags = ["Audit"];
@@ -59,6 +64,18 @@ export const auditRouter = router({
     .input(TenantAuditInput)
     .output(AuditEventTypes)
     .query(({ ctx }) => eventTypes(serviceContext(ctx))),
+
+  /** The console's actor filter takes an email (not on REST, whose filter is `actor_id`). */
+  actorByEmail: tenantProcedure("viewer")
+    .input(AuditActorByEmailInput)
+    .output(AuditActorByEmail)
+    .query(({ ctx, input }) => actorByEmail(serviceContext(ctx), input)),
+
+  /** Which targets of the events shown still exist, for the console's links (not on REST). */
+  existingTargets: tenantProcedure("viewer")
+    .input(ExistingTargetsInput)
+    .output(ExistingTargets)
+    .query(({ ctx, input }) => existingTargets(serviceContext(ctx), input)),
 
   verify: tenantProcedure("viewer")
     .meta({

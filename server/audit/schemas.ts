@@ -3,6 +3,7 @@ import { z } from "zod";
 import { text } from "../http/fields.ts";
 import { pageOf, PageQuery } from "../http/page-query.ts";
 import { EVENT_TYPES } from "../events/types.ts";
+import { Email } from "../members/schemas.ts";
 
 /** A kind to filter by: exact (`user.login`) or a prefix (`user.*`). */
 const KIND_PATTERN = /^[a-z][a-z0-9_]*(\.[a-z][a-z0-9_]*)*(\.\*)?$/;
@@ -108,6 +109,22 @@ export type AuditEvent = z.infer<typeof AuditEvent>;
 export const AuditPage = pageOf(AuditEvent).meta({ id: "AuditEventPage" });
 
 export const AuditEventInput = z.object({ ...TenantPath, event_id: z.string().max(100) });
+
+/** Kinds of target the console links to when the thing still exists. */
+export const LINKABLE_TARGET_TYPES = ["tenant", "user", "sso_provider", "webhook"] as const;
+export type LinkableTargetType = (typeof LINKABLE_TARGET_TYPES)[number];
+const LinkableTarget = z.object({ type: z.enum(LINKABLE_TARGET_TYPES), id: z.string().max(200) });
+
+/** The targets of a page of events: which of them still exist. */
+export const ExistingTargetsInput = z.object({ ...TenantPath, targets: z.array(LinkableTarget).max(100) });
+export const ExistingTargets = z.object({ results: z.array(LinkableTarget) });
+
+/** The console's actor filter: a user's email, to filter by their id. */
+export const AuditActorByEmailInput = z.object({ ...TenantPath, email: Email });
+export const AuditActorByEmail = z.object({
+  /** The user's id, or null when no user with this email can have acted in the tenant (see actorByEmail). */
+  user_id: z.string().nullable(),
+});
 export const TenantAuditInput = z.object(TenantPath);
 
 export const AuditEventTypes = z

@@ -33,6 +33,24 @@ export async function getEvent(ctx: TenantServiceContext, input: { event_id: str
   return presentEvent(row);
 }
 
+/**
+ * The user an email names, for the console's actor filter: any user who can have acted in the
+ * tenant (a member, a former member or anyone else found as an actor in its log, and platform
+ * operators and support staff), or null. A user with no tie to the tenant is null as well, so
+ * the answer tells a tenant's viewers nothing about accounts elsewhere on the platform.
+ */
+export async function actorByEmail(ctx: TenantServiceContext, input: { email: string }): Promise<{ user_id: string | null }> {
+  const [user] = await ctx.db.sql.query<{ id: string }>(
+    `SELECT u.id FROM users u
+      WHERE u.email = $1
+        AND (u.platform_role IS NOT NULL
+             OR EXISTS (SELECT 1 FROM memberships m WHERE m.user_id = u.id AND m.tenant_id = $2::uuid)
+             OR EXISTS (SELECT 1 FROM audit_events e WHERE e.tenant_id = $2::uuid AND e.actor_id = u.id::text))`,
+    [input.email, ctx.tenantId],
+  );
+  return { user_id: user?.id ?? null };
+}
+
 /** The kinds recorded in the tenant's log with their counts, by name (kept by the chain trigger). */
 export async function eventTypes(ctx: TenantServiceContext) {
   const { kinds } = await chainHead(ctx.db.sql, ctx.tenantId);
