@@ -1,0 +1,154 @@
+/**
+ * What the audit page of the console asks besides audit.list: an actor filter by anyone's email
+ * (audit.actorByEmail), which targets still exist to link to (audit.existingTargets), and the
+ * first page rendered on the server for the signed-in user (server/audit/pages.ts).
+ */
+import { describe, expect, test } from "vitest";
+import { TRPCError } from "@trpc/server";
+import { createCallerFactory } from "../../server/trpc/init.ts";
+import { appRouter } from "../../server/trpc/router.ts";
+import { database } from "../../server/db/client.ts";
+import { sessionPrincipal } from "../../server/auth/principal.ts";
+import { firstAuditPage } from "../../server/audit/pages.ts";
+import { emitEvent } from "../support/events.ts";
+import { createUser, db, tenantWithMembers } from "../support/fixtures.ts";
+
+const createCaller = createCallerFactory(appRouter);
+
+async function consoleAs(userId: string) {
+  const dbh = await database();
+  const principal = await sessionPrincipal(dbh.prisma, userId, `session-${userId}`);
+  return createCaller({
+    db: dbh,
+    principal,
+    authError: principal ? null : "missing",
+    request: { requestId: "test", ip: "127.0.0.1", userAgent: "vitest" },
+    url: new URL("http://localhost/api/trpc"),
+    response: { headers: {} },
+  });
+}
+
+async function codeOf(promise: Promise<unknown>): Promise<string | undefined> {
+  try {
+    await promise;
+    return undefined;
+  } catch (error) {
+    return (error as TRPCError).code;
+  }
+}
+
+/** An event by `user` in `tenantId`, as the console's own changes record them. */
+async function actedIn(tenantId: string, user: { id: string; email: string }) {
+  const { sql } = await database();
+  await emitEvent(sql, { id: user.id, email: user.email, ip: null, userAgent: null }, { type: "user.login", tenantId });
+}
+
+describe("audit.actorByEmail: the actor filter takes anyone's email", () => {
+  test("operators, support staff, members and former members resolve, whatever the case typed; a stranger or no user is null", async () => {
+    const world = await tenantWithMembers();
+    const t = world.tenant.id;
+    const operator = await createUser({ platformRole: "operator", email: "ops.person@example.com" });
+    const support = await createUser({ platformRole: "support" });
+    const former = await createUser();
+    await actedIn(t, former); // acted while a member; the membership is gone
+    const stranger = await createUser(); // a member of another tenant only
+    await (await db()).membership.create({ data: { tenantId: (await tenantWithMembers()).tenant.id, userId: stranger.id, role: "admin" } });
+
+    const viewer = await consoleAs(world.viewer.user.id);
+    const resolve = async (email: string) => (await viewer.audit.actorByEmail({ tenant_id: t, email })).user_id;
+    expect(await resolve("OPS.Person@Example.com")).toBe(operator.id);
+    expect(await resolve(support.email)).toBe(support.id);
+    expect(await resolve(world.admin.user.email)).toBe(world.admin.user.id);
+    expect(await resolve(former.email)).toBe(former.id);
+    expect(await resolve(stranger.email)).toBeNull();
+    expect(await resolve("nobody-at-all@example.com")).toBeNull();
+    expect(await codeOf(viewer.audit.actorByEmail({ tenant_id: t, email: "not an email" }))).toBe("BAD_REQUEST");
+
+    // Another tenant's viewer cannot ask about this tenant at all.
+    const other = await tenantWithMembers();
+    expect(await codeOf((await consoleAs(other.viewer.user.id)).audit.actorByEmail({ tenant_id: t, email: support.email }))).toBe(
+      "NOT_FOUND",
+    );
+  });
+
+  test("the id it answers filters the list to that operator's events", async () => {
+    const world = await tenantWithMembers();
+    const operator = await createUser({ platformRole: "operator" });
+    await actedIn(world.tenant.id, operator);
+    await actedIn(world.tenant.id, world.admin.user);
+    const viewer = await consoleAs(world.viewer.user.id);
+    const { user_id } = await viewer.audit.actorByEmail({ tenant_id: world.tenant.id, email: operator.email });
+    const page = await viewer.audit.list({ tenant_id: world.tenant.id, actor_id: user_id! });
+    expect(page.results.map((e) => e.actor)).toEqual([{ id: operator.id, email: operator.email }]);
+  });
+});
+
+describe("audit.existingTargets: links only to what still exists", () => {
+  test("members, providers and webhooks of the tenant exist; removed ones and other tenants' do not", async () => {
+    const world = await tenantWithMembers();
+    const other = await tenantWithMembers();
+    const t = world.tenant.id;
+    const prisma = await db();
+    const hook = await prisma.webhook.create({
+      data: { tenantId: t, url: "https://hooks.example.test/a", events: ["*"], secretCiphertext: "x", secretHint: "x" },
+    });
+    const otherHook = await prisma.webhook.create({
+      data: { tenantId: other.tenant.id, url: "https://hooks.example.test/b", events: ["*"], secretCiphertext: "x", secretHint: "x" },
+    });
+    const removed = await createUser();
+    const caller = await consoleAs(world.viewer.user.id);
+    const { results } = await caller.audit.existingTargets({
+      tenant_id: t,
+      targets: [
+        { type: "tenant", id: t },
+        { type: "tenant", id: other.tenant.id },
+        { type: "user", id: world.admin.user.id },
+        { type: "user", id: removed.id },
+        { type: "user", id: other.admin.user.id },
+        { type: "webhook", id: hook.id },
+        { type: "webhook", id: otherHook.id },
+        { type: "sso_provider", id: "not-a-uuid" },
+      ],
+    });
+    expect(results).toEqual(
+      expect.arrayContaining([
+        { type: "tenant", id: t },
+        { type: "user", id: world.admin.user.id },
+        { type: "webhook", id: hook.id },
+      ]),
+    );
+    expect(results).toHaveLength(3);
+  });
+});
+
+describe("the first page rendered on the server", () => {
+  const asConsoleUser = (user: { id: string; email: string; platformRole: string | null }) => ({
+    userId: user.id,
+    email: user.email,
+    platformRole: user.platformRole as "operator" | "support" | null,
+    ssoTenantId: null,
+  });
+
+  test("is what audit.list answers the same user for the same input", async () => {
+    const world = await tenantWithMembers();
+    for (let i = 0; i < 3; i++) await actedIn(world.tenant.id, world.admin.user);
+    const support = await createUser({ platformRole: "support" });
+    const input = { tenant_id: world.tenant.id, page_size: 25 };
+    const rendered = await firstAuditPage(asConsoleUser(support), input);
+    const listed = await (await consoleAs(support.id)).audit.list(input);
+    expect(rendered?.results).toEqual(listed.results);
+    expect(rendered?.count).toBe(3);
+    expect(rendered?.next_cursor).toEqual(listed.next_cursor);
+  });
+
+  test("is nothing (the client asks and shows why) for another tenant, bad filters or a bad cursor", async () => {
+    const world = await tenantWithMembers();
+    const other = await tenantWithMembers();
+    await actedIn(other.tenant.id, other.admin.user);
+    const viewer = asConsoleUser({ ...world.viewer.user, platformRole: null });
+    expect(await firstAuditPage(viewer, { tenant_id: other.tenant.id, page_size: 25 })).toBeNull();
+    expect(await firstAuditPage(viewer, { tenant_id: world.tenant.id, page_size: 25, event_type: "Not A Kind" })).toBeNull();
+    expect(await firstAuditPage(viewer, { tenant_id: world.tenant.id, page_size: 25, cursor: "garbage" })).toBeNull();
+    expect(await firstAuditPage(viewer, { tenant_id: world.tenant.id, page_size: 25 })).toMatchObject({ results: [], count: 0 });
+  });
+});
