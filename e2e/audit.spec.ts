@@ -130,6 +130,7 @@ test("support staff filter by type and date, open an event, export CSV and the f
     "sequence",
     "hash",
     "prev_hash",
+    "target_name",
   ]);
   expect(records.map((r) => r.id)).toEqual([refunded.id, paid.id]);
   expect(records.map((r) => r.id)).toEqual(await audit.shownIds());
@@ -241,4 +242,78 @@ test("an event altered behind the database's back shows the chain broken at its 
   await page.reload();
   await audit.waitUntilLoaded();
   await expect(audit.chainStatus).toContainText(`Broken at #${altered.sequence}`);
+});
+
+test("support staff filter by clicking, see targets by name with links, find an operator by email; rows come with the HTML", async ({
+  page,
+  people,
+  request,
+}) => {
+  const operatorHeaders = { Authorization: `Bearer ${OPERATOR_TOKEN}` };
+  const tenant = await people.createTenant(uniqueName("Audit names"));
+  const hookUrl = `https://hooks.example.test/${uniqueName("audit").replace(/\s+/g, "-")}`;
+  const hook = await request.post(`/api/v1/tenants/${tenant.id}/webhooks`, {
+    headers: operatorHeaders,
+    data: { url: hookUrl, events: ["tenant.created"] },
+  });
+  expect(hook.status(), await hook.text()).toBe(201);
+  const hookId = ((await hook.json()) as { id: string }).id;
+  const paid = await append(request, tenant.id, { event_type: "invoice.paid", actor: BILLING, timestamp: daysAgo(1) });
+  await append(request, tenant.id, { event_type: "report.viewed", actor: { id: "analyst", email: "analyst@example.com" } });
+  const { user: me } = (await (await request.get("/api/v1/me", { headers: operatorHeaders })).json()) as {
+    user: { id: string; email: string };
+  };
+
+  const support = createPlatformUser("support");
+  await signInAs(page, support.email, support.password);
+  const audit = new AuditPage(page);
+
+  // The first page is in the HTML the server sends, before any script runs.
+  const html = await (await page.request.get(`/tenants/${tenant.id}/audit`)).text();
+  expect(html).toContain(`data-event-id="${paid.id}"`);
+  expect(html).toContain(hookUrl);
+
+  await audit.goto(tenant.id);
+  await expect(audit.rows).toHaveCount(4);
+
+  // Targets by the name they had when the event was written, linked while they exist.
+  const hookTarget = audit.targetCells().filter({ hasText: hookUrl });
+  await expect(hookTarget).toContainText(`webhook ${hookUrl}`);
+  await expect(audit.targetCells().filter({ hasText: tenant.name }).getByRole("link", { name: tenant.name })).toHaveAttribute(
+    "href",
+    `/tenants/${tenant.id}`,
+  );
+  await expectNoSeriousA11yViolations(page);
+
+  // Clicking an actor filters by them; clicking an event type filters by it.
+  await audit.follow(audit.actorLink(BILLING.email));
+  await audit.waitUntilLoaded();
+  expect(new URL(page.url()).searchParams.get("actor")).toBe(BILLING.id);
+  await audit.expectShown([paid.id]);
+  await audit.filter({ actor: "" });
+  await audit.follow(audit.typeLink("webhook.created"));
+  await audit.waitUntilLoaded();
+  expect(new URL(page.url()).searchParams.get("type")).toBe("webhook.created");
+  await expect(audit.rows).toHaveCount(1);
+
+  // The target's link leads to the webhook.
+  await audit.follow(audit.targetCells().getByRole("link", { name: hookUrl }));
+  await expect(page).toHaveURL(new RegExp(`/tenants/${tenant.id}/webhooks/${hookId}$`));
+  await page.goBack();
+  await audit.waitUntilLoaded();
+
+  // An operator is no member of the tenant: their email still finds their events.
+  await audit.filter({ type: "", actor: me.email.toUpperCase() });
+  expect(new URL(page.url()).searchParams.get("actor")).toBe(me.id);
+  await expect(audit.rows).toHaveCount(2);
+  await expect(audit.rows.filter({ hasText: "tenant.created" })).toHaveCount(1);
+  await expect(audit.rows.filter({ hasText: "webhook.created" })).toHaveCount(1);
+
+  // An email nobody has is said so, on the field, and the filters stay as they were.
+  await audit.actor.fill("nobody-here@example.com");
+  await audit.applyButton.click();
+  await expect(audit.error("actor")).toHaveText("No user with this email.");
+  await expect(audit.actor).toHaveAttribute("aria-invalid", "true");
+  expect(new URL(page.url()).searchParams.get("actor")).toBe(me.id);
+  await expectNoSeriousA11yViolations(page);
 });

@@ -13,6 +13,7 @@ import { EmptyState } from "../ui/empty-state";
 import { PageHeader } from "../ui/page-header";
 import { Skeleton } from "../ui/skeleton";
 import { AlertIcon, ChevronLeftIcon } from "../icons";
+import type { Tenant } from "@/server/tenants/schemas";
 import { activeTenantTab, TenantTabs } from "./tenant-tabs";
 
 function BackToTenants() {
@@ -29,12 +30,16 @@ function BackToTenants() {
 
 /**
  * Every page of one tenant: its name as the page heading, the tabs, then the page. A tenant that
- * does not exist (or is out of reach) shows "not found" instead of the page.
+ * does not exist (or is out of reach) shows "not found" instead of the page. `initialTenant`: the
+ * tenant as the server read it for this request, so the frame and its page render with the HTML.
  */
-export function TenantFrame({ tenantId, children }: { tenantId: string; children: ReactNode }) {
+export function TenantFrame({ tenantId, initialTenant, children }: { tenantId: string; initialTenant?: Tenant; children: ReactNode }) {
   const trpc = useTRPC();
   const pathname = usePathname();
-  const query = useQuery(trpc.tenants.get.queryOptions({ tenant_id: tenantId }));
+  const query = useQuery({
+    ...trpc.tenants.get.queryOptions({ tenant_id: tenantId }),
+    initialData: initialTenant?.id === tenantId ? initialTenant : undefined,
+  });
 
   if (query.isError) {
     if (statusOf(query.error) === 404) {

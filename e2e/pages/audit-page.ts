@@ -100,8 +100,31 @@ export class AuditPage {
     await expect.poll(() => this.shownIds()).toEqual(ids);
   }
 
+  /** The button that opens an event of this type (its time, named "Open <type> event of <time>"). */
   eventButton(eventType: string): Locator {
-    return this.table.getByRole("button", { name: eventType, exact: true });
+    return this.table.getByRole("button", { name: `Open ${eventType} event of` });
+  }
+
+  /** The event type in a row: a link that filters by it. */
+  typeLink(eventType: string): Locator {
+    return this.table.getByRole("link", { name: eventType, exact: true });
+  }
+
+  /** An actor in a row: a link that filters by them. */
+  actorLink(name: string): Locator {
+    return this.table.getByRole("link", { name, exact: true });
+  }
+
+  /** The Target cells of the rows shown. */
+  targetCells(): Locator {
+    return this.rows.locator("td:nth-child(4)");
+  }
+
+  /** Follows a link in the table and waits for the page it leads to (same page: filtered). */
+  async follow(link: Locator) {
+    const before = this.page.url();
+    await link.first().click();
+    await this.page.waitForURL((url) => url.toString() !== before);
   }
 
   async open(eventType: string) {

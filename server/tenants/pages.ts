@@ -9,7 +9,8 @@ import { database } from "../db/client.ts";
 import { AppError } from "../errors.ts";
 import type { ConsoleUser } from "../auth/session.ts";
 import type { ServiceContext } from "../service-context.ts";
-import { getTenant, listTenants } from "./service.ts";
+import { getTenant, listTenants, presentTenant } from "./service.ts";
+import type { Tenant } from "./schemas.ts";
 
 async function readContext(user: ConsoleUser): Promise<ServiceContext> {
   return {
@@ -21,11 +22,10 @@ async function readContext(user: ConsoleUser): Promise<ServiceContext> {
   };
 }
 
-/** The tenant, when `user` may see it; null for any other id (existing or not). */
-export async function visibleTenant(user: ConsoleUser, tenantId: string): Promise<{ id: string; name: string } | null> {
+/** The tenant as tenants.get presents it, when `user` may see it; null for any other id (existing or not). */
+export async function visibleTenant(user: ConsoleUser, tenantId: string): Promise<Tenant | null> {
   try {
-    const tenant = await getTenant(await readContext(user), tenantId);
-    return { id: tenant.id, name: tenant.name };
+    return presentTenant(await getTenant(await readContext(user), tenantId));
   } catch (error) {
     if (error instanceof AppError && error.status === 404) return null;
     throw error;

@@ -4,9 +4,17 @@ import { requireUser } from "@/server/auth/session";
 import { visibleTenant } from "@/server/tenants/pages";
 import { TenantFrame } from "@/components/tenants/tenant-frame";
 
-/** Every page of one tenant; a tenant the user cannot see (or no tenant at all) is a real 404. */
+/**
+ * Every page of one tenant; a tenant the user cannot see (or no tenant at all) is a real 404. The
+ * tenant read here is the frame's first data, so the frame and the page render on the server.
+ */
 export default async function TenantLayout({ params, children }: { params: Promise<{ tenantId: string }>; children: ReactNode }) {
   const { tenantId } = await params;
-  if (!(await visibleTenant(await requireUser(), tenantId))) notFound();
-  return <TenantFrame tenantId={tenantId}>{children}</TenantFrame>;
+  const tenant = await visibleTenant(await requireUser(), tenantId);
+  if (!tenant) notFound();
+  return (
+    <TenantFrame tenantId={tenantId} initialTenant={tenant}>
+      {children}
+    </TenantFrame>
+  );
 }
