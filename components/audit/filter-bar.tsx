@@ -3,6 +3,7 @@
 import { useState, type FormEvent } from "react";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { fieldErrorsOf, messageOf, useTRPC } from "../trpc";
+import { useHydrated } from "../use-hydrated";
 import { Button } from "../ui/button";
 import { Field } from "../ui/field";
 import { Input } from "../ui/input";
@@ -34,6 +35,8 @@ export function FilterBar({ tenantId, filters, errors, onApply }: FilterBarProps
   // The actor field's own answer: an email that names no user (the server's 400s come in `errors`).
   const [actorError, setActorError] = useState<string | null>(null);
   const [resolving, setResolving] = useState(false);
+  // The bar arrives with the server's HTML: nothing applies before React runs it (a native submit would drop the filters).
+  const hydrated = useHydrated();
   const kinds = useQuery(trpc.audit.eventTypes.queryOptions({ tenant_id: tenantId }, { staleTime: 60_000 }));
   const members = useQuery(trpc.members.list.queryOptions({ tenant_id: tenantId, page_size: MEMBER_SUGGESTIONS }, { staleTime: 60_000 }));
 
@@ -149,10 +152,10 @@ export function FilterBar({ tenantId, filters, errors, onApply }: FilterBarProps
 
       {/* Level with the fields (below their labels), however tall an error under them grows. */}
       <div className="flex items-end gap-2 sm:col-span-2 lg:col-span-2 lg:mt-6.5 lg:items-start lg:justify-end">
-        <Button type="submit" loading={resolving}>
+        <Button type="submit" disabled={!hydrated} loading={resolving}>
           Apply
         </Button>
-        <Button variant="ghost" onClick={() => onApply(NO_FILTERS)}>
+        <Button variant="ghost" disabled={!hydrated} onClick={() => onApply(NO_FILTERS)}>
           Clear
         </Button>
       </div>

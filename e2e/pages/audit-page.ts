@@ -68,6 +68,8 @@ export class AuditPage {
   /** Rows (or an empty state) drawn by the hydrated client, no page on its way. */
   async waitUntilLoaded() {
     await expect(this.page.getByRole("heading", { level: 2, name: "Audit log" })).toBeVisible();
+    // The first rows come with the server's HTML; the filters work once React has hydrated them.
+    await expect(this.applyButton).toBeEnabled();
     await expect(this.page.locator('table[aria-busy="true"]')).toHaveCount(0);
     await expect(this.rows.first().or(this.page.locator("section[aria-labelledby=audit-title] h3").first())).toBeVisible();
   }
