@@ -8,9 +8,10 @@
  *     [--target before=http://127.0.0.1:3340/tenants/<id>/audit] --selector '[data-testid=audit-row]' \
  *     --email operator@example.com --password '…' [--runs 15] [--json]
  *
- * Signs in once per origin through /login (the Email and Password fields, "Sign in"), then loads
- * each target `--runs` times (plus one warm-up load that is not counted) in the same browser
- * context: HTTP cache and session warm, as for someone moving around the console. The time is
+ * Signs in once per origin through /login (the Email and Password fields, "Sign in"), each origin
+ * in its own browser context, then loads each target `--runs` times (plus one warm-up load that is
+ * not counted) in that context: HTTP cache and session warm, as for someone moving around the
+ * console. The time is
  * read in the page (performance.now(), whose origin is the navigation start) by a MutationObserver
  * installed before any of the page's own scripts, so it does not include Playwright's round trips.
  * Prints median, quartiles, min and max per target, with the load average before and after.
@@ -136,14 +137,21 @@ const browser = await chromium.launch({
 });
 const samples = new Map<string, number[]>(targets.map((t) => [t.label, []]));
 try {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-  await context.addInitScript({ content: observeFirstRow(flags.selector!) });
-  for (const origin of new Set(targets.map((t) => t.url.origin))) await signIn(context, origin);
-  for (const target of targets) await measureOnce(context, target); // warm-up: compiled routes, caches
+  // One context (cookie jar) per origin: cookies ignore the port, so two servers on one host would
+  // overwrite each other's session cookie in a shared jar.
+  const contexts = new Map<string, BrowserContext>();
+  for (const origin of new Set(targets.map((t) => t.url.origin))) {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    await context.addInitScript({ content: observeFirstRow(flags.selector!) });
+    await signIn(context, origin);
+    contexts.set(origin, context);
+  }
+  const measure = (target: Target) => measureOnce(contexts.get(target.url.origin)!, target);
+  for (const target of targets) await measure(target); // warm-up: compiled routes, caches
   for (let run = 0; run < RUNS; run++) {
     // Alternate the order so neither target always runs right after the other.
     const order = run % 2 === 0 ? targets : [...targets].reverse();
-    for (const target of order) samples.get(target.label)!.push(await measureOnce(context, target));
+    for (const target of order) samples.get(target.label)!.push(await measure(target));
   }
 } finally {
   await browser.close();

@@ -53,7 +53,7 @@ function Target({ tenantId, target, links }: { tenantId: string; target: NonNull
   const label = target.name ?? shortId(target.id);
   const href = targetHref(tenantId, target, links);
   return (
-    <span className="block max-w-72 truncate" title={`${target.type} ${target.id}`}>
+    <span className="block max-w-56 truncate" title={`${target.type} ${target.id}`}>
       <span className="text-xs text-slate-600">{target.type} </span>
       {href ? (
         <Link href={href} onClick={(e) => e.stopPropagation()} className={cx(filterLink, "text-indigo-700")}>
