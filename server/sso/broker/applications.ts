@@ -92,7 +92,7 @@ export async function createApplication(ctx: ServiceContext, input: CreateSsoApp
     await emitEvent(tx, actorOf(ctx.actor.principal, ctx.actor.request), {
       type: "sso.application_created",
       tenantId: null,
-      target: { type: "sso_application", id: created.id },
+      target: { type: "sso_application", id: created.id, name: created.name },
       details: { name: created.name, client_id: created.clientId, redirect_uris: created.redirectUris },
     });
     return created;
@@ -118,7 +118,7 @@ export async function updateApplication(ctx: ServiceContext, input: UpdateSsoApp
     await emitEvent(tx, actorOf(ctx.actor.principal, ctx.actor.request), {
       type: "sso.application_updated",
       tenantId: null,
-      target: { type: "sso_application", id: current.id },
+      target: { type: "sso_application", id: current.id, name: updated.name },
       details: { changes },
     });
     return updated;
@@ -134,7 +134,7 @@ export async function deleteApplication(ctx: ServiceContext, id: string): Promis
     await emitEvent(tx, actorOf(ctx.actor.principal, ctx.actor.request), {
       type: "sso.application_deleted",
       tenantId: null,
-      target: { type: "sso_application", id: current.id },
+      target: { type: "sso_application", id: current.id, name: current.name },
       details: { name: current.name, client_id: current.clientId },
     });
   });
@@ -150,7 +150,7 @@ export async function rotateApplicationSecret(ctx: ServiceContext, id: string) {
     await emitEvent(tx, actorOf(ctx.actor.principal, ctx.actor.request), {
       type: "sso.application_secret_rotated",
       tenantId: null,
-      target: { type: "sso_application", id: current.id },
+      target: { type: "sso_application", id: current.id, name: current.name },
       details: { name: current.name, client_id: current.clientId },
     });
     return updated;

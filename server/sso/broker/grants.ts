@@ -83,7 +83,7 @@ export async function issueCode(
       {
         type: "sso.broker_login",
         tenantId: provider.tenantId,
-        target: { type: "sso_provider", id: provider.id },
+        target: { type: "sso_provider", id: provider.id, name: provider.name },
         details: {
           application_id: pending.broker.applicationId,
           provider_id: provider.id,
