@@ -23,7 +23,7 @@ const PURE_SERVER_MODULES = [
  * (server/trpc/pages.ts), and the problem titles the static
  * /docs/errors page lists.
  */
-const SERVER_ENTRY_POINTS = ["auth/session", "http/problem", "tenants/pages", "trpc/pages", "audit/pages"];
+const SERVER_ENTRY_POINTS = ["auth/session", "http/problem", "tenants/pages", "trpc/pages"];
 
 /** `@/server/…` or `../server/…`, except the given modules (with or without `.ts`). */
 const serverImportsExcept = (allowed) => `^(?:@/|(?:\\.\\./)+)server/(?!(?:${allowed.join("|")})(?:\\.ts)?$)`;

@@ -6,7 +6,8 @@
  *
  *   npx tsx bench/console-ttfr.ts --target after=http://127.0.0.1:3330/tenants/<id>/audit \
  *     [--target before=http://127.0.0.1:3340/tenants/<id>/audit] --selector '[data-testid=audit-row]' \
- *     --email operator@example.com --password '…' [--runs 15] [--json]
+ *     --email operator@example.com --password '…' [--runs 15] [--warmup 1] [--json]
+ *   (or one target as --base http://127.0.0.1:3000 --path /tenants/<id>/webhooks)
  *
  * Signs in once per origin through /login (the Email and Password fields, "Sign in"), each origin
  * in its own browser context, then loads each target `--runs` times (plus one warm-up load that is
@@ -23,6 +24,10 @@ import { chromium, expect, type BrowserContext } from "@playwright/test";
 const { values: flags } = parseArgs({
   options: {
     target: { type: "string", multiple: true },
+    // One target as base URL + path (the form the webhooks pages' runs in BENCHMARKS.md used).
+    base: { type: "string" },
+    path: { type: "string" },
+    warmup: { type: "string", default: "1" },
     selector: { type: "string" },
     email: { type: "string" },
     password: { type: "string" },
@@ -35,12 +40,13 @@ const { values: flags } = parseArgs({
 function usage(message: string): never {
   console.error(`bench/console-ttfr.ts: ${message}`);
   console.error(
-    "usage: --target [label=]<url> (repeatable) --selector <css> --email <email> --password <password> [--runs 15] [--timeout 30000] [--json]",
+    "usage: --target [label=]<url> (repeatable) | --base <origin> --path <path>, --selector <css> --email <email> --password <password> [--runs 15] [--warmup 1] [--timeout 30000] [--json]",
   );
   process.exit(2);
 }
 
-if (!flags.target?.length) usage("at least one --target is required");
+if (flags.base && flags.path) (flags.target ??= []).push(`${flags.path}=${new URL(flags.path, flags.base)}`);
+if (!flags.target?.length) usage("at least one --target (or --base and --path) is required");
 if (!flags.selector) usage("--selector is required");
 if (!flags.email || !flags.password) usage("--email and --password are required");
 const RUNS = Number(flags.runs);
@@ -53,7 +59,7 @@ interface Target {
 }
 
 const targets: Target[] = flags.target.map((spec, index) => {
-  const match = /^([\w.-]+)=(https?:\/\/.+)$/.exec(spec);
+  const match = /^([\w./{}-]+)=(https?:\/\/.+)$/.exec(spec);
   const [label, url] = match ? [match[1]!, match[2]!] : [`target${index + 1}`, spec];
   try {
     return { label, url: new URL(url) };
@@ -147,7 +153,8 @@ try {
     contexts.set(origin, context);
   }
   const measure = (target: Target) => measureOnce(contexts.get(target.url.origin)!, target);
-  for (const target of targets) await measure(target); // warm-up: compiled routes, caches
+  // Warm-up loads, not counted: compiled routes, caches.
+  for (let i = 0; i < Number(flags.warmup); i++) for (const target of targets) await measure(target);
   for (let run = 0; run < RUNS; run++) {
     // Alternate the order so neither target always runs right after the other.
     const order = run % 2 === 0 ? targets : [...targets].reverse();
@@ -168,6 +175,7 @@ const results = targets.map((target) => {
     median_ms: round(quantile(sorted, 0.5)),
     p25_ms: round(quantile(sorted, 0.25)),
     p75_ms: round(quantile(sorted, 0.75)),
+    p90_ms: round(quantile(sorted, 0.9)),
     min_ms: round(sorted[0]!),
     max_ms: round(sorted.at(-1)!),
   };

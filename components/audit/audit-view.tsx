@@ -27,7 +27,6 @@ import {
   positionFrom,
   searchOf,
   type AuditFilters,
-  type AuditListInput,
   type AuditPosition,
 } from "./filters";
 import { useTargetLinks, type TargetLinks } from "./targets";
@@ -47,20 +46,13 @@ function filterErrorsOf(error: unknown): FilterErrors | null {
   return Object.keys(errors).length ? errors : null;
 }
 
-/** The page the server rendered with the HTML: audit.list's answer for `input`, at `anchor`. */
-export interface InitialAuditPage {
-  anchor: number;
-  input: AuditListInput;
-  page: AuditPageView;
-}
-
 /**
  * The Audit log tab: the tenant's events filtered by type, actor and time, a page at a time, one
  * event in detail, exports of exactly what is filtered, and whether the hash chain is intact.
- * Filters and the page live in the URL. `initial`: the first page as the server rendered it, shown
- * at once (no request) while its input is the one asked for.
+ * Filters and the page live in the URL. The page prefetches the first page for the server's
+ * render; `initialAnchor` is the time its preset ranges ended at, so the view asks the same.
  */
-export function AuditView({ tenantId, initial }: { tenantId: string; initial?: InitialAuditPage }) {
+export function AuditView({ tenantId, initialAnchor }: { tenantId: string; initialAnchor?: number }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const router = useRouter();
@@ -69,16 +61,13 @@ export function AuditView({ tenantId, initial }: { tenantId: string; initial?: I
   const filters = filtersFrom(params);
   const position = positionFrom(params);
   // Presets ("last 24 hours") end when they were applied, so the table and an export agree.
-  const [anchor, setAnchor] = useState(() => initial?.anchor ?? Date.now());
+  const [anchor, setAnchor] = useState(() => initialAnchor ?? Date.now());
   const openId = params.get("event");
 
   const api = apiFiltersOf(filters, anchor);
   const input = listInputOf(tenantId, params, anchor);
-  const rendered = initial && JSON.stringify(initial.input) === JSON.stringify(input) ? initial : undefined;
   const query = useQuery({
     ...trpc.audit.list.queryOptions(input),
-    initialData: rendered?.page,
-    initialDataUpdatedAt: rendered?.anchor,
     placeholderData: keepPreviousData,
     retry: (n, e) => statusOf(e) >= 500 && n < 2,
   });

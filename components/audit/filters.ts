@@ -132,7 +132,6 @@ export function listInputOf(tenantId: string, params: URLSearchParams, anchor: n
     ...(position.cursor ? { cursor: position.cursor } : {}),
   };
 }
-export type AuditListInput = ReturnType<typeof listInputOf>;
 
 /** The download URL of an export of exactly `api`'s events. */
 export function exportUrl(tenantId: string, format: "csv" | "json", api: ApiFilters): string {

@@ -1,7 +1,6 @@
 /**
  * What the audit page of the console asks besides audit.list: an actor filter by anyone's email
- * (audit.actorByEmail), which targets still exist to link to (audit.existingTargets), and the
- * first page rendered on the server for the signed-in user (server/audit/pages.ts).
+ * (audit.actorByEmail) and which targets still exist to link to (audit.existingTargets).
  */
 import { describe, expect, test } from "vitest";
 import { TRPCError } from "@trpc/server";
@@ -9,7 +8,6 @@ import { createCallerFactory } from "../../server/trpc/init.ts";
 import { appRouter } from "../../server/trpc/router.ts";
 import { database } from "../../server/db/client.ts";
 import { sessionPrincipal } from "../../server/auth/principal.ts";
-import { firstAuditPage } from "../../server/audit/pages.ts";
 import { emitEvent } from "../support/events.ts";
 import { createUser, db, tenantWithMembers } from "../support/fixtures.ts";
 
@@ -118,37 +116,5 @@ describe("audit.existingTargets: links only to what still exists", () => {
       ]),
     );
     expect(results).toHaveLength(3);
-  });
-});
-
-describe("the first page rendered on the server", () => {
-  const asConsoleUser = (user: { id: string; email: string; platformRole: string | null }) => ({
-    userId: user.id,
-    email: user.email,
-    platformRole: user.platformRole as "operator" | "support" | null,
-    ssoTenantId: null,
-  });
-
-  test("is what audit.list answers the same user for the same input", async () => {
-    const world = await tenantWithMembers();
-    for (let i = 0; i < 3; i++) await actedIn(world.tenant.id, world.admin.user);
-    const support = await createUser({ platformRole: "support" });
-    const input = { tenant_id: world.tenant.id, page_size: 25 };
-    const rendered = await firstAuditPage(asConsoleUser(support), input);
-    const listed = await (await consoleAs(support.id)).audit.list(input);
-    expect(rendered?.results).toEqual(listed.results);
-    expect(rendered?.count).toBe(3);
-    expect(rendered?.next_cursor).toEqual(listed.next_cursor);
-  });
-
-  test("is nothing (the client asks and shows why) for another tenant, bad filters or a bad cursor", async () => {
-    const world = await tenantWithMembers();
-    const other = await tenantWithMembers();
-    await actedIn(other.tenant.id, other.admin.user);
-    const viewer = asConsoleUser({ ...world.viewer.user, platformRole: null });
-    expect(await firstAuditPage(viewer, { tenant_id: other.tenant.id, page_size: 25 })).toBeNull();
-    expect(await firstAuditPage(viewer, { tenant_id: world.tenant.id, page_size: 25, event_type: "Not A Kind" })).toBeNull();
-    expect(await firstAuditPage(viewer, { tenant_id: world.tenant.id, page_size: 25, cursor: "garbage" })).toBeNull();
-    expect(await firstAuditPage(viewer, { tenant_id: world.tenant.id, page_size: 25 })).toMatchObject({ results: [], count: 0 });
   });
 });

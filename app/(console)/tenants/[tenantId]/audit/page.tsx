@@ -1,8 +1,8 @@
 import { Suspense } from "react";
 import type { Metadata } from "next";
-import { requireUser } from "@/server/auth/session";
-import { firstAuditPage } from "@/server/audit/pages";
-import { AuditView, type InitialAuditPage } from "@/components/audit/audit-view";
+import { HydrationBoundary } from "@tanstack/react-query";
+import { prefetchForPage } from "@/server/trpc/pages";
+import { AuditView } from "@/components/audit/audit-view";
 import { LoadingEvents } from "@/components/audit/events-table";
 import { listInputOf } from "@/components/audit/filters";
 
@@ -20,17 +20,19 @@ function queryOf(search: SearchParams): URLSearchParams {
   return query;
 }
 
-/** The first page of events as the signed-in user sees it, with the input and time it was asked for. */
-async function initialPage(tenantId: string, search: SearchParams): Promise<InitialAuditPage | undefined> {
+/**
+ * The first page of events as the signed-in user sees it, fetched through the console's own
+ * audit.list, and the time a preset range ("last 24 hours") ends at, so the view asks the same.
+ */
+async function firstPage(tenantId: string, search: SearchParams) {
   const anchor = Date.now();
   const input = listInputOf(tenantId, queryOf(search), anchor);
-  const page = await firstAuditPage(await requireUser(), input);
-  return page ? { anchor, input, page } : undefined;
+  return { anchor, state: await prefetchForPage((trpc) => [trpc.audit.list.queryOptions(input)]) };
 }
 
 /**
- * The first page of events is fetched here, on the server, and sent with the HTML: rows show
- * before any script runs. The view reads its filters from the URL and takes over from there.
+ * The first page of events comes with the HTML: rows show before any script runs. The view reads
+ * its filters from the URL and takes over from there.
  */
 export default async function TenantAuditPage({
   params,
@@ -40,10 +42,12 @@ export default async function TenantAuditPage({
   searchParams: Promise<SearchParams>;
 }) {
   const { tenantId } = await params;
-  const initial = await initialPage(tenantId, await searchParams);
+  const { anchor, state } = await firstPage(tenantId, await searchParams);
   return (
-    <Suspense fallback={<LoadingEvents />}>
-      <AuditView tenantId={tenantId} initial={initial} />
-    </Suspense>
+    <HydrationBoundary state={state}>
+      <Suspense fallback={<LoadingEvents />}>
+        <AuditView tenantId={tenantId} initialAnchor={anchor} />
+      </Suspense>
+    </HydrationBoundary>
   );
 }
