@@ -189,8 +189,8 @@ if (flags.json) {
 } else {
   console.log(`time to first row (${flags.selector}), ${RUNS} loads per target after one warm-up, ${os.cpus().length} CPUs`);
   console.log(`load average before: ${load(loadBefore)}   after: ${load(loadAfter)}`);
-  console.log("| target | median | p25 | p75 | min | max |");
-  console.log("|---|---:|---:|---:|---:|---:|");
+  console.log("| target | median | p25 | p75 | p90 | min | max |");
+  console.log("|---|---:|---:|---:|---:|---:|---:|");
   for (const r of results)
-    console.log(`| ${r.label} | ${r.median_ms} ms | ${r.p25_ms} ms | ${r.p75_ms} ms | ${r.min_ms} ms | ${r.max_ms} ms |`);
+    console.log(`| ${r.label} | ${r.median_ms} ms | ${r.p25_ms} ms | ${r.p75_ms} ms | ${r.p90_ms} ms | ${r.min_ms} ms | ${r.max_ms} ms |`);
 }
