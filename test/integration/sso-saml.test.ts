@@ -80,7 +80,13 @@ async function refusedWith(overrides: ResponseOverrides) {
 describe("SAML sign-in that succeeds", () => {
   test("SP-initiated, Response signed: the AuthnRequest reaches the IdP and the profile comes back", async () => {
     const { requestId, form } = await signIn();
-    expect(form.request).toEqual({ id: requestId, issuer: config.sp.entity_id, acsUrl: config.sp.acs_url, destination: idp.ssoUrl });
+    expect(form.request).toEqual({
+      id: requestId,
+      issuer: config.sp.entity_id,
+      acsUrl: config.sp.acs_url,
+      destination: idp.ssoUrl,
+      forceAuthn: false,
+    });
     expect(form.action).toBe(config.sp.acs_url);
     expect(form.relayState).toBe(`relay-${requestId}`);
 
