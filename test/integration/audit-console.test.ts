@@ -3,37 +3,10 @@
  * (audit.actorByEmail) and which targets still exist to link to (audit.existingTargets).
  */
 import { describe, expect, test } from "vitest";
-import { TRPCError } from "@trpc/server";
-import { createCallerFactory } from "../../server/trpc/init.ts";
-import { appRouter } from "../../server/trpc/router.ts";
 import { database } from "../../server/db/client.ts";
-import { sessionPrincipal } from "../../server/auth/principal.ts";
 import { emitEvent } from "../support/events.ts";
 import { createUser, db, tenantWithMembers } from "../support/fixtures.ts";
-
-const createCaller = createCallerFactory(appRouter);
-
-async function consoleAs(userId: string) {
-  const dbh = await database();
-  const principal = await sessionPrincipal(dbh.prisma, userId, `session-${userId}`);
-  return createCaller({
-    db: dbh,
-    principal,
-    authError: principal ? null : "missing",
-    request: { requestId: "test", ip: "127.0.0.1", userAgent: "vitest" },
-    url: new URL("http://localhost/api/trpc"),
-    response: { headers: {} },
-  });
-}
-
-async function codeOf(promise: Promise<unknown>): Promise<string | undefined> {
-  try {
-    await promise;
-    return undefined;
-  } catch (error) {
-    return (error as TRPCError).code;
-  }
-}
+import { codeOf, consoleAs } from "../support/console-caller.ts";
 
 /** An event by `user` in `tenantId`, as the console's own changes record them. */
 async function actedIn(tenantId: string, user: { id: string; email: string }) {

@@ -1,36 +1,8 @@
 /** Procedures the console calls through tRPC with its session (no REST mapping). */
 import { describe, expect, test } from "vitest";
-import { TRPCError } from "@trpc/server";
-import { createCallerFactory } from "../../server/trpc/init.ts";
-import { appRouter } from "../../server/trpc/router.ts";
-import { database } from "../../server/db/client.ts";
 import { checkCredentials } from "../../server/account/users.ts";
-import { sessionPrincipal } from "../../server/auth/principal.ts";
 import { createUser, db, tenantWithMembers } from "../support/fixtures.ts";
-
-const createCaller = createCallerFactory(appRouter);
-
-async function consoleAs(userId: string) {
-  const dbh = await database();
-  const principal = await sessionPrincipal(dbh.prisma, userId, `session-${userId}`);
-  return createCaller({
-    db: dbh,
-    principal,
-    authError: principal ? null : "missing",
-    request: { requestId: "test", ip: "127.0.0.1", userAgent: "vitest" },
-    url: new URL("http://localhost/api/trpc"),
-    response: { headers: {} },
-  });
-}
-
-async function codeOf(promise: Promise<unknown>): Promise<string | undefined> {
-  try {
-    await promise;
-    return undefined;
-  } catch (error) {
-    return (error as TRPCError).code;
-  }
-}
+import { codeOf, consoleAs } from "../support/console-caller.ts";
 
 describe("setting a member's first password (console)", () => {
   test("a platform operator sets it for a member without one, who can then sign in; a second time is a conflict", async () => {
