@@ -8,6 +8,7 @@
  * One statement, so the sum and the edge counts see one snapshot.
  */
 import type { SqlRunner } from "../db/sql.ts";
+import { recordedFloor } from "./recorded.ts";
 
 type Grain = "hour" | "day" | "month";
 
@@ -95,11 +96,14 @@ export async function countFromRollups(sql: SqlRunner, filter: CountFilter): Pro
       `SELECT c.n FROM audit_counts c WHERE c.chain_id = $1::uuid AND c.actor_id = ${actor ?? "''"}
           AND c.grain = '${grain}'${bound("c.bucket", range)}${kinds ? ` AND c.event_type = ANY(${kinds})` : ""}`,
   );
+  // An edge's events were recorded at most TIMESTAMP_LEAD_MS before its start: that bound keeps
+  // the count to the partitions of the last months instead of all of them.
+  const recorded = ([from]: Range) => (from ? ` AND e.recorded_at >= $${params.push(recordedFloor(from))}::timestamptz` : "");
   const exact = plan.exact.map(
     (range) =>
       `(SELECT count(*) FROM audit_events e WHERE e.tenant_id = $1::uuid${actor ? ` AND e.actor_id = ${actor}` : ""}${
         kinds ? ` AND e.event_type = ANY(${kinds})` : ""
-      }${bound('e."timestamp"', range)})`,
+      }${recorded(range)}${bound('e."timestamp"', range)})`,
   );
   const parts = [...exact];
   if (sums.length) parts.push(`(SELECT coalesce(sum(n), 0) FROM (${sums.join(" UNION ALL ")}) s)`);

@@ -2,12 +2,18 @@
  * The audit list's SQL, shared by the paginated list and the streamed export. Plain SQL over the
  * (tenant_id, …, timestamp, id) indexes: one index-ordered, LIMITed branch per event kind joined
  * with UNION ALL beats `event_type = ANY(…)` plus a sort at millions of rows.
+ *
+ * Partitions (recorded.ts): a lower bound on `timestamp` is one on `recorded_at` (a start date, an
+ * ascending cursor), and a newest-first page is looked for in the last months first
+ * (`recorded_at >= from`): it is the answer once its last row is newer than any event recorded
+ * before `from` can be. Either way Postgres opens a few partitions, not all ~90.
  */
 import type { SqlRunner } from "../db/sql.ts";
 import { parseIsoDate } from "./schemas.ts";
 import type { AuditEvent } from "./schemas.ts";
 import type { AuditEventRow } from "../events/types.ts";
 import { countFromRollups } from "./counts.ts";
+import { recordedFloor, TIMESTAMP_LEAD_MS } from "./recorded.ts";
 
 export interface AuditFilterParams {
   event_type?: string;
@@ -25,7 +31,15 @@ export interface AuditFilter {
   actorId?: string;
   /** Export snapshot: only events at or below this chain sequence. */
   maxSequence?: number;
+  /** How many events the tenant holds (its chain head), to skip the month windows on small tenants. */
+  size?: number;
 }
+
+/** Newest-first pages look back this many whole months before the newest one, in turn, then everywhere. */
+const WINDOWS_MONTHS_BACK = [0, 2, 12];
+
+/** Below this many events in the tenant, a page is looked for everywhere at once (windows would only add queries). */
+const WINDOWS_FROM_SIZE = 20_000;
 
 export const AUDIT_COLUMNS = `e.id, e.tenant_id, e.event_type, e.actor_id, e.actor_email, e."timestamp", e.ip_address,
   e.user_agent, e.target_type, e.target_id, e.target_name, e.details, e.sequence::int AS sequence, e.prev_hash, e.hash`;
@@ -68,7 +82,7 @@ export async function chainHead(sql: SqlRunner, tenantId: string): Promise<Chain
 
 /** Turns validated query parameters into a filter, expanding `user.*` to the tenant's own kinds. */
 export function resolveFilter(tenantId: string, params: AuditFilterParams, head: ChainHead): AuditFilter {
-  const filter: AuditFilter = { tenantId };
+  const filter: AuditFilter = { tenantId, size: Object.values(head.kinds).reduce((sum, n) => sum + n, 0) };
   if (params.event_type) {
     const known = Object.keys(head.kinds);
     const kinds = new Set<string>();
@@ -112,9 +126,16 @@ export interface Bound {
   inclusive?: boolean;
 }
 
-/** Everything but the kind: tenant, dates, actor, snapshot. Appends to `params`. */
-function whereClause(filter: AuditFilter, params: unknown[]): string {
+const later = (a: Date | undefined, b: Date | undefined) => (a && b ? (a > b ? a : b) : (a ?? b));
+
+/**
+ * Everything but the kind: tenant, dates, actor, snapshot, and `recordedFrom` (partitions). Appends
+ * to `params`.
+ */
+function whereClause(filter: AuditFilter, params: unknown[], recordedFrom?: Date): string {
   const where = [`e.tenant_id = $${params.push(filter.tenantId)}::uuid`];
+  const from = later(filter.start && recordedFloor(filter.start), recordedFrom);
+  if (from) where.push(`e.recorded_at >= $${params.push(from)}::timestamptz`);
   if (filter.start) where.push(`e."timestamp" >= $${params.push(filter.start)}::timestamptz`);
   if (filter.end) where.push(`e."timestamp" < $${params.push(filter.end)}::timestamptz`);
   if (filter.actorId) where.push(`e.actor_id = $${params.push(filter.actorId)}`);
@@ -133,9 +154,15 @@ export function allEventsQuery(filter: AuditFilter, columns: string): { text: st
   return { text: `SELECT ${columns} FROM audit_events e WHERE ${where}${kinds} ORDER BY e."timestamp" DESC, e.id DESC`, params };
 }
 
+/** The first instant of the month `back` months before `at`'s (UTC). */
+function monthStart(at: Date, back: number): Date {
+  return new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth() - back, 1));
+}
+
 /**
  * One window of matching events in (timestamp, id) order `order`, beyond `after` (older for
- * "desc", newer for "asc"), skipping `skip` and taking `take`.
+ * "desc", newer for "asc"), skipping `skip` and taking `take`. Newest first, on a large tenant,
+ * the last months' partitions are tried first (see the top of this file).
  */
 export async function findEvents(
   sql: SqlRunner,
@@ -143,9 +170,33 @@ export async function findEvents(
   args: { after?: Bound; order: "asc" | "desc"; skip: number; take: number; columns?: string },
 ): Promise<AuditEventRow[]> {
   if (filter.kinds?.length === 0) return [];
+  const page = (recordedFrom?: Date) => findInPartitions(sql, filter, args, recordedFrom);
+  // Oldest first, every matching event is newer than the cursor: a bound for all of them.
+  if (args.order === "asc") return page(args.after && recordedFloor(args.after.at));
+  if ((filter.size ?? Infinity) < WINDOWS_FROM_SIZE) return page();
+  const newest = [args.after?.at, filter.end, new Date()].filter((at) => at !== undefined).reduce((a, b) => (a < b ? a : b));
+  const floor = filter.start && recordedFloor(filter.start);
+  for (const back of WINDOWS_MONTHS_BACK) {
+    const from = monthStart(recordedFloor(newest), back);
+    if (floor && from <= floor) break;
+    const rows = await page(from);
+    const last = rows[args.take - 1];
+    // Anything recorded before `from` has a timestamp before from + lead: after `last`.
+    if (last && new Date(last.timestamp).getTime() >= from.getTime() + TIMESTAMP_LEAD_MS) return rows;
+  }
+  return page();
+}
+
+/** findEvents' statement, over the partitions recorded from `recordedFrom` on (all when undefined). */
+async function findInPartitions(
+  sql: SqlRunner,
+  filter: AuditFilter,
+  args: { after?: Bound; order: "asc" | "desc"; skip: number; take: number; columns?: string },
+  recordedFrom: Date | undefined,
+): Promise<AuditEventRow[]> {
   const { order, skip, take, columns = AUDIT_COLUMNS } = args;
   const params: unknown[] = [];
-  const base = whereClause(filter, params);
+  const base = whereClause(filter, params, recordedFrom);
   let bound = "";
   if (args.after) {
     const op = (order === "desc" ? "<" : ">") + (args.after.inclusive ? "=" : "");

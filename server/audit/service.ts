@@ -2,7 +2,7 @@
 import type { TenantServiceContext } from "../service-context.ts";
 import { keysetPage, type PageRequest } from "../db/keyset.ts";
 import { isUuid } from "../db/ids.ts";
-import { NotFound } from "../errors.ts";
+import { InvalidField, NotFound } from "../errors.ts";
 import type { AppendedEventToEmit } from "../events/emit.ts";
 import type { AuditEventRow } from "../events/types.ts";
 import { appendManyToLog, appendToLog } from "./appender.ts";
@@ -87,15 +87,33 @@ function toEmit(tenantId: string, input: AppendAuditInput): AppendedEventToEmit 
  * share a transaction (see appender.ts).
  */
 export async function appendEvent(ctx: TenantServiceContext, input: AppendAuditInput): Promise<AuditEvent> {
-  return presentEvent(await appendToLog(ctx.db, ctx.tenantId, toEmit(ctx.tenantId, input)));
+  const stored = await appendToLog(ctx.db, ctx.tenantId, toEmit(ctx.tenantId, input)).catch(aheadOfDatabase("timestamp"));
+  return presentEvent(stored);
+}
+
+/**
+ * The database refuses a timestamp more than 5 minutes ahead of its own clock (CHECK
+ * audit_events_timestamp_lead, see recorded.ts): with the app's own check (5 s), only an app
+ * host whose clock runs ahead of the database's gets here. A 400 naming the field, not a 500.
+ */
+function aheadOfDatabase(path: string) {
+  return (error: unknown): never => {
+    const { code, constraint } = error as { code?: string; constraint?: string };
+    if (code === "23514" && (constraint === "audit_events_timestamp_lead" || String(error).includes("audit_events_timestamp_lead"))) {
+      throw InvalidField(path, "must not be in the future (it is ahead of the database's clock)");
+    }
+    throw error;
+  };
 }
 
 /** Records several events of the tenant's application: all or none, contiguous in the chain, in order. */
 export async function appendEvents(ctx: TenantServiceContext, input: { events: AppendAuditInput[] }): Promise<{ results: AuditEvent[] }> {
+  const at = (event: AppendAuditInput) => (event.timestamp ? parseIsoDate(event.timestamp)!.getTime() : 0);
+  const latest = input.events.reduce((newest, event, i) => (at(event) > at(input.events[newest]!) ? i : newest), 0);
   const stored = await appendManyToLog(
     ctx.db,
     ctx.tenantId,
     input.events.map((event) => toEmit(ctx.tenantId, event)),
-  );
+  ).catch(aheadOfDatabase(`events.${latest}.timestamp`));
   return { results: stored.map(presentEvent) };
 }

@@ -12,6 +12,9 @@ import { client, tenantWithMembers } from "../support/fixtures.ts";
 import { database } from "../../server/db/client.ts";
 import { emitEvent } from "../../server/events/emit.ts";
 import { runHousekeeping } from "../../server/housekeeping.ts";
+import { createMonth as createMonthAs, monthStart, partitionName } from "../support/audit-partitions.ts";
+
+const createMonth = (at: Date) => createMonthAs(raw, at);
 
 let api: TestApi;
 let raw: pg.Client;
@@ -26,21 +29,6 @@ afterAll(async () => {
 });
 
 const YEAR = 365.25 * 86_400_000;
-const monthStart = (at: Date) => new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), 1));
-const partitionName = (at: Date) => `audit_events_${at.getUTCFullYear()}_${String(at.getUTCMonth() + 1).padStart(2, "0")}`;
-
-/** A month's partition as an installation running for years has it (created then by housekeeping). */
-async function createMonth(at: Date): Promise<string> {
-  const from = monthStart(at);
-  const to = new Date(Date.UTC(from.getUTCFullYear(), from.getUTCMonth() + 1, 1));
-  const name = partitionName(at);
-  await raw.query(
-    `CREATE TABLE IF NOT EXISTS ${name} PARTITION OF audit_events FOR VALUES FROM ('${from.toISOString()}') TO ('${to.toISOString()}')`,
-  );
-  await raw.query(`SELECT audit_events_guard_partition('${name}'::regclass)`);
-  return name;
-}
-
 /** Events recorded at `at` (as they were, back then), through the chain trigger. */
 async function recordedAt(tenantId: string, at: Date, n: number): Promise<void> {
   for (let i = 0; i < n; i++) {
