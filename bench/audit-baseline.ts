@@ -11,7 +11,7 @@
 import { createHash } from "node:crypto";
 import http from "node:http";
 import pg from "pg";
-import { pgQuery, type QueryOptions, type SqlRunner } from "../server/db/sql.ts";
+import { GENERIC_PLANS, pgQuery, type QueryOptions, type SqlRunner } from "../server/db/sql.ts";
 import { decodeCursor, keysetPage } from "../server/db/keyset.ts";
 import { chainHead, countEvents, findEvents, presentEvent, resolveFilter } from "../server/audit/query.ts";
 import type { AuditEventRow } from "../server/events/types.ts";
@@ -25,9 +25,14 @@ if (!databaseUrl || !port) {
 const pool = new pg.Pool({ connectionString: databaseUrl, max: Number(process.env.BASELINE_POOL_SIZE ?? "10") });
 pool.on("error", (error) => console.error("audit baseline pool error:", error.message));
 
+// As the app's database (server/db/client.ts): pages prepared "generic" run on connections that keep generic plans.
+const genericPool = new pg.Pool({ connectionString: databaseUrl, max: 5, options: GENERIC_PLANS });
+genericPool.on("error", (error) => console.error("audit baseline pool error:", error.message));
+
 /** The least a SqlRunner can be: the app's SQL builders only call `query`. */
 const sql = {
-  query: async (text: string, params?: unknown[], options?: QueryOptions) => (await pool.query(pgQuery(text, params, options))).rows,
+  query: async (text: string, params?: unknown[], options?: QueryOptions) =>
+    (await (options?.prepare === "generic" ? genericPool : pool).query(pgQuery(text, params, options))).rows,
 } as unknown as SqlRunner;
 
 async function authenticate(req: http.IncomingMessage): Promise<boolean> {

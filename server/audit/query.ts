@@ -12,7 +12,7 @@ import type { SqlRunner } from "../db/sql.ts";
 import { parseIsoDate } from "./schemas.ts";
 import type { AuditEvent } from "./schemas.ts";
 import type { AuditEventRow } from "../events/types.ts";
-import { countFromRollups } from "./counts.ts";
+import { countFromRollups, monthOf } from "./counts.ts";
 import { recordedFloor, TIMESTAMP_LEAD_MS } from "./recorded.ts";
 
 export interface AuditFilterParams {
@@ -135,7 +135,11 @@ const later = (a: Date | undefined, b: Date | undefined) => (a && b ? (a > b ? a
 function whereClause(filter: AuditFilter, params: unknown[], recordedFrom?: Date): string {
   const where = [`e.tenant_id = $${params.push(filter.tenantId)}::uuid`];
   const from = later(filter.start && recordedFloor(filter.start), recordedFrom);
-  if (from) where.push(`e.recorded_at >= $${params.push(from)}::timestamptz`);
+  // Rounded down to its month (the partitions' grain, so the same partitions) and written as a
+  // constant: Postgres prunes while planning, and the pruned generic plan of a prepared statement
+  // costs what a custom one does, so it is kept (a placeholder leaves every partition in the
+  // generic plan, and each call planned anew). Few distinct texts: one per month.
+  if (from) where.push(`e.recorded_at >= '${monthOf(from).toISOString()}'::timestamptz`);
   if (filter.start) where.push(`e."timestamp" >= $${params.push(filter.start)}::timestamptz`);
   if (filter.end) where.push(`e."timestamp" < $${params.push(filter.end)}::timestamptz`);
   if (filter.actorId) where.push(`e.actor_id = $${params.push(filter.actorId)}`);
@@ -206,8 +210,9 @@ async function findInPartitions(
   // LIMIT and OFFSET are written as numbers: a generic plan costs a placeholder LIMIT at a tenth
   // of the rows (over JIT's threshold at millions), and never replaces per-call planning.
   const [limit, offset] = [integer(take), integer(skip)];
-  // Keyset pages (no offset) are the hot path: prepared, planned once per connection.
-  const prepare = { prepare: skip === 0 };
+  // Keyset pages (no offset) are the hot path: prepared, planned once per connection, and kept
+  // to that plan (see GENERIC_PLANS in db/sql.ts).
+  const prepare = { prepare: skip === 0 ? ("generic" as const) : false };
   if (!filter.kinds || filter.kinds.length === 1) {
     const kind = filter.kinds ? ` AND e.event_type = $${params.push(filter.kinds[0])}` : "";
     return sql.query<AuditEventRow>(

@@ -36,6 +36,7 @@ export async function resolveTenantAccess(sql: SqlRunner, principal: Principal, 
   const [tenant] = await sql.query<{ id: string; role: string | null }>(
     `SELECT t.id, m.role FROM tenants t LEFT JOIN memberships m ON m.tenant_id = t.id AND m.user_id = $2::uuid WHERE t.id = $1::uuid`,
     [id, isUuid(principal.userId) ? principal.userId : null],
+    { prepare: true },
   );
   if (!tenant) throw NotFound("Tenant");
   const role = tenantRoleOf(principal, tenant.id, asTenantRole(tenant.role));

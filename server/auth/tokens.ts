@@ -60,6 +60,8 @@ export async function resolveBearer(sql: SqlRunner, value: string, count?: Polic
   const [token] = await sql.query<TokenRow & { hits?: number | null; resetMs?: number | null }>(
     count ? TOKEN_SELECT_COUNTED : TOKEN_SELECT,
     count ? [hashToken(value), count.windowSeconds, count.quota, count.lease] : [hashToken(value)],
+    // Prepared (parsed and planned once per connection): every API request runs it.
+    { prepare: true },
   );
   if (!token || token.revokedAt || (token.expiresAt && token.expiresAt <= now)) {
     return { error: "invalid_token" };

@@ -10,7 +10,7 @@ import type { Readable } from "node:stream";
 import pg from "pg";
 import { to as copyTo } from "pg-copy-streams";
 import { PrismaClient } from "./generated/client.ts";
-import { pgliteRunner, pgRunner, type SqlRunner } from "./sql.ts";
+import { GENERIC_PLANS, pgliteRunner, pgRunner, type SqlRunner } from "./sql.ts";
 import { env } from "../env.ts";
 
 export type { PrismaClient };
@@ -36,17 +36,20 @@ export interface Database {
 export function connectPostgres(url: string, poolSize = 10): Database {
   const pool = new pg.Pool({ connectionString: url, max: poolSize });
   pool.on("error", (error) => console.error("postgres pool error:", error.message));
+  // The audit list's pages, on connections that keep generic plans (see GENERIC_PLANS).
+  const genericPool = new pg.Pool({ connectionString: url, max: Math.max(2, Math.ceil(poolSize / 2)), options: GENERIC_PLANS });
+  genericPool.on("error", (error) => console.error("postgres pool error:", error.message));
   const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
   return {
     kind: "postgres",
     prisma,
-    sql: pgRunner(pool),
+    sql: pgRunner(pool, genericPool),
     copyOut: (statement) => copyOutOf(pool, statement),
     listen: (channel, onNotify) => listenPostgres(url, channel, onNotify),
     poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     async close() {
       await prisma.$disconnect();
-      await pool.end();
+      await Promise.all([pool.end(), genericPool.end()]);
     },
   };
 }

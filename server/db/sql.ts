@@ -15,8 +15,18 @@ export interface QueryOptions {
    * indexes) costs more than their execution. Write such statements with constants where the
    * planner needs them (LIMIT): a generic plan sees only placeholders.
    */
-  prepare?: boolean;
+  prepare?: boolean | "generic";
 }
+
+/**
+ * `prepare: "generic"`: a prepared statement that always runs its generic plan (planned once per
+ * connection), on connections set to `plan_cache_mode = force_generic_plan`. For the audit list's
+ * pages: pruned to a few partitions by a constant, their one sensible plan is the same for every
+ * tenant and bound, but Postgres costs the custom plan of a large tenant's LIMIT lower and so
+ * would re-plan every call (0.4-2 ms, more than executing it). Statements whose best plan depends
+ * on the values (counts, exports) do not use it.
+ */
+export const GENERIC_PLANS = "-c plan_cache_mode=force_generic_plan";
 
 export interface SqlRunner {
   /** Runs a script of one or more statements without parameters. */
@@ -67,13 +77,15 @@ function pgClientRunner(client: PoolClient): SqlRunner {
   };
 }
 
-export function pgRunner(pool: Pool): SqlRunner {
+/** Over `pool`; statements prepared "generic" go to `genericPool` (connections opened with GENERIC_PLANS) when given. */
+export function pgRunner(pool: Pool, genericPool?: Pool): SqlRunner {
   return {
     async exec(script) {
       await pool.query(script);
     },
     async query(text, params, options) {
-      return (await pool.query(pgQuery(text, params, options))).rows;
+      const on = options?.prepare === "generic" && genericPool ? genericPool : pool;
+      return (await on.query(pgQuery(text, params, options))).rows;
     },
     async transaction(fn) {
       const client = await pool.connect();
