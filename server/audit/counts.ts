@@ -5,7 +5,9 @@
  * 20261127030000_audit_counts_actor_months), and only the partial buckets at the edges of a date
  * range are counted row by row: under an hour of the tenant's events, or, with an actor filter,
  * under a month of that actor's events (through the (tenant_id, actor_id, timestamp, id) index).
- * One statement, so the sum and the edge counts see one snapshot.
+ * One statement, so the sum and the edge counts see one snapshot. Without a kind filter the sums
+ * read each bucket's row of every kind ('*', migration 20261128010000_audit_counts_all_kinds), one
+ * row per bucket instead of one per kind.
  */
 import type { SqlRunner } from "../db/sql.ts";
 import { recordedFloor } from "./recorded.ts";
@@ -99,7 +101,7 @@ export async function countFromRollups(sql: SqlRunner, filter: CountFilter): Pro
   const sums = plan.sums.map(
     ({ grain, range }) =>
       `SELECT c.n FROM audit_counts c WHERE c.chain_id = $1::uuid AND c.actor_id = ${actor ?? "''"}
-          AND c.grain = '${grain}'${bound("c.bucket", range)}${kinds ? ` AND c.event_type = ANY(${kinds})` : ""}`,
+          AND c.grain = '${grain}'${bound("c.bucket", range)} AND c.event_type ${kinds ? `= ANY(${kinds})` : "= '*'"}`,
   );
   // An edge's events were recorded at most TIMESTAMP_LEAD_MS before its start: that bound keeps
   // the count to the partitions from that month on. A constant (the month's first instant, as in

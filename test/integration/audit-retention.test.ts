@@ -12,6 +12,7 @@ import { client, tenantWithMembers } from "../support/fixtures.ts";
 import { database } from "../../server/db/client.ts";
 import { emitEvent } from "../../server/events/emit.ts";
 import { runHousekeeping } from "../../server/housekeeping.ts";
+import { ALL_KINDS_MISMATCHES } from "../support/audit-rollups.ts";
 import { createMonth as createMonthAs, monthStart, partitionName } from "../support/audit-partitions.ts";
 
 const createMonth = (at: Date) => createMonthAs(raw, at);
@@ -102,6 +103,9 @@ describe("retention", () => {
     const start = monthStart(eightYearsAgo).toISOString();
     expect((await c.get(`${base}?start_date=${start}&end_date=${new Date(Date.now() - 7 * YEAR).toISOString()}`)).json.count).toBe(0);
     expect((await c.get(`${base}?actor_id=a1`)).json.count).toBe(4);
+    // Kept: 4 six years old, 2 appended now and the audit.retention_purged event.
+    expect((await c.get(`${base}?start_date=${start}`)).json.count).toBe(4 + 2 + 1);
+    expect((await raw.query(ALL_KINDS_MISMATCHES)).rows).toEqual([]);
 
     // The other tenant lost nothing and was not told anything.
     const theirs = (await client(api.url, other.viewer.token).get(`/api/v1/tenants/${other.tenant.id}/audit/verify`)).json;
