@@ -4,8 +4,13 @@
  * stores its final response; a later request with the same key replays that response, or is told
  * the key is busy (409) or was used for another request (422). Responses that the client should
  * be free to retry (5xx, 401, 429) are not stored: their claim is released.
+ *
+ * A stored body may carry a secret shown once (a new API token, a webhook's signing secret, an
+ * application's client secret), so it is kept encrypted (AES-256-GCM) under a key derived from
+ * the caller's own credential (HKDF-SHA256), which the database never holds (the scope is a
+ * different hash of it): only a replay by the same caller, with the same credential, can read it.
  */
-import { createHash } from "node:crypto";
+import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes } from "node:crypto";
 import type { SqlRunner } from "../db/sql.ts";
 import { AppError } from "../errors.ts";
 
@@ -56,6 +61,30 @@ export function fingerprint(method: string, pathAndQuery: string, body: string):
 
 export function scopeOf(credential: string): string {
   return createHash("sha256").update(credential).digest("hex");
+}
+
+/** Stored bodies: "v1." + base64url(iv ‖ tag ‖ ciphertext). Bodies stored before were plain text. */
+const SEALED = "v1.";
+
+function bodyKey(credential: string): Buffer {
+  return Buffer.from(hkdfSync("sha256", credential, "", "control-plane idempotency response v1", 32));
+}
+
+/** `body`, encrypted for whoever holds `credential`. */
+export function seal(credential: string, body: string): string {
+  const iv = randomBytes(12);
+  const cipher = createCipheriv("aes-256-gcm", bodyKey(credential), iv);
+  const sealed = Buffer.concat([cipher.update(body, "utf8"), cipher.final()]);
+  return SEALED + Buffer.concat([iv, cipher.getAuthTag(), sealed]).toString("base64url");
+}
+
+/** The body `seal` stored for `credential` (a plain body stored before sealing, as it is). */
+export function unseal(credential: string, stored: string): string {
+  if (!stored.startsWith(SEALED)) return stored;
+  const raw = Buffer.from(stored.slice(SEALED.length), "base64url");
+  const decipher = createDecipheriv("aes-256-gcm", bodyKey(credential), raw.subarray(0, 12));
+  decipher.setAuthTag(raw.subarray(12, 28));
+  return Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()]).toString("utf8");
 }
 
 export function shouldStore(status: number): boolean {

@@ -165,7 +165,8 @@ async function serve(req: Request, requestId: string, context: Context): Promise
       idempotency.fingerprint(method, operationPath + url.search, raw),
     );
     if (claim.kind === "replay") {
-      const { status, headers, body: stored } = claim.response;
+      const { status, headers, body: sealed } = claim.response;
+      const stored = sealed && idempotency.unseal(credential, sealed);
       return new Response(stored || null, {
         status,
         headers: { ...headers, "Idempotent-Replayed": "true", "X-Request-Id": requestId },
@@ -185,7 +186,11 @@ async function serve(req: Request, requestId: string, context: Context): Promise
         const value = response.headers.get(name);
         if (value) keep[name] = value;
       }
-      await idempotency.complete(sql, claim.id, { status: response.status, headers: keep, body: text });
+      await idempotency.complete(sql, claim.id, {
+        status: response.status,
+        headers: keep,
+        body: text && idempotency.seal(credential, text),
+      });
     } else {
       await idempotency.release(sql, claim.id);
     }

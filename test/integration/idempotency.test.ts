@@ -3,7 +3,7 @@ import { randomUUID } from "node:crypto";
 import { startApi, type TestApi } from "../support/api.ts";
 import { client, db, operator } from "../support/fixtures.ts";
 import { database } from "../../server/db/client.ts";
-import { purgeExpired } from "../../server/http/idempotency.ts";
+import { purgeExpired, seal, unseal } from "../../server/http/idempotency.ts";
 
 let api: TestApi;
 let ops: ReturnType<typeof client>;
@@ -56,6 +56,27 @@ describe("Idempotency-Key", () => {
     const res = await other.post("/api/v1/tenants", { name: "Scoped B" }, { "idempotency-key": key });
     expect(res.status).toBe(201);
     expect(res.headers.get("idempotent-replayed")).toBeNull();
+  });
+
+  test("a stored reply that carries a secret is kept encrypted for the caller: the replay shows it, the database does not", async () => {
+    const key = randomUUID();
+    const first = await ops.post("/api/v1/tokens", { name: "Shown once" }, { "idempotency-key": key });
+    expect(first.status).toBe(201);
+    const value = first.json.token as string;
+    expect(value).toMatch(/^cp_/);
+    const again = await ops.post("/api/v1/tokens", { name: "Shown once" }, { "idempotency-key": key });
+    expect(again.headers.get("idempotent-replayed")).toBe("true");
+    expect(again.text).toBe(first.text);
+    const { sql } = await database();
+    const [row] = await sql.query<{ response_body: string }>(`SELECT response_body FROM idempotency_keys WHERE key = $1`, [key]);
+    expect(row!.response_body).toMatch(/^v1\./);
+    expect(row!.response_body).not.toContain(value);
+    expect(row!.response_body).not.toContain("Shown once");
+    // Only the same credential opens it, and a changed byte is refused.
+    expect(unseal(token, row!.response_body)).toBe(first.text);
+    expect(() => unseal(`${token}x`, row!.response_body)).toThrow();
+    const sealed = seal(token, "{}");
+    expect(() => unseal(token, sealed.slice(0, -2) + (sealed.endsWith("A") ? "BA" : "AA"))).toThrow();
   });
 
   test("20 concurrent requests with one key create exactly one tenant", async () => {
