@@ -7,7 +7,7 @@
  *   npx tsx --import ./scripts/server-only.mjs bench/audit-plans.ts <database url> <tenant id>
  */
 import pg from "pg";
-import type { SqlRunner } from "../server/db/sql.ts";
+import type { QueryOptions, SqlRunner } from "../server/db/sql.ts";
 import { chainHead, countEvents, findEvents, resolveFilter } from "../server/audit/query.ts";
 import type { AuditEventRow } from "../server/events/types.ts";
 import { bigFilters } from "./audit-big.ts";
@@ -23,6 +23,8 @@ export interface PlanCost {
   preparedExecution: number;
   /** Whether Postgres chose the generic plan by then (plan_cache_mode auto). */
   generic: boolean;
+  /** Whether the app forces the generic plan on this statement (prepared "generic", see db/sql.ts). */
+  forced?: boolean;
   partitions: number;
 }
 
@@ -43,10 +45,10 @@ export async function planCosts(url: string, tenantId: string): Promise<PlanCost
     const partitions = Number(
       (await client.query(`SELECT count(*) AS n FROM pg_inherits WHERE inhparent = 'audit_events'::regclass`)).rows[0].n,
     );
-    const captured: { text: string; params: unknown[] }[] = [];
+    const captured: { text: string; params: unknown[]; forced: boolean }[] = [];
     const sql = {
-      query: async (text: string, params: unknown[] = []) => {
-        captured.push({ text, params });
+      query: async (text: string, params: unknown[] = [], options?: QueryOptions) => {
+        captured.push({ text, params, forced: options?.prepare === "generic" });
         return (await client.query(text, params)).rows;
       },
     } as unknown as SqlRunner;
@@ -81,7 +83,10 @@ export async function planCosts(url: string, tenantId: string): Promise<PlanCost
         await client.query(`PREPARE audit_plan AS ${s.text}`);
         const prepared = [];
         const execute = `EXPLAIN (ANALYZE, SUMMARY) EXECUTE audit_plan(${s.params.map(literal).join(", ")})`;
+        // As the app runs it: pages it prepares "generic" on connections that force the generic plan.
+        if (s.forced) await client.query("SET plan_cache_mode = force_generic_plan");
         for (let k = 0; k < 9; k++) prepared.push(timings((await client.query(execute)).rows));
+        await client.query("RESET plan_cache_mode");
         const [state] = (await client.query(`SELECT generic_plans::int AS generic FROM pg_prepared_statements WHERE name = 'audit_plan'`))
           .rows;
         const after = prepared.slice(6);
@@ -93,6 +98,7 @@ export async function planCosts(url: string, tenantId: string): Promise<PlanCost
           preparedPlanning: median(after.map((t) => t.planning)),
           preparedExecution: median(after.map((t) => t.execution)),
           generic: state.generic > 0,
+          forced: s.forced,
           partitions,
         });
       }
@@ -107,11 +113,11 @@ export async function planCosts(url: string, tenantId: string): Promise<PlanCost
 export function planCostsMarkdown(costs: PlanCost[]): string {
   const ms = (n: number) => n.toFixed(2);
   return [
-    `| Filter | Statement | Planned per call: planning / execution (ms) | Prepared, generic plan: planning / execution (ms) | Generic plan chosen |`,
+    `| Filter | Statement | Planned per call: planning / execution (ms) | Prepared, as the app runs it: planning / execution (ms) | Generic plan |`,
     `|---|---|---|---|---|`,
     ...costs.map(
       (c) =>
-        `| ${c.filter} | ${c.statement} | ${ms(c.customPlanning)} / ${ms(c.customExecution)} | ${ms(c.preparedPlanning)} / ${ms(c.preparedExecution)} | ${c.generic ? "yes" : "no"} |`,
+        `| ${c.filter} | ${c.statement} | ${ms(c.customPlanning)} / ${ms(c.customExecution)} | ${ms(c.preparedPlanning)} / ${ms(c.preparedExecution)} | ${c.forced ? "forced" : c.generic ? "chosen" : "not chosen"} |`,
     ),
   ].join("\n");
 }
