@@ -212,9 +212,10 @@ async function findInPartitions(
   const [limit, offset] = [integer(take), integer(skip)];
   // Keyset pages (no offset) are the hot path: prepared, planned once per connection, and kept
   // to that plan (see GENERIC_PLANS in db/sql.ts). Not with an actor: which index serves it best
-  // (the actor's or the kind's, or time's) depends on the actor, and a forced generic plan picked
-  // the wrong one for a deep cursor (2.3 ms against 0.1, BENCHMARKS.md); Postgres chooses there.
-  const prepare = { prepare: skip > 0 ? false : filter.actorId ? true : ("generic" as const) };
+  // (the actor's, the kind's or time's) depends on the actor's and kind's sizes, which only a plan
+  // for the values sees; a generic plan, forced or chosen by Postgres, took the wrong one (1.1-2.3
+  // ms against 0.1-0.25, BENCHMARKS.md). Planned per call, over the few partitions left, instead.
+  const prepare = { prepare: skip > 0 || filter.actorId ? false : ("generic" as const) };
   if (!filter.kinds || filter.kinds.length === 1) {
     const kind = filter.kinds ? ` AND e.event_type = $${params.push(filter.kinds[0])}` : "";
     return sql.query<AuditEventRow>(
