@@ -25,6 +25,8 @@ export interface PlanCost {
   generic: boolean;
   /** Whether the app forces the generic plan on this statement (prepared "generic", see db/sql.ts). */
   forced?: boolean;
+  /** Whether the app prepares it at all (else it is planned per call: the first column). */
+  prepared?: boolean;
   partitions: number;
 }
 
@@ -45,10 +47,10 @@ export async function planCosts(url: string, tenantId: string): Promise<PlanCost
     const partitions = Number(
       (await client.query(`SELECT count(*) AS n FROM pg_inherits WHERE inhparent = 'audit_events'::regclass`)).rows[0].n,
     );
-    const captured: { text: string; params: unknown[]; forced: boolean }[] = [];
+    const captured: { text: string; params: unknown[]; forced: boolean; prepared: boolean }[] = [];
     const sql = {
       query: async (text: string, params: unknown[] = [], options?: QueryOptions) => {
-        captured.push({ text, params, forced: options?.prepare === "generic" });
+        captured.push({ text, params, forced: options?.prepare === "generic", prepared: Boolean(options?.prepare) });
         return (await client.query(text, params)).rows;
       },
     } as unknown as SqlRunner;
@@ -99,6 +101,7 @@ export async function planCosts(url: string, tenantId: string): Promise<PlanCost
           preparedExecution: median(after.map((t) => t.execution)),
           generic: state.generic > 0,
           forced: s.forced,
+          prepared: s.prepared,
           partitions,
         });
       }
@@ -117,7 +120,7 @@ export function planCostsMarkdown(costs: PlanCost[]): string {
     `|---|---|---|---|---|`,
     ...costs.map(
       (c) =>
-        `| ${c.filter} | ${c.statement} | ${ms(c.customPlanning)} / ${ms(c.customExecution)} | ${ms(c.preparedPlanning)} / ${ms(c.preparedExecution)} | ${c.forced ? "forced" : c.generic ? "chosen" : "not chosen"} |`,
+        `| ${c.filter} | ${c.statement} | ${ms(c.customPlanning)} / ${ms(c.customExecution)} | ${ms(c.preparedPlanning)} / ${ms(c.preparedExecution)} | ${c.prepared === false ? "none: the app plans it per call" : c.forced ? "forced" : c.generic ? "chosen" : "not chosen"} |`,
     ),
   ].join("\n");
 }
