@@ -9,7 +9,7 @@
  *
  *   npx tsx --import ./scripts/server-only.mjs bench/audit-append-probe.ts [--workers 2] [--cpu-prof]
  */
-import { mkdtempSync, readdirSync } from "node:fs";
+import { mkdtempSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
@@ -17,7 +17,7 @@ import autocannon from "autocannon";
 import { ADMIN_URL, getJson, log, newToken, startApp, withClient } from "./harness.ts";
 import { freePort, stopServer, type Server } from "./procs.ts";
 import { cpuBetween, processTree, sampleCpu } from "./system.ts";
-import { summarizeProfile } from "./cpuprofile.ts";
+import { printProfiles } from "./cpuprofile.ts";
 import { LIMITS_ON } from "./rate-limit.ts";
 
 const { values: flags } = parseArgs({
@@ -104,22 +104,7 @@ async function main(): Promise<void> {
     await Promise.all(servers.map((s) => stopServer(s).catch(() => undefined)));
     await withClient(ADMIN_URL, (c) => c.query(`DROP DATABASE IF EXISTS ${DB} WITH (FORCE)`)).catch(() => undefined);
   }
-  if (flags["cpu-prof"]) {
-    for (const file of readdirSync(profileDir)) {
-      // The load's window, counted back from the profile's end (about when the process was stopped).
-      const summary = summarizeProfile(path.join(profileDir, file), {
-        fromEndUs: (stopped - loadStarted) * 1000,
-        toEndUs: (stopped - loadEnded) * 1000,
-      });
-      const pct = (share: number) => `${(share * 100).toFixed(1)}%`;
-      console.log(`${file}: ${summary.windowMs.toFixed(0)} ms sampled`);
-      for (const { owner, share } of summary.byOwner.slice(0, 25)) console.log(`  ${pct(share).padStart(6)}  ${owner}`);
-      console.log("  inclusive:");
-      for (const { owner, share } of summary.byOwnerInclusive.slice(0, 25)) console.log(`  ${pct(share).padStart(6)}  ${owner}`);
-      console.log("  functions:");
-      for (const { fn, share } of summary.byFunction) console.log(`  ${pct(share).padStart(6)}  ${fn}`);
-    }
-  }
+  if (flags["cpu-prof"]) printProfiles(profileDir, { loadStarted, loadEnded, stopped });
 }
 
 await main();

@@ -8,14 +8,14 @@
  *
  *   npx tsx --import ./scripts/server-only.mjs bench/audit-list-probe.ts --query "?start_date=2026-03-01T10:30:00Z"
  */
-import { mkdtempSync, readdirSync } from "node:fs";
+import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import autocannon from "autocannon";
 import { ADMIN_URL, log, newToken, startApp, withClient } from "./harness.ts";
 import { freePort, stopServer, type Server } from "./procs.ts";
-import { summarizeProfile } from "./cpuprofile.ts";
+import { printProfiles } from "./cpuprofile.ts";
 import { cpuBetween, processTree, sampleCpu } from "./system.ts";
 
 const { values: flags } = parseArgs({
@@ -76,18 +76,4 @@ try {
   await Promise.all(servers.map((s) => stopServer(s)));
   stopped = Date.now();
 }
-if (flags["cpu-prof"]) {
-  for (const file of readdirSync(profileDir)) {
-    const summary = summarizeProfile(path.join(profileDir, file), {
-      fromEndUs: (stopped - loadStarted) * 1000,
-      toEndUs: (stopped - loadEnded) * 1000,
-    });
-    const pct = (share: number) => `${(share * 100).toFixed(1)}%`.padStart(6);
-    console.log(`${file}: ${summary.windowMs.toFixed(0)} ms sampled`);
-    for (const { owner, share } of summary.byOwner.slice(0, 20)) console.log(`  ${pct(share)}  ${owner}`);
-    console.log("  inclusive:");
-    for (const { owner, share } of summary.byOwnerInclusive.slice(0, 20)) console.log(`  ${pct(share)}  ${owner}`);
-    console.log("  functions:");
-    for (const { fn, share } of summary.byFunction) console.log(`  ${pct(share)}  ${fn}`);
-  }
-}
+if (flags["cpu-prof"]) printProfiles(profileDir, { loadStarted, loadEnded, stopped });

@@ -3,7 +3,8 @@
  * code (.next-bench chunks) is traced back to its original file through the build's source
  * maps, so Next's bundle splits into trpc, zod, the app's own modules, and so on.
  */
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
 import { fileURLToPath } from "node:url";
 
 interface CallFrame {
@@ -223,4 +224,25 @@ export function summarizeProfile(file: string, window?: { fromEndUs: number; toE
     byOwnerInclusive: ranked(inclusive, "owner"),
     byFunction: ranked(functions, "fn").slice(0, 25),
   };
+}
+
+/**
+ * Prints the summary of every profile in `dir` (one per process) over the load's window: from
+ * `loadStarted` to `loadEnded`, counted back from `stopped` (about when the processes stopped and
+ * wrote their profiles). Epoch milliseconds.
+ */
+export function printProfiles(dir: string, times: { loadStarted: number; loadEnded: number; stopped: number }): void {
+  const pct = (share: number) => `${(share * 100).toFixed(1)}%`.padStart(6);
+  for (const file of readdirSync(dir)) {
+    const summary = summarizeProfile(path.join(dir, file), {
+      fromEndUs: (times.stopped - times.loadStarted) * 1000,
+      toEndUs: (times.stopped - times.loadEnded) * 1000,
+    });
+    console.log(`${file}: ${summary.windowMs.toFixed(0)} ms sampled`);
+    for (const { owner, share } of summary.byOwner.slice(0, 25)) console.log(`  ${pct(share)}  ${owner}`);
+    console.log("  inclusive:");
+    for (const { owner, share } of summary.byOwnerInclusive.slice(0, 25)) console.log(`  ${pct(share)}  ${owner}`);
+    console.log("  functions:");
+    for (const { fn, share } of summary.byFunction) console.log(`  ${pct(share)}  ${fn}`);
+  }
 }
