@@ -10,7 +10,7 @@
  * row per bucket instead of one per kind.
  */
 import type { SqlRunner } from "../db/sql.ts";
-import { recordedFloor } from "./recorded.ts";
+import { recordedFloor, recordedSince } from "./recorded.ts";
 
 type Grain = "hour" | "day" | "month";
 
@@ -28,11 +28,6 @@ export interface CountFilter {
 
 /** [from, to) in UTC; null is open. */
 type Range = [Date | null, Date | null];
-
-/** The first instant of `at`'s month (UTC). */
-export function monthOf(at: Date): Date {
-  return floorTo("month", at);
-}
 
 function floorTo(grain: Grain, at: Date): Date {
   const y = at.getUTCFullYear();
@@ -104,9 +99,8 @@ export async function countFromRollups(sql: SqlRunner, filter: CountFilter): Pro
           AND c.grain = '${grain}'${bound("c.bucket", range)} AND c.event_type ${kinds ? `= ANY(${kinds})` : "= '*'"}`,
   );
   // An edge's events were recorded at most TIMESTAMP_LEAD_MS before its start: that bound keeps
-  // the count to the partitions from that month on. A constant (the month's first instant, as in
-  // query.ts): pruned while planning, so the generic plan is as cheap as a custom one and kept.
-  const recorded = ([from]: Range) => (from ? ` AND e.recorded_at >= '${monthOf(recordedFloor(from)).toISOString()}'::timestamptz` : "");
+  // the count to the partitions from that month on.
+  const recorded = ([from]: Range) => (from ? ` AND ${recordedSince(recordedFloor(from))}` : "");
   const exact = plan.exact.map(
     (range) =>
       `(SELECT count(*) FROM audit_events e WHERE e.tenant_id = $1::uuid${actor ? ` AND e.actor_id = ${actor}` : ""}${

@@ -12,8 +12,8 @@ import type { SqlRunner } from "../db/sql.ts";
 import { parseIsoDate } from "./schemas.ts";
 import type { AuditEvent } from "./schemas.ts";
 import type { AuditEventRow } from "../events/types.ts";
-import { countFromRollups, monthOf } from "./counts.ts";
-import { recordedFloor, TIMESTAMP_LEAD_MS } from "./recorded.ts";
+import { countFromRollups } from "./counts.ts";
+import { monthStart, recordedFloor, recordedSince, TIMESTAMP_LEAD_MS } from "./recorded.ts";
 
 export interface AuditFilterParams {
   event_type?: string;
@@ -135,11 +135,7 @@ const later = (a: Date | undefined, b: Date | undefined) => (a && b ? (a > b ? a
 function whereClause(filter: AuditFilter, params: unknown[], recordedFrom?: Date): string {
   const where = [`e.tenant_id = $${params.push(filter.tenantId)}::uuid`];
   const from = later(filter.start && recordedFloor(filter.start), recordedFrom);
-  // Rounded down to its month (the partitions' grain, so the same partitions) and written as a
-  // constant: Postgres prunes while planning, and the pruned generic plan of a prepared statement
-  // costs what a custom one does, so it is kept (a placeholder leaves every partition in the
-  // generic plan, and each call planned anew). Few distinct texts: one per month.
-  if (from) where.push(`e.recorded_at >= '${monthOf(from).toISOString()}'::timestamptz`);
+  if (from) where.push(recordedSince(from));
   if (filter.start) where.push(`e."timestamp" >= $${params.push(filter.start)}::timestamptz`);
   if (filter.end) where.push(`e."timestamp" < $${params.push(filter.end)}::timestamptz`);
   if (filter.actorId) where.push(`e.actor_id = $${params.push(filter.actorId)}`);
@@ -156,11 +152,6 @@ export function allEventsQuery(filter: AuditFilter, columns: string): { text: st
   const where = whereClause(filter, params);
   const kinds = filter.kinds ? ` AND e.event_type = ANY($${params.push(filter.kinds)}::text[])` : "";
   return { text: `SELECT ${columns} FROM audit_events e WHERE ${where}${kinds} ORDER BY e."timestamp" DESC, e.id DESC`, params };
-}
-
-/** The first instant of the month `back` months before `at`'s (UTC). */
-function monthStart(at: Date, back: number): Date {
-  return new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth() - back, 1));
 }
 
 /**

@@ -14,3 +14,18 @@ export const TIMESTAMP_LEAD_MS = 5 * 60_000;
 export function recordedFloor(at: Date): Date {
   return new Date(at.getTime() - TIMESTAMP_LEAD_MS);
 }
+
+/** The first instant (UTC) of the month `back` months before `at`'s. */
+export function monthStart(at: Date, back = 0): Date {
+  return new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth() - back, 1));
+}
+
+/**
+ * The condition `recorded_at >= from`, rounded down to its month (the partitions' grain, so the
+ * same partitions) and written as a constant: Postgres prunes while planning, so a prepared
+ * statement's generic plan is as narrow as a custom one and is kept (a placeholder would leave every
+ * partition in the generic plan). Few distinct texts: one per month.
+ */
+export function recordedSince(from: Date): string {
+  return `e.recorded_at >= '${monthStart(from).toISOString()}'::timestamptz`;
+}
