@@ -4,6 +4,7 @@
  * tenant and the caller's membership); the rules themselves live in policy.ts.
  */
 import type { SqlRunner } from "../db/sql.ts";
+import { sharedRead } from "../db/shared-read.ts";
 import { NotFound, TenantRequired } from "../errors.ts";
 import { asTenantRole, type Principal, type TenantRole } from "./principal.ts";
 import { scopeTenantOf, seesAllTenants, tenantRoleOf } from "./policy.ts";
@@ -33,7 +34,9 @@ async function impliedTenantId(sql: SqlRunner, principal: Principal): Promise<st
 export async function resolveTenantAccess(sql: SqlRunner, principal: Principal, tenantId: unknown): Promise<TenantAccess> {
   const id = tenantId === undefined || tenantId === null || tenantId === "" ? await impliedTenantId(sql, principal) : tenantId;
   if (!isUuid(id)) throw NotFound("Tenant");
-  const [tenant] = await sql.query<{ id: string; role: string | null }>(
+  // Shared with concurrent requests of the same caller to the same tenant (see sharedRead).
+  const [tenant] = await sharedRead<{ id: string; role: string | null }>(
+    sql,
     `SELECT t.id, m.role FROM tenants t LEFT JOIN memberships m ON m.tenant_id = t.id AND m.user_id = $2::uuid WHERE t.id = $1::uuid`,
     [id, isUuid(principal.userId) ? principal.userId : null],
     { prepare: true },

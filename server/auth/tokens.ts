@@ -4,6 +4,7 @@
  */
 import { createHash, randomBytes } from "node:crypto";
 import type { SqlRunner } from "../db/sql.ts";
+import { sharedRead } from "../db/shared-read.ts";
 import { asPlatformRole, type Principal } from "./principal.ts";
 import { clock } from "../clock.ts";
 import { countRequestSql, type Hit, type Policy } from "../http/rate-limit.ts";
@@ -56,13 +57,13 @@ const TOKEN_SELECT_COUNTED = `WITH token AS (${TOKEN_SELECT}),
 export async function resolveBearer(sql: SqlRunner, value: string, count?: Policy | null): Promise<BearerResult> {
   const now = clock.now();
   if (!value.startsWith(TOKEN_PREFIX) || value.length > 200) return { error: "invalid_token" };
-  // Plain SQL, one statement (token joined to its owner, and counted): this runs on every API request.
-  const [token] = await sql.query<TokenRow & { hits?: number | null; resetMs?: number | null }>(
-    count ? TOKEN_SELECT_COUNTED : TOKEN_SELECT,
-    count ? [hashToken(value), count.windowSeconds, count.quota, count.lease] : [hashToken(value)],
-    // Prepared (parsed and planned once per connection): every API request runs it.
-    { prepare: true },
-  );
+  // Plain SQL, one statement (token joined to its owner, and counted), prepared (parsed and
+  // planned once per connection): this runs on every API request. A lookup that does not count
+  // is shared with the same token's concurrent requests (sharedRead: asked after each arrived).
+  type Row = TokenRow & { hits?: number | null; resetMs?: number | null };
+  const [token] = count
+    ? await sql.query<Row>(TOKEN_SELECT_COUNTED, [hashToken(value), count.windowSeconds, count.quota, count.lease], { prepare: true })
+    : await sharedRead<Row>(sql, TOKEN_SELECT, [hashToken(value)], { prepare: true });
   if (!token || token.revokedAt || (token.expiresAt && token.expiresAt <= now)) {
     return { error: "invalid_token" };
   }
