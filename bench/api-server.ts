@@ -26,7 +26,7 @@ await serveInCluster({
         return;
       }
       for (const { key, value } of SECURITY_HEADERS) res.setHeader(key, value);
-      readWebRequest(req, `http://${req.headers.host ?? `localhost:${port}`}`)
+      readWebRequest(req, `http://${req.headers.host ?? `localhost:${port}`}`, { aside: true })
         .then(handleRest)
         .then((response) => sendWebResponse(res, response))
         .catch(() => {

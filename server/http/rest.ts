@@ -15,6 +15,7 @@ import * as idempotency from "./idempotency.ts";
 import * as rateLimit from "./rate-limit.ts";
 import { exportAudit } from "./audit-export.ts";
 import { decodeUtf8 } from "./fields.ts";
+import { bodyReadAside } from "./node.ts";
 import { assertHeaderText, assertUrlText } from "./text.ts";
 import type { Context } from "../trpc/context.ts";
 
@@ -29,8 +30,26 @@ const DRAIN_LIMIT_BYTES = 16 * MAX_BODY_BYTES;
 
 async function readBody(req: Request): Promise<string> {
   const tooLarge = () => new AppError("payload_too_large", "The request body exceeds 1 MiB");
+  const aside = bodyReadAside(req);
+  let bytes: Buffer;
+  if (aside) {
+    if (aside.byteLength > MAX_BODY_BYTES) throw tooLarge();
+    bytes = aside;
+  } else {
+    bytes = await readStreamedBody(req, tooLarge);
+  }
+  // Strictly: a lenient decoder would turn bytes that are not UTF-8 into U+FFFD and store those.
+  const text = decodeUtf8(bytes);
+  if (text === null)
+    throw new AppError("invalid_request", "The request body is not valid UTF-8", {
+      errors: [{ path: "body", message: "is not valid UTF-8" }],
+    });
+  return text;
+}
+
+async function readStreamedBody(req: Request, tooLarge: () => AppError): Promise<Buffer> {
   const declared = Number(req.headers.get("content-length") ?? "0");
-  if (!req.body) return "";
+  if (!req.body) return Buffer.alloc(0);
   if (declared > DRAIN_LIMIT_BYTES) {
     await req.body.cancel();
     throw tooLarge();
@@ -49,13 +68,7 @@ async function readBody(req: Request): Promise<string> {
     if (size <= MAX_BODY_BYTES) chunks.push(value);
   }
   if (size > MAX_BODY_BYTES) throw tooLarge();
-  // Strictly: a lenient decoder would turn bytes that are not UTF-8 into U+FFFD and store those.
-  const text = decodeUtf8(Buffer.concat(chunks));
-  if (text === null)
-    throw new AppError("invalid_request", "The request body is not valid UTF-8", {
-      errors: [{ path: "body", message: "is not valid UTF-8" }],
-    });
-  return text;
+  return Buffer.concat(chunks);
 }
 
 function parseJsonBody(method: string, contentType: string | null, raw: string): unknown {

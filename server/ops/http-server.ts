@@ -86,7 +86,7 @@ export function createAppServer(fallback: Fallback): AppServer {
     const origin = `http://${req.headers.host ?? "localhost"}`;
     for (const { key, value } of SECURITY_HEADERS) res.setHeader(key, value);
     if (servedOverHttps((name) => req.headers[name]?.toString() ?? null)) res.setHeader("Strict-Transport-Security", HSTS);
-    readWebRequest(req, origin).then(
+    readWebRequest(req, origin, { aside: handler === handleRest }).then(
       (request) => serveDirect(handler, request, res),
       // The client went away before its body arrived: nobody to answer.
       () => res.destroy(),

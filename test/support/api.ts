@@ -56,7 +56,9 @@ export async function startApi(port = 0): Promise<TestApi> {
   const server = http.createServer(async (req, res) => {
     try {
       const address = server.address() as AddressInfo;
-      const request = await readWebRequest(req, `http://127.0.0.1:${address.port}`);
+      // As the production server (server/ops/http-server.ts): the REST edge takes small bodies read aside.
+      const aside = (req.url ?? "").startsWith("/api/v1/") && !(req.url ?? "").startsWith("/api/v1/openapi.json");
+      const request = await readWebRequest(req, `http://127.0.0.1:${address.port}`, { aside });
       const handler = route(request.method, new URL(request.url).pathname);
       await sendWebResponse(res, handler ? await handler(request) : new Response("not found", { status: 404 }));
     } catch (error) {
