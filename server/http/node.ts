@@ -7,15 +7,17 @@ import { Readable } from "node:stream";
 
 /** `body`: the body already read (null: none, it was kept aside); else the Request streams it from `req`. */
 export function toWebRequest(req: IncomingMessage, origin: string, body?: Buffer | null): Request {
-  const headers = new Headers();
+  // Pairs, not a Headers object: the Request builds its own Headers from them (once, not twice).
+  const headers: [string, string][] = [];
+  let forwarded: string | undefined;
   for (const [key, value] of Object.entries(req.headers)) {
-    if (typeof value === "string") headers.set(key, value);
-    else if (Array.isArray(value)) for (const v of value) headers.append(key, v);
+    if (key === "x-forwarded-for") forwarded = Array.isArray(value) ? value.join(", ") : value;
+    else if (typeof value === "string") headers.push([key, value]);
+    else if (Array.isArray(value)) for (const v of value) headers.push([key, v]);
   }
   // As Next's server does: the socket address is appended to X-Forwarded-For.
-  const forwarded = headers.get("x-forwarded-for");
   const socket = String(req.socket.remoteAddress ?? "");
-  headers.set("x-forwarded-for", forwarded ? `${forwarded}, ${socket}` : socket);
+  headers.push(["x-forwarded-for", forwarded ? `${forwarded}, ${socket}` : socket]);
   const method = req.method ?? "GET";
   const hasBody = method !== "GET" && method !== "HEAD";
   return new Request(new URL(req.url ?? "/", origin), {

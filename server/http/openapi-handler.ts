@@ -38,8 +38,11 @@ export interface OperationResult {
  */
 export function invokeOperation(req: Request, url: URL, body: unknown, context: () => Promise<Context>): Promise<OperationResult> {
   // Bodiless POSTs (actions) are fine: present them as JSON to the adapter's content-type check.
-  const headers = new Headers(req.headers);
-  if (body === undefined && !headers.has("content-type")) headers.set("content-type", "application/json");
+  let headers = req.headers;
+  if (body === undefined && !headers.has("content-type")) {
+    headers = new Headers(req.headers);
+    headers.set("content-type", "application/json");
+  }
   const proxy = new Proxy(req, {
     get(target, prop) {
       if (prop === "url") return url.toString();
