@@ -11,9 +11,10 @@
  *    running the app's own SQL). Reps alternate app and baseline; medians reported.
  * 3. Export of the export tenant's 1,000,000 rows as CSV through the app (streamed, read to the
  *    end), time and the app's RSS growth (sampled from /proc every 25 ms), vs `psql \copy` of the
- *    same rows and columns to a file.
+ *    same rows and columns to a file (bench/audit-export.ts).
  * 4. Appends with the hash chain for one tenant: POST /api/v1/tenants/{id}/audit at 10 and 50
- *    connections, and POST …/audit/batch of 100 events; then GET …/audit/verify must answer valid.
+ *    connections, and POST …/audit/batch of 100 events (bench/audit-appends.ts); then
+ *    GET …/audit/verify must answer valid.
  *
  * Options: --duration <s> (6) --reps <n> (3) --skip-build --api-only (bench/api-server.ts: the
  *          REST edge without Next, no build) --no-markdown
@@ -32,20 +33,22 @@
  *    issue 12 (bench/audit-big.ts) vs the baseline, the count and page queries' plans (EXPLAIN
  *    ANALYZE), verify of its whole chain, table and index sizes per million events.
  */
-import { execFileSync } from "node:child_process";
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import autocannon, { type Options, type Result } from "autocannon";
+import type { Options } from "autocannon";
 import { ADMIN_URL, ROOT, ensureBuild, getJson, log, newToken, startApp, withClient } from "./harness.ts";
 import { freePort, startServer, stopServer, waitReady, type Server } from "./procs.ts";
-import { cpuBetween, machine, processTree, sampleCpu } from "./system.ts";
+import { machine } from "./system.ts";
 import { LIMITS_ON } from "./rate-limit.ts";
 import { planCosts } from "./audit-plans.ts";
 import { updateBenchmarksMd } from "./report.ts";
 import { seedAudit } from "./audit-seed.ts";
 import { auditMarkdown, PARTIAL_HEADING, type AuditReport, type BigRun, type ListRun } from "./audit-report.ts";
 import { bigFilters, deepCursorOf, explainPlans, sizes, timeVerify } from "./audit-big.ts";
+import { check, load } from "./audit-load.ts";
+import { exportThroughApp, exportThroughCopy } from "./audit-export.ts";
+import { measureAppends } from "./audit-appends.ts";
 import { loadavg } from "node:os";
 
 const { values: flags } = parseArgs({
@@ -79,16 +82,6 @@ const DB_URL = Object.assign(new URL(ADMIN_URL), { pathname: `/${DB}` }).toStrin
 const SIX_MONTHS_AGO = new Date(Date.now() - 182 * 86400_000).toISOString().slice(0, 10);
 const FILTER = `event_type=user.*&start_date=${SIX_MONTHS_AGO}`;
 
-function load(options: Options, connections = 10, seconds = DURATION): Promise<Result> {
-  return Promise.resolve(autocannon({ ...options, connections, duration: seconds, timeout: 10 }));
-}
-
-function check(result: Result, what: string): void {
-  if (result.non2xx || result.errors || result.timeouts) {
-    throw new Error(`${what}: ${result.non2xx} non-2xx, ${result.errors} errors, ${result.timeouts} timeouts`);
-  }
-}
-
 /** Requests rotating over the tenants: GET {path(tenant)} with the operator's token. */
 function rotating(base: string, token: string, paths: string[]): Options {
   let i = 0;
@@ -111,110 +104,6 @@ async function deepCursor(app: string, token: string, tenantId: string): Promise
   const page = await getJson(`${app}/api/v1/tenants/${tenantId}/audit?${FILTER}&page=${pageNumber}`, token);
   if (typeof page.next_cursor !== "string") throw new Error(`tenant ${tenantId} has no page ${pageNumber} for ${FILTER}`);
   return page.next_cursor;
-}
-
-function rssKiB(pid: number): number {
-  return Number(/^VmRSS:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? "0");
-}
-
-async function exportThroughApp(app: Server, token: string, tenantId: string) {
-  const pid = app.child.pid!;
-  const before = rssKiB(pid);
-  let peak = before;
-  const sampler = setInterval(() => (peak = Math.max(peak, rssKiB(pid))), 25);
-  const started = performance.now();
-  const response = await fetch(`${app.url}/api/v1/tenants/${tenantId}/audit/export?format=csv`, {
-    headers: { authorization: `Bearer ${token}` },
-  });
-  if (response.status !== 200 || !response.body) throw new Error(`export: ${response.status}`);
-  let lines = 0;
-  let bytes = 0;
-  for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
-    bytes += chunk.length;
-    for (const byte of chunk) if (byte === 10) lines++;
-  }
-  const seconds = (performance.now() - started) / 1000;
-  clearInterval(sampler);
-  return { seconds, rows: lines - 1, bytes, rssGrowthMiB: (peak - before) / 1024, rssBeforeMiB: before / 1024 };
-}
-
-/** The same rows as the app's export (which stops at the chain head it started from), via COPY. */
-function exportThroughCopy(tenantId: string, maxSequence: number) {
-  const file = path.join(ROOT, "bench/results/audit-copy.csv");
-  const query = `SELECT id, event_type, actor_id, actor_email, "timestamp", ip_address, user_agent, target_type, target_id, details, sequence, hash
-    FROM audit_events WHERE tenant_id = '${tenantId}' AND sequence <= ${maxSequence} ORDER BY "timestamp" DESC, id DESC`;
-  mkdirSync(path.dirname(file), { recursive: true });
-  const started = performance.now();
-  execFileSync("psql", [DB_URL, "-q", "-c", `\\copy (${query.replace(/\s+/g, " ")}) to '${file}' csv header`]);
-  const seconds = (performance.now() - started) / 1000;
-  const rows = readFileSync(file, "utf8").split("\n").length - 2;
-  rmSync(file);
-  return { seconds, rows };
-}
-
-let appended = 0;
-const appendedEvent = () => ({
-  event_type: "bench.appended",
-  actor: { id: "bench", email: "bench@example.com" },
-  details: { n: ++appended },
-});
-
-/**
- * Appends to one tenant's chain through `server` (`workers` processes): single events at 10 and 50
- * connections, batches of 100 at 10; events/s with the CPU the app (all its processes) and
- * Postgres spent per request, from /proc (robust to the machine's other load).
- */
-async function measureAppends(server: Server, token: string, tenantId: string, workers: number): Promise<AuditReport["appends"]> {
-  const loads = [
-    { label: "`POST …/audit`, 10 connections", route: "audit", connections: 10, perRequest: 1 },
-    { label: "`POST …/audit`, 50 connections", route: "audit", connections: 50, perRequest: 1 },
-    { label: "`POST …/audit/batch` of 100, 10 connections", route: "audit/batch", connections: 10, perRequest: 100 },
-  ];
-  const out: AuditReport["appends"] = [];
-  for (const { label, route, connections, perRequest } of loads) {
-    const options: Options = {
-      url: server.url,
-      requests: [
-        {
-          method: "POST",
-          path: `/api/v1/tenants/${tenantId}/${route}`,
-          headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
-          setupRequest: (request) => ({
-            ...request,
-            body: JSON.stringify(perRequest === 1 ? appendedEvent() : { events: Array.from({ length: perRequest }, appendedEvent) }),
-          }),
-        },
-      ],
-    };
-    check(await load(options, connections, 3), `append warm-up: ${label}`);
-    const pids = processTree(server.child.pid!);
-    const dbPids = await withClient(DB_URL, async (c) =>
-      (await c.query<{ pid: number }>("SELECT pid FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()", [DB])).rows.map(
-        (r) => r.pid,
-      ),
-    );
-    const before = pids.map((pid) => sampleCpu(pid, dbPids));
-    const result = await load(options, connections);
-    const after = pids.map((pid) => sampleCpu(pid, dbPids));
-    check(result, `append: ${label}`);
-    const usage = before.map((b, i) => cpuBetween(b, after[i]!, result.requests.total));
-    out.push({
-      label: workers > 1 ? `${label}, ${workers} app processes` : label,
-      connections,
-      eventsPerSecond: result.requests.average * perRequest,
-      p99: result.latency.p99,
-      load1: loadavg()[0]!,
-      workers,
-      appCpuMsPerRequest: usage.reduce((sum, u) => sum + u.serverMsPerRequest, 0),
-      dbCpuMsPerRequest: usage[0]!.databaseMsPerRequest,
-      otherCores: usage[0]!.otherCores,
-    });
-    log(
-      `append ${label} (${workers} process(es)): ${(result.requests.average * perRequest).toFixed(0)} events/s, p99 ${result.latency.p99} ms, ` +
-        `app ${out.at(-1)!.appCpuMsPerRequest!.toFixed(2)} ms CPU/request, Postgres ${out.at(-1)!.dbCpuMsPerRequest!.toFixed(2)} ms`,
-    );
-  }
-  return out;
 }
 
 async function main(): Promise<void> {
@@ -299,7 +188,7 @@ async function main(): Promise<void> {
         for (const server of [app, baseline]) check(await load(rotating(server.url, token, paths), 10, 2), `warm-up ${scenario}`);
         for (let rep = 0; rep < REPS; rep++) {
           for (const server of rep % 2 ? [baseline, app] : [app, baseline]) {
-            const result = await load(rotating(server.url, token, paths));
+            const result = await load(rotating(server.url, token, paths), 10, DURATION);
             check(result, `${server.name} ${scenario}`);
             list.push({
               scenario,
@@ -333,7 +222,7 @@ async function main(): Promise<void> {
           for (const server of [app, baseline]) check(await load(rotating(server.url, token, [pathname]), 10, 1), `warm-up ${name}`);
           for (let rep = 0; rep < REPS; rep++) {
             for (const server of rep % 2 ? [baseline, app] : [app, baseline]) {
-              const result = await load(rotating(server.url, token, [pathname]));
+              const result = await load(rotating(server.url, token, [pathname]), 10, DURATION);
               check(result, `${server.name} ${name} ${page}`);
               big.push({
                 filter: name,
@@ -373,7 +262,7 @@ async function main(): Promise<void> {
     for (let rep = 0; PARTS.has("export") && rep < REPS; rep++) {
       const head = await withClient(DB_URL, (c) => c.query("SELECT sequence FROM audit_chains WHERE chain_id = $1", [exportTenant]));
       const viaApp = await exportThroughApp(app, token, exportTenant);
-      const viaCopy = exportThroughCopy(exportTenant, Number(head.rows[0].sequence));
+      const viaCopy = exportThroughCopy(DB_URL, exportTenant, Number(head.rows[0].sequence));
       if (viaApp.rows !== viaCopy.rows) throw new Error(`export wrote ${viaApp.rows} rows, COPY ${viaCopy.rows}`);
       exports.push({ app: viaApp, copy: viaCopy });
       log(
@@ -396,7 +285,7 @@ async function main(): Promise<void> {
               apiOnly: flags["api-only"],
               env: { ...LIMITS_ON, WEB_CONCURRENCY: String(workers) },
             });
-      appends.push(...(await measureAppends(server, token, appendTenant, workers)));
+      appends.push(...(await measureAppends(server, token, appendTenant, workers, { db: DB, dbUrl: DB_URL, seconds: DURATION })));
       if (server !== app) await stopServer(server);
     }
     if (PARTS.has("appends")) {
