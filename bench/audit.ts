@@ -13,8 +13,8 @@
  *    end), time and the app's RSS growth (sampled from /proc every 25 ms), vs `psql \copy` of the
  *    same rows and columns to a file (bench/audit-export.ts).
  * 4. Appends with the hash chain for one tenant: POST /api/v1/tenants/{id}/audit at 10 and 50
- *    connections, and POST …/audit/batch of 100 events (bench/audit-appends.ts); then
- *    GET …/audit/verify must answer valid.
+ *    connections, and POST …/audit/batch of 100 events, --reps times each (bench/audit-appends.ts);
+ *    then GET …/audit/verify must answer valid.
  *
  * Options: --duration <s> (6) --reps <n> (3) --skip-build --api-only (bench/api-server.ts: the
  *          REST edge without Next, no build) --no-markdown
@@ -285,7 +285,9 @@ async function main(): Promise<void> {
               apiOnly: flags["api-only"],
               env: { ...LIMITS_ON, WEB_CONCURRENCY: String(workers) },
             });
-      appends.push(...(await measureAppends(server, token, appendTenant, workers, { db: DB, dbUrl: DB_URL, seconds: DURATION })));
+      appends.push(
+        ...(await measureAppends(server, token, appendTenant, workers, { db: DB, dbUrl: DB_URL, seconds: DURATION, reps: REPS })),
+      );
       if (server !== app) await stopServer(server);
     }
     if (PARTS.has("appends")) {
