@@ -9,22 +9,25 @@
  */
 import type { QueryOptions, SqlRunner } from "./sql.ts";
 
-const waiting = new WeakMap<SqlRunner, Map<string, Promise<unknown[]>>>();
+/** By runner, then statement text (the same string each time: its hash is kept), then parameters. */
+const waiting = new WeakMap<SqlRunner, Map<string, Map<string, Promise<unknown[]>>>>();
 
 /**
  * `sql.query(text, params, options)`, shared with the same query asked on `sql` in this turn of
  * the event loop. The rows are shared too: callers must not change them.
  */
 export function sharedRead<T extends object>(sql: SqlRunner, text: string, params: unknown[], options?: QueryOptions): Promise<T[]> {
-  let byKey = waiting.get(sql);
-  if (!byKey) waiting.set(sql, (byKey = new Map()));
-  const key = `${text}\u0000${JSON.stringify(params)}`;
-  const asked = byKey.get(key);
+  let byText = waiting.get(sql);
+  if (!byText) waiting.set(sql, (byText = new Map()));
+  let queue = byText.get(text);
+  if (!queue) byText.set(text, (queue = new Map()));
+  const key = JSON.stringify(params);
+  const asked = queue.get(key);
   if (asked) return asked as Promise<T[]>;
-  const queue = byKey;
+  const asking = queue;
   const read = new Promise<void>((resolve) => setImmediate(resolve)).then(() => {
     // From here on, a request that asks waits for a query of its own, started after it asked.
-    queue.delete(key);
+    asking.delete(key);
     return sql.query<T>(text, params, options);
   });
   queue.set(key, read);
