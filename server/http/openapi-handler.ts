@@ -28,7 +28,8 @@ const handler = createOpenApiNodeHttpHandler({
 
 export interface OperationResult {
   status: number;
-  headers: Headers;
+  /** As the adapter set them (names as it wrote them): the Response's Headers are made once, from these. */
+  headers: [string, string][];
   body: string;
   error?: TRPCError;
 }
@@ -56,12 +57,12 @@ export function invokeOperation(req: Request, url: URL, body: unknown, context: 
   exchanges.set(proxy, exchange);
 
   return new Promise((resolve, reject) => {
-    const resHeaders = new Headers();
+    const resHeaders = new Map<string, [string, string][]>();
     let statusCode = 200;
     const res = {
+      // A name set again replaces what it had, as Headers.set and node's setHeader do.
       setHeader(key: string, value: string | string[]) {
-        if (typeof value === "string") resHeaders.set(key, value);
-        else for (const v of value) resHeaders.append(key, v);
+        resHeaders.set(key.toLowerCase(), typeof value === "string" ? [[key, value]] : value.map((v): [string, string] => [key, v]));
       },
       get statusCode() {
         return statusCode;
@@ -70,7 +71,7 @@ export function invokeOperation(req: Request, url: URL, body: unknown, context: 
         statusCode = code;
       },
       end(payload?: string) {
-        resolve({ status: statusCode, headers: resHeaders, body: payload ?? "", error: exchange.error });
+        resolve({ status: statusCode, headers: [...resHeaders.values()].flat(), body: payload ?? "", error: exchange.error });
       },
     };
     (handler as unknown as (req: unknown, res: unknown) => Promise<void>)(proxy, res).catch(reject);

@@ -87,11 +87,6 @@ function parseJsonBody(method: string, contentType: string | null, raw: string):
   }
 }
 
-function withRequestId(response: Response, requestId: string): Response {
-  response.headers.set("X-Request-Id", requestId);
-  return response;
-}
-
 function unexpected(error: unknown, requestId: string, req: Request, url: URL): Response {
   if (error instanceof AppError) return problemResponse(problemFromAppError(error), requestId, url.origin);
   log.error("unhandled error in REST edge", { request_id: requestId, method: req.method, path: url.pathname, ...errorFields(error) });
@@ -214,10 +209,10 @@ async function serve(req: Request, requestId: string, context: Context): Promise
 
   async function respond(result: Awaited<ReturnType<typeof invokeOperation>>): Promise<Response> {
     if (result.status < 400 && !result.error) {
-      const headers = new Headers(result.headers);
       const empty = result.status === 204 || result.body === "" || result.body === undefined;
-      if (empty) headers.delete("content-type");
-      return withRequestId(new Response(empty ? null : result.body, { status: result.status, headers }), requestId);
+      const headers = empty ? result.headers.filter(([name]) => name.toLowerCase() !== "content-type") : result.headers;
+      headers.push(["X-Request-Id", requestId]);
+      return new Response(empty ? null : result.body, { status: result.status, headers });
     }
     const problem = result.error
       ? problemFromTRPCError(result.error, method, operationPath)
