@@ -5,6 +5,7 @@ import { startApi, type TestApi } from "../support/api.ts";
 import { client, tenantWithMembers } from "../support/fixtures.ts";
 import { connectPostgres, database } from "../../server/db/client.ts";
 import { emitEvent } from "../support/events.ts";
+import { appendManyToLog } from "../../server/audit/appender.ts";
 
 let api: TestApi;
 let raw: pg.Client;
@@ -137,6 +138,23 @@ describe("verify", () => {
     const { tenant, verify } = await tenantWithEvents(5);
     await tamper(`DELETE FROM audit_events WHERE tenant_id = $1 AND sequence >= 4`, [tenant.id]);
     expect(await verify()).toEqual({ valid: false, checked: 3, first_invalid_sequence: 4, head_sequence: 5, ...NO_ANCHOR });
+  });
+
+  test("a chain longer than one batch (5,000) is checked across batches: a gap and an altered row past the first are found", async () => {
+    const world = await tenantWithMembers();
+    const db = await database();
+    const items = (from: number) =>
+      Array.from({ length: 500 }, (_, i) => ({
+        actor,
+        event: { type: "bulk.appended", tenantId: world.tenant.id, details: { i: from + i } },
+      }));
+    for (let from = 0; from < 12_000; from += 500) await appendManyToLog(db, world.tenant.id, items(from));
+    const verify = async () => (await client(api.url, world.viewer.token).get(`/api/v1/tenants/${world.tenant.id}/audit/verify`)).json;
+    expect(await verify()).toEqual({ valid: true, checked: 12_000, first_invalid_sequence: null, head_sequence: 12_000, ...NO_ANCHOR });
+    await tamper(`UPDATE audit_events SET details = '{"i": -1}' WHERE tenant_id = $1 AND sequence = 10001`, [world.tenant.id]);
+    expect(await verify()).toEqual({ valid: false, checked: 10_000, first_invalid_sequence: 10_001, head_sequence: 12_000, ...NO_ANCHOR });
+    await tamper(`DELETE FROM audit_events WHERE tenant_id = $1 AND sequence = 5001`, [world.tenant.id]);
+    expect(await verify()).toEqual({ valid: false, checked: 5_000, first_invalid_sequence: 5_001, head_sequence: 12_000, ...NO_ANCHOR });
   });
 
   test("a chain head that does not match the last row is found", async () => {
