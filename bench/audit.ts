@@ -28,7 +28,7 @@
  * The quiet-machine run in two steps: seed once (any time, under load if need be)
  *   npm run bench:audit -- --api-only --seed-only --events 200000 --export-events 1000 --big-events 5000000
  * then, in a quiet window:
- *   npm run bench:audit -- --api-only --reuse-db --keep-db --only big,appends --workers 1,2 --duration 4 --reps 2
+ *   npm run bench:audit -- --api-only --reuse-db --keep-db --only big,appends --workers 1,2 --duration 4 --reps 3
  * 5. The large tenant (--big-events in one tenant): first and deep cursor page of each filter of
  *    issue 12 (bench/audit-big.ts) vs the baseline, the count and page queries' plans (EXPLAIN
  *    ANALYZE), verify of its whole chain, table and index sizes per million events.
