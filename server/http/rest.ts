@@ -210,9 +210,8 @@ async function serve(req: Request, requestId: string, context: Context): Promise
   async function respond(result: Awaited<ReturnType<typeof invokeOperation>>): Promise<Response> {
     if (result.status < 400 && !result.error) {
       const empty = result.status === 204 || result.body === "" || result.body === undefined;
-      const headers = empty ? result.headers.filter(([name]) => name.toLowerCase() !== "content-type") : result.headers;
-      headers.push(["X-Request-Id", requestId]);
-      return new Response(empty ? null : result.body, { status: result.status, headers });
+      const kept = empty ? result.headers.filter(([name]) => name.toLowerCase() !== "content-type") : result.headers;
+      return new Response(empty ? null : result.body, { status: result.status, headers: [...kept, ["X-Request-Id", requestId]] });
     }
     const problem = result.error
       ? problemFromTRPCError(result.error, method, operationPath)

@@ -6,6 +6,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { readWebRequest, sendWebResponse } from "../../server/http/node.ts";
 import * as rest from "../../app/api/v1/[...path]/route.ts";
+import { handleRest } from "../../server/http/rest.ts";
 import * as openapi from "../../app/api/v1/openapi.json/route.ts";
 import * as fallback from "../../app/api/[...path]/route.ts";
 import * as cron from "../../app/api/cron/webhooks/route.ts";
@@ -56,10 +57,9 @@ export async function startApi(port = 0): Promise<TestApi> {
   const server = http.createServer(async (req, res) => {
     try {
       const address = server.address() as AddressInfo;
+      const handler = route(req.method ?? "GET", new URL(req.url ?? "/", "http://127.0.0.1").pathname);
       // As the production server (server/ops/http-server.ts): the REST edge takes small bodies read aside.
-      const aside = (req.url ?? "").startsWith("/api/v1/") && !(req.url ?? "").startsWith("/api/v1/openapi.json");
-      const request = await readWebRequest(req, `http://127.0.0.1:${address.port}`, { aside });
-      const handler = route(request.method, new URL(request.url).pathname);
+      const request = await readWebRequest(req, `http://127.0.0.1:${address.port}`, { aside: handler === handleRest });
       await sendWebResponse(res, handler ? await handler(request) : new Response("not found", { status: 404 }));
     } catch (error) {
       res.writeHead(599);
