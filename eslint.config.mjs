@@ -10,8 +10,8 @@ import nextTs from "eslint-config-next/typescript";
 const PURE_SERVER_MODULES = [
   "[a-z-]+/schemas", // server/<domain>/schemas.ts and server/outbound/schemas.ts
   "events/types", // the event kinds
-  "http/page-query", // the list contract's schemas
-  "http/fields",
+  "contract/page-query", // the list contract's schemas
+  "contract/fields",
   "errors",
   "auth/principal",
 ];
@@ -20,10 +20,10 @@ const PURE_SERVER_MODULES = [
  * Server modules a server component in app/ (a page or layout, never a client component) may call
  * for values: the session lookup of the signed-in console, what it may see of tenants
  * (server/tenants/pages.ts), the first rows of a page, run through the console's own procedures
- * (server/trpc/pages.ts), and the problem titles the static
+ * (server/app/pages.ts), and the problem titles the static
  * /docs/errors page lists.
  */
-const SERVER_ENTRY_POINTS = ["auth/session", "http/problem", "tenants/pages", "trpc/pages"];
+const SERVER_ENTRY_POINTS = ["account/session", "contract/problem", "tenants/pages", "app/pages"];
 
 /** `@/server/…` or `../server/…`, except the given modules (with or without `.ts`). */
 const serverImportsExcept = (allowed) => `^(?:@/|(?:\\.\\./)+)server/(?!(?:${allowed.join("|")})(?:\\.ts)?$)`;
@@ -83,8 +83,8 @@ export default defineConfig([
     files: [
       "server/*/schemas.ts",
       "server/events/types.ts",
-      "server/http/page-query.ts",
-      "server/http/fields.ts",
+      "server/contract/page-query.ts",
+      "server/contract/fields.ts",
       "server/errors.ts",
       "server/auth/principal.ts",
     ],

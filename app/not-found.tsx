@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { currentUser } from "@/server/auth/session";
+import { currentUser } from "@/server/account/session";
 import { Brand } from "@/components/brand";
 import { Providers } from "@/components/providers";
 import { ConsoleShell } from "@/components/console/shell";

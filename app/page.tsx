@@ -1,5 +1,5 @@
 import { redirect } from "next/navigation";
-import { requireUser } from "@/server/auth/session";
+import { requireUser } from "@/server/account/session";
 import { soleTenantId } from "@/server/tenants/pages";
 import { consoleUrl } from "@/components/console/urls";
 

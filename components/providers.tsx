@@ -3,7 +3,7 @@
 import { useState, type ReactNode } from "react";
 import { QueryCache, QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { createTRPCClient, httpBatchLink } from "@trpc/client";
-import type { AppRouter } from "@/server/trpc/router";
+import type { AppRouter } from "@/server/app/router";
 import { ToastProvider } from "./ui/toast";
 import { statusOf, TRPCProvider } from "./trpc";
 import { reauthLink, sessionGone, signInAgain } from "./auth/reauth";

@@ -2,7 +2,7 @@
 
 import { createTRPCContext } from "@trpc/tanstack-react-query";
 import type { TRPCClientErrorLike } from "@trpc/client";
-import type { AppRouter } from "@/server/trpc/router";
+import type { AppRouter } from "@/server/app/router";
 
 /** `const trpc = useTRPC(); useQuery(trpc.tenants.list.queryOptions({...}))`. */
 export const { TRPCProvider, useTRPC, useTRPCClient } = createTRPCContext<AppRouter>();

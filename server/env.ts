@@ -4,7 +4,7 @@
  */
 import "server-only";
 import { z } from "zod";
-import { parseSigningKey } from "./audit/signing-key.ts";
+import { parseSigningKey } from "./secrets/signing-key.ts";
 
 const bool = (name: string) =>
   z
@@ -86,7 +86,7 @@ const EnvSchema = z.object({
     .int("AUDIT_RETENTION_DAYS must be a whole number of days")
     .min(365, "AUDIT_RETENTION_DAYS must be at least 365")
     .default(2557),
-  // API rate limits (server/http/rate-limit.ts): requests per window; 0 turns that limit off.
+  // API rate limits (server/auth/rate-limit.ts): requests per window; 0 turns that limit off.
   RATE_LIMIT_PER_TOKEN: count("RATE_LIMIT_PER_TOKEN", 600),
   RATE_LIMIT_PER_IP: count("RATE_LIMIT_PER_IP", 60),
   RATE_LIMIT_WINDOW_SECONDS: count("RATE_LIMIT_WINDOW_SECONDS", 60, 86_400).refine(

@@ -1,7 +1,8 @@
 /**
  * Domain errors, defined once. Services throw these; they know nothing of HTTP or tRPC.
- * server/trpc/errors.ts maps them to tRPC codes, server/http/problem.ts to problem+json.
+ * server/trpc/errors.ts maps them to tRPC codes, server/contract/problem.ts to problem+json.
  */
+import type { ZodError } from "zod";
 
 export type ErrorCode =
   | "invalid_request"
@@ -81,3 +82,11 @@ export const RateLimited = (message: string, retryAfterSeconds: number) =>
   new AppError("rate_limited", message, { headers: { "Retry-After": String(Math.max(1, Math.ceil(retryAfterSeconds))) } });
 
 export const TenantRequired = (message: string) => new AppError("tenant_required", message);
+
+/** A zod validation failure as the field errors every surface answers with (`body` for the root). */
+export function fieldErrorsOf(error: ZodError): FieldError[] {
+  return error.issues.map((issue) => ({
+    path: issue.path.map(String).join(".") || "body",
+    message: issue.message,
+  }));
+}

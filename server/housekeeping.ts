@@ -6,7 +6,7 @@
 import type { Database } from "./db/client.ts";
 import { purgeExpired } from "./http/idempotency.ts";
 import { purgeOldFailures } from "./auth/limits.ts";
-import { purgeEndedWindows } from "./http/rate-limit.ts";
+import { purgeEndedWindows } from "./auth/rate-limit.ts";
 import { recheckStalePending } from "./sso/checks.ts";
 import { purgeExpiredAssertions } from "./sso/saml/replay.ts";
 import { purgeExpiredSignIns } from "./sso/signin/pending.ts";

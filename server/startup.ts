@@ -10,7 +10,7 @@ import { bootstrap } from "./account/bootstrap.ts";
 import { startInternalCron } from "./housekeeping.ts";
 import { startWebhookDispatcher } from "./webhooks/dispatcher.ts";
 import { wireEventSubscribers } from "./subscribers.ts";
-import { secrets } from "./secrets.ts";
+import { secrets } from "./secrets/store.ts";
 import { log, errorFields } from "./log.ts";
 
 const started = globalThis as unknown as { __controlPlaneStarted?: Promise<void>; __controlPlaneStopWork?: () => Promise<void> };

@@ -1,5 +1,5 @@
 import type { ReactNode } from "react";
-import { requireUser } from "@/server/auth/session";
+import { requireUser } from "@/server/account/session";
 import { Providers } from "@/components/providers";
 import { ConsoleShell } from "@/components/console/shell";
 import { requestTheme } from "../theme";

@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { redirect } from "next/navigation";
-import { currentUser, safeCallbackPath } from "@/server/auth/session";
+import { currentUser, safeCallbackPath } from "@/server/account/session";
 import { Brand } from "@/components/brand";
 import { LoginForm } from "@/components/auth/login-form";
 import { signInErrorMessage, ssoErrorMessage } from "@/components/auth/messages";

@@ -2,7 +2,7 @@
 
 import type { ReactNode } from "react";
 import { useQuery } from "@tanstack/react-query";
-import { plainIp } from "@/server/http/fields";
+import { plainIp } from "@/server/contract/fields";
 import { messageOf, statusOf, useTRPC } from "../trpc";
 import { Alert } from "../ui/alert";
 import { Skeleton } from "../ui/skeleton";

@@ -1,7 +1,7 @@
 "use client";
 
 import Link from "next/link";
-import { plainIp } from "@/server/http/fields";
+import { plainIp } from "@/server/contract/fields";
 import { cx } from "../ui/cx";
 import { ListTableBody, LoadingTable, type ListColumn } from "../ui/list-table";
 import { formatExact, RelativeTime } from "../ui/relative-time";

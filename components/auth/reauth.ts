@@ -9,7 +9,7 @@
  */
 import { observable } from "@trpc/server/observable";
 import type { TRPCLink } from "@trpc/client";
-import type { AppRouter } from "@/server/trpc/router";
+import type { AppRouter } from "@/server/app/router";
 
 type Outcome = "same-user" | "other-user" | "cancelled";
 

@@ -3,7 +3,7 @@
 import { useState, type ReactNode } from "react";
 import Link from "next/link";
 import { usePathname } from "next/navigation";
-import type { ConsoleUser } from "@/server/auth/session";
+import type { ConsoleUser } from "@/server/account/session";
 import { Brand } from "../brand";
 import { Badge } from "../ui/badge";
 import { cx } from "../ui/cx";

@@ -1,7 +1,7 @@
 "use client";
 
 import { createContext, useContext, type ReactNode } from "react";
-import type { ConsoleUser } from "@/server/auth/session";
+import type { ConsoleUser } from "@/server/account/session";
 
 const UserContext = createContext<ConsoleUser | null>(null);
 

@@ -2,7 +2,7 @@
 
 import { useEffect, useState } from "react";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
-import { MAX_SEARCH_LENGTH } from "@/server/http/page-query";
+import { MAX_SEARCH_LENGTH } from "@/server/contract/page-query";
 import { useTRPC } from "../trpc";
 
 /** How long typing must pause before the server is asked. */

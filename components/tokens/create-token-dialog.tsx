@@ -11,7 +11,7 @@ import { Dialog, FormActions } from "../ui/dialog";
 import { Field } from "../ui/field";
 import { Input } from "../ui/input";
 import { Select } from "../ui/select";
-import { MAX_SEARCH_LENGTH } from "@/server/http/page-query";
+import { MAX_SEARCH_LENGTH } from "@/server/contract/page-query";
 import { useTenantSearch } from "../tenants/use-tenant-search";
 import type { TenantChoices } from "./use-tenant-choices";
 

@@ -1,7 +1,7 @@
 "use client";
 
 import { useEffect, useRef, useState } from "react";
-import { MAX_SEARCH_LENGTH } from "@/server/http/page-query";
+import { MAX_SEARCH_LENGTH } from "@/server/contract/page-query";
 import { SearchIcon } from "../icons";
 import { Input } from "./input";
 

@@ -8,7 +8,7 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import type { Database } from "../db/client.ts";
 import type { Env } from "../env.ts";
-import { hashPassword, verifyPassword } from "./password.ts";
+import { hashPassword, verifyPassword } from "../auth/password.ts";
 import { hashToken, lastFourOf } from "../auth/tokens.ts";
 import { normalizeEmail } from "./users.ts";
 

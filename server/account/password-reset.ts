@@ -12,7 +12,7 @@ import type { RequestInfo } from "../auth/principal.ts";
 import { clearFailures, LIMITS, lockedFor, recordFailure } from "../auth/limits.ts";
 import { consoleLink, sendMailInBackground } from "../mail/mailer.ts";
 import { hashLinkToken, newLinkToken } from "./link-tokens.ts";
-import { hashPassword } from "./password.ts";
+import { hashPassword } from "../auth/password.ts";
 import { normalizeEmail } from "./users.ts";
 import { PASSWORD_RESET_TTL_MINUTES } from "./schemas.ts";
 

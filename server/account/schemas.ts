@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { text } from "../http/fields.ts";
+import { text } from "../contract/fields.ts";
 import { Email, Password, PersonName } from "../members/schemas.ts";
-import { pageOf, PageQuery, SearchQuery } from "../http/page-query.ts";
+import { pageOf, PageQuery, SearchQuery } from "../contract/page-query.ts";
 import { PLATFORM_ROLES, TENANT_ROLES } from "../auth/principal.ts";
 
 /**

@@ -1,6 +1,6 @@
 /** The caller's own account: who it is, and changing its password. */
 import { AppError, NotFound } from "../errors.ts";
-import { hashPassword, verifyPassword } from "./password.ts";
+import { hashPassword, verifyPassword } from "../auth/password.ts";
 import type { TenantRole } from "../auth/principal.ts";
 import type { ServiceContext } from "../service-context.ts";
 import { stepUpExpiry } from "../auth/step-up.ts";

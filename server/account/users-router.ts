@@ -2,7 +2,7 @@
 import { router } from "../trpc/init.ts";
 import { authedProcedure, operatorProcedure } from "../trpc/procedures.ts";
 import { created, serviceContext } from "../trpc/context.ts";
-import { envelope, pageRequest } from "../http/pagination.ts";
+import { envelope, pageRequest } from "../contract/pagination.ts";
 import { CreatePlatformUserInput, ListUsersInput, PlatformUser, UpdatePlatformUserInput, UserPage } from "./schemas.ts";
 import { createPlatformUser, listUsers, presentUser, updatePlatformUser } from "./platform-users.ts";
 

@@ -4,7 +4,7 @@ import { Conflict } from "../errors.ts";
 import { actorOf, emitEvent } from "../events/emit.ts";
 import type { ServiceContext } from "../service-context.ts";
 import type { PlatformRole } from "../auth/principal.ts";
-import { hashPassword, verifyPassword } from "./password.ts";
+import { hashPassword, verifyPassword } from "../auth/password.ts";
 
 export function normalizeEmail(email: string): string {
   return email.trim().toLowerCase();

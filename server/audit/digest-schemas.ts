@@ -1,6 +1,6 @@
 /** Schemas of the signed audit digests and their public keys (server/audit/digests.ts). */
 import { z } from "zod";
-import { pageOf, PageQuery } from "../http/page-query.ts";
+import { pageOf, PageQuery } from "../contract/page-query.ts";
 import { TenantAuditInput } from "./schemas.ts";
 
 const sha256Hex = z.string().regex(/^[0-9a-f]{64}$/);

@@ -5,7 +5,7 @@
 import { z } from "zod";
 import { publicProcedure, tenantProcedure } from "../trpc/procedures.ts";
 import { created, serviceContext } from "../trpc/context.ts";
-import { envelope, pageRequest } from "../http/pagination.ts";
+import { envelope, pageRequest } from "../contract/pagination.ts";
 import { TenantAuditInput } from "./schemas.ts";
 import { AuditDigest, AuditDigestPage, AuditJwks, DigestInput, ListDigestsInput } from "./digest-schemas.ts";
 import { createDigest, getDigest, listDigests, presentDigest, publicKeys } from "./digests.ts";

@@ -15,9 +15,9 @@ import { keysetPage, keysetSql, type PageRequest } from "../db/keyset.ts";
 import { isUuid } from "../db/ids.ts";
 import { clock } from "../clock.ts";
 import { Conflict, NotFound } from "../errors.ts";
-import { secrets } from "../secrets.ts";
+import { secrets } from "../secrets/store.ts";
 import type { TenantServiceContext } from "../service-context.ts";
-import { parseSigningKey, type SigningKey } from "./signing-key.ts";
+import { parseSigningKey, type SigningKey } from "../secrets/signing-key.ts";
 import type { AuditDigest } from "./digest-schemas.ts";
 
 /** How often housekeeping signs a digest for a tenant with new events. */

@@ -1,7 +1,7 @@
 import { isIP } from "node:net";
 import { z } from "zod";
-import { text } from "../http/fields.ts";
-import { pageOf, PageQuery } from "../http/page-query.ts";
+import { text } from "../contract/fields.ts";
+import { pageOf, PageQuery } from "../contract/page-query.ts";
 import { EVENT_TYPES } from "../events/types.ts";
 import { Email } from "../members/schemas.ts";
 

@@ -7,7 +7,7 @@ import type { Tx } from "../db/client.ts";
 import { AppError, RateLimited, StepUpRequired } from "../errors.ts";
 import { clock } from "../clock.ts";
 import { actorOf, emitForUser } from "../events/emit.ts";
-import { verifyPassword } from "../account/password.ts";
+import { verifyPassword } from "./password.ts";
 import { stepUpSubject, type Principal, type RequestInfo } from "./principal.ts";
 import type { ServiceContext } from "../service-context.ts";
 import { clearFailures, LIMITS, lockedFor, recordFailure } from "./limits.ts";

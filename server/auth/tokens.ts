@@ -7,7 +7,7 @@ import type { SqlRunner } from "../db/sql.ts";
 import { sharedRead } from "../db/shared-read.ts";
 import { asPlatformRole, type Principal } from "./principal.ts";
 import { clock } from "../clock.ts";
-import { countRequestSql, type Hit, type Policy } from "../http/rate-limit.ts";
+import { countRequestSql, type Hit, type Policy } from "./rate-limit.ts";
 import { TOKEN_PREFIX } from "../tokens/schemas.ts";
 
 export function generateTokenValue(): string {

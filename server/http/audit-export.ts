@@ -5,16 +5,15 @@
  * caller, the tenant, the query, the download's headers, and problem+json for anything that
  * fails before the first byte.
  */
-import { AppError, InvalidRequest } from "../errors.ts";
+import { AppError, InvalidRequest, fieldErrorsOf } from "../errors.ts";
 import { log, errorFields } from "../log.ts";
 import { resolveTenantAccess } from "../auth/access.ts";
 import { exportEvents } from "../audit/export.ts";
 import { ExportAuditQuery } from "../audit/schemas.ts";
 import { serviceContext, type Context } from "../trpc/context.ts";
-import { fieldErrorsOf } from "../trpc/errors.ts";
-import { requirePrincipal } from "./auth.ts";
-import { problemFromAppError, problemResponse } from "./problem.ts";
-import { publicUrl } from "./request.ts";
+import { requirePrincipal } from "../auth/credentials.ts";
+import { problemFromAppError, problemResponse } from "../contract/problem.ts";
+import { publicUrl } from "../contract/request.ts";
 
 async function startExport(req: Request, tenantId: string, ctx: Context): Promise<Response> {
   const principal = requirePrincipal(ctx);

@@ -5,7 +5,7 @@
  */
 import type { TRPCError } from "@trpc/server";
 import { createOpenApiNodeHttpHandler } from "trpc-to-openapi";
-import { appRouter } from "../trpc/router.ts";
+import { appRouter } from "../app/router.ts";
 import type { Context } from "../trpc/context.ts";
 
 interface Exchange {

@@ -4,9 +4,9 @@
  * Idempotency-Key header on writes, and X-Request-Id.
  */
 import { generateOpenApiDocument, type OpenAPIObject } from "trpc-to-openapi";
-import { appRouter } from "../trpc/router.ts";
+import { appRouter } from "../app/router.ts";
 import type { Meta } from "../trpc/meta.ts";
-import { PROBLEM_TITLES } from "./problem.ts";
+import { PROBLEM_TITLES } from "../contract/problem.ts";
 import { auditExportPath } from "../audit/openapi.ts";
 import { BROKER_SCHEMAS, BROKER_SECURITY_SCHEMES, brokerPaths } from "../sso/broker/openapi.ts";
 

@@ -4,7 +4,7 @@
  * database must be UTF-8 text without NUL. The JSON body itself is decoded strictly in rest.ts.
  */
 import { InvalidField } from "../errors.ts";
-import { decodePercent, decodeUtf8, textProblem } from "./fields.ts";
+import { decodePercent, decodeUtf8, textProblem } from "../contract/fields.ts";
 import { operationAt, parameterNames } from "./operations.ts";
 
 const NOT_UTF8 = "is not valid UTF-8 (percent-encoded bytes must be UTF-8)";

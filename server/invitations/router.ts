@@ -2,7 +2,7 @@ import { z } from "zod";
 import { router } from "../trpc/init.ts";
 import { publicProcedure, tenantProcedure } from "../trpc/procedures.ts";
 import { createdMany, noContent, serviceContext } from "../trpc/context.ts";
-import { envelope, pageRequest } from "../http/pagination.ts";
+import { envelope, pageRequest } from "../contract/pagination.ts";
 import {
   AcceptedInvitation,
   AcceptInvitationInput,

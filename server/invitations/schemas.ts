@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { pageOf, PageQuery } from "../http/page-query.ts";
+import { pageOf, PageQuery } from "../contract/page-query.ts";
 import { Email, Password, PersonName, TenantRoleSchema } from "../members/schemas.ts";
 
 export const INVITATION_TTL_DAYS = 7;

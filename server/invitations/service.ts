@@ -15,7 +15,7 @@ import { actorOf, emitEvent } from "../events/emit.ts";
 import type { Principal, RequestInfo, TenantRole } from "../auth/principal.ts";
 import type { Database } from "../db/client.ts";
 import type { TenantServiceContext } from "../service-context.ts";
-import { hashPassword } from "../account/password.ts";
+import { hashPassword } from "../auth/password.ts";
 import { hashLinkToken, newLinkToken } from "../account/link-tokens.ts";
 import { consoleLink, sendMail } from "../mail/mailer.ts";
 import {

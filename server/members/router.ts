@@ -1,7 +1,7 @@
 import { router } from "../trpc/init.ts";
 import { tenantProcedure } from "../trpc/procedures.ts";
 import { created, noContent, serviceContext } from "../trpc/context.ts";
-import { envelope, pageRequest } from "../http/pagination.ts";
+import { envelope, pageRequest } from "../contract/pagination.ts";
 import { z } from "zod";
 import {
   AddMemberInput,

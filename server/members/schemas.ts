@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { text } from "../http/fields.ts";
-import { pageOf, PageQuery } from "../http/page-query.ts";
+import { text } from "../contract/fields.ts";
+import { pageOf, PageQuery } from "../contract/page-query.ts";
 import { TENANT_ROLES } from "../auth/principal.ts";
 
 export const MAX_EMAIL_LENGTH = 254;

@@ -4,7 +4,7 @@
 import type { Tx } from "../db/client.ts";
 import { keysetPage, keysetWhere, type PageRequest } from "../db/keyset.ts";
 import { Conflict, Forbidden, NotFound } from "../errors.ts";
-import { hashPassword } from "../account/password.ts";
+import { hashPassword } from "../auth/password.ts";
 import { isOperator } from "../auth/policy.ts";
 import type { TenantRole } from "../auth/principal.ts";
 import type { TenantServiceContext } from "../service-context.ts";

@@ -10,8 +10,8 @@ import client from "prom-client";
 import { env } from "../env.ts";
 import { database } from "../db/client.ts";
 import { log, errorFields } from "../log.ts";
-import { problemResponse } from "../http/problem.ts";
-import { publicUrl, requestIdOf } from "../http/request.ts";
+import { problemResponse } from "../contract/problem.ts";
+import { publicUrl, requestIdOf } from "../contract/request.ts";
 
 const METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
 const SECONDS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];

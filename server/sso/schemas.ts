@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { pageOf, PageQuery } from "../http/page-query.ts";
-import { JsonBoolean, text } from "../http/fields.ts";
+import { pageOf, PageQuery } from "../contract/page-query.ts";
+import { JsonBoolean, text } from "../contract/fields.ts";
 import { OutboundUrl } from "../outbound/schemas.ts";
 
 export const MAX_PROVIDER_NAME_LENGTH = 100;

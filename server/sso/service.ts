@@ -15,7 +15,7 @@ import { runMetadataCheck, scheduleMetadataCheck } from "./checks.ts";
 import type { CreateSsoInput, ProviderType, SsoProvider, UpdateSsoInput } from "./schemas.ts";
 import { isUuid } from "../db/ids.ts";
 import { assertOutboundUrl } from "../outbound/url-policy.ts";
-import { encryptSecret } from "../webhooks/crypto.ts";
+import { encryptSecret } from "../secrets/encryption.ts";
 import { oidcSpDetails, samlSpDetails } from "./sp.ts";
 
 const withDomains = { domains: { select: { domain: true }, orderBy: { domain: "asc" } } } as const;

@@ -1,7 +1,7 @@
 import { router } from "../trpc/init.ts";
 import { authedProcedure, operatorProcedure } from "../trpc/procedures.ts";
 import { created, serviceContext } from "../trpc/context.ts";
-import { envelope, pageRequest } from "../http/pagination.ts";
+import { envelope, pageRequest } from "../contract/pagination.ts";
 import { CreateTenantInput, ListTenantsInput, Tenant, TenantIdInput, TenantPage } from "./schemas.ts";
 import { createTenant, getTenant, listTenants, presentTenant } from "./service.ts";
 

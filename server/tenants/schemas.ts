@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { text } from "../http/fields.ts";
-import { pageOf, PageQuery, SearchQuery } from "../http/page-query.ts";
+import { text } from "../contract/fields.ts";
+import { pageOf, PageQuery, SearchQuery } from "../contract/page-query.ts";
 
 export const MAX_TENANT_NAME_LENGTH = 100;
 

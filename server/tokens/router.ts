@@ -2,7 +2,7 @@ import { z } from "zod";
 import { router } from "../trpc/init.ts";
 import { authedProcedure, writeProcedure } from "../trpc/procedures.ts";
 import { created, noContent, serviceContext } from "../trpc/context.ts";
-import { envelope, pageRequest } from "../http/pagination.ts";
+import { envelope, pageRequest } from "../contract/pagination.ts";
 import { CreatedApiToken, CreateTokenInput, ListTokensInput, TokenPage, TokenPathInput } from "./schemas.ts";
 import { createToken, listTokens, presentToken, revokeToken } from "./service.ts";
 

@@ -1,7 +1,7 @@
 /** Builds the tRPC context for the REST API (bearer token) and the console (session cookie). */
 import { database } from "../db/client.ts";
-import { authenticateBearer, authenticateSession, type Authentication } from "../http/auth.ts";
-import { publicUrl, requestInfo } from "../http/request.ts";
+import { authenticateBearer, authenticateSession, type Authentication } from "../auth/credentials.ts";
+import { publicUrl, requestInfo } from "../contract/request.ts";
 import type { Context } from "./context.ts";
 
 /** `auth`: the caller when the edge has already authenticated it (and counted it, for the rate limit). */

@@ -1,7 +1,6 @@
-/** Maps domain errors to tRPC errors (the HTTP side maps them in server/http/problem.ts). */
+/** Maps domain errors to tRPC errors (the HTTP side maps them in server/contract/problem.ts). */
 import { TRPCError } from "@trpc/server";
-import type { ZodError } from "zod";
-import type { AppError, ErrorCode, FieldError } from "../errors.ts";
+import type { AppError, ErrorCode } from "../errors.ts";
 
 type TRPCCode = TRPCError["code"];
 
@@ -23,11 +22,4 @@ const TRPC_CODE_OF: Record<ErrorCode, TRPCCode> = {
 
 export function toTRPCError(error: AppError): TRPCError {
   return new TRPCError({ code: TRPC_CODE_OF[error.code], message: error.message, cause: error });
-}
-
-export function fieldErrorsOf(error: ZodError): FieldError[] {
-  return error.issues.map((issue) => ({
-    path: issue.path.map(String).join(".") || "body",
-    message: issue.message,
-  }));
 }

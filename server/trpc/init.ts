@@ -1,9 +1,8 @@
 import { initTRPC } from "@trpc/server";
 import type { Meta } from "./meta.ts";
 import { ZodError } from "zod";
-import { AppError } from "../errors.ts";
+import { AppError, fieldErrorsOf } from "../errors.ts";
 import type { Context } from "./context.ts";
-import { fieldErrorsOf } from "./errors.ts";
 
 const t = initTRPC
   .context<Context>()

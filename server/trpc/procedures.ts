@@ -11,11 +11,11 @@
  * provider needs it, enabling does not); such procedures carry `stepUp: true` in their meta.
  */
 import { AppError, Forbidden, InvalidField } from "../errors.ts";
-import { findBadText } from "../http/fields.ts";
+import { findBadText } from "../contract/fields.ts";
 import { isOperator, mayWrite, roleSatisfies } from "../auth/policy.ts";
 import { resolveTenantAccess } from "../auth/access.ts";
 import type { TenantRole } from "../auth/principal.ts";
-import { requirePrincipal } from "../http/auth.ts";
+import { requirePrincipal } from "../auth/credentials.ts";
 import { baseProcedure, middleware } from "./init.ts";
 import { toTRPCError } from "./errors.ts";
 

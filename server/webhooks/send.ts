@@ -4,7 +4,7 @@
  * to what the attempts log keeps. The engine (engine.ts) decides what the answer means.
  */
 import { OutboundError, safeFetch } from "../outbound/guard.ts";
-import { decryptSecret } from "./crypto.ts";
+import { decryptSecret } from "../secrets/encryption.ts";
 import { deliveryHeaders, redactedHeaders } from "./signing.ts";
 
 const TIMEOUT_MS = 5000;

@@ -12,7 +12,8 @@ import type { TenantServiceContext } from "../service-context.ts";
 import { assertSteppedUp } from "../auth/step-up.ts";
 import { actorOf, emitEvent } from "../events/emit.ts";
 import { flips, patchChanges, patchEvents } from "../events/patch-events.ts";
-import { encryptSecret, generateSecret, secretHint } from "./crypto.ts";
+import { encryptSecret } from "../secrets/encryption.ts";
+import { generateSecret, secretHint } from "./crypto.ts";
 import type { CreateWebhookInput, DeliveryStatus, RotateSecretInput, UpdateWebhookInput, Webhook } from "./schemas.ts";
 import { assertOutboundUrl } from "../outbound/url-policy.ts";
 

@@ -8,7 +8,7 @@ import { startApi, type TestApi } from "../support/api.ts";
 import { client, operator, tenantWithMembers } from "../support/fixtures.ts";
 import { database } from "../../server/db/client.ts";
 import { signIn } from "../../server/account/login.ts";
-import { requestInfo } from "../../server/http/request.ts";
+import { requestInfo } from "../../server/contract/request.ts";
 import { metadataChecksIdle } from "../../server/sso/checks.ts";
 
 const UA = "audit-kinds-test/1.0";

@@ -6,7 +6,7 @@ import { startApi, type TestApi } from "../support/api.ts";
 import { client, createToken, createUser, tenantWithMembers } from "../support/fixtures.ts";
 import { database } from "../../server/db/client.ts";
 import { emitEvent } from "../support/events.ts";
-import { secrets } from "../../server/secrets.ts";
+import { secrets } from "../../server/secrets/store.ts";
 import { CSV_COLUMNS, EXPORT_BATCH } from "../../server/audit/export.ts";
 import { exportAudit } from "../../server/http/audit-export.ts";
 import { createRestContext } from "../../server/trpc/create-context.ts";

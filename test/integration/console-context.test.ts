@@ -1,7 +1,7 @@
 import { expect, test } from "vitest";
 import { encode } from "next-auth/jwt";
 import { createConsoleContext } from "../../server/trpc/create-context.ts";
-import { secrets } from "../../server/secrets.ts";
+import { secrets } from "../../server/secrets/store.ts";
 import { createUser } from "../support/fixtures.ts";
 
 test("the console context finds the signed-in user from the session cookie", async () => {

@@ -10,7 +10,7 @@ import { db, tenantWithMembers } from "../support/fixtures.ts";
 import { startReceiver, type Receiver } from "../support/webhook-receiver.ts";
 import { database } from "../../server/db/client.ts";
 import { recordAppendedEvents } from "../../server/events/emit.ts";
-import { encryptSecret } from "../../server/webhooks/crypto.ts";
+import { encryptSecret } from "../../server/secrets/encryption.ts";
 
 interface Instance {
   child: ChildProcess;

@@ -5,12 +5,12 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { startApi, type TestApi } from "../support/api.ts";
 import { client, createToken, createUser, db, tenantWithMembers } from "../support/fixtures.ts";
-import { appRouter } from "../../server/trpc/router.ts";
+import { appRouter } from "../../server/app/router.ts";
 import type { Meta } from "../../server/trpc/meta.ts";
 import { metadataChecksIdle } from "../../server/sso/checks.ts";
 import { database } from "../../server/db/client.ts";
 import { emitEvent } from "../../server/events/emit.ts";
-import { encryptSecret } from "../../server/webhooks/crypto.ts";
+import { encryptSecret } from "../../server/secrets/encryption.ts";
 import { createDigest } from "../../server/audit/digests.ts";
 import { SYSTEM_PRINCIPAL, SYSTEM_REQUEST } from "../../server/auth/principal.ts";
 

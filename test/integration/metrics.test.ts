@@ -10,7 +10,7 @@ import { client, db, tenantWithMembers } from "../support/fixtures.ts";
 import { startReceiver, type Receiver } from "../support/webhook-receiver.ts";
 import { database } from "../../server/db/client.ts";
 import { startWebhookDispatcher } from "../../server/webhooks/dispatcher.ts";
-import { encryptSecret } from "../../server/webhooks/crypto.ts";
+import { encryptSecret } from "../../server/secrets/encryption.ts";
 
 const TOKEN = "metrics-token-0123456789";
 process.env.METRICS_TOKEN = TOKEN;

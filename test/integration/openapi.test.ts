@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { startApi, type TestApi } from "../support/api.ts";
-import { appRouter } from "../../server/trpc/router.ts";
+import { appRouter } from "../../server/app/router.ts";
 import type { Meta } from "../../server/trpc/meta.ts";
 
 let api: TestApi;

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { expect, test } from "vitest";
-import { parseSigningKey } from "../../server/audit/signing-key.ts";
+import { parseSigningKey } from "../../server/secrets/signing-key.ts";
 
 const run = promisify(execFile);
 

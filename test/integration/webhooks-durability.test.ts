@@ -8,7 +8,7 @@ import { createTenant, db } from "../support/fixtures.ts";
 import { startReceiver, type Receiver } from "../support/webhook-receiver.ts";
 import { database } from "../../server/db/client.ts";
 import { emitEvent } from "../../server/events/emit.ts";
-import { encryptSecret } from "../../server/webhooks/crypto.ts";
+import { encryptSecret } from "../../server/secrets/encryption.ts";
 
 let receiver: Receiver;
 beforeAll(async () => {

@@ -10,7 +10,7 @@ import { startReceiver, type Receiver } from "../support/webhook-receiver.ts";
 import { database } from "../../server/db/client.ts";
 import { emitEvent } from "../../server/events/emit.ts";
 import { deliverDue } from "../../server/webhooks/engine.ts";
-import { encryptSecret } from "../../server/webhooks/crypto.ts";
+import { encryptSecret } from "../../server/secrets/encryption.ts";
 
 process.env.OUTBOUND_ALLOW_PRIVATE = "false";
 

@@ -1,7 +1,7 @@
 /** The console's tRPC procedures called in-process as a signed-in user (a session principal). */
 import { TRPCError } from "@trpc/server";
 import { createCallerFactory } from "../../server/trpc/init.ts";
-import { appRouter } from "../../server/trpc/router.ts";
+import { appRouter } from "../../server/app/router.ts";
 import { database } from "../../server/db/client.ts";
 import { sessionPrincipal } from "../../server/auth/principal.ts";
 

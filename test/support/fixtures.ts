@@ -2,7 +2,7 @@
 import { randomBytes } from "node:crypto";
 import { database } from "../../server/db/client.ts";
 import { generateTokenValue, hashToken } from "../../server/auth/tokens.ts";
-import { hashPassword } from "../../server/account/password.ts";
+import { hashPassword } from "../../server/auth/password.ts";
 
 export async function db() {
   return (await database()).prisma;

@@ -6,7 +6,7 @@ import { TestBrowser, type Hop } from "./browser.ts";
 import type { TestOp } from "./oidc-op.ts";
 import { createConsoleContext } from "../../server/trpc/create-context.ts";
 import { createCallerFactory } from "../../server/trpc/init.ts";
-import { appRouter } from "../../server/trpc/router.ts";
+import { appRouter } from "../../server/app/router.ts";
 
 export const uniqueDomain = () => `corp-${randomUUID().slice(0, 8)}.example`;
 

@@ -1,5 +1,5 @@
 import { expect, test } from "vitest";
-import { hashPassword, verifyPassword } from "../../server/account/password.ts";
+import { hashPassword, verifyPassword } from "../../server/auth/password.ts";
 
 test("passwords are hashed with scrypt, salted, and verified", async () => {
   const a = await hashPassword("correct horse battery staple");

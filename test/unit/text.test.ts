@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { decodeUtf8, findBadText, text } from "../../server/http/fields.ts";
+import { decodeUtf8, findBadText, text } from "../../server/contract/fields.ts";
 
 describe("text the database stores as sent", () => {
   test("text() refuses NUL and unpaired surrogates, and keeps emoji (paired surrogates)", () => {

@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
-import { requireUser } from "@/server/auth/session";
+import { requireUser } from "@/server/account/session";
 import { ApplicationsView } from "@/components/sso-apps/applications-view";
 
 export const metadata: Metadata = { title: "Applications" };

@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
-import { requireUser } from "@/server/auth/session";
+import { requireUser } from "@/server/account/session";
 import { UsersView } from "@/components/users/users-view";
 
 export const metadata: Metadata = { title: "Platform users" };

@@ -1,5 +1,5 @@
-import { problemResponse } from "@/server/http/problem";
-import { publicUrl, requestIdOf } from "@/server/http/request";
+import { problemResponse } from "@/server/contract/problem";
+import { publicUrl, requestIdOf } from "@/server/contract/request";
 
 export const dynamic = "force-dynamic";
 

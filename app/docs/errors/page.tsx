@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { PROBLEM_TITLES } from "@/server/http/problem";
+import { PROBLEM_TITLES } from "@/server/contract/problem";
 import { STATUS_OF, type ErrorCode } from "@/server/errors";
 import Link from "next/link";
 import { Brand } from "@/components/brand";

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { router } from "../../trpc/init.ts";
 import { operatorProcedure, operatorReadProcedure } from "../../trpc/procedures.ts";
 import { created, noContent, serviceContext } from "../../trpc/context.ts";
-import { envelope, pageRequest } from "../../http/pagination.ts";
+import { envelope, pageRequest } from "../../contract/pagination.ts";
 import {
   CreateSsoApplicationInput,
   ListSsoApplicationsInput,

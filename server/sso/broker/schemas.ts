@@ -3,8 +3,8 @@
  * operators register, and the profile an application receives.
  */
 import { z } from "zod";
-import { pageOf, PageQuery } from "../../http/page-query.ts";
-import { text } from "../../http/fields.ts";
+import { pageOf, PageQuery } from "../../contract/page-query.ts";
+import { text } from "../../contract/fields.ts";
 
 export const MAX_APPLICATION_NAME_LENGTH = 100;
 export const MAX_REDIRECT_URIS = 20;

@@ -6,9 +6,9 @@
 import { getToken } from "next-auth/jwt";
 import { database } from "../../db/client.ts";
 import { appUrl } from "../../env.ts";
-import { requestIdOf, requestInfo } from "../../http/request.ts";
-import { secrets } from "../../secrets.ts";
-import { cookiesOf } from "../../http/auth.ts";
+import { requestIdOf, requestInfo } from "../../contract/request.ts";
+import { secrets } from "../../secrets/store.ts";
+import { cookiesOf } from "../../auth/credentials.ts";
 import { completeSignIn, loginErrorPath, recordRefusal } from "./complete.ts";
 import { takePendingSignIn } from "./pending.ts";
 import { signInProviderById } from "./providers.ts";

@@ -1,7 +1,7 @@
 /** Providers as sign-in sees them: by id, or by the domain of a work email. */
 import type { Database } from "../../db/client.ts";
 import { isUuid } from "../../db/ids.ts";
-import { decryptSecret } from "../../webhooks/crypto.ts";
+import { decryptSecret } from "../../secrets/encryption.ts";
 import type { ProviderType } from "../schemas.ts";
 import { SsoRefused, type SignInProvider } from "./protocol.ts";
 

@@ -7,8 +7,8 @@ import { randomUUID } from "node:crypto";
 import { encode } from "next-auth/jwt";
 import { clock } from "../../clock.ts";
 import { appUrl } from "../../env.ts";
-import { secrets } from "../../secrets.ts";
-import { cookiesOf } from "../../http/auth.ts";
+import { secrets } from "../../secrets/store.ts";
+import { cookiesOf } from "../../auth/credentials.ts";
 
 export const SESSION_MAX_AGE_S = 12 * 60 * 60;
 const BINDING_COOKIE = "cp_sso_binding";
@@ -26,7 +26,7 @@ export async function sessionCookie(session: {
   subject?: string;
 }): Promise<string> {
   const value = await encode({
-    // signed_in_at as next-auth's sign-in sets it (server/auth/nextauth.ts): a later password reset voids the session.
+    // signed_in_at as next-auth's sign-in sets it (server/account/nextauth.ts): a later password reset voids the session.
     token: {
       sub: session.userId,
       email: session.email,

@@ -1,6 +1,6 @@
 import type { ReactNode } from "react";
 import { notFound } from "next/navigation";
-import { requireUser } from "@/server/auth/session";
+import { requireUser } from "@/server/account/session";
 import { visibleTenant } from "@/server/tenants/pages";
 import { TenantFrame } from "@/components/tenants/tenant-frame";
 

@@ -1,5 +1,5 @@
 import NextAuth from "next-auth";
-import { authOptions } from "@/server/auth/nextauth";
+import { authOptions } from "@/server/account/nextauth";
 
 export const dynamic = "force-dynamic";
 

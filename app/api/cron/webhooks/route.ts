@@ -3,8 +3,8 @@
  * expired idempotency keys. `Authorization: Bearer $CRON_SECRET`, else 401 problem+json.
  */
 import { database } from "@/server/db/client";
-import { problemResponse } from "@/server/http/problem";
-import { publicUrl, requestIdOf } from "@/server/http/request";
+import { problemResponse } from "@/server/contract/problem";
+import { publicUrl, requestIdOf } from "@/server/contract/request";
 import { cronAuthorized, runWebhookCron } from "@/server/webhooks/cron";
 import { drainSignal } from "@/server/ops/draining";
 

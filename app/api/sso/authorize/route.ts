@@ -4,7 +4,7 @@
  * (unknown client, unregistered redirect_uri) stops on an error page.
  */
 import { database } from "@/server/db/client";
-import { requestIdOf, requestInfo } from "@/server/http/request";
+import { requestIdOf, requestInfo } from "@/server/contract/request";
 import { authorize } from "@/server/sso/broker/authorize";
 import { authorizeErrorPage, redirectTo } from "@/server/sso/broker/oauth";
 import { bindingCookie } from "@/server/sso/signin/session";

@@ -4,8 +4,8 @@
  */
 import { database } from "@/server/db/client";
 import { appUrl } from "@/server/env";
-import { requestIdOf, requestInfo } from "@/server/http/request";
-import { safeCallbackPath } from "@/server/auth/session";
+import { requestIdOf, requestInfo } from "@/server/contract/request";
+import { safeCallbackPath } from "@/server/account/session";
 import { beginConsoleSignIn } from "@/server/sso/signin/begin";
 import { bindingCookie } from "@/server/sso/signin/session";
 

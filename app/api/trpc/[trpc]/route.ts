@@ -1,9 +1,9 @@
 import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
-import { appRouter } from "@/server/trpc/router";
+import { appRouter } from "@/server/app/router";
 import { createConsoleContext } from "@/server/trpc/create-context";
-import { requestIdOf } from "@/server/http/request";
-import { decodeUtf8 } from "@/server/http/fields";
-import { problemResponse } from "@/server/http/problem";
+import { requestIdOf } from "@/server/contract/request";
+import { decodeUtf8 } from "@/server/contract/fields";
+import { problemResponse } from "@/server/contract/problem";
 import { log, errorFields } from "@/server/log";
 
 export const dynamic = "force-dynamic";

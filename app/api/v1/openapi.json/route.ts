@@ -1,5 +1,5 @@
 import { openApiDocument } from "@/server/http/openapi";
-import { publicUrl, requestIdOf } from "@/server/http/request";
+import { publicUrl, requestIdOf } from "@/server/contract/request";
 import { underRateLimit } from "@/server/http/rest";
 
 export const dynamic = "force-dynamic";

@@ -1,7 +1,7 @@
 import { Suspense } from "react";
 import type { Metadata } from "next";
 import { HydrationBoundary } from "@tanstack/react-query";
-import { prefetchForPage } from "@/server/trpc/pages";
+import { prefetchForPage } from "@/server/app/pages";
 import { AuditView } from "@/components/audit/audit-view";
 import { LoadingEvents } from "@/components/audit/events-table";
 import { listInputOf } from "@/components/audit/filters";

@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { HydrationBoundary } from "@tanstack/react-query";
-import { prefetchForPage } from "@/server/trpc/pages";
+import { prefetchForPage } from "@/server/app/pages";
 import { WebhooksView } from "@/components/webhooks/webhooks-view";
 import { webhooksInput } from "@/components/webhooks/queries";
 

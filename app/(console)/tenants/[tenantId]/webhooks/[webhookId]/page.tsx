@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { HydrationBoundary } from "@tanstack/react-query";
-import { prefetchForPage } from "@/server/trpc/pages";
+import { prefetchForPage } from "@/server/app/pages";
 import { WebhookDetailsView } from "@/components/webhooks/webhook-details-view";
 import { deliveriesInput, deliveryStatusParam } from "@/components/webhooks/queries";
 

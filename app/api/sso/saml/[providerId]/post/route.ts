@@ -4,8 +4,8 @@
  */
 import { database } from "@/server/db/client";
 import { AppError } from "@/server/errors";
-import { problemFromAppError, problemResponse } from "@/server/http/problem";
-import { publicUrl, requestIdOf } from "@/server/http/request";
+import { problemFromAppError, problemResponse } from "@/server/contract/problem";
+import { publicUrl, requestIdOf } from "@/server/contract/request";
 import { authnRequestPostForm } from "@/server/sso/saml/request";
 
 export const dynamic = "force-dynamic";

@@ -4,7 +4,7 @@
  */
 import { exportAudit } from "@/server/http/audit-export";
 import { createConsoleContext } from "@/server/trpc/create-context";
-import { requestIdOf } from "@/server/http/request";
+import { requestIdOf } from "@/server/contract/request";
 
 export const dynamic = "force-dynamic";
 

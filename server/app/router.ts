@@ -1,5 +1,5 @@
 /** The application router: every domain's router, served to the console and as REST. */
-import { router } from "./init.ts";
+import { router } from "../trpc/init.ts";
 import { tenantsRouter } from "../tenants/router.ts";
 import { membersRouter } from "../members/router.ts";
 import { tokensRouter } from "../tokens/router.ts";

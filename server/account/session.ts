@@ -3,9 +3,9 @@ import { getServerSession } from "next-auth";
 import { headers } from "next/headers";
 import { redirect } from "next/navigation";
 import { database } from "../db/client.ts";
-import type { PlatformRole } from "./principal.ts";
+import type { PlatformRole } from "../auth/principal.ts";
 import { authOptions } from "./nextauth.ts";
-import { sessionPrincipal } from "./principal.ts";
+import { sessionPrincipal } from "../auth/principal.ts";
 
 export interface ConsoleUser {
   userId: string;

@@ -9,7 +9,7 @@ import { randomUUID } from "node:crypto";
 import { headers } from "next/headers";
 import { dehydrate, QueryClient, type DehydratedState, type FetchQueryOptions } from "@tanstack/react-query";
 import { createTRPCOptionsProxy, type TRPCOptionsProxy } from "@trpc/tanstack-react-query";
-import { createConsoleContext } from "./create-context.ts";
+import { createConsoleContext } from "../trpc/create-context.ts";
 import { appRouter, type AppRouter } from "./router.ts";
 
 /** The page request as the console's tRPC route would see it (cookies, host; path from proxy.ts). */

@@ -4,10 +4,10 @@ import type { NextAuthOptions } from "next-auth";
 import CredentialsProvider from "next-auth/providers/credentials";
 import { database } from "../db/client.ts";
 import { clock } from "../clock.ts";
-import { secrets } from "../secrets.ts";
-import { requestInfoFromHeaders } from "../http/request.ts";
-import { signIn } from "../account/login.ts";
-import { RATE_LIMITED_PREFIX } from "../account/schemas.ts";
+import { secrets } from "../secrets/store.ts";
+import { requestInfoFromHeaders } from "../contract/request.ts";
+import { signIn } from "./login.ts";
+import { RATE_LIMITED_PREFIX } from "./schemas.ts";
 
 export function authOptions(): NextAuthOptions {
   return {

@@ -6,17 +6,17 @@
 import { getToken } from "next-auth/jwt";
 import type { Database } from "../db/client.ts";
 import { Unauthenticated } from "../errors.ts";
-import { resolveBearer } from "../auth/tokens.ts";
-import { sessionPrincipal } from "../auth/principal.ts";
-import type { Principal } from "../auth/principal.ts";
+import { resolveBearer } from "./tokens.ts";
+import { sessionPrincipal } from "./principal.ts";
+import type { Principal } from "./principal.ts";
 import type { Hit, Policy } from "./rate-limit.ts";
-import { secrets } from "../secrets.ts";
+import { secrets } from "../secrets/store.ts";
 
 export interface Authentication {
   principal: Principal | null;
   /** Why there is no principal: no credentials, or credentials that did not resolve. */
   authError: "missing" | "invalid_token" | null;
-  /** The token's rate-limit count, when the lookup was asked to count (server/http/rate-limit.ts). */
+  /** The token's rate-limit count, when the lookup was asked to count (server/auth/rate-limit.ts). */
   hit?: Hit;
 }
 

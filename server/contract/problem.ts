@@ -3,8 +3,7 @@
  */
 import { TRPCError } from "@trpc/server";
 import { ZodError } from "zod";
-import { AppError, STATUS_OF, type ErrorCode, type FieldError } from "../errors.ts";
-import { fieldErrorsOf } from "../trpc/errors.ts";
+import { AppError, STATUS_OF, fieldErrorsOf, type ErrorCode, type FieldError } from "../errors.ts";
 
 export const PROBLEM_TITLES: Record<ErrorCode, string> = {
   invalid_request: "Invalid request",

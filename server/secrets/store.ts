@@ -6,8 +6,8 @@
 import { randomBytes } from "node:crypto";
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { env } from "./env.ts";
-import { generateSigningKey } from "./audit/signing-key.ts";
+import { env } from "../env.ts";
+import { generateSigningKey } from "./signing-key.ts";
 
 interface Secrets {
   nextauthSecret: string;
