@@ -28,6 +28,60 @@ const SERVER_ENTRY_POINTS = ["account/session", "contract/problem", "tenants/pag
 /** `@/server/…` or `../server/…`, except the given modules (with or without `.ts`). */
 const serverImportsExcept = (allowed) => `^(?:@/|(?:\\.\\./)+)server/(?!(?:${allowed.join("|")})(?:\\.ts)?$)`;
 
+/**
+ * The layers of server/, lowest first (docs/architecture.md draws them): the platform (credentials,
+ * the API contract, the database, events, outbound calls, mail, secrets, and the single files at
+ * server/'s root), the tRPC builders, the domains, then the app (server/app: the app router, and
+ * the subscribers and jobs every feature registers) and the edges (server/http: the REST edge; server/ops: the node
+ * server, health, metrics). A folder imports its own layer and those below; each zone below is an
+ * import that would run up.
+ */
+const DOMAINS = ["account", "audit", "invitations", "members", "sso", "tenants", "tokens", "webhooks"];
+const PLATFORM = ["auth", "contract", "db", "delivery", "events", "jobs", "mail", "outbound", "secrets"];
+const folders = (names) => names.map((name) => `./server/${name}`);
+const LAYER_ZONES = [
+  {
+    target: folders(DOMAINS),
+    from: folders(["app", "http"]),
+    message: "a domain imports neither the REST edge (server/http) nor the app router (server/app): see docs/architecture.md",
+  },
+  {
+    // The metrics registry is a leaf every layer may count into; the rest of ops/ is the edge.
+    target: folders(DOMAINS),
+    from: "./server/ops",
+    except: ["./metrics.ts"],
+    message: "a domain does not import the node server or its probes (server/ops): see docs/architecture.md",
+  },
+  {
+    target: "./server/trpc",
+    from: folders([...DOMAINS, "app", "http", "ops"]),
+    message: "the tRPC builders (server/trpc) import no domain: a domain imports them, not the other way round",
+  },
+  {
+    target: "./server/auth",
+    from: "./server/account",
+    message: "credentials and limits (server/auth) do not import the console account (server/account), which builds on them",
+  },
+  {
+    target: folders(PLATFORM),
+    from: folders(["trpc", "app", "http"]),
+    message: "the platform layer imports neither the tRPC builders nor what sits above the domains: see docs/architecture.md",
+  },
+  {
+    target: folders(PLATFORM),
+    from: "./server/ops",
+    except: ["./metrics.ts"],
+    message: "the platform layer does not import the node server or its probes (server/ops): see docs/architecture.md",
+  },
+  // The platform layer may read a domain's pure schemas (a token's prefix, say), nothing else of it.
+  ...DOMAINS.map((domain) => ({
+    target: folders(PLATFORM),
+    from: `./server/${domain}`,
+    except: ["./schemas.ts"],
+    message: `the platform layer imports no domain (server/${domain}) beyond its pure schemas.ts: see docs/architecture.md`,
+  })),
+];
+
 const BOUNDARY = "the browser-facing side imports types only from server/, or pure modules (eslint.config.mjs)";
 
 export default defineConfig([
@@ -50,6 +104,7 @@ export default defineConfig([
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
       // File-level cycles anywhere in the project (packages are not followed).
       "import/no-cycle": ["error", { ignoreExternal: true }],
+      "import/no-restricted-paths": ["error", { zones: LAYER_ZONES }],
     },
   },
   {

@@ -21,7 +21,7 @@ import { completeSignIn } from "../server/sso/signin/complete.ts";
 import { newPending, storePending, takePendingSignIn } from "../server/sso/signin/pending.ts";
 import { sessionCookie } from "../server/sso/signin/session.ts";
 import { oidcSpDetails } from "../server/sso/sp.ts";
-import { wireEventSubscribers } from "../server/subscribers.ts";
+import { wireEventSubscribers } from "../server/app/features.ts";
 import type { SignInProvider } from "../server/sso/signin/protocol.ts";
 
 export interface OidcRun {

@@ -15,7 +15,7 @@ import { parseArgs } from "node:util";
 import { z } from "zod";
 import { database } from "../server/db/client.ts";
 import { migrate } from "../server/db/migrate.ts";
-import { wireEventSubscribers } from "../server/subscribers.ts";
+import { wireEventSubscribers } from "../server/app/features.ts";
 import { env, EnvError } from "../server/env.ts";
 import { AppError } from "../server/errors.ts";
 import { SYSTEM_PRINCIPAL, SYSTEM_REQUEST } from "../server/auth/principal.ts";

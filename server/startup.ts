@@ -7,9 +7,9 @@ import { appUrl, env, EnvError, type Env } from "./env.ts";
 import { database, type Database } from "./db/client.ts";
 import { migrate } from "./db/migrate.ts";
 import { bootstrap } from "./account/bootstrap.ts";
-import { startInternalCron } from "./housekeeping.ts";
+import { startInternalCron } from "./app/cron.ts";
 import { startWebhookDispatcher } from "./webhooks/dispatcher.ts";
-import { wireEventSubscribers } from "./subscribers.ts";
+import { wireEventSubscribers } from "./app/features.ts";
 import { secrets } from "./secrets/store.ts";
 import { log, errorFields } from "./log.ts";
 
@@ -75,9 +75,9 @@ async function start(): Promise<void> {
     await migrateAndBootstrap(db, e);
     // First webhook attempts right after commit (LISTEN); runs whether or not the cron is internal.
     const stopDispatcher = await startWebhookDispatcher(db);
-    const stopCron = e.INTERNAL_CRON === "on" ? startInternalCron(db) : () => undefined;
+    const stopCron = e.INTERNAL_CRON === "on" ? startInternalCron(db) : async () => undefined;
     started.__controlPlaneStopWork = async () => {
-      stopCron();
+      await stopCron();
       await stopDispatcher();
     };
     console.log(`Control Plane is serving on ${appUrl()} (${db.kind === "pglite" ? `embedded database in ${e.DATA_DIR}` : "Postgres"}).`);

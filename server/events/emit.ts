@@ -80,7 +80,7 @@ export type EventSubscriber = (tx: EventTx, events: EmittedEvent[]) => Promise<u
 // On globalThis: Next's bundles (instrumentation, route handlers) each load this module.
 const registry = globalThis as unknown as { __controlPlaneEventSubscribers?: readonly EventSubscriber[] };
 
-/** Sets the subscribers every emit calls, in order. The start-up wiring does (server/subscribers.ts). */
+/** Sets the subscribers every emit calls, in order. The start-up wiring does (server/app/features.ts). */
 export function setEventSubscribers(subscribers: readonly EventSubscriber[]): void {
   registry.__controlPlaneEventSubscribers = [...subscribers];
 }
@@ -88,7 +88,7 @@ export function setEventSubscribers(subscribers: readonly EventSubscriber[]): vo
 function subscribers(): readonly EventSubscriber[] {
   const list = registry.__controlPlaneEventSubscribers;
   // Emitting unwired would silently skip the outbox: refuse instead.
-  if (!list) throw new Error("event subscribers are not wired: call wireEventSubscribers() (server/subscribers.ts) at start-up");
+  if (!list) throw new Error("event subscribers are not wired: call wireEventSubscribers() (server/app/features.ts) at start-up");
   return list;
 }
 

@@ -50,6 +50,21 @@ function build() {
       registers,
     }),
   };
+  const jobs = {
+    runs: new client.Counter({
+      name: "job_runs_total",
+      help: "Periodic job runs (server/jobs), by job and outcome (ran, failed), from the ticker or the cron route.",
+      labelNames: ["job", "outcome"],
+      registers,
+    }),
+    duration: new client.Histogram({
+      name: "job_run_duration_seconds",
+      help: "Time of one periodic job's run, by job.",
+      labelNames: ["job"],
+      buckets: SECONDS,
+      registers,
+    }),
+  };
   const auditAppends = new client.Counter({
     name: "audit_appends_total",
     help: "Audit events appended through the API (committed).",
@@ -89,7 +104,7 @@ function build() {
       }
     },
   });
-  return { registry, http, webhooks, auditAppends };
+  return { registry, http, webhooks, jobs, auditAppends };
 }
 
 const holder = globalThis as unknown as { __controlPlaneMetrics?: ReturnType<typeof build> };
@@ -113,6 +128,12 @@ export function observeWebhookAttempt(outcome: AttemptOutcome, durationMs: numbe
   const m = metrics().webhooks;
   m.attempts.inc({ outcome });
   m.duration.observe({ outcome }, durationMs / 1000);
+}
+
+export function observeJobRun(job: string, outcome: "ran" | "failed", seconds: number): void {
+  const m = metrics().jobs;
+  m.runs.inc({ job, outcome });
+  m.duration.observe({ job }, seconds);
 }
 
 export function countAuditAppends(n: number): void {

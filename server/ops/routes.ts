@@ -10,7 +10,7 @@ const FIXED: [RegExp, string][] = [
   [/^\/api\/v1\/openapi\.json$/, "/api/v1/openapi.json"],
   [/^\/api\/health\/(live|ready)$/, "/api/health/$1"],
   [/^\/api\/metrics$/, "/api/metrics"],
-  [/^\/api\/cron\/webhooks$/, "/api/cron/webhooks"],
+  [/^\/api\/cron(\/webhooks)?$/, "/api/cron$1"],
   [/^\/api\/trpc\/[^/]+$/, "/api/trpc/{procedure}"],
   [/^\/api\/auth\/.+$/, "/api/auth/{action}"],
   [/^\/api\/console\/tenants\/[^/]+\/audit\/export$/, "/api/console/tenants/{tenant_id}/audit/export"],

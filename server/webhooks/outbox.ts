@@ -1,6 +1,6 @@
 /**
  * The transactional outbox: `enqueueDeliveries` is an events subscriber (wired at start-up in
- * server/subscribers.ts), so emitEvent runs it inside the event's transaction and
+ * server/app/features.ts), so emitEvent runs it inside the event's transaction and
  * one delivery row per matching enabled webhook exists if and only if the event does. The body is
  * built once here and stored, so every attempt sends identical bytes. `pg_notify` (delivered only
  * on commit, to every instance listening) wakes the dispatchers for the first attempt.

@@ -6,7 +6,7 @@ import { compactVerify, createLocalJWKSet } from "jose";
 import { startApi, type TestApi } from "../support/api.ts";
 import { client, createToken, createUser, operator, tenantWithMembers } from "../support/fixtures.ts";
 import { database } from "../../server/db/client.ts";
-import { runHousekeeping } from "../../server/housekeeping.ts";
+import { runHousekeeping } from "../../server/app/cron.ts";
 import { signDueDigests } from "../../server/audit/digests.ts";
 import { clock } from "../../server/clock.ts";
 

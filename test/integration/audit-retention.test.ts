@@ -11,7 +11,7 @@ import { startApi, type TestApi } from "../support/api.ts";
 import { client, tenantWithMembers } from "../support/fixtures.ts";
 import { database } from "../../server/db/client.ts";
 import { emitEvent } from "../../server/events/emit.ts";
-import { runHousekeeping } from "../../server/housekeeping.ts";
+import { runHousekeeping } from "../../server/app/cron.ts";
 import { ALL_KINDS_MISMATCHES } from "../support/audit-rollups.ts";
 import { createMonth as createMonthAs, monthStart, partitionName } from "../support/audit-partitions.ts";
 

@@ -1,6 +1,6 @@
 /**
  * The webhook outbox runs inside every event's transaction because the start-up wiring subscribes
- * it (server/subscribers.ts), not because server/events knows it: here through the wiring the
+ * it (server/app/features.ts), not because server/events knows it: here through the wiring the
  * server and the test set-up share, and through the CLI, a composition root of its own.
  */
 import { execFile } from "node:child_process";

@@ -1,6 +1,6 @@
 import { expect, test } from "vitest";
 import { database } from "../../server/db/client.ts";
-import { runHousekeeping } from "../../server/housekeeping.ts";
+import { runHousekeeping } from "../../server/app/cron.ts";
 
 test("housekeeping purges expired idempotency keys and keeps live ones", async () => {
   const db = await database();

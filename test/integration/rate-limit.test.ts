@@ -8,7 +8,7 @@ import { afterEach, beforeEach, expect, test } from "vitest";
 import { client, operator } from "../support/fixtures.ts";
 import { startInstance, type Instance } from "../support/instances.ts";
 import { database } from "../../server/db/client.ts";
-import { runHousekeeping } from "../../server/housekeeping.ts";
+import { runHousekeeping } from "../../server/app/cron.ts";
 
 const running: Instance[] = [];
 async function instance(env: Record<string, string>): Promise<Instance> {

@@ -14,7 +14,7 @@ import { selfSignedCertificate } from "../support/x509.ts";
 import { clock } from "../../server/clock.ts";
 import { appUrl } from "../../server/env.ts";
 import { database } from "../../server/db/client.ts";
-import { runHousekeeping } from "../../server/housekeeping.ts";
+import { runHousekeeping } from "../../server/app/cron.ts";
 import { metadataChecksIdle } from "../../server/sso/checks.ts";
 import { loadSamlConfig, type SamlProviderConfig } from "../../server/sso/saml/config.ts";
 import { authnRequestUrl } from "../../server/sso/saml/request.ts";

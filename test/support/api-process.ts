@@ -4,7 +4,7 @@
  *   node --import tsx --import ./scripts/server-only.mjs test/support/api-process.ts
  */
 import { startApi } from "./api.ts";
-import { wireEventSubscribers } from "../../server/subscribers.ts";
+import { wireEventSubscribers } from "../../server/app/features.ts";
 
 wireEventSubscribers();
 const api = await startApi();

@@ -9,7 +9,8 @@ import * as rest from "../../app/api/v1/[...path]/route.ts";
 import { handleRest } from "../../server/http/rest.ts";
 import * as openapi from "../../app/api/v1/openapi.json/route.ts";
 import * as fallback from "../../app/api/[...path]/route.ts";
-import * as cron from "../../app/api/cron/webhooks/route.ts";
+import * as cron from "../../app/api/cron/route.ts";
+import * as cronAlias from "../../app/api/cron/webhooks/route.ts";
 import * as samlMetadata from "../../app/api/sso/saml/[providerId]/metadata/route.ts";
 import * as samlPost from "../../app/api/sso/saml/[providerId]/post/route.ts";
 import * as samlAcs from "../../app/api/sso/saml/[providerId]/acs/route.ts";
@@ -33,7 +34,8 @@ function route(method: string, pathname: string): Handler | undefined {
   const pick = (mod: Record<string, unknown>) => mod[method] as Handler | undefined;
   if (pathname === "/api/v1/openapi.json") return pick(openapi);
   if (pathname.startsWith("/api/v1/") || pathname === "/api/v1") return pick(rest);
-  if (pathname === "/api/cron/webhooks") return pick(cron);
+  if (pathname === "/api/cron") return pick(cron);
+  if (pathname === "/api/cron/webhooks") return pick(cronAlias);
   for (const [pattern, mod, param] of PARAM_ROUTES) {
     const match = pattern.exec(pathname);
     const handler = match && pick(mod);

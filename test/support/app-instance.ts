@@ -14,14 +14,16 @@ import { exitGracefullyOnSignals } from "../../server/ops/shutdown.ts";
 import { readWebRequest, sendWebResponse } from "../../server/http/node.ts";
 import * as openapi from "../../app/api/v1/openapi.json/route.ts";
 import * as fallback from "../../app/api/[...path]/route.ts";
-import * as cron from "../../app/api/cron/webhooks/route.ts";
+import * as cron from "../../app/api/cron/route.ts";
+import * as cronAlias from "../../app/api/cron/webhooks/route.ts";
 
 type Handler = (req: Request) => Response | Promise<Response>;
 
 function route(method: string, pathname: string): Handler | undefined {
   const pick = (mod: Record<string, unknown>) => mod[method] as Handler | undefined;
   if (pathname === "/api/v1/openapi.json") return pick(openapi);
-  if (pathname === "/api/cron/webhooks") return pick(cron);
+  if (pathname === "/api/cron") return pick(cron);
+  if (pathname === "/api/cron/webhooks") return pick(cronAlias);
   if (pathname.startsWith("/api/")) return pick(fallback);
   return undefined;
 }

@@ -6,7 +6,7 @@ import { afterAll, inject } from "vitest";
 import { generateKeyPairSync, randomBytes } from "node:crypto";
 import { connectPostgres, setDatabase } from "../../server/db/client.ts";
 import { createDatabase } from "./databases.ts";
-import { wireEventSubscribers } from "../../server/subscribers.ts";
+import { wireEventSubscribers } from "../../server/app/features.ts";
 
 const name = `${inject("runPrefix")}_${randomBytes(4).toString("hex")}`;
 const url = await createDatabase(name, inject("templateDatabase"));

@@ -1,27 +1,28 @@
 /**
- * Cron entry point (Vercel cron, a Kubernetes CronJob, curl): delivers due webhooks and purges
- * expired idempotency keys. `Authorization: Bearer $CRON_SECRET`, else 401 problem+json.
+ * The cron route's first name, kept for deployments that schedule it: it runs every due job, as
+ * `/api/cron` does (it once ran only deliveries and the idempotency purge, so a deployment with
+ * INTERNAL_CRON=off never got its audit months, digests or retention), and answers in its old
+ * shape.
  */
-import { database } from "@/server/db/client";
-import { problemResponse } from "@/server/contract/problem";
-import { publicUrl, requestIdOf } from "@/server/contract/request";
-import { cronAuthorized, runWebhookCron } from "@/server/webhooks/cron";
-import { drainSignal } from "@/server/ops/draining";
+import { mergedSummary } from "@/server/jobs/runner";
+import { cronResponse } from "@/server/app/cron";
 
 export const dynamic = "force-dynamic";
 export const maxDuration = 60;
 
-async function handle(req: Request): Promise<Response> {
-  const requestId = requestIdOf(req);
-  if (!cronAuthorized(req.headers.get("authorization"))) {
-    return problemResponse(
-      { code: "unauthenticated", detail: "This route needs Authorization: Bearer $CRON_SECRET", headers: { "WWW-Authenticate": "Bearer" } },
-      requestId,
-      publicUrl(req).origin,
-    );
-  }
-  const summary = await runWebhookCron(await database(), { signal: drainSignal });
-  return Response.json(summary, { headers: { "X-Request-Id": requestId, "Cache-Control": "no-store" } });
-}
+const handle = (req: Request) =>
+  cronResponse(req, (run) => {
+    const counts = mergedSummary(run);
+    const count = (name: string) => counts[name] ?? 0;
+    return {
+      claimed: count("claimed"),
+      succeeded: count("succeeded"),
+      failed: count("failed"),
+      exhausted: count("exhausted"),
+      disabled: count("disabled"),
+      duration_ms: run.duration_ms,
+      idempotency_keys_purged: count("idempotency_keys_purged"),
+    };
+  });
 
 export { handle as GET, handle as POST };

@@ -1,0 +1,13 @@
+/** Periodic work of credentials and limits (server/jobs): drop what no limit reads any more. */
+import { MINUTE, type Job } from "../jobs/job.ts";
+import { purgeOldFailures } from "./limits.ts";
+import { purgeEndedWindows } from "./rate-limit.ts";
+
+export const authJobs: Job[] = [
+  { name: "auth.failures_purge", every: MINUTE, run: async (db) => ({ auth_failures_purged: await purgeOldFailures(db.prisma) }) },
+  {
+    name: "auth.rate_limit_windows_purge",
+    every: MINUTE,
+    run: async (db) => ({ rate_limit_windows_purged: await purgeEndedWindows(db.sql) }),
+  },
+];

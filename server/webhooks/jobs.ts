@@ -1,0 +1,15 @@
+/**
+ * Periodic work of webhooks (server/jobs): deliveries whose retry fell due. First attempts do not
+ * wait for it (the dispatcher runs on commit); this is the safety net, and on a host without a
+ * long-lived process (INTERNAL_CRON=off, a cron calling /api/cron) the only way retries go out.
+ */
+import { SECOND, type Job } from "../jobs/job.ts";
+import { deliverDue } from "./engine.ts";
+
+export const webhookJobs: Job[] = [
+  {
+    name: "webhooks.deliveries",
+    every: 5 * SECOND,
+    run: async (db, { budgetMs, signal }) => ({ ...(await deliverDue(db, { budgetMs, signal })) }),
+  },
+];
