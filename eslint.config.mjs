@@ -38,6 +38,8 @@ const serverImportsExcept = (allowed) => `^(?:@/|(?:\\.\\./)+)server/(?!(?:${all
  */
 const DOMAINS = ["account", "audit", "invitations", "members", "sso", "tenants", "tokens", "webhooks"];
 const PLATFORM = ["auth", "contract", "db", "delivery", "events", "jobs", "mail", "outbound", "secrets"];
+/** Every folder of server/ by layer, lowest first; test/unit/architecture.test.ts holds docs/architecture.md to it. */
+export const SERVER_LAYERS = { platform: PLATFORM, trpc: ["trpc"], domains: DOMAINS, app: ["app"], edges: ["http", "ops"] };
 const folders = (names) => names.map((name) => `./server/${name}`);
 const LAYER_ZONES = [
   {

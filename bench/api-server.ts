@@ -7,7 +7,7 @@
  */
 import http from "node:http";
 import { env } from "../server/env.ts";
-import { prepareDatabase, startServer } from "../server/startup.ts";
+import { prepareDatabase, startServer } from "../server/app/startup.ts";
 import { serveInCluster, SHUTDOWN_MESSAGE } from "../server/ops/cluster.ts";
 import { handleRest } from "../server/http/rest.ts";
 import { readWebRequest, sendWebResponse } from "../server/http/node.ts";

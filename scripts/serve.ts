@@ -9,7 +9,7 @@
  */
 import next from "next";
 import { env, EnvError } from "../server/env.ts";
-import { prepareDatabase, startServer } from "../server/startup.ts";
+import { prepareDatabase, startServer } from "../server/app/startup.ts";
 import { serveInCluster } from "../server/ops/cluster.ts";
 import { createAppServer } from "../server/ops/http-server.ts";
 import { exitGracefullyOnSignals } from "../server/ops/shutdown.ts";

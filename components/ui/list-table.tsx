@@ -114,7 +114,7 @@ interface ListTableProps<T, E> {
 }
 
 /**
- * A paged list (DESIGN §3 envelope, keyset cursors) as a table: placeholder rows while the first
+ * A paged list (the list envelope, keyset cursors) as a table: placeholder rows while the first
  * page loads, the error with a retry, the empty state, the way back from a page gone empty, and
  * the pager under the rows.
  */

@@ -12,7 +12,7 @@ export interface TablePosition {
 
 export const FIRST_PAGE: TablePosition = { start: 0 };
 
-/** What a list envelope (DESIGN §3) tells the pager. */
+/** What a list envelope (`{results, count, next, previous, next_cursor, previous_cursor}`) tells the pager. */
 export interface PageInfo {
   results: unknown[];
   count: number;

@@ -1,5 +1,5 @@
 /**
- * Who may do what, decided in one place (DESIGN §2). Procedures (server/trpc/procedures.ts) ask
+ * Who may do what, decided in one place. Procedures (server/trpc/procedures.ts) ask
  * these questions; no route or service checks roles by hand.
  *
  *   platform operator   admin in every tenant; creates tenants; mints tokens for others

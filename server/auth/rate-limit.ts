@@ -1,5 +1,5 @@
 /**
- * API rate limits (DESIGN §3): a fixed window per API token, and per client address for requests
+ * API rate limits: a fixed window per API token, and per client address for requests
  * without a valid token. The count is a row in Postgres moved by one upsert, so all instances
  * share it and a restart does not reset it; the window is timed by the database's clock, so
  * instances with skewed clocks agree too. A window starts at its partition's first request.

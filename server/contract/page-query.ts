@@ -1,5 +1,5 @@
 /**
- * The list contract's schemas (DESIGN §3), pure zod so the console can use them too: query
+ * The list contract's schemas, pure zod so the console can use them too: query
  * parameters in, envelope out. Turning a query into a page request is in ./pagination.ts.
  */
 import { z } from "zod";

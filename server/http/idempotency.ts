@@ -1,5 +1,5 @@
 /**
- * Idempotency-Key for POST, PUT and PATCH (DESIGN §3). The claim is a row in Postgres, unique on
+ * Idempotency-Key for POST, PUT and PATCH. The claim is a row in Postgres, unique on
  * (scope, key), so it holds across processes: the first request inserts it "in_flight", runs, and
  * stores its final response; a later request with the same key replays that response, or is told
  * the key is busy (409) or was used for another request (422). Responses that the client should

@@ -3,7 +3,7 @@
  * core: `WEB_CONCURRENCY` workers (default 1: no cluster, the process serves itself). The primary
  * runs the start-up that must happen once (migrations, bootstrap accounts), then forks the
  * workers; each worker is a whole instance (its own pool, webhook dispatcher and cron ticker), as
- * N instances behind a load balancer are: all shared state is in Postgres (DESIGN §2). Appends to
+ * N instances behind a load balancer are: all shared state is in Postgres. Appends to
  * one tenant stay correct across workers: each groups its own concurrent appends into one
  * transaction, and the chain's head row lock orders the transactions of all of them.
  *

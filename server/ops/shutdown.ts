@@ -9,7 +9,7 @@
 import cluster from "node:cluster";
 import { env } from "../env.ts";
 import { database } from "../db/client.ts";
-import { stopBackgroundWork } from "../startup.ts";
+import { stopBackgroundWork } from "../app/startup.ts";
 import { log, errorFields } from "../log.ts";
 import { startDraining } from "./draining.ts";
 import type { AppServer } from "./http-server.ts";

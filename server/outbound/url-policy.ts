@@ -1,5 +1,5 @@
 /**
- * Where the control plane may be told to call (DESIGN §6), checked when a URL is stored (SSO
+ * Where the control plane may be told to call (README: the SSRF guard), checked when a URL is stored (SSO
  * metadata, webhook targets): https, or plain http where OUTBOUND_ALLOW_PRIVATE allows; no
  * credentials; never a private or loopback literal unless allowed. Names that resolve to private
  * addresses are refused at call time by the SSRF guard (./guard.ts, `safeFetch`).

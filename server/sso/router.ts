@@ -1,5 +1,5 @@
 /**
- * SSO providers over REST at /sso (the tenant comes from the token, DESIGN §2) and at
+ * SSO providers over REST at /sso (the tenant comes from a tenant-scoped token) and at
  * /tenants/{tenant_id}/sso (the same operations, naming the tenant). One set of procedures,
  * built twice.
  */

@@ -16,7 +16,7 @@ export const ProviderName = text({ error: "is required and must be a string" })
   .min(1, "must not be empty")
   .max(MAX_PROVIDER_NAME_LENGTH, `must be at most ${MAX_PROVIDER_NAME_LENGTH} characters`);
 
-/** The shape only: where it may point is server/outbound/url-policy.ts, applied by the service (DESIGN §6). */
+/** The shape only: where it may point is server/outbound/url-policy.ts, applied by the service. */
 export const MetadataUrl = OutboundUrl;
 
 const DOMAIN = /^(?=.{1,253}$)(?!-)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/;

@@ -1,4 +1,4 @@
-/** Webhooks of a tenant over REST at /tenants/{tenant_id}/webhooks (DESIGN §6). */
+/** Webhooks of a tenant over REST at /tenants/{tenant_id}/webhooks. */
 import { z } from "zod";
 import { router } from "../trpc/init.ts";
 import { tenantProcedure } from "../trpc/procedures.ts";

@@ -9,7 +9,7 @@ export const MAX_SECRET_LENGTH = 256;
 export const MAX_DESCRIPTION_LENGTH = 500;
 export const MAX_EVENT_KINDS = 100;
 
-/** The shape only: where it may point is server/outbound/url-policy.ts, applied by the service (DESIGN §6). */
+/** The shape only: where it may point is server/outbound/url-policy.ts, applied by the service. */
 export const WebhookUrl = OutboundUrl;
 
 const KNOWN = new Set<string>([...EVENT_TYPES, "*"]);

@@ -1,5 +1,5 @@
 /**
- * Webhooks of a tenant (DESIGN §6). The secret is stored encrypted and returned only by create and
+ * Webhooks of a tenant. The secret is stored encrypted and returned only by create and
  * rotate-secret; rotating needs a fresh step-up and keeps the old secret signing for 24 hours.
  * Disabling cancels what is still due; re-enabling clears the reason and the failure streak.
  */

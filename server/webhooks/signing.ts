@@ -1,5 +1,5 @@
 /**
- * Delivery headers (DESIGN §6): the spec's `X-Webhook-Signature` (lowercase hex HMAC-SHA256 of
+ * Delivery headers: the spec's `X-Webhook-Signature` (lowercase hex HMAC-SHA256 of
  * the raw body, keyed with the secret string exactly as issued) and the Standard Webhooks trio
  * (`webhook-signature: v1,<base64>` over `{id}.{timestamp}.{body}`). Standard Webhooks keys with
  * the secret's bytes: for a `whsec_` secret the base64 after the prefix, decoded (what the

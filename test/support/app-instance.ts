@@ -7,7 +7,7 @@
  */
 import type { AddressInfo } from "node:net";
 import { env } from "../../server/env.ts";
-import { prepareDatabase, startServer } from "../../server/startup.ts";
+import { prepareDatabase, startServer } from "../../server/app/startup.ts";
 import { serveInCluster } from "../../server/ops/cluster.ts";
 import { createAppServer } from "../../server/ops/http-server.ts";
 import { exitGracefullyOnSignals } from "../../server/ops/shutdown.ts";

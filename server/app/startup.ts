@@ -3,15 +3,15 @@
  * the bootstrap accounts. Called from instrumentation.ts (so `next start` alone is enough) and
  * awaited before the first request is handled.
  */
-import { appUrl, env, EnvError, type Env } from "./env.ts";
-import { database, type Database } from "./db/client.ts";
-import { migrate } from "./db/migrate.ts";
-import { bootstrap } from "./account/bootstrap.ts";
-import { startInternalCron } from "./app/cron.ts";
-import { startWebhookDispatcher } from "./webhooks/dispatcher.ts";
-import { wireEventSubscribers } from "./app/features.ts";
-import { secrets } from "./secrets/store.ts";
-import { log, errorFields } from "./log.ts";
+import { appUrl, env, EnvError, type Env } from "../env.ts";
+import { database, type Database } from "../db/client.ts";
+import { migrate } from "../db/migrate.ts";
+import { bootstrap } from "../account/bootstrap.ts";
+import { startInternalCron } from "./cron.ts";
+import { startWebhookDispatcher } from "../webhooks/dispatcher.ts";
+import { wireEventSubscribers } from "./features.ts";
+import { secrets } from "../secrets/store.ts";
+import { log, errorFields } from "../log.ts";
 
 const started = globalThis as unknown as { __controlPlaneStarted?: Promise<void>; __controlPlaneStopWork?: () => Promise<void> };
 

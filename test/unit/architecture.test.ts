@@ -1,0 +1,44 @@
+/**
+ * docs/architecture.md stays a true map: every folder of server/ is in it, in the layer lint
+ * enforces (SERVER_LAYERS in eslint.config.mjs), and it names no layer folder lint does not know.
+ */
+import { readdirSync, readFileSync } from "node:fs";
+import { expect, test } from "vitest";
+import { SERVER_LAYERS } from "../../eslint.config.mjs";
+
+const doc = readFileSync(new URL("../../docs/architecture.md", import.meta.url), "utf8");
+const folders = readdirSync(new URL("../../server/", import.meta.url), { withFileTypes: true })
+  .filter((entry) => entry.isDirectory())
+  .map((entry) => entry.name);
+const layerOf = new Map(Object.entries(SERVER_LAYERS).flatMap(([layer, names]) => names.map((name) => [name, layer] as const)));
+
+test("every folder of server/ is described in docs/architecture.md", () => {
+  const missing = folders.filter((name) => !doc.includes(`\`server/${name}/\``));
+  expect(missing, "add these folders to docs/architecture.md").toEqual([]);
+});
+
+test("every folder of server/ belongs to one layer that lint enforces", () => {
+  const unplaced = folders.filter((name) => !layerOf.has(name));
+  expect(unplaced, "add these folders to a layer in eslint.config.mjs (SERVER_LAYERS)").toEqual([]);
+  const all = Object.values(SERVER_LAYERS).flat();
+  expect(new Set(all).size).toBe(all.length);
+});
+
+test("the layer table of docs/architecture.md puts each folder where lint does", () => {
+  const table = doc.slice(doc.indexOf("| layer |"), doc.indexOf("\n\n", doc.indexOf("| layer |")));
+  const rows = table.split("\n").slice(2);
+  const documented = new Map<string, string>();
+  for (const row of rows) {
+    const [, layer, cells] = row.split("|").map((cell) => cell.trim());
+    for (const [, name] of cells!.matchAll(/`server\/([a-z-]+)\/`/g)) documented.set(name!, layer!);
+  }
+  const names: Record<string, string> = {
+    platform: "platform",
+    trpc: "tRPC builders",
+    domains: "domains",
+    app: "app (composition)",
+    edges: "edges",
+  };
+  for (const [name, layer] of layerOf) expect([name, documented.get(name)]).toEqual([name, names[layer]]);
+  expect([...documented.keys()].sort()).toEqual([...layerOf.keys()].sort());
+});
