@@ -4,9 +4,10 @@
  */
 import { execFileSync, spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { existsSync, readdirSync, statSync } from "node:fs";
+import { existsSync } from "node:fs";
 import path from "node:path";
 import pg from "pg";
+import { BUILD_INPUTS, buildIsStale } from "../scripts/build-stale.ts";
 import { startServer, stopServer, waitReady, type Server } from "./procs.ts";
 
 export const ROOT = path.resolve(import.meta.dirname, "..");
@@ -28,38 +29,16 @@ export const log = (message: string) => console.log(`[bench ${new Date().toISOSt
 // ---------------------------------------------------------------------------------------------
 // Build
 
-const SOURCES = [
-  "app",
-  "server",
-  "components",
-  "lib",
-  "prisma",
-  "instrumentation.ts",
-  "proxy.ts",
-  "middleware.ts",
-  "next.config.mjs",
-  "package.json",
-];
-
-function newestMtime(entry: string): number {
-  if (!existsSync(entry)) return 0;
-  const stat = statSync(entry);
-  if (!stat.isDirectory()) return stat.mtimeMs;
-  return readdirSync(entry).reduce((max, name) => Math.max(max, newestMtime(path.join(entry, name))), stat.mtimeMs);
-}
-
 /**
- * Builds into .next-bench when missing or older than the sources. Compile + generate mode is the
- * same production build without the type-check step, which would rewrite tsconfig.json (adding
- * .next-bench to "include") and fail on whatever files others are editing at that moment; the
- * type check is the CI's job, not the benchmark's.
+ * Builds into .next-bench when missing or older than the sources (scripts/build-stale.ts).
+ * Compile + generate mode is the same production build without the type-check step, which would
+ * rewrite tsconfig.json (adding .next-bench to "include") and fail on whatever files others are
+ * editing at that moment; the type check is the CI's job, not the benchmark's.
  */
 export function ensureBuild(skipBuild: boolean): string {
-  const buildId = path.join(ROOT, DIST_DIR, "BUILD_ID");
-  const sourcesAt = Math.max(...SOURCES.map((s) => newestMtime(path.join(ROOT, s))));
-  if (existsSync(buildId) && statSync(buildId).mtimeMs >= sourcesAt) return "existing build (up to date)";
+  if (!buildIsStale(ROOT, DIST_DIR)) return "existing build (up to date)";
   if (skipBuild) {
-    if (!existsSync(buildId)) throw new Error(`--skip-build, but there is no build in ${DIST_DIR}`);
+    if (!existsSync(path.join(ROOT, DIST_DIR, "BUILD_ID"))) throw new Error(`--skip-build, but there is no build in ${DIST_DIR}`);
     return "existing build (older than the sources: --skip-build)";
   }
   const started = Date.now();
@@ -79,7 +58,7 @@ export function ensureBuild(skipBuild: boolean): string {
 export function gitInfo(): { commit: string; dirtyAppFiles: string[] } {
   const git = (...args: string[]) => execFileSync("git", args, { cwd: ROOT, encoding: "utf8" }).trim();
   try {
-    const dirty = git("status", "--porcelain", "--", ...SOURCES.filter((s) => existsSync(path.join(ROOT, s))))
+    const dirty = git("status", "--porcelain", "--", ...BUILD_INPUTS.filter((s) => existsSync(path.join(ROOT, s))))
       .split("\n")
       .filter(Boolean)
       .map((line) => line.slice(3));
