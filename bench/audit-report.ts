@@ -4,8 +4,12 @@ import type { Sizes } from "./audit-big.ts";
 import { median } from "./report.ts";
 import { planCostsMarkdown, type PlanCost } from "./audit-plans.ts";
 
-/** The section a partial run (--only) writes, so the full run's "## Audit log" stays as it was. */
+/** The sections of docs/benchmarks/audit.md: a partial run (--only) writes its own, so the full run's stays as it was. */
+export const FULL_HEADING = "## Audit log: full run";
 export const PARTIAL_HEADING = "## Audit log: large tenant and appends";
+
+/** The file under docs/benchmarks/ a run's query plans go to (long: three plans per filter), one per kind of run. */
+export const plansFile = (report: AuditReport) => `audit-plans-${report.partial ? "partial" : "full"}-run.md`;
 
 export interface ListRun {
   scenario: string;
@@ -73,7 +77,7 @@ const fmt = (n: number, digits = 0) => n.toLocaleString("en", { maximumFractionD
 export function auditMarkdown(report: AuditReport, resultsFile: string): string {
   const m = report.machine;
   const lines = [
-    report.partial ? PARTIAL_HEADING : "## Audit log",
+    report.partial ? PARTIAL_HEADING : FULL_HEADING,
     "",
     `Command: \`npm run bench:audit\` (bench/audit.ts${report.partial ? `, parts: ${report.partial.join(", ")}` : ""}). Run ${report.date.slice(0, 16).replace("T", " ")} UTC on ${m.nproc} × ${m.cpuModel}, ` +
       `${m.memTotalGiB} GiB, Node ${m.node}, ${m.postgres.split(" on ")[0]}; ${report.build}. Raw numbers: \`${resultsFile}\`.`,
@@ -122,7 +126,7 @@ export function auditMarkdown(report: AuditReport, resultsFile: string): string 
       "",
     );
   lines.push("");
-  if (report.big) lines.push(...bigMarkdown(report.big));
+  if (report.big) lines.push(...bigMarkdown(report.big, plansFile(report)));
   return lines.join("\n");
 }
 
@@ -137,8 +141,8 @@ function abridge(plan: string, head = 14, tail = 8): string {
   ].join("\n");
 }
 
-/** The large tenant: every filter's first and deep page vs the baseline, sizes, verify, plans. */
-function bigMarkdown(big: NonNullable<AuditReport["big"]>): string[] {
+/** The large tenant: every filter's first and deep page vs the baseline, sizes, verify, and where its plans are. */
+function bigMarkdown(big: NonNullable<AuditReport["big"]>, plans: string): string[] {
   const lines = [
     `### One tenant with ${fmt(big.events)} events`,
     "",
@@ -186,7 +190,25 @@ function bigMarkdown(big: NonNullable<AuditReport["big"]>): string[] {
       "",
       planCostsMarkdown(big.planCosts),
     );
-  lines.push("", "Plans (EXPLAIN ANALYZE, BUFFERS) of the count and the page queries the app runs, from the same database:", "");
+  lines.push(
+    "",
+    `Plans (EXPLAIN ANALYZE, BUFFERS) of the count and the page queries the app runs, from the same database: [${plans}](${plans}).`,
+    "",
+  );
+  return lines;
+}
+
+/** The whole of the run's plans file (plansFile): the count and page plans of every filter on the large tenant. */
+export function auditPlansMarkdown(report: AuditReport, big: NonNullable<AuditReport["big"]>, resultsFile: string): string {
+  const lines = [
+    `# Audit list plans: ${report.partial ? "partial" : "full"} run of ${report.date.slice(0, 16).replace("T", " ")} UTC`,
+    "",
+    `Written by \`npm run bench:audit\` (bench/audit.ts${report.partial ? `, parts: ${report.partial.join(", ")}` : ""}); its figures are in ` +
+      `[audit.md](audit.md), section "${(report.partial ? PARTIAL_HEADING : FULL_HEADING).slice(3)}". Raw numbers: \`${resultsFile}\`.`,
+    "",
+    `Plans (EXPLAIN ANALYZE, BUFFERS) of the count and the page queries the app runs, on the tenant with ${fmt(big.events)} events:`,
+    "",
+  ];
   for (const plan of big.plans) {
     lines.push(
       `<details><summary>${plan.filter}</summary>`,
@@ -213,5 +235,5 @@ function bigMarkdown(big: NonNullable<AuditReport["big"]>): string[] {
       "",
     );
   }
-  return lines;
+  return lines.join("\n");
 }

@@ -23,7 +23,7 @@
  *          --db <name> (cp_bench_audit) --keep-db: leave the database (seeded) in place; --seed-only: seed it and stop (implies
  *          --keep-db); --reuse-db: measure on it as it is (no drop, no seed)
  *          --only <parts>: a comma list of small (2), big (5), export (3), appends (4); default all.
- *          A partial run writes its own BENCHMARKS.md section ("## Audit log: large tenant and appends")
+ *          A partial run writes its own section of docs/benchmarks/audit.md ("Audit log: large tenant and appends")
  *          --workers <list> (1): appends are measured once per WEB_CONCURRENCY in the list (e.g. 1,2)
  * The quiet-machine run in two steps: seed once (any time, under load if need be)
  *   npm run bench:audit -- --api-only --seed-only --events 200000 --export-events 1000 --big-events 5000000
@@ -37,14 +37,22 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import type { Options } from "autocannon";
-import { ADMIN_URL, ROOT, ensureBuild, getJson, log, newToken, startApp, withClient } from "./harness.ts";
+import { ADMIN_URL, ROOT, RUNS_DIR, ensureBuild, getJson, log, newToken, startApp, withClient, writeRunSection } from "./harness.ts";
 import { freePort, startServer, stopServer, waitReady, type Server } from "./procs.ts";
 import { machine } from "./system.ts";
 import { LIMITS_ON } from "./rate-limit.ts";
 import { planCosts } from "./audit-plans.ts";
-import { updateBenchmarksMd } from "./report.ts";
 import { seedAudit } from "./audit-seed.ts";
-import { auditMarkdown, PARTIAL_HEADING, type AuditReport, type BigRun, type ListRun } from "./audit-report.ts";
+import {
+  auditMarkdown,
+  auditPlansMarkdown,
+  FULL_HEADING,
+  PARTIAL_HEADING,
+  plansFile,
+  type AuditReport,
+  type BigRun,
+  type ListRun,
+} from "./audit-report.ts";
 import { bigFilters, deepCursorOf, explainPlans, sizes, timeVerify } from "./audit-big.ts";
 import { check, load } from "./audit-load.ts";
 import { exportThroughApp, exportThroughCopy } from "./audit-export.ts";
@@ -316,7 +324,13 @@ async function main(): Promise<void> {
     writeFileSync(file, JSON.stringify(report, null, 2));
     const section = auditMarkdown(report, path.relative(ROOT, file));
     console.log(`\n${section}`);
-    if (!flags["no-markdown"]) updateBenchmarksMd(path.join(ROOT, "BENCHMARKS.md"), section, PARTIAL ? PARTIAL_HEADING : "## Audit log");
+    if (!flags["no-markdown"]) {
+      writeRunSection("audit.md", section, PARTIAL ? PARTIAL_HEADING : FULL_HEADING);
+      if (report.big) {
+        writeFileSync(path.join(ROOT, RUNS_DIR, plansFile(report)), auditPlansMarkdown(report, report.big, path.relative(ROOT, file)));
+        log(`wrote ${RUNS_DIR}/${plansFile(report)}`);
+      }
+    }
     log(`done in ${((Date.now() - started.getTime()) / 1000).toFixed(0)} s`);
   } finally {
     await Promise.all(servers.map((s) => stopServer(s).catch(() => undefined)));

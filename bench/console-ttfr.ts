@@ -24,7 +24,7 @@ import { chromium, expect, type BrowserContext } from "@playwright/test";
 const { values: flags } = parseArgs({
   options: {
     target: { type: "string", multiple: true },
-    // One target as base URL + path (the form the webhooks pages' runs in BENCHMARKS.md used).
+    // One target as base URL + path (the form the webhooks pages' runs in docs/benchmarks/console.md used).
     base: { type: "string" },
     path: { type: "string" },
     warmup: { type: "string", default: "1" },

@@ -9,6 +9,7 @@ import path from "node:path";
 import pg from "pg";
 import { BUILD_INPUTS, buildIsStale } from "../scripts/build-stale.ts";
 import { startServer, stopServer, waitReady, type Server } from "./procs.ts";
+import { replaceSection } from "./report.ts";
 
 export const ROOT = path.resolve(import.meta.dirname, "..");
 export const DIST_DIR = ".next-bench";
@@ -25,6 +26,18 @@ export const BENCH_URL = (() => {
 })();
 
 export const log = (message: string) => console.log(`[bench ${new Date().toISOString().slice(11, 19)}] ${message}`);
+
+/** Where the benchmarks write their latest runs, one file per area; BENCHMARKS.md sums them up. */
+export const RUNS_DIR = "docs/benchmarks";
+
+/**
+ * Replaces the `heading` section of docs/benchmarks/<file> with this run's. BENCHMARKS.md, the
+ * report, is written by hand: its figures are brought up to date from the section after a run.
+ */
+export function writeRunSection(file: string, section: string, heading: string): void {
+  replaceSection(path.join(ROOT, RUNS_DIR, file), section, heading);
+  log(`updated ${RUNS_DIR}/${file} (section "${heading.replace(/^#+ /, "")}"); update its figures in BENCHMARKS.md by hand`);
+}
 
 // ---------------------------------------------------------------------------------------------
 // Build

@@ -1,4 +1,4 @@
-/** The benchmark's numbers as a console table, JSON, and the "Tenants API" section of BENCHMARKS.md. */
+/** The benchmark's numbers as a console table, JSON, and the "Tenants API" section of docs/benchmarks/tenants-api.md. */
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import type { Machine } from "./system.ts";
 
@@ -260,14 +260,12 @@ cost per layer, Prisma against pg, CPU profile by package): \`npx tsx --import .
 `;
 }
 
-/** Replaces the `heading` section of BENCHMARKS.md (or adds it), keeping the rest. */
-export function updateBenchmarksMd(file: string, section: string, heading = "## Tenants API"): void {
-  let text = existsSync(file)
-    ? readFileSync(file, "utf8")
-    : "# Benchmarks\n\nHTTP benchmarks of the REST API against a bare baseline. Run them with `npm run bench`.\n";
+/** Replaces the `heading` section of a Markdown file (or adds it, or creates the file), keeping the rest. */
+export function replaceSection(file: string, section: string, heading: string): void {
+  let text = existsSync(file) ? readFileSync(file, "utf8") : "";
   const start = text.indexOf(`${heading}\n`);
   if (start === -1) {
-    text = `${text.trimEnd()}\n\n${section}`;
+    text = text ? `${text.trimEnd()}\n\n${section}` : section;
   } else {
     const rest = text.slice(start + heading.length);
     const next = rest.search(/\n## /);

@@ -6,17 +6,17 @@
  * start the baseline (bench/baseline.ts) on the same database, check both answer the same, then
  * load each scenario with autocannon (warm-up, fixed duration, repetitions alternating app and
  * baseline). Prints a table, writes bench/results/<date>.json and the "Tenants API" section of
- * BENCHMARKS.md. Any non-2xx response or socket error fails the run. Servers are stopped and
+ * docs/benchmarks/tenants-api.md. Any non-2xx response or socket error fails the run. Servers are stopped and
  * cp_bench dropped at the end, also on failure or Ctrl-C.
  *
  * Then the rate limiter's cost (bench/rate-limit.ts): the first page on a second app instance with
- * the limits off against the first (limits on), section "Rate limits: cost" of BENCHMARKS.md.
+ * the limits off against the first (limits on), section "Rate limits: cost" of the same file.
  *
  * Options: --duration <s> (6) --warmup <s> (3, per scenario and server, once) --reps <n> (3)
  *          --connections <n> (10)
  *          --scenarios list,cursor,create (or none)   --skip-rate-limits
  *          --skip-build   --no-markdown   --keep-db
- *          --render bench/results/<date>.json (only rewrite BENCHMARKS.md from a saved run)
+ *          --render bench/results/<date>.json (only rewrite the section from a saved run)
  * Env: BENCH_ADMIN_URL (postgres://postgres@127.0.0.1:5432/postgres).
  */
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -43,20 +43,12 @@ import {
   seed,
   startApp,
   startBaseline,
+  writeRunSection,
 } from "./harness.ts";
 import { freePort, stopServer, type Server } from "./procs.ts";
 import { cpuBetween, machine, sampleCpu } from "./system.ts";
 import { LIMITS_OFF, LIMITS_ON, measureRateLimitCost, rateLimitSection, type RateLimitCost } from "./rate-limit.ts";
-import {
-  consoleReport,
-  markdownSection,
-  summarize,
-  updateBenchmarksMd,
-  verdicts,
-  type Measurement,
-  type Report,
-  type TargetName,
-} from "./report.ts";
+import { consoleReport, markdownSection, summarize, verdicts, type Measurement, type Report, type TargetName } from "./report.ts";
 
 const { values: flags } = parseArgs({
   options: {
@@ -356,8 +348,7 @@ async function main(): Promise<void> {
     console.log(`\n${consoleReport(report)}\n`);
     log(`wrote ${resultsFile}`);
     if (!flags["no-markdown"] && SCENARIOS.length) {
-      updateBenchmarksMd(path.join(ROOT, "BENCHMARKS.md"), markdownSection(report, resultsFile));
-      log('updated BENCHMARKS.md (section "Tenants API")');
+      writeRunSection("tenants-api.md", markdownSection(report, resultsFile), "## Tenants API");
     }
     if (!flags["no-markdown"] && rateLimits) {
       const context = {
@@ -369,8 +360,7 @@ async function main(): Promise<void> {
         durationSeconds: DURATION,
         connections: CONNECTIONS,
       };
-      updateBenchmarksMd(path.join(ROOT, "BENCHMARKS.md"), rateLimitSection(rateLimits, context), "## Rate limits: cost");
-      log('updated BENCHMARKS.md (section "Rate limits: cost")');
+      writeRunSection("tenants-api.md", rateLimitSection(rateLimits, context), "## Rate limits: cost");
     }
     const missed = report.verdicts.filter((v) => !v.throughputMet || !v.p99Met);
     if (missed.length) log(`targets missed: ${missed.map((v) => labels[v.scenario]).join("; ")}`);
@@ -382,11 +372,10 @@ async function main(): Promise<void> {
   }
 }
 
-/** `--render bench/results/<date>.json`: rewrites the BENCHMARKS.md section from a saved run. */
+/** `--render bench/results/<date>.json`: rewrites the "Tenants API" section from a saved run. */
 function render(file: string): void {
   const report = JSON.parse(readFileSync(path.resolve(ROOT, file), "utf8")) as Report;
-  updateBenchmarksMd(path.join(ROOT, "BENCHMARKS.md"), markdownSection(report, path.relative(ROOT, path.resolve(ROOT, file))));
-  log(`BENCHMARKS.md (section "Tenants API") rendered from ${file}`);
+  writeRunSection("tenants-api.md", markdownSection(report, path.relative(ROOT, path.resolve(ROOT, file))), "## Tenants API");
 }
 
 if (flags.render) {

@@ -1,4 +1,4 @@
-/** The "## Webhooks" section of BENCHMARKS.md, from one `npm run bench:webhooks` run. */
+/** The "## Webhooks" section of docs/benchmarks/webhooks.md, from one `npm run bench:webhooks` run. */
 import type { Machine } from "./system.ts";
 
 export interface WebhooksRun {
@@ -71,10 +71,6 @@ export function webhooksMarkdown(r: WebhooksReport, resultsFile: string): string
     );
   }
   lines.push(
-    "",
-    "Before the delivery-path work (same bench, 20,000-delivery backlog, 1 instance, load 3-6): 719 deliveries/s with a new connection per request and one commit per attempt; " +
-      "1,374 with keep-alive pools in the SSRF guard (keyed by host and checked address); 2,809 with attempts recorded by group commit and claims of 100 prefetched while sending (50 in flight). " +
-      "The first 1,000-event run of this bench, with appends and deliveries competing, had 1 instance at 325 deliveries/s and p99 15 s at 500/s offered.",
     "",
     `Checked: every (event, webhook) received exactly once, all ${n0(r.verifiedDeliveries)} delivery rows \`succeeded\` after one attempt, ${r.signaturesChecked} sampled X-Webhook-Signature values verified. Raw results: \`${resultsFile}\`.`,
     "",

@@ -27,10 +27,9 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { ADMIN_URL, ROOT, ensureBuild, gitInfo, log, newToken, startApp, withClient } from "./harness.ts";
+import { ADMIN_URL, ROOT, ensureBuild, gitInfo, log, newToken, startApp, withClient, writeRunSection } from "./harness.ts";
 import { freePort, stopServer, type Server } from "./procs.ts";
 import { machine } from "./system.ts";
-import { updateBenchmarksMd } from "./report.ts";
 import { startBenchReceiver, type BenchReceiver } from "./webhooks-receiver.ts";
 import { webhooksMarkdown, type WebhooksReport, type WebhooksRun } from "./webhooks-report.ts";
 
@@ -273,7 +272,7 @@ async function main(): Promise<void> {
     writeFileSync(file, JSON.stringify(report, null, 2));
     const section = webhooksMarkdown(report, path.relative(ROOT, file));
     console.log(`\n${section}`);
-    if (!flags["no-markdown"]) updateBenchmarksMd(path.join(ROOT, "BENCHMARKS.md"), section, "## Webhooks");
+    if (!flags["no-markdown"]) writeRunSection("webhooks.md", section, "## Webhooks");
   } finally {
     await Promise.all(servers.map((s) => stopServer(s).catch(() => undefined)));
     await receiver.close();
