@@ -3,7 +3,7 @@
  * calls under /api/v1 and the health probes go straight to their handlers (the same functions
  * Next's route handlers call); everything else (console, /api/trpc, /api/auth, /docs, the OpenAPI
  * document) goes to Next. Next's per-request routing and rendering machinery costs more CPU than a
- * whole REST request, so the API skips it (BENCHMARKS.md). Start-up (migrations, bootstrap,
+ * whole REST request, so the API skips it (docs/benchmarks/tenants-api.md). Start-up (migrations, bootstrap,
  * housekeeping) runs first; SIGTERM drains gracefully (server/ops/shutdown.ts). WEB_CONCURRENCY
  * above 1 serves the port from that many processes (server/ops/cluster.ts).
  */

@@ -205,7 +205,7 @@ async function findInPartitions(
   // to that plan (see GENERIC_PLANS in db/sql.ts). Not with an actor: which index serves it best
   // (the actor's, the kind's or time's) depends on the actor's and kind's sizes, which only a plan
   // for the values sees; a generic plan, forced or chosen by Postgres, took the wrong one (1.1-2.3
-  // ms against 0.1-0.25, BENCHMARKS.md). Planned per call, over the few partitions left, instead.
+  // ms against 0.1-0.25, docs/benchmarks/audit-history.md). Planned per call, over the few partitions left, instead.
   const prepare = { prepare: skip > 0 || filter.actorId ? false : ("generic" as const) };
   if (!filter.kinds || filter.kinds.length === 1) {
     const kind = filter.kinds ? ` AND e.event_type = $${params.push(filter.kinds[0])}` : "";

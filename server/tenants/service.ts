@@ -45,8 +45,8 @@ export async function createTenant({ db, actor }: ServiceContext, input: CreateT
 
 /**
  * The caller's tenants, newest first, optionally only those matching `search` (server/db/search.ts;
- * measured at 100,000 tenants in BENCHMARKS.md). Plain SQL: this is the hot read path of the API, and
- * Prisma's per-query cost is several times the query's own (BENCHMARKS.md).
+ * measured at 100,000 tenants in docs/benchmarks/search.md). Plain SQL: this is the hot read path of the API, and
+ * Prisma's per-query cost is several times the query's own (docs/benchmarks/tenants-api.md).
  */
 export async function listTenants({ db, actor: { principal } }: ServiceContext, page: PageRequest, search?: string) {
   const sql = db.sql;

@@ -2,7 +2,7 @@
  * The audit list's hot statements (keyset pages and rollup counts) run as named prepared
  * statements with their LIMIT written as a number, so Postgres plans them once per connection and
  * then reuses a generic plan: planning spans the monthly partitions of audit_events and costs more
- * than executing them (BENCHMARKS.md). Keyset pages run on the connections that keep generic plans
+ * than executing them (docs/benchmarks/audit.md). Keyset pages run on the connections that keep generic plans
  * (GENERIC_PLANS): Postgres never re-plans them. Offset pages stay unnamed; the names are bounded.
  */
 import pg from "pg";
