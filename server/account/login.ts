@@ -1,11 +1,12 @@
 /**
  * Console sign-in: email + password, limited per email and per IP (in Postgres, so the limits
- * hold across instances), recording `user.login` and `user.login_failed`.
+ * hold across instances; each attempt is taken before the password is checked, so parallel
+ * guesses cannot outrun them), recording `user.login` and `user.login_failed`.
  */
 import type { Database } from "../db/client.ts";
 import { actorOf, emitForUser } from "../events/emit.ts";
 import { checkCredentials, normalizeEmail } from "./users.ts";
-import { clearFailures, LIMITS, lockedFor, recordFailure } from "../auth/limits.ts";
+import { clearFailures, LIMITS, releaseAttempt, takeAttempt } from "../auth/limits.ts";
 import type { RequestInfo } from "../auth/principal.ts";
 
 export type LoginResult =
@@ -16,11 +17,14 @@ export type LoginResult =
 export async function signIn(db: Database, request: RequestInfo, email: string, password: string): Promise<LoginResult> {
   const normalized = normalizeEmail(email).slice(0, 254);
   const ip = request.ip ?? "unknown";
-  const locked = Math.max(await lockedFor(db.prisma, LIMITS.loginEmail, normalized), await lockedFor(db.prisma, LIMITS.loginIp, ip));
+  const attempt = await takeAttempt(db.sql, [
+    { limit: LIMITS.loginEmail, key: normalized },
+    { limit: LIMITS.loginIp, key: ip },
+  ]);
   const known = await db.prisma.user.findUnique({ where: { email: normalized }, select: { id: true, email: true } });
   const anonymous = { userId: known?.id ?? null, email: normalized };
 
-  if (locked) {
+  if (!attempt.ok) {
     await db.prisma.$transaction((tx) =>
       emitForUser(tx, { id: anonymous.userId, email: normalized, ip: request.ip, userAgent: request.userAgent }, anonymous.userId, {
         type: "user.login_failed",
@@ -28,14 +32,13 @@ export async function signIn(db: Database, request: RequestInfo, email: string, 
         details: { email: normalized, reason: "rate_limited" },
       }),
     );
-    return { ok: false, reason: "rate_limited", retryAfterSeconds: locked };
+    return { ok: false, reason: "rate_limited", retryAfterSeconds: attempt.retryAfterSeconds };
   }
 
   const user = await checkCredentials(db.prisma, normalized, password);
   if (!user) {
+    // The attempt taken above stays recorded: it is this failure.
     await db.prisma.$transaction(async (tx) => {
-      await recordFailure(tx, LIMITS.loginEmail, normalized);
-      await recordFailure(tx, LIMITS.loginIp, ip);
       await emitForUser(tx, { id: anonymous.userId, email: normalized, ip: request.ip, userAgent: request.userAgent }, anonymous.userId, {
         type: "user.login_failed",
         target: anonymous.userId ? { type: "user", id: anonymous.userId, name: normalized } : undefined,
@@ -46,6 +49,7 @@ export async function signIn(db: Database, request: RequestInfo, email: string, 
   }
 
   await db.prisma.$transaction(async (tx) => {
+    await releaseAttempt(tx, attempt);
     await clearFailures(tx, LIMITS.loginEmail, normalized);
     const principal = { userId: user.id, email: user.email, platformRole: null, via: "session" as const, token: null, sessionId: null };
     await emitForUser(tx, actorOf(principal, request), user.id, {

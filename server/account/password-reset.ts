@@ -9,7 +9,7 @@ import { AppError, RateLimited } from "../errors.ts";
 import { clock } from "../clock.ts";
 import { actorOf, emitForUser } from "../events/emit.ts";
 import type { RequestInfo } from "../auth/principal.ts";
-import { clearFailures, LIMITS, lockedFor, recordFailure } from "../auth/limits.ts";
+import { clearFailures, LIMITS, takeAttempt } from "../auth/limits.ts";
 import { consoleLink, sendMailInBackground } from "../mail/mailer.ts";
 import { hashLinkToken, newLinkToken } from "./link-tokens.ts";
 import { hashPassword } from "../auth/password.ts";
@@ -21,13 +21,15 @@ const TTL_MS = PASSWORD_RESET_TTL_MINUTES * 60_000;
 export async function requestPasswordReset(db: Database, request: RequestInfo, email: string): Promise<void> {
   const normalized = normalizeEmail(email);
   const ip = request.ip ?? "unknown";
-  const locked = Math.max(await lockedFor(db.prisma, LIMITS.resetEmail, normalized), await lockedFor(db.prisma, LIMITS.resetIp, ip));
-  if (locked) throw RateLimited("Too many password reset requests: try again later", locked);
+  // Every request counts (each may send a mail), taken atomically so parallel requests cannot mail-bomb.
+  const attempt = await takeAttempt(db.sql, [
+    { limit: LIMITS.resetEmail, key: normalized },
+    { limit: LIMITS.resetIp, key: ip },
+  ]);
+  if (!attempt.ok) throw RateLimited("Too many password reset requests: try again later", attempt.retryAfterSeconds);
 
   const { token, hash } = newLinkToken();
   const user = await db.prisma.$transaction(async (tx) => {
-    await recordFailure(tx, LIMITS.resetEmail, normalized);
-    await recordFailure(tx, LIMITS.resetIp, ip);
     const found = await tx.user.findUnique({ where: { email: normalized }, select: { id: true, email: true } });
     if (found)
       await tx.passwordReset.create({ data: { userId: found.id, tokenHash: hash, expiresAt: new Date(clock.now().getTime() + TTL_MS) } });

@@ -3,7 +3,7 @@ import { AppError, NotFound } from "../errors.ts";
 import { hashPassword, verifyPassword } from "../auth/password.ts";
 import type { TenantRole } from "../auth/principal.ts";
 import type { ServiceContext } from "../service-context.ts";
-import { stepUpExpiry } from "../auth/step-up.ts";
+import { passwordAttemptSucceeded, stepUpExpiry, takePasswordAttempt } from "../auth/step-up.ts";
 import { actorOf, emitForUser } from "../events/emit.ts";
 import type { Me } from "./schemas.ts";
 import { scopeTenantOf } from "../auth/policy.ts";
@@ -37,6 +37,8 @@ export async function changePassword(
   { db, actor: { principal, request } }: ServiceContext,
   { current_password: current, new_password: next }: { current_password: string; new_password: string },
 ) {
+  // Shares step-up's lockout: without it, a stolen session cookie is an unlimited password oracle.
+  const attempt = await takePasswordAttempt(db.sql, principal.userId);
   const user = await db.prisma.user.findUnique({ where: { id: principal.userId } });
   if (!user || !(await verifyPassword(current, user.passwordHash))) {
     throw new AppError("invalid_request", "The current password is incorrect", {
@@ -45,6 +47,7 @@ export async function changePassword(
   }
   const passwordHash = await hashPassword(next);
   await db.prisma.$transaction(async (tx) => {
+    await passwordAttemptSucceeded(tx, user.id, attempt);
     await tx.user.update({ where: { id: user.id }, data: { passwordHash } });
     await emitForUser(tx, actorOf(principal, request), user.id, {
       type: "user.updated",

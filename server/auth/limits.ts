@@ -1,8 +1,15 @@
 /**
  * Failure-counting limits kept in Postgres (auth_failures), so they hold across instances:
- * sign-in per email and per IP, and the step-up lockout per user.
+ * sign-in per email and per IP, the step-up lockout per user (which a password change shares:
+ * both re-check the password of someone holding a session), password reset requests per email
+ * and per IP.
+ *
+ * An attempt is taken before the password is checked (`takeAttempt`): counted and recorded in one
+ * transaction under a lock per key, so parallel attempts cannot all pass a check made before any
+ * of them was recorded. It stands as a failure unless the attempt succeeds and releases it.
  */
 import type { Tx } from "../db/client.ts";
+import type { SqlRunner } from "../db/sql.ts";
 import { clock } from "../clock.ts";
 
 export interface Limit {
@@ -20,25 +27,47 @@ export const LIMITS = {
   resetIp: { scope: "reset_ip", max: 30, windowMs: 15 * 60_000 },
 } as const satisfies Record<string, Limit>;
 
-/**
- * Seconds until `key` may try again, or 0 when it is not limited: with `max` failures inside the
- * window, it is locked until the oldest of those ages out of the window.
- */
-export async function lockedFor(db: Tx, limit: Limit, key: string): Promise<number> {
-  const now = clock.now();
-  const recent = await db.authFailure.findMany({
-    where: { scope: limit.scope, key, createdAt: { gt: new Date(now.getTime() - limit.windowMs) } },
-    orderBy: { createdAt: "desc" },
-    take: limit.max,
-    select: { createdAt: true },
-  });
-  if (recent.length < limit.max) return 0;
-  const oldest = recent[recent.length - 1]!.createdAt.getTime();
-  return Math.max(1, Math.ceil((oldest + limit.windowMs - now.getTime()) / 1000));
+export interface LimitedKey {
+  limit: Limit;
+  key: string;
 }
 
-export async function recordFailure(db: Tx, limit: Limit, key: string): Promise<void> {
-  await db.authFailure.create({ data: { scope: limit.scope, key, createdAt: clock.now() } });
+export type Attempt = { ok: true; ids: string[] } | { ok: false; retryAfterSeconds: number };
+
+/**
+ * Takes one attempt under every given limit, or none: under a transaction-scoped advisory lock
+ * per (scope, key), taken in a fixed order so two attempts never wait on each other, it counts
+ * each window and records the attempt only when all of them have room. Answers the recorded rows
+ * (a failure each until `releaseAttempt`) or how long to wait.
+ */
+export async function takeAttempt(sql: SqlRunner, keys: LimitedKey[]): Promise<Attempt> {
+  const now = clock.now();
+  const locks = [...new Set(keys.map(({ limit, key }) => `${limit.scope}:${key}`))].sort();
+  return sql.transaction(async (tx) => {
+    for (const lock of locks) await tx.query(`SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, [lock]);
+    let wait = 0;
+    for (const { limit, key } of keys) {
+      const recent = await tx.query<{ created_at: Date }>(
+        `SELECT created_at FROM auth_failures WHERE scope = $1 AND key = $2 AND created_at > $3
+         ORDER BY created_at DESC LIMIT $4`,
+        [limit.scope, key, new Date(now.getTime() - limit.windowMs), limit.max],
+      );
+      if (recent.length < limit.max) continue;
+      const oldest = new Date(recent[recent.length - 1]!.created_at).getTime();
+      wait = Math.max(wait, Math.max(1, Math.ceil((oldest + limit.windowMs - now.getTime()) / 1000)));
+    }
+    if (wait > 0) return { ok: false, retryAfterSeconds: wait };
+    const rows = await tx.query<{ id: string }>(
+      `INSERT INTO auth_failures (scope, key, created_at) SELECT unnest($1::text[]), unnest($2::text[]), $3 RETURNING id`,
+      [keys.map(({ limit }) => limit.scope), keys.map(({ key }) => key), now],
+    );
+    return { ok: true, ids: rows.map((row) => row.id) };
+  });
+}
+
+/** The attempt succeeded: it no longer counts as a failure. */
+export async function releaseAttempt(db: Tx, attempt: { ids: string[] }): Promise<void> {
+  await db.authFailure.deleteMany({ where: { id: { in: attempt.ids } } });
 }
 
 export async function clearFailures(db: Tx, limit: Limit, key: string): Promise<void> {

@@ -4,13 +4,14 @@
  * 10 minutes. Five wrong passwords within 15 minutes lock step-up for that user.
  */
 import type { Tx } from "../db/client.ts";
+import type { SqlRunner } from "../db/sql.ts";
 import { AppError, RateLimited, StepUpRequired } from "../errors.ts";
 import { clock } from "../clock.ts";
 import { actorOf, emitForUser } from "../events/emit.ts";
 import { verifyPassword } from "./password.ts";
 import { stepUpSubject, type Principal, type RequestInfo } from "./principal.ts";
 import type { ServiceContext } from "../service-context.ts";
-import { clearFailures, LIMITS, lockedFor, recordFailure } from "./limits.ts";
+import { clearFailures, LIMITS, releaseAttempt, takeAttempt } from "./limits.ts";
 
 const STEP_UP_TTL_MS = 10 * 60_000;
 
@@ -18,12 +19,9 @@ const STEP_UP_TTL_MS = 10 * 60_000;
 export async function stepUp({ db, actor: { principal, request } }: ServiceContext, { password }: { password: string }): Promise<Date> {
   const subject = stepUpSubject(principal);
   if (!subject) throw new AppError("forbidden", "Step-up needs an API token or a console session");
-  const locked = await lockedFor(db.prisma, LIMITS.stepUp, principal.userId);
-  if (locked) throw RateLimited(`Too many wrong passwords: step-up is locked for ${Math.ceil(locked / 60)} more minute(s)`, locked);
-
+  const attempt = await takePasswordAttempt(db.sql, principal.userId);
   const user = await db.prisma.user.findUnique({ where: { id: principal.userId }, select: { passwordHash: true } });
   if (!(await verifyPassword(password, user?.passwordHash))) {
-    await recordFailure(db.prisma, LIMITS.stepUp, principal.userId);
     throw new AppError("unauthenticated", "The password is incorrect", {
       errors: [{ path: "password", message: "is incorrect" }],
       headers: { "WWW-Authenticate": 'Bearer error="insufficient_user_authentication", max_age=600' },
@@ -31,9 +29,29 @@ export async function stepUp({ db, actor: { principal, request } }: ServiceConte
   }
 
   return db.prisma.$transaction(async (tx) => {
-    await clearFailures(tx, LIMITS.stepUp, principal.userId);
+    await passwordAttemptSucceeded(tx, principal.userId, attempt);
     return markSteppedUp(tx, principal, request, { method: "password" });
   });
+}
+
+/**
+ * Takes one password check of a signed-in user (step-up, password change: both re-check the
+ * password of someone who already holds a session or token, so they share one lockout); throws
+ * 429 when five wrong ones fell within 15 minutes. A wrong password leaves the attempt recorded.
+ */
+export async function takePasswordAttempt(sql: SqlRunner, userId: string): Promise<{ ids: string[] }> {
+  const attempt = await takeAttempt(sql, [{ limit: LIMITS.stepUp, key: userId }]);
+  if (!attempt.ok) {
+    const minutes = Math.ceil(attempt.retryAfterSeconds / 60);
+    throw RateLimited(`Too many wrong passwords: password checks are locked for ${minutes} more minute(s)`, attempt.retryAfterSeconds);
+  }
+  return attempt;
+}
+
+/** The password was right: the attempt and earlier failures no longer count. */
+export async function passwordAttemptSucceeded(tx: Tx, userId: string, attempt: { ids: string[] }): Promise<void> {
+  await releaseAttempt(tx, attempt);
+  await clearFailures(tx, LIMITS.stepUp, userId);
 }
 
 /**
