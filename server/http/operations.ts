@@ -4,37 +4,50 @@
  * bad path segment is, and to refuse integers that only JavaScript would read as one.
  */
 import { openApiDocument } from "./openapi.ts";
+import { PathTrie, templateSegments } from "../ops/path-trie.ts";
 
 interface IndexedOperation {
   segments: string[];
   integers: Set<string>;
 }
 
-let index: Map<string, IndexedOperation[]> | undefined;
+interface Index {
+  byMethod: Map<string, PathTrie<IndexedOperation>>;
+  /** For a method no operation has: every operation, those of the first documented method first. */
+  any: PathTrie<IndexedOperation>;
+}
 
-function build(): Map<string, IndexedOperation[]> {
-  const byMethod = new Map<string, IndexedOperation[]>();
+let index: Index | undefined;
+
+function build(): Index {
+  const lists = new Map<string, [string, IndexedOperation][]>();
   for (const [path, item] of Object.entries(openApiDocument("http://localhost").paths ?? {})) {
     for (const [method, operation] of Object.entries(item ?? {})) {
       const parameters = (operation as { parameters?: { in?: string; name?: string; schema?: { type?: string } }[] }).parameters ?? [];
       const integers = new Set(parameters.filter((p) => p.in === "query" && p.schema?.type === "integer").map((p) => p.name!));
-      const list = byMethod.get(method.toUpperCase()) ?? [];
-      list.push({ segments: path.split("/").filter(Boolean), integers });
-      byMethod.set(method.toUpperCase(), list);
+      const list = lists.get(method.toUpperCase()) ?? [];
+      list.push([path, { segments: path.split("/").filter(Boolean), integers }]);
+      lists.set(method.toUpperCase(), list);
     }
   }
-  return byMethod;
+  const byMethod = new Map<string, PathTrie<IndexedOperation>>();
+  const any = new PathTrie<IndexedOperation>();
+  for (const [method, list] of lists) {
+    const operations = new PathTrie<IndexedOperation>();
+    for (const [path, operation] of list) {
+      operations.add(templateSegments(path), operation);
+      any.add(templateSegments(path), operation);
+    }
+    byMethod.set(method, operations);
+  }
+  return { byMethod, any };
 }
 
 /** The documented operation at `segments` (raw, percent-encoded) for `method`, if any. */
 export function operationAt(method: string, segments: string[]): IndexedOperation | undefined {
   index ??= build();
-  const matches = (op: IndexedOperation) =>
-    op.segments.length === segments.length && op.segments.every((part, i) => part.startsWith("{") || part === segments[i]);
-  // Literal segments outrank parameters (".../audit/verify" over ".../audit/{event_id}").
-  const candidates = (index.get(method) ?? [...index.values()].flat()).filter(matches);
-  const literals = (op: IndexedOperation) => op.segments.filter((part) => !part.startsWith("{")).length;
-  return candidates.sort((a, b) => literals(b) - literals(a))[0];
+  // Literal segments outrank parameters (".../audit/verify" over ".../audit/{event_id}"): path-trie.ts.
+  return (index.byMethod.get(method) ?? index.any).match(segments);
 }
 
 /** The path parameter name at each segment ("tenant_id"), or null for literal segments. */
