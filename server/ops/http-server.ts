@@ -1,29 +1,20 @@
 /**
- * The production node:http server (scripts/serve.ts). REST calls under /api/v1, the health probes
- * and the metrics scrape are answered here directly; everything else goes to `fallback` (Next).
+ * The production node:http server (scripts/serve.ts). The routes the route table (routes.ts) marks
+ * direct (REST calls under /api/v1, the health probes, the metrics scrape) are answered here;
+ * everything else goes to `fallback` (Next).
  * It also knows which requests are in flight, so a stopping instance can stop accepting, finish
  * them, and close its keep-alive connections without cutting a request (`drain`).
  */
 import http, { type IncomingMessage, type ServerResponse } from "node:http";
 import net, { type Socket } from "node:net";
-import { handleRest } from "../http/rest.ts";
 import { readWebRequest, sendWebResponse } from "../http/node.ts";
 import { log, errorFields } from "../log.ts";
 import { SECURITY_HEADERS } from "../../security-headers.mjs";
-import { liveResponse, readyResponse } from "./health.ts";
 import { isDraining } from "./draining.ts";
-import { metricsResponse, observeHttpRequest } from "./metrics.ts";
-import { routeOf } from "./routes.ts";
+import { observeHttpRequest } from "./metrics.ts";
+import { directFor, labelOf, routeFor, type Handler } from "./routes.ts";
 import { HSTS, servedOverHttps } from "./csp.ts";
 
-const REST_PREFIX = "/api/v1/";
-const NEXT_ONLY = new Set(["/api/v1/openapi.json"]);
-/** Handled here rather than by Next: cheap, and independent of Next's rendering machinery. */
-const DIRECT: Record<string, (req: Request) => Response | Promise<Response>> = {
-  "/api/health/live": liveResponse,
-  "/api/health/ready": readyResponse,
-  "/api/metrics": metricsResponse,
-};
 /**
  * Keep-alive connections idle when the drain starts stay open this long, so a client that sends
  * on one right then is answered (with Connection: close) rather than reset.
@@ -44,13 +35,7 @@ export interface AppServer {
   drain(timeoutMs: number): Promise<{ forced: boolean }>;
 }
 
-function directHandler(path: string, method: string) {
-  if (path.startsWith(REST_PREFIX) && !NEXT_ONLY.has(path)) return handleRest;
-  const direct = DIRECT[path];
-  return direct && (method === "GET" || method === "HEAD") ? direct : undefined;
-}
-
-function serveDirect(handler: (req: Request) => Response | Promise<Response>, request: Request, res: ServerResponse): void {
+function serveDirect(handler: Handler, request: Request, res: ServerResponse): void {
   Promise.resolve(handler(request))
     .then((response) => sendWebResponse(res, response))
     .catch((error) => {
@@ -67,27 +52,28 @@ export function createAppServer(fallback: Fallback): AppServer {
 
   const server = http.createServer((req, res) => {
     const path = (req.url ?? "/").split("?")[0]!;
+    const route = routeFor(path);
     const started = process.hrtime.bigint();
     active += 1;
     res.once("close", () => {
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-      observeHttpRequest(req.method ?? "GET", routeOf(path), res.writableFinished ? res.statusCode : "aborted", seconds);
+      observeHttpRequest(req.method ?? "GET", labelOf(route, path), res.writableFinished ? res.statusCode : "aborted", seconds);
       active -= 1;
       if (active === 0) for (const resolve of idleWaiters.splice(0)) resolve();
     });
     // Draining: answer, then close the connection, so the client reconnects to another instance.
     if (isDraining()) res.setHeader("Connection", "close");
 
-    const handler = directHandler(path, req.method ?? "GET");
-    if (!handler) {
+    const direct = directFor(route, req.method ?? "GET");
+    if (!direct) {
       void fallback(req, res);
       return;
     }
     const origin = `http://${req.headers.host ?? "localhost"}`;
     for (const { key, value } of SECURITY_HEADERS) res.setHeader(key, value);
     if (servedOverHttps((name) => req.headers[name]?.toString() ?? null)) res.setHeader("Strict-Transport-Security", HSTS);
-    readWebRequest(req, origin, { aside: handler === handleRest }).then(
-      (request) => serveDirect(handler, request, res),
+    readWebRequest(req, origin, { aside: direct.bodyAside }).then(
+      (request) => serveDirect(direct.handler, request, res),
       // The client went away before its body arrived: nobody to answer.
       () => res.destroy(),
     );

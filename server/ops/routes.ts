@@ -1,40 +1,114 @@
 /**
- * The route template of a request path, for metric labels: `/api/v1/tenants/{tenant_id}/audit`,
- * never the raw path (ids would make a series per resource). REST paths are matched against the
- * OpenAPI document's templates; the other routes are a short fixed list; anything else is
- * `{page}` (console pages) or, under /api, `{unmatched}`.
+ * The route table: every path the app answers other than its pages, once. The production server
+ * (http-server.ts) reads it for what it serves itself and for the metric label of every request;
+ * the test server (test/support/api.ts) for which route file Next would call; and
+ * test/unit/route-table.test.ts holds it to the app/ tree. A new surface is a row here and its
+ * route file.
+ *
+ * `path` is written as the app/ tree spells it and matched with Next's precedence (path-trie.ts),
+ * so a row matches exactly the requests Next sends to its route file, whatever the rows' order.
  */
+import { handleRest } from "../http/rest.ts";
 import { openApiDocument } from "../http/openapi.ts";
+import { liveResponse, readyResponse } from "./health.ts";
+import { metricsResponse } from "./metrics.ts";
+import { PathTrie, nextSegments, templateSegments } from "./path-trie.ts";
 
-const FIXED: [RegExp, string][] = [
-  [/^\/api\/v1\/openapi\.json$/, "/api/v1/openapi.json"],
-  [/^\/api\/health\/(live|ready)$/, "/api/health/$1"],
-  [/^\/api\/metrics$/, "/api/metrics"],
-  [/^\/api\/cron(\/webhooks)?$/, "/api/cron$1"],
-  [/^\/api\/trpc\/[^/]+$/, "/api/trpc/{procedure}"],
-  [/^\/api\/auth\/.+$/, "/api/auth/{action}"],
-  [/^\/api\/console\/tenants\/[^/]+\/audit\/export$/, "/api/console/tenants/{tenant_id}/audit/export"],
-  [/^\/_next\/.+$/, "/_next/{asset}"],
-  [/^\/docs\/assets\/[^/]+$/, "/docs/assets/{file}"],
+export type Handler = (req: Request) => Response | Promise<Response>;
+
+/** How the node server answers a route itself, without Next. */
+export interface Direct {
+  handler: Handler;
+  /** Only these methods (others go through Next); every method if absent. */
+  methods?: ReadonlySet<string>;
+  /** The handler reads small bodies with `bodyReadAside`, so they are kept beside the Request (node.ts). */
+  bodyAside?: boolean;
+}
+
+export interface Route {
+  /** Next's syntax: `[param]`, `[...rest]`. */
+  path: string;
+  /** The metric label: a template, never the raw path (ids would make a series per resource). */
+  label: string | ((path: string) => string);
+  /** The route file Next serves the path from (and the test server imports); null: Next's own. */
+  file: string | null;
+  /** Served by the node server itself: cheap, and independent of Next's rendering machinery. */
+  direct?: Direct;
+}
+
+/** A row whose route file is where Next looks for `path`: app/<path>/route.ts. */
+const route = (path: string, label: Route["label"], direct?: Direct): Route => ({ path, label, file: `app${path}/route.ts`, direct });
+
+const READS: ReadonlySet<string> = new Set(["GET", "HEAD"]);
+
+export const ROUTES: readonly Route[] = [
+  route("/api/v1/[...path]", restLabel, { handler: handleRest, bodyAside: true }),
+  route("/api/v1/openapi.json", "/api/v1/openapi.json"),
+  route("/api/health/live", "/api/health/live", { handler: liveResponse, methods: READS }),
+  route("/api/health/ready", "/api/health/ready", { handler: readyResponse, methods: READS }),
+  route("/api/metrics", "/api/metrics", { handler: metricsResponse, methods: READS }),
+  route("/api/cron", "/api/cron"),
+  route("/api/cron/webhooks", "/api/cron/webhooks"),
+  route("/api/trpc/[trpc]", "/api/trpc/{procedure}"),
+  route("/api/auth/[...nextauth]", "/api/auth/{action}"),
+  route("/api/console/tenants/[tenantId]/audit/export", "/api/console/tenants/{tenant_id}/audit/export"),
+  route("/api/sso/signin", "/api/sso/signin"),
+  route("/api/sso/authorize", "/api/sso/authorize"),
+  route("/api/sso/token", "/api/sso/token"),
+  route("/api/sso/profile", "/api/sso/profile"),
+  route("/api/sso/oidc/[providerId]/callback", "/api/sso/oidc/{provider_id}/callback"),
+  route("/api/sso/saml/[providerId]/metadata", "/api/sso/saml/{provider_id}/metadata"),
+  route("/api/sso/saml/[providerId]/post", "/api/sso/saml/{provider_id}/post"),
+  route("/api/sso/saml/[providerId]/acs", "/api/sso/saml/{provider_id}/acs"),
+  // Any other /api path: a problem+json 404 rather than an HTML page.
+  route("/api/[...path]", "{unmatched}"),
+  route("/docs", "/docs"),
+  route("/docs/assets/[file]", "/docs/assets/{file}"),
+  // Next's own (built assets): no route file.
+  { path: "/_next/[...asset]", label: "/_next/{asset}", file: null },
 ];
 
-let templates: { pattern: RegExp; template: string }[] | undefined;
+const table = new PathTrie<Route>();
+for (const row of ROUTES) table.add(nextSegments(row.path), row);
 
-function restTemplates() {
-  templates ??= Object.keys(openApiDocument("").paths ?? {})
-    .map((path) => ({
-      pattern: new RegExp(`^/api/v1${path.replace(/[.*+?^$()|[\]\\]/g, "\\$&").replace(/\{[^}]+\}/g, "[^/]+")}/?$`),
-      template: `/api/v1${path}`,
-      params: (path.match(/\{/g) ?? []).length,
-    }))
-    // `/tokens/me`-style literals win over `/tokens/{token_id}`.
-    .sort((a, b) => a.params - b.params)
-    .map(({ pattern, template }) => ({ pattern, template }));
-  return templates;
+/** The row that serves `path` (no query string), as Next would pick it; none for pages. */
+export function routeFor(path: string): Route | undefined {
+  return table.match(path.split("/"), 1);
+}
+
+/** How the node server answers `method` on `route` itself, if it does (else Next does). */
+export function directFor(route: Route | undefined, method: string): Direct | undefined {
+  const direct = route?.direct;
+  return direct && (!direct.methods || direct.methods.has(method)) ? direct : undefined;
+}
+
+/** The metric label of a request to `path`, which `route` (from `routeFor`) serves. */
+export function labelOf(route: Route | undefined, path: string): string {
+  if (!route) return "{page}";
+  return typeof route.label === "string" ? route.label : route.label(path);
 }
 
 export function routeOf(path: string): string {
-  for (const [pattern, template] of FIXED) if (pattern.test(path)) return path.replace(pattern, template);
-  if (path.startsWith("/api/v1/")) return restTemplates().find((t) => t.pattern.test(path))?.template ?? "{unmatched}";
-  return path.startsWith("/api/") ? "{unmatched}" : "{page}";
+  return labelOf(routeFor(path), path);
+}
+
+const REST_PREFIX = "/api/v1";
+let restTemplates: PathTrie<string> | undefined;
+
+/** A REST path's label is its operation's template in the OpenAPI document: `/api/v1/tenants/{tenant_id}/audit`. */
+function restLabel(path: string): string {
+  restTemplates ??= buildRestTemplates();
+  // The REST edge takes a path with a trailing slash as the same operation.
+  const end = path.endsWith("/") ? path.length - 1 : path.length;
+  return restTemplates.match(path.slice(REST_PREFIX.length, end).split("/"), 1) ?? "{unmatched}";
+}
+
+function buildRestTemplates(): PathTrie<string> {
+  const templates = new PathTrie<string>();
+  for (const [template, item] of Object.entries(openApiDocument("").paths ?? {})) {
+    // An item with its own `servers` lives outside /api/v1 (the OAuth broker's): a row of its own.
+    if (item && "servers" in item) continue;
+    templates.add(templateSegments(template), `${REST_PREFIX}${template}`);
+  }
+  return templates;
 }

@@ -151,3 +151,27 @@ test(
     expect(sample(text, "process_resident_memory_bytes")).toBeGreaterThan(0);
   },
 );
+
+test("routes served through Next are labelled by their template too: the SSO routes, the OpenAPI document, unknown /api paths", async () => {
+  const provider = "00000000-0000-4000-8000-0000000000aa";
+  const requests: [string, string, string][] = [
+    ["GET", "/api/sso/authorize?client_id=x", "/api/sso/authorize"],
+    ["POST", "/api/sso/token", "/api/sso/token"],
+    ["GET", "/api/sso/profile", "/api/sso/profile"],
+    ["POST", "/api/sso/signin", "/api/sso/signin"],
+    ["GET", `/api/sso/oidc/${provider}/callback?state=s`, "/api/sso/oidc/{provider_id}/callback"],
+    ["GET", `/api/sso/saml/${provider}/metadata`, "/api/sso/saml/{provider_id}/metadata"],
+    ["GET", `/api/sso/saml/${provider}/post`, "/api/sso/saml/{provider_id}/post"],
+    ["POST", `/api/sso/saml/${provider}/acs`, "/api/sso/saml/{provider_id}/acs"],
+    ["GET", "/api/v1/openapi.json", "/api/v1/openapi.json"],
+    ["GET", "/api/no/such/route", "{unmatched}"],
+  ];
+  const before = await scrape(`Bearer ${TOKEN}`);
+  for (const [method, path] of requests) expect((await fetch(`${base}${path}`, { method })).status).toBe(404);
+  const { text } = await scrape(`Bearer ${TOKEN}`);
+  for (const [method, , route] of requests) {
+    const labels = { method, route, status: "404" };
+    expect(sample(text, "http_requests_total", labels)! - (sample(before.text, "http_requests_total", labels) ?? 0), route).toBe(1);
+  }
+  expect(text).not.toContain(provider);
+});
