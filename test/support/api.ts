@@ -1,52 +1,48 @@
 /**
- * A real HTTP server on 127.0.0.1 that serves the app's route handlers (the same functions Next
- * calls), so tests exercise the REST edge over real HTTP without a production build.
+ * A real HTTP server on 127.0.0.1 that serves the app's routes as production does, by the route
+ * table (server/ops/routes.ts): what the node server answers itself by the same handler, and what
+ * goes through Next by the route file Next would call, so tests exercise the REST edge and the
+ * other routes over real HTTP without a production build.
  */
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { readWebRequest, sendWebResponse } from "../../server/http/node.ts";
-import * as rest from "../../app/api/v1/[...path]/route.ts";
-import { handleRest } from "../../server/http/rest.ts";
-import * as openapi from "../../app/api/v1/openapi.json/route.ts";
-import * as fallback from "../../app/api/[...path]/route.ts";
-import * as cron from "../../app/api/cron/route.ts";
-import * as cronAlias from "../../app/api/cron/webhooks/route.ts";
-import * as samlMetadata from "../../app/api/sso/saml/[providerId]/metadata/route.ts";
-import * as samlPost from "../../app/api/sso/saml/[providerId]/post/route.ts";
-import * as samlAcs from "../../app/api/sso/saml/[providerId]/acs/route.ts";
-import * as ssoSignIn from "../../app/api/sso/signin/route.ts";
-import * as oidcCallback from "../../app/api/sso/oidc/[providerId]/callback/route.ts";
-import * as ssoAuthorize from "../../app/api/sso/authorize/route.ts";
-import * as ssoToken from "../../app/api/sso/token/route.ts";
-import * as ssoProfile from "../../app/api/sso/profile/route.ts";
+import { directFor, routeFor, type Handler } from "../../server/ops/routes.ts";
+import { nextSegments, paramsOf } from "../../server/ops/path-trie.ts";
 
-type Handler = (req: Request, ctx?: { params: Promise<Record<string, string>> }) => Response | Promise<Response>;
+type RouteHandler = (req: Request, ctx: { params: Promise<Record<string, string | string[]>> }) => Response | Promise<Response>;
 
-/** Routes with a path parameter, matched as Next matches them. */
-const PARAM_ROUTES: [RegExp, Record<string, unknown>, string][] = [
-  [/^\/api\/sso\/saml\/([^/]+)\/metadata$/, samlMetadata, "providerId"],
-  [/^\/api\/sso\/saml\/([^/]+)\/post$/, samlPost, "providerId"],
-  [/^\/api\/sso\/saml\/([^/]+)\/acs$/, samlAcs, "providerId"],
-  [/^\/api\/sso\/oidc\/([^/]+)\/callback$/, oidcCallback, "providerId"],
-];
+const ROOT = fileURLToPath(new URL("../../", import.meta.url));
+const routeFiles = new Map<string, Promise<Record<string, unknown>>>();
 
-function route(method: string, pathname: string): Handler | undefined {
-  const pick = (mod: Record<string, unknown>) => mod[method] as Handler | undefined;
-  if (pathname === "/api/v1/openapi.json") return pick(openapi);
-  if (pathname.startsWith("/api/v1/") || pathname === "/api/v1") return pick(rest);
-  if (pathname === "/api/cron") return pick(cron);
-  if (pathname === "/api/cron/webhooks") return pick(cronAlias);
-  for (const [pattern, mod, param] of PARAM_ROUTES) {
-    const match = pattern.exec(pathname);
-    const handler = match && pick(mod);
-    if (handler) return (req) => handler(req, { params: Promise.resolve({ [param]: decodeURIComponent(match[1]!) }) });
-  }
-  if (pathname === "/api/sso/signin") return pick(ssoSignIn);
-  if (pathname === "/api/sso/authorize") return pick(ssoAuthorize);
-  if (pathname === "/api/sso/token") return pick(ssoToken);
-  if (pathname === "/api/sso/profile") return pick(ssoProfile);
-  if (pathname.startsWith("/api/")) return pick(fallback);
-  return undefined;
+/** Imported on first use: most tests call a few routes, and some route files load much (NextAuth). */
+function routeFile(file: string): Promise<Record<string, unknown>> {
+  let loaded = routeFiles.get(file);
+  if (!loaded) routeFiles.set(file, (loaded = import(pathToFileURL(`${ROOT}${file}`).href) as Promise<Record<string, unknown>>));
+  return loaded;
+}
+
+export interface Served {
+  handler: Handler;
+  /** Small bodies are kept beside the Request (node.ts), as the production server does for this handler. */
+  bodyAside: boolean;
+}
+
+/** What answers `method` on `pathname` (undecoded), as in production; undefined where Next would not serve it (a page, a method the file lacks). */
+export async function servedBy(method: string, pathname: string): Promise<Served | undefined> {
+  const route = routeFor(pathname);
+  const direct = directFor(route, method);
+  if (direct) return { handler: direct.handler, bodyAside: direct.bodyAside ?? false };
+  if (!route?.file) return undefined;
+  const handler = (await routeFile(route.file))[method] as RouteHandler | undefined;
+  if (!handler) return undefined;
+  // Next hands a route its parameters decoded.
+  const raw = paramsOf(nextSegments(route.path), pathname.split("/"), 1);
+  const params = Object.fromEntries(
+    Object.entries(raw).map(([name, value]) => [name, Array.isArray(value) ? value.map(decodeURIComponent) : decodeURIComponent(value)]),
+  );
+  return { handler: (req) => handler(req, { params: Promise.resolve(params) }), bodyAside: false };
 }
 
 export interface TestApi {
@@ -59,10 +55,9 @@ export async function startApi(port = 0): Promise<TestApi> {
   const server = http.createServer(async (req, res) => {
     try {
       const address = server.address() as AddressInfo;
-      const handler = route(req.method ?? "GET", new URL(req.url ?? "/", "http://127.0.0.1").pathname);
-      // As the production server (server/ops/http-server.ts): the REST edge takes small bodies read aside.
-      const request = await readWebRequest(req, `http://127.0.0.1:${address.port}`, { aside: handler === handleRest });
-      await sendWebResponse(res, handler ? await handler(request) : new Response("not found", { status: 404 }));
+      const served = await servedBy(req.method ?? "GET", new URL(req.url ?? "/", "http://127.0.0.1").pathname);
+      const request = await readWebRequest(req, `http://127.0.0.1:${address.port}`, { aside: served?.bodyAside });
+      await sendWebResponse(res, served ? await served.handler(request) : new Response("not found", { status: 404 }));
     } catch (error) {
       res.writeHead(599);
       res.end(String(error));
