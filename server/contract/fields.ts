@@ -43,14 +43,24 @@ export interface BadText {
 }
 
 /**
- * The first string anywhere in `value` (object keys included) that cannot be stored as text.
- * Inputs are JSON, so plain objects and arrays are all there is to walk.
+ * How deep a JSON input may nest. Nothing the API takes comes near it (audit `details` are the
+ * deepest, a few levels); a body thousands of levels deep only exists to exhaust the stack of
+ * whatever walks it.
+ */
+export const MAX_JSON_DEPTH = 64;
+
+/**
+ * The first string anywhere in `value` (object keys included) that cannot be stored as text, or
+ * the first place it nests deeper than MAX_JSON_DEPTH. Inputs are JSON, so plain objects and
+ * arrays are all there is to walk.
  */
 export function findBadText(value: unknown, path: string[] = []): BadText | null {
   if (typeof value === "string") {
     const message = textProblem(value);
     return message ? { path: path.join("."), message } : null;
   }
+  if (!value || typeof value !== "object") return null;
+  if (path.length >= MAX_JSON_DEPTH) return { path: path.join("."), message: `must not nest deeper than ${MAX_JSON_DEPTH} levels` };
   if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i++) {
       const found = findBadText(value[i], [...path, String(i)]);
@@ -58,13 +68,11 @@ export function findBadText(value: unknown, path: string[] = []): BadText | null
     }
     return null;
   }
-  if (value && typeof value === "object") {
-    for (const [key, item] of Object.entries(value)) {
-      const keyProblem = textProblem(key);
-      if (keyProblem) return { path: path.join("."), message: `keys ${keyProblem}` };
-      const found = findBadText(item, [...path, key]);
-      if (found) return found;
-    }
+  for (const [key, item] of Object.entries(value)) {
+    const keyProblem = textProblem(key);
+    if (keyProblem) return { path: path.join("."), message: `keys ${keyProblem}` };
+    const found = findBadText(item, [...path, key]);
+    if (found) return found;
   }
   return null;
 }
