@@ -13,6 +13,18 @@ import { log, errorFields } from "../log.ts";
 import { problemResponse } from "../contract/problem.ts";
 import { publicUrl, requestIdOf } from "../contract/request.ts";
 
+/**
+ * The attempt series of each kind of delivery (server/delivery/kind.ts names its own):
+ * `<series>_attempts_total` and `<series>_attempt_duration_seconds`, by outcome.
+ */
+const DELIVERY_SERIES = {
+  webhook: {
+    attempts: "Webhook delivery attempts, by outcome (succeeded, failed: will retry, exhausted, disabled: 410 Gone).",
+    duration: "Time of one webhook delivery attempt, by outcome.",
+  },
+} as const;
+export type DeliverySeries = keyof typeof DELIVERY_SERIES;
+
 const METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
 const SECONDS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
@@ -35,21 +47,21 @@ function build() {
       registers,
     }),
   };
-  const webhooks = {
-    attempts: new client.Counter({
-      name: "webhook_attempts_total",
-      help: "Webhook delivery attempts, by outcome (succeeded, failed: will retry, exhausted, disabled: 410 Gone).",
-      labelNames: ["outcome"],
-      registers,
-    }),
-    duration: new client.Histogram({
-      name: "webhook_attempt_duration_seconds",
-      help: "Time of one webhook delivery attempt, by outcome.",
-      labelNames: ["outcome"],
-      buckets: SECONDS,
-      registers,
-    }),
-  };
+  const deliveries = Object.fromEntries(
+    Object.entries(DELIVERY_SERIES).map(([series, help]) => [
+      series,
+      {
+        attempts: new client.Counter({ name: `${series}_attempts_total`, help: help.attempts, labelNames: ["outcome"], registers }),
+        duration: new client.Histogram({
+          name: `${series}_attempt_duration_seconds`,
+          help: help.duration,
+          labelNames: ["outcome"],
+          buckets: SECONDS,
+          registers,
+        }),
+      },
+    ]),
+  ) as Record<DeliverySeries, { attempts: client.Counter; duration: client.Histogram }>;
   const jobs = {
     runs: new client.Counter({
       name: "job_runs_total",
@@ -104,7 +116,7 @@ function build() {
       }
     },
   });
-  return { registry, http, webhooks, jobs, auditAppends };
+  return { registry, http, deliveries, jobs, auditAppends };
 }
 
 const holder = globalThis as unknown as { __controlPlaneMetrics?: ReturnType<typeof build> };
@@ -124,8 +136,9 @@ export function observeHttpRequest(method: string, route: string, status: number
 
 export type AttemptOutcome = "succeeded" | "failed" | "exhausted" | "disabled";
 
-export function observeWebhookAttempt(outcome: AttemptOutcome, durationMs: number): void {
-  const m = metrics().webhooks;
+/** One attempt of a kind of delivery (server/delivery/engine.ts). */
+export function observeDeliveryAttempt(series: DeliverySeries, outcome: AttemptOutcome, durationMs: number): void {
+  const m = metrics().deliveries[series];
   m.attempts.inc({ outcome });
   m.duration.observe({ outcome }, durationMs / 1000);
 }

@@ -10,7 +10,7 @@ import { log, errorFields } from "../log.ts";
 import { sendAttempt } from "./send.ts";
 import { disableWebhook } from "./disable.ts";
 import { releaseClaims } from "./release.ts";
-import { observeWebhookAttempt } from "../ops/metrics.ts";
+import { observeDeliveryAttempt } from "../ops/metrics.ts";
 import { recorder, type Attempted } from "./record.ts";
 
 const DEFAULT_SCHEDULE_SECONDS = [5, 300, 1800, 7200, 18000, 36000, 36000];
@@ -86,7 +86,7 @@ async function attempt(db: Database, row: Claimed, record: (entry: Attempted) =>
   const ok = result.status !== null && result.status >= 200 && result.status < 300;
 
   if (result.status === 410) {
-    observeWebhookAttempt("disabled", durationMs);
+    observeDeliveryAttempt("webhook", "disabled", durationMs);
     await disableWebhook(db, {
       webhookId: row.webhook_id,
       tenantId: row.tenant_id,
@@ -115,7 +115,7 @@ async function attempt(db: Database, row: Claimed, record: (entry: Attempted) =>
     next = delay === undefined ? null : new Date(Date.now() + delay * 1000);
   }
   const error = ok ? null : (result.error ?? `HTTP ${result.status}`);
-  observeWebhookAttempt(status, durationMs);
+  observeDeliveryAttempt("webhook", status, durationMs);
   await record({
     id: row.id,
     number,
