@@ -8,7 +8,7 @@ import { database, type Database } from "../db/client.ts";
 import { migrate } from "../db/migrate.ts";
 import { bootstrap } from "../account/bootstrap.ts";
 import { startInternalCron } from "./cron.ts";
-import { startWebhookDispatcher } from "../webhooks/dispatcher.ts";
+import { startWebhookDispatcher } from "../webhooks/sink.ts";
 import { wireEventSubscribers } from "./features.ts";
 import { secrets } from "../secrets/store.ts";
 import { log, errorFields } from "../log.ts";

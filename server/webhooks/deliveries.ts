@@ -11,7 +11,7 @@ import { clock } from "../clock.ts";
 import type { TenantServiceContext } from "../service-context.ts";
 import { enqueueSingle } from "./outbox.ts";
 import { findWebhook } from "./service.ts";
-import { wakeDispatcher } from "./dispatcher.ts";
+import { wakeWebhookDispatcher } from "./sink.ts";
 import type { DeliveryStatus, WebhookDelivery } from "./schemas.ts";
 
 const withAttempts = { attempts: { orderBy: { attempt: "asc" } } } as const;
@@ -41,7 +41,7 @@ interface DeliveryRow {
   }[];
 }
 
-/** A jsonb column holding `{name: value}` (as written by record.ts), or null. */
+/** A jsonb column holding `{name: value}` (as the delivery core records it), or null. */
 const headersOf = (value: unknown) => (value && typeof value === "object" ? (value as Record<string, string>) : null);
 
 export function presentDelivery(row: DeliveryRow): WebhookDelivery {
@@ -128,7 +128,7 @@ export async function retryDelivery(
     await tx.$queryRawUnsafe(`SELECT pg_notify('webhook_deliveries_due', '')::text AS notified`);
     return getDelivery(tx, webhook.id, delivery.id);
   });
-  wakeDispatcher(db);
+  wakeWebhookDispatcher(db);
   return retried;
 }
 
@@ -148,6 +148,6 @@ export async function sendTestEvent({ db, actor: { principal }, tenantId }: Tena
     });
     return getDelivery(tx, webhook.id, id);
   });
-  wakeDispatcher(db);
+  wakeWebhookDispatcher(db);
   return delivery;
 }

@@ -4,12 +4,12 @@
  * long-lived process (INTERNAL_CRON=off, a cron calling /api/cron) the only way retries go out.
  */
 import { SECOND, type Job } from "../jobs/job.ts";
-import { deliverDue } from "./engine.ts";
+import { deliverDueWebhooks } from "./sink.ts";
 
 export const webhookJobs: Job[] = [
   {
     name: "webhooks.deliveries",
     every: 5 * SECOND,
-    run: async (db, { budgetMs, signal }) => ({ ...(await deliverDue(db, { budgetMs, signal })) }),
+    run: async (db, { budgetMs, signal }) => ({ ...(await deliverDueWebhooks(db, { budgetMs, signal })) }),
   },
 ];

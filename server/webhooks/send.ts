@@ -1,8 +1,9 @@
 /**
  * One delivery attempt over HTTP: the signed request (current secret, and the previous one while a
  * rotation overlaps), sent through the SSRF guard with a 5 s timeout, and what came back, reduced
- * to what the attempts log keeps. The engine (engine.ts) decides what the answer means.
+ * to what the attempts log keeps. What the answer means is sink.ts's to say.
  */
+import type { Sent } from "../delivery/kind.ts";
 import { OutboundError, safeFetch } from "../outbound/guard.ts";
 import { decryptSecret } from "../secrets/encryption.ts";
 import { deliveryHeaders, redactedHeaders } from "./signing.ts";
@@ -34,14 +35,9 @@ export function parseRetryAfter(value: string | string[] | undefined, now = Date
   return Math.min(Math.max(0, Math.ceil(seconds)), MAX_RETRY_AFTER_SECONDS);
 }
 
-export interface AttemptResult {
-  status: number | null;
-  body: string | null;
-  error: string | null;
+/** `request`: what was sent, signatures redacted (signing.ts), for the attempts log. */
+export interface AttemptResult extends Sent {
   retryAfter: number | null;
-  /** What was sent, signatures redacted (signing.ts), for the attempts log. */
-  request: { url: string; headers: Record<string, string> };
-  responseHeaders: Record<string, string> | null;
 }
 
 /** The response's headers as the attempts log keeps them (see KEPT_RESPONSE_HEADERS). */

@@ -9,7 +9,7 @@ import { createAppServer, type AppServer } from "../../server/ops/http-server.ts
 import { client, db, tenantWithMembers } from "../support/fixtures.ts";
 import { startReceiver, type Receiver } from "../support/webhook-receiver.ts";
 import { database } from "../../server/db/client.ts";
-import { startWebhookDispatcher } from "../../server/webhooks/dispatcher.ts";
+import { startWebhookDispatcher } from "../../server/webhooks/sink.ts";
 import { encryptSecret } from "../../server/secrets/encryption.ts";
 
 const TOKEN = "metrics-token-0123456789";

@@ -8,7 +8,7 @@ import { startApi, type TestApi } from "../support/api.ts";
 import { client, db, tenantWithMembers } from "../support/fixtures.ts";
 import { startReceiver, type Receiver } from "../support/webhook-receiver.ts";
 import { database } from "../../server/db/client.ts";
-import { startWebhookDispatcher } from "../../server/webhooks/dispatcher.ts";
+import { startWebhookDispatcher } from "../../server/webhooks/sink.ts";
 
 process.env.WEBHOOK_RETRY_SCHEDULE = "1,2";
 

@@ -11,7 +11,7 @@ import { client, db, tenantWithMembers } from "../support/fixtures.ts";
 import { startReceiver, type Receiver, type Received } from "../support/webhook-receiver.ts";
 import { database, type Database } from "../../server/db/client.ts";
 import { emitEvent } from "../support/events.ts";
-import { startWebhookDispatcher } from "../../server/webhooks/dispatcher.ts";
+import { startWebhookDispatcher } from "../../server/webhooks/sink.ts";
 
 process.env.WEBHOOK_RETRY_SCHEDULE = "1,2";
 

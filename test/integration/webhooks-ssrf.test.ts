@@ -9,7 +9,7 @@ import { client, db, tenantWithMembers } from "../support/fixtures.ts";
 import { startReceiver, type Receiver } from "../support/webhook-receiver.ts";
 import { database } from "../../server/db/client.ts";
 import { emitEvent } from "../../server/events/emit.ts";
-import { deliverDue } from "../../server/webhooks/engine.ts";
+import { deliverDueWebhooks } from "../../server/webhooks/sink.ts";
 import { encryptSecret } from "../../server/secrets/encryption.ts";
 
 process.env.OUTBOUND_ALLOW_PRIVATE = "false";
@@ -56,7 +56,7 @@ test("a host resolving to a private address at delivery time is refused: ssrf_re
   await sql.transaction((tx) =>
     emitEvent(tx, { id: null, email: null, ip: null, userAgent: null }, { type: "user.created", tenantId: tenant.id }),
   );
-  const summary = await deliverDue(await database());
+  const summary = await deliverDueWebhooks(await database());
   expect(summary).toMatchObject({ claimed: 1, failed: 1, succeeded: 0 });
   const [delivery] = await (await db()).webhookDelivery.findMany({ where: { webhookId: webhook.id }, include: { attempts: true } });
   expect(delivery).toMatchObject({ status: "failed", attemptCount: 1, lastError: "ssrf_refused" });

@@ -5,7 +5,8 @@
  *   node --import tsx --import ./scripts/server-only.mjs test/support/webhook-worker.ts [--lease-ms N] [--start-at <epoch ms>]
  */
 import { connectPostgres } from "../../server/db/client.ts";
-import { deliverDue, type DeliverySummary } from "../../server/webhooks/engine.ts";
+import type { DeliverySummary } from "../../server/delivery/engine.ts";
+import { deliverDueWebhooks } from "../../server/webhooks/sink.ts";
 
 const args = process.argv.slice(2);
 const option = (name: string) => {
@@ -22,7 +23,7 @@ console.log(JSON.stringify({ ready: true }));
 const waiting = async () =>
   (await db.sql.query<{ n: number }>(`SELECT count(*)::int AS n FROM webhook_deliveries WHERE status IN ('pending', 'failed')`))[0]!.n;
 for (;;) {
-  const run = await deliverDue(db, { leaseMs, budgetMs: 5000 });
+  const run = await deliverDueWebhooks(db, { leaseMs, budgetMs: 5000 });
   for (const key of Object.keys(total) as (keyof DeliverySummary)[]) total[key] += run[key];
   if (run.claimed === 0) {
     if ((await waiting()) === 0) break;

@@ -1,0 +1,104 @@
+/**
+ * Delivery core: the SQL of one queue, built once per kind from its tables' names (the tables'
+ * shape is in kind.ts). The core owns these statements; a kind only names its tables and the
+ * columns its sink reads. In every statement `d` is an item of the queue and `dest` its destination.
+ */
+
+/** The tables of a kind's queue (kind.ts lists the columns each must have). */
+export interface DeliveryQueue {
+  /** The items, one row per thing to deliver (`webhook_deliveries`). */
+  items: string;
+  /** One row per attempt of an item (`webhook_attempts`), unique on (delivery_id, attempt). */
+  attempts: string;
+  /** Where items go (`webhooks`): switched off by the core when they keep failing. */
+  destinations: string;
+  /** The items' column naming their destination (`webhook_id`). */
+  destinationKey: string;
+  /** Notified (pg_notify, on commit) when items fall due, and LISTENed by the dispatchers. */
+  wakeChannel: string;
+}
+
+// Names go into SQL text: only plain identifiers (optionally schema-qualified), never anything
+// that could close a quote or a statement.
+const IDENTIFIER = /^[a-z_][a-z0-9_]*(\.[a-z_][a-z0-9_]*)?$/;
+
+export type Statements = ReturnType<typeof statements>;
+
+/** `columns`: what the kind's sink reads of a claimed item, a RETURNING list over `d` and `dest`. */
+export function statements(queue: DeliveryQueue, columns: string) {
+  for (const name of Object.values(queue)) {
+    if (!IDENTIFIER.test(name)) throw new Error(`delivery queue: ${JSON.stringify(name)} is not a plain SQL identifier`);
+  }
+  const { items, attempts, destinations, destinationKey: key, wakeChannel } = queue;
+  const due = `status IN ('pending', 'failed')`;
+  return {
+    /** $1 batch size, $2 lease (ms). */
+    claim: `UPDATE ${items} d SET locked_until = now() + $2 * interval '1 millisecond'
+  FROM ${destinations} dest
+  WHERE d.id IN (
+    SELECT id FROM ${items}
+    WHERE ${due} AND next_attempt_at <= now() AND (locked_until IS NULL OR locked_until <= now())
+    ORDER BY next_attempt_at
+    LIMIT $1
+    FOR UPDATE SKIP LOCKED)
+  AND dest.id = d.${key}
+  RETURNING d.id, d.attempt_count, d.${key} AS destination_id, dest.enabled, dest.failing_since, ${columns}`,
+
+    /** $1 item, $2 error: claimed while its destination was off. */
+    cancel: `UPDATE ${items} SET status = 'cancelled', next_attempt_at = NULL, locked_until = NULL, last_error = $2 WHERE id = $1::uuid`,
+
+    // One statement for a group of attempts: the attempt rows, the items' next states, and each
+    // destination's failure streak (cleared by a success, started by the first failure after it;
+    // written only when it changes). Recording in groups makes one commit serve many items.
+    record: `WITH r AS (
+    SELECT * FROM unnest($1::uuid[], $2::int[], $3::timestamptz[], $4::int[], $5::int[], $6::text[], $7::text[], $8::timestamptz[], $9::text[], $10::uuid[],
+        $11::text[], $12::text[], $13::text[])
+      AS r(id, attempt, started_at, duration_ms, response_status, response_body, error, next_attempt_at, status, destination_id,
+        request_url, request_headers, response_headers)
+  ), a AS (
+    INSERT INTO ${attempts} (delivery_id, attempt, started_at, duration_ms, response_status, response_body, error, next_attempt_at,
+      request_url, request_headers, response_headers)
+    SELECT id, attempt, started_at, duration_ms, response_status, response_body, error, next_attempt_at,
+      request_url, request_headers::jsonb, response_headers::jsonb FROM r
+    ON CONFLICT (delivery_id, attempt) DO NOTHING
+  ), s AS (
+    SELECT destination_id, max(started_at) FILTER (WHERE status = 'succeeded') AS last_ok FROM r GROUP BY destination_id
+  ), f AS (
+    SELECT s.destination_id, s.last_ok,
+      min(r.started_at) FILTER (WHERE r.status <> 'succeeded' AND (s.last_ok IS NULL OR r.started_at > s.last_ok)) AS first_fail
+    FROM s JOIN r USING (destination_id) GROUP BY s.destination_id, s.last_ok
+  ), streak AS (
+    UPDATE ${destinations} dest SET failing_since = CASE WHEN f.last_ok IS NULL THEN coalesce(dest.failing_since, f.first_fail) ELSE f.first_fail END
+    FROM f
+    WHERE dest.id = f.destination_id
+      AND dest.failing_since IS DISTINCT FROM (CASE WHEN f.last_ok IS NULL THEN coalesce(dest.failing_since, f.first_fail) ELSE f.first_fail END)
+  )
+  UPDATE ${items} d SET status = r.status, attempt_count = r.attempt, next_attempt_at = r.next_attempt_at, locked_until = NULL,
+    last_attempt_at = r.started_at, last_response_status = r.response_status, last_error = r.error, updated_at = now()
+  FROM r WHERE d.id = r.id`,
+
+    // Only rows still leased and waiting: the lease is ours until it runs out, so no other instance
+    // holds them, and a row the recorder has already written is not touched.
+    /** $1 items: claimed by a stopping instance and not started. */
+    release: `WITH r AS (
+    UPDATE ${items} SET locked_until = NULL
+    WHERE id = ANY($1::uuid[]) AND ${due} AND locked_until > now()
+    RETURNING 1
+  )
+  SELECT n, CASE WHEN n > 0 THEN pg_notify('${wakeChannel}', '')::text END AS notified
+  FROM (SELECT count(*)::int AS n FROM r) c`,
+
+    nextDue: `SELECT next_attempt_at AS at FROM ${items} WHERE ${due} ORDER BY next_attempt_at LIMIT 1`,
+
+    /** The attempt that made the destination refuse for good, in the transaction that turns it off. */
+    goneAttempt: `INSERT INTO ${attempts} (delivery_id, attempt, started_at, duration_ms, response_status, response_body, error,
+           request_url, request_headers, response_headers)
+         VALUES ($1::uuid, $2, $3, $4, $5, $6, $7, $8, $9::jsonb, $10::jsonb) ON CONFLICT (delivery_id, attempt) DO NOTHING`,
+    /** $1 item, $2 attempt number, $3 started at, $4 answer code, $5 error. */
+    goneItem: `UPDATE ${items} SET status = 'cancelled', attempt_count = $2, next_attempt_at = NULL, locked_until = NULL,
+           last_attempt_at = $3, last_response_status = $4, last_error = $5, updated_at = now() WHERE id = $1::uuid`,
+    /** $1 destination, $2 error: what is still due for a destination turned off. */
+    cancelDue: `UPDATE ${items} SET status = 'cancelled', next_attempt_at = NULL, locked_until = NULL, last_error = $2, updated_at = now()
+       WHERE ${key} = $1::uuid AND ${due}`,
+  };
+}
