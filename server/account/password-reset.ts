@@ -46,18 +46,27 @@ export async function requestPasswordReset(db: Database, request: RequestInfo, e
   });
 }
 
+/** The reset link `row` if it may still be used, else the 404 that says why. */
+function usableReset<T extends { usedAt: Date | null; expiresAt: Date }>(row: T | null, now: Date): T {
+  if (!row || row.usedAt) throw new AppError("not_found", "This reset link is not valid or has already been used: ask for a new one");
+  if (row.expiresAt <= now) throw new AppError("not_found", "This reset link has expired: ask for a new one");
+  return row;
+}
+
 /** Sets the new password through a reset link; returns the account's email (to sign in with). */
 export async function completePasswordReset(
   db: Database,
   request: RequestInfo,
   input: { token: string; password: string },
 ): Promise<{ email: string }> {
-  const passwordHash = await hashPassword(input.password);
   const now = clock.now();
+  const tokenHash = hashLinkToken(input.token);
+  // The link is looked up before the password is hashed: scrypt costs ~50 ms of CPU, and an
+  // anonymous caller with bogus links must not be able to spend it at will.
+  usableReset(await db.prisma.passwordReset.findUnique({ where: { tokenHash }, select: { usedAt: true, expiresAt: true } }), now);
+  const passwordHash = await hashPassword(input.password);
   return db.prisma.$transaction(async (tx) => {
-    const reset = await tx.passwordReset.findUnique({ where: { tokenHash: hashLinkToken(input.token) }, include: { user: true } });
-    if (!reset || reset.usedAt) throw new AppError("not_found", "This reset link is not valid or has already been used: ask for a new one");
-    if (reset.expiresAt <= now) throw new AppError("not_found", "This reset link has expired: ask for a new one");
+    const reset = usableReset(await tx.passwordReset.findUnique({ where: { tokenHash }, include: { user: true } }), now);
     // Single use even under concurrent submits: only one update finds used_at still null.
     const claimed = await tx.passwordReset.updateMany({ where: { id: reset.id, usedAt: null }, data: { usedAt: now } });
     if (claimed.count === 0) throw new AppError("not_found", "This reset link is not valid or has already been used: ask for a new one");
