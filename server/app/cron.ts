@@ -10,7 +10,7 @@ import { env } from "../env.ts";
 import { SECOND } from "../jobs/job.ts";
 import { mergedSummary, runJobs, startTicker, type JobsRun } from "../jobs/runner.ts";
 import type { JobSummary } from "../jobs/job.ts";
-import { JOBS } from "./features.ts";
+import { loadJobs } from "./features.ts";
 import { database } from "../db/client.ts";
 import { problemResponse } from "../contract/problem.ts";
 import { publicUrl, requestIdOf } from "../contract/request.ts";
@@ -22,13 +22,13 @@ export const CRON_BUDGET_MS = 25_000;
 const TICK_MS = 5 * SECOND;
 
 /** One cron request: every job that is due, within the budget. */
-export function runCron(db: Database, options: { signal?: AbortSignal } = {}): Promise<JobsRun> {
-  return runJobs(db, JOBS, { budgetMs: CRON_BUDGET_MS, signal: options.signal });
+export async function runCron(db: Database, options: { signal?: AbortSignal } = {}): Promise<JobsRun> {
+  return runJobs(db, await loadJobs(), { budgetMs: CRON_BUDGET_MS, signal: options.signal });
 }
 
 /** Starts the in-process ticker; the function it returns stops it and awaits the run in flight. */
-export function startInternalCron(db: Database): () => Promise<void> {
-  return startTicker(db, JOBS, { tickMs: TICK_MS, budgetMs: CRON_BUDGET_MS });
+export async function startInternalCron(db: Database): Promise<() => Promise<void>> {
+  return startTicker(db, await loadJobs(), { tickMs: TICK_MS, budgetMs: CRON_BUDGET_MS });
 }
 
 /**
@@ -36,7 +36,7 @@ export function startInternalCron(db: Database): () => Promise<void> {
  * object: for tests and manual maintenance (deliveries have their own entry points).
  */
 export async function runHousekeeping(db: Database): Promise<JobSummary> {
-  const jobs = JOBS.filter((job) => job.name !== "webhooks.deliveries");
+  const jobs = (await loadJobs()).filter((job) => job.name !== "webhooks.deliveries");
   return mergedSummary(await runJobs(db, jobs, { budgetMs: CRON_BUDGET_MS, force: true }));
 }
 

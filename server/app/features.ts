@@ -3,32 +3,36 @@
  * subscribers that run inside every event's transaction, and its periodic jobs. A new feature adds
  * one entry here. Each composition root (the server's start-up, the CLI, the test set-up) calls
  * `wireEventSubscribers` before anything emits; server/events knows only that subscribers exist.
+ *
+ * Jobs are loaded when a trigger first needs them (`loadJobs`), not with this module: they reach
+ * into every domain (SAML, OIDC, outbound calls…), and every process and test file wires the
+ * subscribers, most without ever running a job.
  */
 import { setEventSubscribers, type EventSubscriber } from "../events/emit.ts";
 import type { Job } from "../jobs/job.ts";
-import { restEdgeJobs } from "../http/jobs.ts";
-import { authJobs } from "../auth/jobs.ts";
-import { ssoJobs } from "../sso/jobs.ts";
-import { auditJobs } from "../audit/jobs.ts";
-import { webhookJobs } from "../webhooks/jobs.ts";
 import { enqueueDeliveries } from "../webhooks/outbox.ts";
 
 interface Feature {
   name: string;
   subscribers?: EventSubscriber[];
-  jobs?: Job[];
+  jobs?: () => Promise<Job[]>;
 }
 
 const FEATURES: Feature[] = [
-  { name: "rest", jobs: restEdgeJobs },
-  { name: "auth", jobs: authJobs },
-  { name: "sso", jobs: ssoJobs },
-  { name: "audit", jobs: auditJobs },
-  { name: "webhooks", subscribers: [enqueueDeliveries], jobs: webhookJobs },
+  { name: "rest", jobs: async () => (await import("../http/jobs.ts")).restEdgeJobs },
+  { name: "auth", jobs: async () => (await import("../auth/jobs.ts")).authJobs },
+  { name: "sso", jobs: async () => (await import("../sso/jobs.ts")).ssoJobs },
+  { name: "audit", jobs: async () => (await import("../audit/jobs.ts")).auditJobs },
+  { name: "webhooks", subscribers: [enqueueDeliveries], jobs: async () => (await import("../webhooks/jobs.ts")).webhookJobs },
 ];
 
+let jobs: Promise<readonly Job[]> | undefined;
+
 /** Every periodic job, in the order a run takes them. */
-export const JOBS: readonly Job[] = FEATURES.flatMap((feature) => feature.jobs ?? []);
+export function loadJobs(): Promise<readonly Job[]> {
+  jobs ??= Promise.all(FEATURES.map((feature) => feature.jobs?.() ?? [])).then((lists) => lists.flat());
+  return jobs;
+}
 
 export function wireEventSubscribers(): void {
   setEventSubscribers(FEATURES.flatMap((feature) => feature.subscribers ?? []));

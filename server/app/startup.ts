@@ -75,7 +75,7 @@ async function start(): Promise<void> {
     await migrateAndBootstrap(db, e);
     // First webhook attempts right after commit (LISTEN); runs whether or not the cron is internal.
     const stopDispatcher = await startWebhookDispatcher(db);
-    const stopCron = e.INTERNAL_CRON === "on" ? startInternalCron(db) : async () => undefined;
+    const stopCron = e.INTERNAL_CRON === "on" ? await startInternalCron(db) : async () => undefined;
     started.__controlPlaneStopWork = async () => {
       await stopCron();
       await stopDispatcher();

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest"
 import { startApi, type TestApi } from "../support/api.ts";
 import { client } from "../support/fixtures.ts";
 import { connectPostgres, database } from "../../server/db/client.ts";
-import { JOBS } from "../../server/app/features.ts";
+import { loadJobs } from "../../server/app/features.ts";
 import { startInternalCron } from "../../server/app/cron.ts";
 import { runJobs, type JobsRun } from "../../server/jobs/runner.ts";
 import { MINUTE, type Job } from "../../server/jobs/job.ts";
@@ -24,7 +24,7 @@ beforeEach(async () => {
   await (await database()).sql.query(`DELETE FROM job_runs`);
 });
 
-const names = JOBS.map((job) => job.name);
+const names = (await loadJobs()).map((job) => job.name);
 const outcomes = (run: JobsRun) => Object.fromEntries(run.jobs.map((job) => [job.name, job.outcome]));
 const finishedJobs = async () =>
   (
@@ -100,7 +100,7 @@ describe("the cron route", () => {
 test("the in-process ticker runs every job of the same registry", async () => {
   // Its own connection, as another instance would have: this process's cron runs above are not its own.
   const instance = connectPostgres(process.env.DATABASE_URL!, 2);
-  const stop = startInternalCron(instance);
+  const stop = await startInternalCron(instance);
   try {
     const deadline = Date.now() + 20_000;
     while ((await finishedJobs()).length < names.length && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));

@@ -22,7 +22,7 @@ test("the embedded default generates AUDIT_SIGNING_KEY into DATA_DIR once, keepi
     const script = path.join(dir, "print.mts");
     writeFileSync(
       script,
-      `import { secrets } from ${JSON.stringify(path.resolve("server/secrets.ts"))};\nconsole.log(JSON.stringify(secrets()));\n`,
+      `import { secrets } from ${JSON.stringify(path.resolve("server/secrets/store.ts"))};\nconsole.log(JSON.stringify(secrets()));\n`,
     );
     const env = { ...process.env, DATA_DIR: dir, AUDIT_SIGNING_KEY: "", NEXTAUTH_SECRET: "", ENCRYPTION_KEY: "", DATABASE_URL: "" };
     const secrets = async () =>
