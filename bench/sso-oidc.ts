@@ -19,7 +19,7 @@ import type { Database } from "../server/db/client.ts";
 import { completeOidc } from "../server/sso/signin/oidc.ts";
 import { completeSignIn } from "../server/sso/signin/complete.ts";
 import { newPending, storePending, takePendingSignIn } from "../server/sso/signin/pending.ts";
-import { sessionCookie } from "../server/sso/signin/session.ts";
+import { sessionCookie } from "../server/auth/session-token.ts";
 import { oidcSpDetails } from "../server/sso/sp.ts";
 import { wireEventSubscribers } from "../server/app/features.ts";
 import type { SignInProvider } from "../server/sso/signin/protocol.ts";

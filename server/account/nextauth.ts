@@ -3,16 +3,16 @@ import { randomUUID } from "node:crypto";
 import type { NextAuthOptions } from "next-auth";
 import CredentialsProvider from "next-auth/providers/credentials";
 import { database } from "../db/client.ts";
-import { clock } from "../clock.ts";
 import { secrets } from "../secrets/store.ts";
 import { requestInfoFromHeaders } from "../contract/request.ts";
 import { signIn } from "./login.ts";
 import { RATE_LIMITED_PREFIX } from "./schemas.ts";
+import { newSessionClaims, SESSION_MAX_AGE_S, sessionClaimsOf } from "../auth/session-token.ts";
 
 export function authOptions(): NextAuthOptions {
   return {
     secret: secrets().nextauthSecret,
-    session: { strategy: "jwt", maxAge: 12 * 60 * 60 },
+    session: { strategy: "jwt", maxAge: SESSION_MAX_AGE_S },
     pages: { signIn: "/login" },
     providers: [
       CredentialsProvider({
@@ -31,22 +31,18 @@ export function authOptions(): NextAuthOptions {
     ],
     callbacks: {
       jwt({ token, user }) {
-        if (user) {
-          token.sub = user.id;
-          // A stable id for this console session: step-up is attached to it.
-          token.sid = randomUUID();
-          // When this session signed in (ms): a later password reset voids it.
-          token.signed_in_at = clock.now().getTime();
-        }
-        return token;
+        // A sign-in: the session's claims, as an SSO sign-in writes them too.
+        return user ? { ...token, ...newSessionClaims({ userId: user.id }) } : token;
       },
       session({ session, token }) {
+        // What the browser reads at /api/auth/session (the server reads the cookie itself).
         if (session.user) {
-          const user = session.user as { id?: string; ssoTenantId?: string | null; signedInAt?: number };
-          user.id = token.sub;
-          // Set by an SSO sign-in (server/sso/signin/session.ts): the session's one tenant.
-          user.ssoTenantId = typeof token.sso_tenant_id === "string" ? token.sso_tenant_id : null;
-          user.signedInAt = typeof token.signed_in_at === "number" ? token.signed_in_at : undefined;
+          const claims = sessionClaimsOf(token);
+          Object.assign(session.user, {
+            id: token.sub,
+            ssoTenantId: claims?.ssoTenantId ?? null,
+            signedInAt: claims?.signedInAt ?? undefined,
+          });
         }
         return session;
       },

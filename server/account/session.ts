@@ -1,11 +1,10 @@
 /** The console's signed-in user, for server components and layouts. */
-import { getServerSession } from "next-auth";
-import { headers } from "next/headers";
+import { cookies, headers } from "next/headers";
 import { redirect } from "next/navigation";
 import { database } from "../db/client.ts";
 import type { PlatformRole } from "../auth/principal.ts";
-import { authOptions } from "./nextauth.ts";
 import { sessionPrincipal } from "../auth/principal.ts";
+import { readSessionCookies } from "../auth/session-token.ts";
 
 export interface ConsoleUser {
   userId: string;
@@ -17,14 +16,15 @@ export interface ConsoleUser {
 
 /**
  * The user behind the session cookie, read fresh from the database (so a deleted user or a
- * changed role takes effect at once), or null when signed out.
+ * changed role takes effect at once), or null when signed out. The cookie is read as the tRPC
+ * context reads it (server/auth/session-token.ts), so pages and procedures agree on who is in.
  */
 export async function currentUser(): Promise<ConsoleUser | null> {
-  const session = await getServerSession(authOptions());
-  const user = session?.user as { id?: string; ssoTenantId?: string | null; signedInAt?: number } | undefined;
-  if (!user?.id) return null;
+  const cookieJar = await cookies();
+  const session = await readSessionCookies(Object.fromEntries(cookieJar.getAll().map(({ name, value }) => [name, value])));
+  if (!session) return null;
   const db = await database();
-  const principal = await sessionPrincipal(db.prisma, user.id, null, user.ssoTenantId ?? null, user.signedInAt);
+  const principal = await sessionPrincipal(db.prisma, session.userId, null, session.ssoTenantId, session.signedInAt);
   if (!principal) return null;
   return {
     userId: principal.userId,

@@ -3,14 +3,13 @@
  * session cookie. The tRPC context is built from it, and `requirePrincipal` is the one place a
  * missing or bad credential becomes its 401, for procedures and the edge's own routes alike.
  */
-import { getToken } from "next-auth/jwt";
 import type { Database } from "../db/client.ts";
 import { Unauthenticated } from "../errors.ts";
 import { resolveBearer } from "./tokens.ts";
 import { sessionPrincipal } from "./principal.ts";
+import { readSessionToken } from "./session-token.ts";
 import type { Principal } from "./principal.ts";
 import type { Hit, Policy } from "./rate-limit.ts";
-import { secrets } from "../secrets/store.ts";
 
 export interface Authentication {
   principal: Principal | null;
@@ -27,16 +26,6 @@ export function bearerOf(req: Request): string | null {
   return match ? match[1]! : "";
 }
 
-/** The request's cookies as a plain object (next-auth's getToken reads `req.cookies`, not the header). */
-export function cookiesOf(req: Request): Record<string, string> {
-  const cookies: Record<string, string> = {};
-  for (const part of (req.headers.get("cookie") ?? "").split(";")) {
-    const at = part.indexOf("=");
-    if (at > 0) cookies[part.slice(0, at).trim()] = decodeURIComponent(part.slice(at + 1).trim());
-  }
-  return cookies;
-}
-
 /** The caller of a REST request, from `Authorization: Bearer`; `count`: also count it against the token. */
 export async function authenticateBearer(db: Database, req: Request, count?: Policy | null): Promise<Authentication> {
   const bearer = bearerOf(req);
@@ -49,16 +38,10 @@ export async function authenticateBearer(db: Database, req: Request, count?: Pol
 
 /** The caller of a console request, from the next-auth session cookie. */
 export async function authenticateSession(db: Database, req: Request): Promise<Authentication> {
-  const jwt = await getToken({
-    req: { headers: Object.fromEntries(req.headers), cookies: cookiesOf(req) } as never,
-    secret: secrets().nextauthSecret,
-  });
-  const sessionId = typeof jwt?.sid === "string" ? jwt.sid : null;
-  // Set by an SSO sign-in (server/sso/signin/session.ts): the session reaches that tenant only.
-  const ssoTenantId = typeof jwt?.sso_tenant_id === "string" ? jwt.sso_tenant_id : null;
-  const signedInAt = typeof jwt?.signed_in_at === "number" ? jwt.signed_in_at : null;
-  const ssoProviderId = typeof jwt?.sso_provider_id === "string" ? jwt.sso_provider_id : null;
-  const principal = jwt?.sub ? await sessionPrincipal(db.prisma, jwt.sub, sessionId, ssoTenantId, signedInAt, ssoProviderId) : null;
+  const session = await readSessionToken(req);
+  const principal = session
+    ? await sessionPrincipal(db.prisma, session.userId, session.sessionId, session.ssoTenantId, session.signedInAt, session.ssoProviderId)
+    : null;
   return { principal, authError: principal ? null : "missing" };
 }
 

@@ -45,6 +45,16 @@ export function requestInfoFromHeaders(header: (name: string) => string | null, 
   return { requestId, ip: clientIp(header), userAgent: headerText(header("user-agent"))?.slice(0, 512) ?? null };
 }
 
+/** The request's cookies as a plain object (next-auth's getToken reads `req.cookies`, not the header). */
+export function cookiesOf(req: Request): Record<string, string> {
+  const cookies: Record<string, string> = {};
+  for (const part of (req.headers.get("cookie") ?? "").split(";")) {
+    const at = part.indexOf("=");
+    if (at > 0) cookies[part.slice(0, at).trim()] = decodeURIComponent(part.slice(at + 1).trim());
+  }
+  return cookies;
+}
+
 export function requestInfo(req: Request, requestId: string): RequestInfo {
   return requestInfoFromHeaders((name) => req.headers.get(name), requestId);
 }

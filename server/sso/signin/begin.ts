@@ -10,7 +10,7 @@ import { loginErrorPath, recordRefusal, testResultPath } from "./complete.ts";
 import { newBinding, newPending, storePending, storeTestResult } from "./pending.ts";
 import { signInProviderById, signInProviderForEmail } from "./providers.ts";
 import { handlerFor, SsoRefused, type SignInProvider } from "./protocol.ts";
-import { userBinding } from "./session.ts";
+import { userBinding } from "./binding.ts";
 import "./handlers.ts";
 
 export interface Started {

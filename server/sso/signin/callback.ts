@@ -3,17 +3,15 @@
  * take the pending request this browser started, let the protocol half validate the response, run
  * the completion, and answer the browser's redirect (with the session cookie when signed in).
  */
-import { getToken } from "next-auth/jwt";
 import { database } from "../../db/client.ts";
 import { appUrl } from "../../env.ts";
 import { requestIdOf, requestInfo } from "../../contract/request.ts";
-import { secrets } from "../../secrets/store.ts";
-import { cookiesOf } from "../../auth/credentials.ts";
+import { readSessionToken, sessionCookie } from "../../auth/session-token.ts";
 import { completeSignIn, loginErrorPath, recordRefusal } from "./complete.ts";
 import { takePendingSignIn } from "./pending.ts";
 import { signInProviderById } from "./providers.ts";
 import { SsoRefused, type PendingSignIn, type SignInOutcome, type SignInProvider, type SsoProfile } from "./protocol.ts";
-import { bindingOf, sessionBinding, sessionCookie, userBinding } from "./session.ts";
+import { bindingOf, sessionBinding, userBinding } from "./binding.ts";
 import { completeSsoStepUp, type CallbackSession } from "./step-up.ts";
 import "./handlers.ts";
 
@@ -25,18 +23,13 @@ async function bindingsOf(req: Request): Promise<{ bindings: string[]; session: 
   const bindings: string[] = [];
   const cookie = bindingOf(req);
   if (cookie) bindings.push(cookie);
-  const jwt = await getToken({
-    req: { headers: Object.fromEntries(req.headers), cookies: cookiesOf(req) } as never,
-    secret: secrets().nextauthSecret,
-  });
-  if (!jwt?.sub) return { bindings, session: null };
-  bindings.push(userBinding(jwt.sub));
-  const text = (value: unknown) => (typeof value === "string" ? value : null);
-  const sessionId = text(jwt.sid);
-  if (sessionId) bindings.push(sessionBinding(sessionId));
+  const session = await readSessionToken(req);
+  if (!session) return { bindings, session: null };
+  bindings.push(userBinding(session.userId));
+  if (session.sessionId) bindings.push(sessionBinding(session.sessionId));
   return {
     bindings,
-    session: { userId: jwt.sub, sessionId, providerId: text(jwt.sso_provider_id), subject: text(jwt.sso_subject) },
+    session: { userId: session.userId, sessionId: session.sessionId, providerId: session.ssoProviderId, subject: session.ssoSubject },
   };
 }
 

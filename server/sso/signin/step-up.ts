@@ -21,7 +21,7 @@ import { recordRefusal } from "./complete.ts";
 import { newPending, storePending } from "./pending.ts";
 import { signInProviderById } from "./providers.ts";
 import { handlerFor, SsoRefused, type PendingSignIn, type SignInOutcome, type SignInProvider } from "./protocol.ts";
-import { sessionBinding } from "./session.ts";
+import { sessionBinding } from "./binding.ts";
 import "./handlers.ts";
 
 /** The page a popup lands on: it tells the console page how it went, and closes. */

@@ -7,7 +7,7 @@ import { database } from "@/server/db/client";
 import { requestIdOf, requestInfo } from "@/server/contract/request";
 import { authorize } from "@/server/sso/broker/authorize";
 import { authorizeErrorPage, redirectTo } from "@/server/sso/broker/oauth";
-import { bindingCookie } from "@/server/sso/signin/session";
+import { bindingCookie } from "@/server/sso/signin/binding";
 
 export const dynamic = "force-dynamic";
 

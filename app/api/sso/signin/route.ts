@@ -7,7 +7,7 @@ import { appUrl } from "@/server/env";
 import { requestIdOf, requestInfo } from "@/server/contract/request";
 import { safeCallbackPath } from "@/server/account/session";
 import { beginConsoleSignIn } from "@/server/sso/signin/begin";
-import { bindingCookie } from "@/server/sso/signin/session";
+import { bindingCookie } from "@/server/sso/signin/binding";
 
 export const dynamic = "force-dynamic";
 
