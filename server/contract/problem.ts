@@ -1,9 +1,11 @@
 /**
- * RFC 9457 problem+json responses, the only error shape the REST API answers with.
+ * RFC 9457 problem+json responses, the only error shape the REST API answers with. A route that
+ * catches an error hands it to `errorResponse`, which picks the problem and logs what nobody meant.
  */
 import { TRPCError } from "@trpc/server";
 import { ZodError } from "zod";
 import { AppError, STATUS_OF, fieldErrorsOf, type ErrorCode, type FieldError } from "../errors.ts";
+import { errorFields, log } from "../log.ts";
 
 export const PROBLEM_TITLES: Record<ErrorCode, string> = {
   invalid_request: "Invalid request",
@@ -49,11 +51,24 @@ export function problemFromAppError(error: AppError): Problem {
   return { code: error.code, detail: error.message, errors: error.options.errors, headers: error.options.headers };
 }
 
+/** An opaque 500: whatever went wrong is in the log, under the request id the client quotes. */
+const UNEXPECTED: Problem & { internal: true } = {
+  code: "internal",
+  detail: "An unexpected error occurred; quote the request id when reporting it",
+  internal: true,
+};
+
+/** A REST operation: the method and its path under /api/v1. */
+export interface Operation {
+  method: string;
+  path: string;
+}
+
 /**
  * The problem for an error the tRPC layer reported. Domain errors keep their code; input
  * validation names each field; anything unexpected is an opaque 500 (`internal: true`, to log).
  */
-export function problemFromTRPCError(error: TRPCError, method: string, path: string): Problem & { internal?: boolean } {
+function problemFromTRPCError(error: TRPCError, operation: Operation | undefined): Problem & { internal?: boolean } {
   const cause = error.cause;
   if (cause instanceof AppError) return problemFromAppError(cause);
   if (cause instanceof ZodError && error.code === "BAD_REQUEST") {
@@ -64,12 +79,44 @@ export function problemFromTRPCError(error: TRPCError, method: string, path: str
     case "PARSE_ERROR":
       return { code: "invalid_request", detail: "The request body is not valid JSON", errors: [{ path: "body", message: "invalid JSON" }] };
     case "NOT_FOUND":
-      return { code: "not_found", detail: `No operation ${method} ${path}` };
+      return { code: "not_found", detail: operation ? `No operation ${operation.method} ${operation.path}` : "No such operation" };
     case "UNSUPPORTED_MEDIA_TYPE":
       return { code: "unsupported_media_type", detail: "Send the body as JSON with Content-Type: application/json" };
     case "PAYLOAD_TOO_LARGE":
       return { code: "payload_too_large", detail: "The request body exceeds 1 MiB" };
     default:
-      return { code: "internal", detail: "An unexpected error occurred; quote the request id when reporting it", internal: true };
+      return UNEXPECTED;
   }
+}
+
+/** The problem for anything thrown: a domain or tRPC error says its own; anything else is `internal`. */
+export function problemOf(error: unknown, operation?: Operation): Problem & { internal?: boolean } {
+  if (error instanceof AppError) return problemFromAppError(error);
+  if (error instanceof TRPCError) return problemFromTRPCError(error, operation);
+  return UNEXPECTED;
+}
+
+/** Where an error was caught: the request, and how to log it if nobody meant it. */
+export interface ErrorScene {
+  requestId: string;
+  /** The public origin the problem's `type` link points at. */
+  origin: string;
+  /** The log message of an unexpected error ("operation failed"), and fields beside the request id. */
+  log: string;
+  fields?: Record<string, unknown>;
+  /** The REST operation asked for: a 404 from the tRPC adapter names it. */
+  operation?: Operation;
+}
+
+/**
+ * Any caught error as its problem+json response. An unexpected one (no domain error behind it) is
+ * logged with the request id and its cause, since the client sees only the opaque 500.
+ */
+export function errorResponse(error: unknown, scene: ErrorScene): Response {
+  const problem = problemOf(error, scene.operation);
+  if (problem.internal) {
+    const cause = error instanceof TRPCError ? (error.cause ?? error) : error;
+    log.error(scene.log, { request_id: scene.requestId, ...scene.fields, ...errorFields(cause) });
+  }
+  return problemResponse(problem, scene.requestId, scene.origin);
 }

@@ -5,14 +5,13 @@
  * caller, the tenant, the query, the download's headers, and problem+json for anything that
  * fails before the first byte.
  */
-import { AppError, InvalidRequest, fieldErrorsOf } from "../errors.ts";
-import { log, errorFields } from "../log.ts";
+import { InvalidRequest, fieldErrorsOf } from "../errors.ts";
 import { resolveTenantAccess } from "../auth/access.ts";
 import { exportEvents } from "../audit/export.ts";
 import { ExportAuditQuery } from "../audit/schemas.ts";
 import { serviceContext, type Context } from "../trpc/context.ts";
 import { requirePrincipal } from "../auth/credentials.ts";
-import { problemFromAppError, problemResponse } from "../contract/problem.ts";
+import { errorResponse } from "../contract/problem.ts";
 import { publicUrl } from "../contract/request.ts";
 
 async function startExport(req: Request, tenantId: string, ctx: Context): Promise<Response> {
@@ -43,12 +42,6 @@ export async function exportAudit(req: Request, tenantId: string, context: () =>
   try {
     return await startExport(req, tenantId, await context());
   } catch (error) {
-    if (error instanceof AppError) return problemResponse(problemFromAppError(error), requestId, origin);
-    log.error("audit export failed", { request_id: requestId, ...errorFields(error) });
-    return problemResponse(
-      { code: "internal", detail: "An unexpected error occurred; quote the request id when reporting it" },
-      requestId,
-      origin,
-    );
+    return errorResponse(error, { requestId, origin, log: "audit export failed" });
   }
 }

@@ -2,14 +2,13 @@
  * The REST edge for /api/v1: request id, rate limit, body checks (415, 413), idempotency, the
  * operation, and problem+json for every error. Route handlers call `handleRest` and nothing else.
  */
-import { log, errorFields } from "../log.ts";
 import { AppError } from "../errors.ts";
 import { database } from "../db/client.ts";
 import { createRestContext } from "../trpc/create-context.ts";
 import { authenticateBearer, bearerOf } from "../auth/credentials.ts";
 import { hashToken } from "../auth/tokens.ts";
 import { invokeOperation } from "./openapi-handler.ts";
-import { problemFromAppError, problemFromTRPCError, problemResponse } from "../contract/problem.ts";
+import { errorResponse, problemResponse } from "../contract/problem.ts";
 import { publicUrl, requestIdOf } from "../contract/request.ts";
 import * as idempotency from "./idempotency.ts";
 import * as rateLimit from "../auth/rate-limit.ts";
@@ -88,13 +87,12 @@ function parseJsonBody(method: string, contentType: string | null, raw: string):
 }
 
 function unexpected(error: unknown, requestId: string, req: Request, url: URL): Response {
-  if (error instanceof AppError) return problemResponse(problemFromAppError(error), requestId, url.origin);
-  log.error("unhandled error in REST edge", { request_id: requestId, method: req.method, path: url.pathname, ...errorFields(error) });
-  return problemResponse(
-    { code: "internal", detail: "An unexpected error occurred; quote the request id when reporting it" },
+  return errorResponse(error, {
     requestId,
-    url.origin,
-  );
+    origin: url.origin,
+    log: "unhandled error in REST edge",
+    fields: { method: req.method, path: url.pathname },
+  });
 }
 
 /**
@@ -213,17 +211,12 @@ async function serve(req: Request, requestId: string, context: Context): Promise
       const kept = empty ? result.headers.filter(([name]) => name.toLowerCase() !== "content-type") : result.headers;
       return new Response(empty ? null : result.body, { status: result.status, headers: [...kept, ["X-Request-Id", requestId]] });
     }
-    const problem = result.error
-      ? problemFromTRPCError(result.error, method, operationPath)
-      : ({ code: "internal", detail: "An unexpected error occurred", internal: true } as const);
-    if ("internal" in problem && problem.internal) {
-      log.error("operation failed", {
-        request_id: requestId,
-        method,
-        path: url.pathname,
-        ...errorFields(result.error?.cause ?? result.error),
-      });
-    }
-    return problemResponse(problem, requestId, origin);
+    return errorResponse(result.error ?? new Error(`the operation answered ${result.status} without an error`), {
+      requestId,
+      origin,
+      log: "operation failed",
+      fields: { method, path: url.pathname },
+      operation: { method, path: operationPath },
+    });
   }
 }

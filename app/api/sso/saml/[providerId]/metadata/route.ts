@@ -3,8 +3,7 @@
  * Unknown or non-SAML provider: 404 problem+json.
  */
 import { database } from "@/server/db/client";
-import { AppError } from "@/server/errors";
-import { problemFromAppError, problemResponse } from "@/server/contract/problem";
+import { errorResponse } from "@/server/contract/problem";
 import { publicUrl, requestIdOf } from "@/server/contract/request";
 import { samlSpMetadata } from "@/server/sso/saml/sp-metadata";
 
@@ -23,7 +22,6 @@ export async function GET(req: Request, { params }: { params: Promise<{ provider
       },
     });
   } catch (error) {
-    if (error instanceof AppError) return problemResponse(problemFromAppError(error), requestId, publicUrl(req).origin);
-    throw error;
+    return errorResponse(error, { requestId, origin: publicUrl(req).origin, log: "SAML SP metadata failed" });
   }
 }

@@ -3,8 +3,7 @@
  * (made by the sign-in start) to the provider's SSO URL. Public, like the IdP's own page.
  */
 import { database } from "@/server/db/client";
-import { AppError } from "@/server/errors";
-import { problemFromAppError, problemResponse } from "@/server/contract/problem";
+import { errorResponse } from "@/server/contract/problem";
 import { publicUrl, requestIdOf } from "@/server/contract/request";
 import { authnRequestPostForm } from "@/server/sso/saml/request";
 
@@ -25,7 +24,6 @@ export async function GET(req: Request, { params }: { params: Promise<{ provider
       },
     });
   } catch (error) {
-    if (error instanceof AppError) return problemResponse(problemFromAppError(error), requestId, publicUrl(req).origin);
-    throw error;
+    return errorResponse(error, { requestId, origin: publicUrl(req).origin, log: "SAML POST binding page failed" });
   }
 }
