@@ -6,14 +6,18 @@
 import type { Database } from "./db/client.ts";
 import type { Principal, RequestInfo } from "./auth/principal.ts";
 
-export interface Actor {
+/**
+ * Who calls a service and the request it came through. Not an audit event's actor
+ * (`EventActor`, server/events/emit.ts), which `actorOf` derives from it for the record.
+ */
+export interface Caller {
   principal: Principal;
   request: RequestInfo;
 }
 
 export interface ServiceContext {
   db: Database;
-  actor: Actor;
+  actor: Caller;
 }
 
 export interface TenantServiceContext extends ServiceContext {

@@ -8,14 +8,19 @@ import type { SqlRunner } from "../db/sql.ts";
 import type { Principal, RequestInfo } from "../auth/principal.ts";
 import type { AuditEventRow, EventType } from "./types.ts";
 
-export interface Actor {
+/**
+ * Who an audit event names as its actor, as its row stores them: anyone or no one (a failed
+ * sign-in's email, a tenant application's own user, the system). A service's caller
+ * (`Caller`, server/service-context.ts) becomes one through `actorOf`.
+ */
+export interface EventActor {
   id: string | null;
   email: string | null;
   ip: string | null;
   userAgent: string | null;
 }
 
-export function actorOf(principal: Principal | null, request: RequestInfo): Actor {
+export function actorOf(principal: Principal | null, request: RequestInfo): EventActor {
   return {
     id: principal?.userId ?? null,
     email: principal?.email ?? null,
@@ -67,7 +72,7 @@ export type EventTx = Tx | SqlRunner;
 /** An event just recorded: its row, and who and what it was emitted with. */
 export interface EmittedEvent {
   row: AuditEventRow;
-  actor: Actor;
+  actor: EventActor;
   event: EventInput | AppendedEventInput;
 }
 
@@ -114,12 +119,12 @@ const PLATFORM_CHAIN = "00000000-0000-0000-0000-000000000000";
 
 /** A tenant application's event to append, with the actor its application names. */
 export interface AppendedEventToEmit {
-  actor: Actor;
+  actor: EventActor;
   event: AppendedEventInput;
 }
 
 interface ToEmit {
-  actor: Actor;
+  actor: EventActor;
   event: EventInput | AppendedEventInput;
 }
 
@@ -178,7 +183,7 @@ export function recordAppendedEvents(tx: EventTx, items: AppendedEventToEmit[]):
   return record(tx, items);
 }
 
-export async function emitEvent(tx: EventTx, actor: Actor, event: EventInput): Promise<RecordedEvent> {
+export async function emitEvent(tx: EventTx, actor: EventActor, event: EventInput): Promise<RecordedEvent> {
   const [stored] = await record(tx, [{ actor, event }]);
   return { id: stored!.id, timestamp: stored!.timestamp, sequence: stored!.sequence };
 }
@@ -188,7 +193,7 @@ export async function emitEvent(tx: EventTx, actor: Actor, event: EventInput): P
  * in each tenant the user belongs to, so every tenant's audit log shows it, or once as a platform
  * event when the user belongs to none.
  */
-export async function emitForUser(tx: Tx, actor: Actor, userId: string | null, event: Omit<EventInput, "tenantId">) {
+export async function emitForUser(tx: Tx, actor: EventActor, userId: string | null, event: Omit<EventInput, "tenantId">) {
   // In tenant-id order: every transaction takes chain-head locks in the same order (no deadlocks).
   const memberships = userId
     ? await tx.membership.findMany({ where: { userId }, select: { tenantId: true }, orderBy: { tenantId: "asc" } })

@@ -11,7 +11,7 @@
  */
 import type { Database, Tx } from "../../db/client.ts";
 import type { RequestInfo, TenantRole } from "../../auth/principal.ts";
-import { emitEvent, type Actor } from "../../events/emit.ts";
+import { emitEvent, type EventActor } from "../../events/emit.ts";
 import { log } from "../../log.ts";
 import { storeTestResult } from "./pending.ts";
 import { issueCode } from "../broker/grants.ts";
@@ -31,7 +31,7 @@ export const testResultPath = (p: { tenantId: string; providerId: string; id: st
 
 export const loginErrorPath = (reason: string) => `/login?sso_error=${encodeURIComponent(reason)}`;
 
-const anonymous = (request: RequestInfo, email: string | null = null): Actor => ({
+const anonymous = (request: RequestInfo, email: string | null = null): EventActor => ({
   id: null,
   email,
   ip: request.ip,
@@ -121,7 +121,7 @@ async function signInMember(tx: Tx, provider: SignInProvider, profile: SsoProfil
   // Two first sign-ins at once: one creates, the other finds it.
   await tx.$executeRaw`INSERT INTO users (email, name) VALUES (${profile.email}, ${name}) ON CONFLICT (email) DO NOTHING`;
   const user = await tx.user.findUniqueOrThrow({ where: { email: profile.email } });
-  const actor: Actor = { id: user.id, email: user.email, ip: request.ip, userAgent: request.userAgent };
+  const actor: EventActor = { id: user.id, email: user.email, ip: request.ip, userAgent: request.userAgent };
   const joined = await tx.$queryRaw<{ role: TenantRole }[]>`
     INSERT INTO memberships (tenant_id, user_id, role) VALUES (${provider.tenantId}::uuid, ${user.id}::uuid, ${provider.defaultRole})
     ON CONFLICT (tenant_id, user_id) DO NOTHING RETURNING role`;
