@@ -1,5 +1,5 @@
 /**
- * The OAuth 2.0 broker end to end in the browser: an operator registers an application in the
+ * The OAuth broker end to end in the browser: an operator registers an application in the
  * console (its secret shown once), and a tiny client app served by this test on loopback signs a
  * person in through it: /api/sso/authorize with PKCE → the local OpenID Provider → back with a
  * code → /api/sso/token (client_secret_basic) → /api/sso/profile → the page shows the email.

@@ -1,6 +1,6 @@
 import { expect, type Locator, type Page } from "@playwright/test";
 
-/** The Applications page (operators): the OAuth broker's registered apps. */
+/** The Applications page (operators): the OAuth broker's registered applications. */
 export class ApplicationsPage {
   readonly heading: Locator;
   readonly table: Locator;
@@ -32,7 +32,7 @@ export class ApplicationsPage {
     return this.table.getByTestId("application-row").filter({ hasText: name });
   }
 
-  /** Registers an app and reads its client ID and secret off the one-time panel. */
+  /** Registers an application and reads its client ID and secret off the one-time panel. */
   async register(name: string, redirectUris: string[]): Promise<{ clientId: string; clientSecret: string }> {
     await this.registerButton.click();
     await expect(this.dialog).toBeVisible();

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { requireUser } from "@/server/account/session";
-import { ApplicationsView } from "@/components/sso-apps/applications-view";
+import { ApplicationsView } from "@/components/sso-broker/applications-view";
 
 export const metadata: Metadata = { title: "Applications" };
 

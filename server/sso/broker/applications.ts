@@ -1,5 +1,5 @@
 /**
- * Applications of the OAuth 2.0 broker (operators only): registered with a name and exact
+ * Applications of the OAuth broker (operators only): registered with a name and exact
  * redirect URIs, given a public client_id and a client secret shown once (stored as SHA-256, as
  * API tokens are). Every change is a platform audit event (no tenant).
  */

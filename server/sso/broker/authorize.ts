@@ -1,4 +1,18 @@
 /**
+ * The OAuth broker's entry: every broker sign-in starts here.
+ *
+ * One name per concept, in identifiers, comments and file names of the feature: it is the *OAuth
+ * broker* (`broker`: server/sso/broker, components/sso-broker, BrokerRequest, sign-in purpose
+ * "broker"); what signs people in through it is an *application* (`application`; `SsoApplication…`
+ * only where the name mirrors the REST resource /sso/applications and its schema ids). "OAuth 2.0"
+ * names the protocol it speaks (oauth.ts, RFC 6749's wire format), not the feature; "app" is this
+ * control plane (APP_URL), never an application. Public names keep their spelling whatever this
+ * says: tables (sso_applications, sso_authorization_codes, sso_access_tokens), URL paths
+ * (/api/sso/{authorize,token,profile}, /api/v1/sso/applications, the console's /applications),
+ * OpenAPI tags, summaries, descriptions and ids ("SSO OAuth broker", "SSO applications",
+ * SsoApplication, BrokerProfile), event kinds (sso.broker_login, sso.application_*) and the
+ * sso.broker_grants_purge job.
+ *
  * GET /api/sso/authorize: an application asks us to sign a person in (RFC 6749 §4.1.1 with PKCE
  * S256, RFC 7636). The client and its exact redirect_uri are checked first: when either is wrong
  * nothing is redirected (an error page instead). Every other problem goes back to the redirect_uri

@@ -1,5 +1,5 @@
 /**
- * The OAuth 2.0 wire format of the broker's endpoints (RFC 6749): error redirects to the client
+ * The OAuth 2.0 wire format of the OAuth broker's endpoints (RFC 6749): error redirects to the client
  * (§4.1.2.1), the error page shown instead when the client or its redirect_uri cannot be trusted,
  * and the JSON errors of the token and profile endpoints (§5.2, RFC 6750 §3).
  */

@@ -1,4 +1,4 @@
-/** Applications of the OAuth 2.0 broker over REST at /sso/applications: platform operators only. */
+/** Applications of the OAuth broker over REST at /sso/applications: platform operators only. */
 import { z } from "zod";
 import { router } from "../../trpc/init.ts";
 import { operatorProcedure, operatorReadProcedure } from "../../trpc/procedures.ts";

@@ -1,5 +1,5 @@
 /**
- * The OAuth 2.0 broker's REST shapes (pure zod: the console uses them too): applications, which
+ * The OAuth broker's REST shapes (pure zod: the console uses them too): applications, which
  * operators register, and the profile an application receives.
  */
 import { z } from "zod";

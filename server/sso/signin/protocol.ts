@@ -32,7 +32,7 @@ export interface SsoProfile {
   groups: string[];
   /** Which IdP said so: the OIDC issuer (as in the id_token) or the SAML Issuer / entity ID. */
   idp_id: string;
-  /** Every claim or attribute received, for Test sign-in and the broker; never logged or audited. */
+  /** Every claim or attribute received, for Test sign-in and the OAuth broker; never logged or audited. */
   raw_attributes: Record<string, unknown>;
 }
 
@@ -84,12 +84,12 @@ export class SsoRefused extends Error {
 }
 
 /**
- * What the sign-in is for: the console, an admin's Test sign-in, an app through the broker, or a
- * step-up of a console session that was signed in through this provider (./step-up.ts).
+ * What the sign-in is for: the console, an admin's Test sign-in, an application through the OAuth
+ * broker, or a step-up of a console session that was signed in through this provider (./step-up.ts).
  */
 export type SignInPurpose = "console" | "test" | "broker" | "stepup";
 
-/** For purpose "broker": the app's authorization request, answered after the IdP comes back. */
+/** For purpose "broker": the application's authorization request, answered after the IdP comes back. */
 export interface BrokerRequest {
   applicationId: string;
   redirectUri: string;

@@ -1,5 +1,5 @@
 /**
- * The OAuth 2.0 broker's authorization endpoint (server/sso/broker/authorize.ts): an application's
+ * The OAuth broker's authorization endpoint (server/sso/broker/authorize.ts): an application's
  * browser redirect arrives here and goes on to the IdP, back to the application with an error, or
  * (unknown client, unregistered redirect_uri) stops on an error page.
  */

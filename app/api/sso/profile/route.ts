@@ -1,4 +1,4 @@
-/** The OAuth 2.0 broker's profile endpoint (server/sso/broker/profile.ts): Bearer access token → profile. */
+/** The OAuth broker's profile endpoint (server/sso/broker/profile.ts): Bearer access token → profile. */
 import { database } from "@/server/db/client";
 import { profileEndpoint } from "@/server/sso/broker/profile";
 

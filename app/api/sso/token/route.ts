@@ -1,4 +1,4 @@
-/** The OAuth 2.0 broker's token endpoint (server/sso/broker/token.ts): code + PKCE → access token and profile. */
+/** The OAuth broker's token endpoint (server/sso/broker/token.ts): code + PKCE → access token and profile. */
 import { database } from "@/server/db/client";
 import { tokenEndpoint } from "@/server/sso/broker/token";
 

@@ -49,7 +49,13 @@ export function CreateApplicationDialog({ onCreated, onClose }: { onCreated: (sh
     create.mutate(
       { name, redirect_uris: list },
       {
-        onSuccess: (app) => onCreated({ id: app.id, name: app.name, clientId: app.client_id, clientSecret: app.client_secret }),
+        onSuccess: (application) =>
+          onCreated({
+            id: application.id,
+            name: application.name,
+            clientId: application.client_id,
+            clientSecret: application.client_secret,
+          }),
         onError: (error) => fail(error, statusOf(error) === 400 ? uriErrors(error) : null),
       },
     );

@@ -15,7 +15,7 @@ import { ApplicationsTable } from "./applications-table";
 import { CreateApplicationDialog } from "./create-application-dialog";
 import { NewSecretPanel, type ShownSecret } from "./new-secret-panel";
 
-/** Applications page (operators): the OAuth broker's apps; register one, rotate its secret, delete it. */
+/** Applications page (operators): the OAuth broker's applications; register one, rotate its secret, delete it. */
 export function ApplicationsView() {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
@@ -52,13 +52,13 @@ export function ApplicationsView() {
             position={position}
             onMove={setPosition}
             highlightId={shown?.id}
-            onRotate={(app) => {
+            onRotate={(application) => {
               rotate.reset();
-              setRotating(app);
+              setRotating(application);
             }}
-            onDelete={(app) => {
+            onDelete={(application) => {
               remove.reset();
-              setDeleting(app);
+              setDeleting(application);
             }}
             emptyAction={createButton}
           />
@@ -88,9 +88,14 @@ export function ApplicationsView() {
             rotate.mutate(
               { application_id: rotating.id },
               {
-                onSuccess: (app) => {
+                onSuccess: (application) => {
                   setRotating(null);
-                  setShown({ id: app.id, name: app.name, clientId: app.client_id, clientSecret: app.client_secret });
+                  setShown({
+                    id: application.id,
+                    name: application.name,
+                    clientId: application.client_id,
+                    clientSecret: application.client_secret,
+                  });
                 },
               },
             )

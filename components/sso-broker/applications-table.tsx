@@ -56,19 +56,19 @@ export function ApplicationsTable({ position, onMove, onRotate, onDelete, emptyA
         />
       }
       pastEnd={{ noun: "applications", reason: "deleted" }}
-      renderRow={(app) => (
-        <Tr key={app.id} data-testid="application-row" className={cx(app.id === highlightId && "bg-indigo-50/60")}>
+      renderRow={(application) => (
+        <Tr key={application.id} data-testid="application-row" className={cx(application.id === highlightId && "bg-indigo-50/60")}>
           <Td className="w-full max-w-0">
-            <span className="block truncate font-medium text-slate-900" title={app.name}>
-              {app.name}
+            <span className="block truncate font-medium text-slate-900" title={application.name}>
+              {application.name}
             </span>
           </Td>
           <Td className="hidden sm:table-cell">
-            <code className="font-mono text-xs text-slate-700">{app.client_id}</code>
+            <code className="font-mono text-xs text-slate-700">{application.client_id}</code>
           </Td>
           <Td className="hidden max-w-64 md:table-cell">
             <ul className="space-y-0.5">
-              {app.redirect_uris.map((uri) => (
+              {application.redirect_uris.map((uri) => (
                 <li key={uri} className="truncate font-mono text-xs text-slate-700" title={uri}>
                   {uri}
                 </li>
@@ -76,14 +76,19 @@ export function ApplicationsTable({ position, onMove, onRotate, onDelete, emptyA
             </ul>
           </Td>
           <Td className="hidden text-slate-600 lg:table-cell">
-            <RelativeTime iso={app.created_at} />
+            <RelativeTime iso={application.created_at} />
           </Td>
           <Td className="text-right whitespace-nowrap">
             <span className="inline-flex gap-2">
-              <Button variant="secondary" size="sm" onClick={() => onRotate(app)} aria-label={`Rotate the secret of ${app.name}`}>
+              <Button
+                variant="secondary"
+                size="sm"
+                onClick={() => onRotate(application)}
+                aria-label={`Rotate the secret of ${application.name}`}
+              >
                 Rotate secret
               </Button>
-              <Button variant="secondary" size="sm" onClick={() => onDelete(app)} aria-label={`Delete ${app.name}`}>
+              <Button variant="secondary" size="sm" onClick={() => onDelete(application)} aria-label={`Delete ${application.name}`}>
                 Delete
               </Button>
             </span>
