@@ -27,7 +27,7 @@ export function ForgotPasswordForm() {
     if (show(parsed.success ? {} : { email: "Email must be an email address" }) || !parsed.success) return;
     setSubmitting(true);
     try {
-      const answer = await callProcedure<{ message: string }>("auth.requestPasswordReset", { email: parsed.data });
+      const answer = await callProcedure<{ message: string }>("account.requestPasswordReset", { email: parsed.data });
       setSent(answer.message);
     } catch (error) {
       fail(error, null);

@@ -47,7 +47,7 @@ export function ResetPasswordForm() {
     if (show(newPasswordErrors(password, confirm)) || !token) return;
     setSubmitting(true);
     try {
-      const { email } = await callProcedure<{ email: string }>("auth.confirmPasswordReset", { token, password });
+      const { email } = await callProcedure<{ email: string }>("account.confirmPasswordReset", { token, password });
       const result = await signIn("credentials", { redirect: false, email, password });
       router.replace(!result || result.error ? consoleUrl.login() : consoleUrl.tenants());
     } catch (error) {

@@ -26,7 +26,7 @@ export interface StepUp {
 function useSsoStepUp(onDone: (steppedUp: boolean) => void) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
-  const start = useMutation(trpc.auth.startSsoStepUp.mutationOptions());
+  const start = useMutation(trpc.account.startSsoStepUp.mutationOptions());
   const [waiting, setWaiting] = useState(false);
   const [error, setError] = useState<string | null>(null);
 
@@ -38,7 +38,7 @@ function useSsoStepUp(onDone: (steppedUp: boolean) => void) {
           setError(popupErrorMessage("stepup", result.error));
           return;
         }
-        const me = await queryClient.fetchQuery({ ...trpc.auth.me.queryOptions({}), staleTime: 0 }).catch(() => null);
+        const me = await queryClient.fetchQuery({ ...trpc.account.me.queryOptions({}), staleTime: 0 }).catch(() => null);
         if (me?.step_up_expires_at) onDone(true);
         else setError("Not confirmed. Try again.");
       }),
@@ -76,8 +76,8 @@ function StepUpDialog({ action, onDone }: { action: string; onDone: (steppedUp: 
   const inputRef = useRef<HTMLInputElement>(null);
   const [password, setPassword] = useState("");
   const [error, setError] = useState<string | null>(null);
-  const stepUp = useMutation(trpc.auth.stepUp.mutationOptions());
-  const methods = useQuery(trpc.auth.stepUpMethods.queryOptions({}, { staleTime: 60_000 }));
+  const stepUp = useMutation(trpc.account.stepUp.mutationOptions());
+  const methods = useQuery(trpc.account.stepUpMethods.queryOptions({}, { staleTime: 60_000 }));
   const sso = useSsoStepUp(onDone);
   // Until the methods are known, and when they cannot be read, offer the password (as before).
   const withPassword = methods.data?.password ?? true;
@@ -96,7 +96,7 @@ function StepUpDialog({ action, onDone }: { action: string; onDone: (steppedUp: 
       { password },
       {
         onSuccess: ({ step_up_expires_at }) => {
-          queryClient.setQueryData(trpc.auth.me.queryKey({}), (me) => (me ? { ...me, step_up_expires_at } : me));
+          queryClient.setQueryData(trpc.account.me.queryKey({}), (me) => (me ? { ...me, step_up_expires_at } : me));
           onDone(true);
         },
         onError: (failure) => {
@@ -197,7 +197,7 @@ export function useStepUp(): StepUp {
   const ensureSteppedUp = useCallback(
     async (what: string) => {
       try {
-        const me = await queryClient.fetchQuery({ ...trpc.auth.me.queryOptions({}), staleTime: 0 });
+        const me = await queryClient.fetchQuery({ ...trpc.account.me.queryOptions({}), staleTime: 0 });
         if (me.step_up_expires_at && Date.parse(me.step_up_expires_at) > Date.now()) return true;
       } catch {
         // Not known: ask; the step-up call will say what is wrong.

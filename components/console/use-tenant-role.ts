@@ -16,12 +16,12 @@ export interface TenantRoleState {
 }
 
 /**
- * The signed-in user's role in a tenant, from `auth.me`: platform operators act as admin and
+ * The signed-in user's role in a tenant, from `account.me`: platform operators act as admin and
  * support staff as viewer everywhere; anyone else has the role of their membership, if any.
  */
 export function useTenantRole(tenantId: string): TenantRoleState {
   const trpc = useTRPC();
-  const me = useQuery(trpc.auth.me.queryOptions({}));
+  const me = useQuery(trpc.account.me.queryOptions({}));
   if (!me.data) return { role: null, loading: me.isPending, canWrite: false, label: null };
   const platform = me.data.user.platform_role;
   const membership = me.data.memberships.find((m) => m.tenant_id === tenantId)?.role ?? null;

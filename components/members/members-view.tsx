@@ -46,7 +46,10 @@ export function MembersView({ tenantId }: { tenantId: string }) {
   const operator = user.platformRole === "operator";
 
   const refresh = () =>
-    Promise.all([queryClient.invalidateQueries(trpc.members.list.pathFilter()), queryClient.invalidateQueries(trpc.auth.me.pathFilter())]);
+    Promise.all([
+      queryClient.invalidateQueries(trpc.members.list.pathFilter()),
+      queryClient.invalidateQueries(trpc.account.me.pathFilter()),
+    ]);
   const update = useMutation(trpc.members.update.mutationOptions({ onSettled: refresh }));
   const remove = useMutation(trpc.members.remove.mutationOptions({ onSuccess: refresh }));
 

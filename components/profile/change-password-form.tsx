@@ -23,7 +23,7 @@ const ORDER: Array<[string, string]> = [
 export function ChangePasswordForm() {
   const trpc = useTRPC();
   const hydrated = useHydrated();
-  const change = useMutation(trpc.auth.changePassword.mutationOptions());
+  const change = useMutation(trpc.account.changePassword.mutationOptions());
   const [current, setCurrent] = useState("");
   const [next, setNext] = useState("");
   const [confirm, setConfirm] = useState("");

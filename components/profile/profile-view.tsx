@@ -29,7 +29,7 @@ function Row({ term, children }: { term: string; children: ReactNode }) {
 
 function Account() {
   const trpc = useTRPC();
-  const me = useQuery(trpc.auth.me.queryOptions({}));
+  const me = useQuery(trpc.account.me.queryOptions({}));
 
   if (me.isPending) {
     return (

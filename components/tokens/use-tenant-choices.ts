@@ -18,7 +18,7 @@ export interface TenantChoices {
 /** The tenants the signed-in user can scope an API token to: their memberships, or every tenant for platform staff. */
 export function useTenantChoices(): TenantChoices {
   const trpc = useTRPC();
-  const me = useQuery(trpc.auth.me.queryOptions({}));
+  const me = useQuery(trpc.account.me.queryOptions({}));
   const platformRole = me.data?.user.platform_role ?? null;
   const all = useQuery({ ...trpc.tenants.list.queryOptions({ page_size: LIMIT }), enabled: platformRole !== null });
 

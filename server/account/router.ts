@@ -23,10 +23,25 @@ import { changePassword, describeMe } from "./service.ts";
 import { stepUp } from "../auth/step-up.ts";
 
 const tags = ["Identity"];
+/**
+ * REST operation ids are public (generated clients name their methods after them). They were
+ * derived from this router's first mount point, `auth`; pinned, so its mount point is free to say
+ * what it is (`account`) without changing the contract.
+ */
+const operationId = (procedure: string) => `auth-${procedure}`;
 
 export const accountRouter = router({
   me: authedProcedure
-    .meta({ openapi: { method: "GET", path: "/me", tags, summary: "The caller: user, roles, memberships, token scopes", protect: true } })
+    .meta({
+      openapi: {
+        method: "GET",
+        path: "/me",
+        operationId: operationId("me"),
+        tags,
+        summary: "The caller: user, roles, memberships, token scopes",
+        protect: true,
+      },
+    })
     .input(z.object({}))
     .output(Me)
     .query(({ ctx }) => describeMe(serviceContext(ctx))),
@@ -36,6 +51,7 @@ export const accountRouter = router({
       openapi: {
         method: "POST",
         path: "/auth/step-up",
+        operationId: operationId("stepUp"),
         tags,
         summary: "Step up: re-enter your password",
         description:
@@ -78,6 +94,7 @@ export const accountRouter = router({
       openapi: {
         method: "POST",
         path: "/auth/password-reset",
+        operationId: operationId("requestPasswordReset"),
         tags,
         summary: "Forgot password: mail a reset link",
         description:
@@ -98,6 +115,7 @@ export const accountRouter = router({
       openapi: {
         method: "POST",
         path: "/auth/password-reset/confirm",
+        operationId: operationId("confirmPasswordReset"),
         tags,
         summary: "Set a new password with a reset link's token",
         description:

@@ -16,7 +16,7 @@ export const appRouter = router({
   tenants: tenantsRouter,
   members: membersRouter,
   tokens: tokensRouter,
-  auth: accountRouter,
+  account: accountRouter,
   users: usersRouter,
   // Before `sso`: REST matches paths in this order, and /sso/{provider_id} would take /sso/applications.
   ssoApplications: ssoApplicationsRouter,

@@ -45,8 +45,10 @@ describe("changing your own password (console)", () => {
   test("needs the current password; then only the new one works", async () => {
     const { viewer } = await tenantWithMembers();
     const caller = await consoleAs(viewer.user.id);
-    expect(await codeOf(caller.auth.changePassword({ current_password: "wrong", new_password: "brand-new-password" }))).toBe("BAD_REQUEST");
-    expect(await caller.auth.changePassword({ current_password: "viewer-password", new_password: "brand-new-password" })).toEqual({
+    expect(await codeOf(caller.account.changePassword({ current_password: "wrong", new_password: "brand-new-password" }))).toBe(
+      "BAD_REQUEST",
+    );
+    expect(await caller.account.changePassword({ current_password: "viewer-password", new_password: "brand-new-password" })).toEqual({
       ok: true,
     });
     expect(await checkCredentials(await db(), viewer.user.email, "brand-new-password")).not.toBeNull();
@@ -56,9 +58,9 @@ describe("changing your own password (console)", () => {
   test("console step-up is attached to the session", async () => {
     const { admin } = await tenantWithMembers();
     const caller = await consoleAs(admin.user.id);
-    expect((await caller.auth.me({})).step_up_expires_at).toBeNull();
-    const { step_up_expires_at } = await caller.auth.stepUp({ password: "admin-password" });
-    expect((await caller.auth.me({})).step_up_expires_at).toBe(step_up_expires_at);
+    expect((await caller.account.me({})).step_up_expires_at).toBeNull();
+    const { step_up_expires_at } = await caller.account.stepUp({ password: "admin-password" });
+    expect((await caller.account.me({})).step_up_expires_at).toBe(step_up_expires_at);
     expect(await (await db()).stepUp.count({ where: { subject: `session:session-${admin.user.id}` } })).toBe(1);
   });
 });

@@ -94,7 +94,7 @@ describe("first sign-in through an OIDC provider", () => {
       expect(user).toMatchObject({ name: "Ada Lovelace", passwordHash: null, platformRole: null });
       expect(user.memberships).toEqual([expect.objectContaining({ tenantId: tenant.id, role: "viewer" })]);
 
-      const me = await (await consoleCaller(cookie)).auth.me({});
+      const me = await (await consoleCaller(cookie)).account.me({});
       expect(me.memberships).toEqual([{ tenant_id: tenant.id, tenant_name: tenant.name, role: "viewer" }]);
 
       const [login] = await eventsOf(tenant.id, "user.login");
@@ -156,7 +156,7 @@ describe("the account-takeover rule: a session through tenant B's provider reach
     const console = await consoleCaller(await sessionCookieOf(browser));
 
     // Console: B only, as viewer; A is as if it did not exist; no operator powers.
-    const me = await console.auth.me({});
+    const me = await console.account.me({});
     expect(me.user.platform_role).toBeNull();
     expect(me.memberships.map((m) => m.tenant_id)).toEqual([b.tenant.id]);
     const tenants = await console.tenants.list({});

@@ -85,7 +85,7 @@ describe("console sign-in through SAML", () => {
     const user = await (await db()).user.findUniqueOrThrow({ where: { email }, include: { memberships: true } });
     expect(user).toMatchObject({ name: "Alice Liddell", passwordHash: null, platformRole: null });
     expect(user.memberships).toEqual([expect.objectContaining({ tenantId: tenant.id, role: "viewer" })]);
-    const me = await (await consoleCaller(await sessionCookieOf(browser))).auth.me({});
+    const me = await (await consoleCaller(await sessionCookieOf(browser))).account.me({});
     expect(me.memberships).toEqual([{ tenant_id: tenant.id, tenant_name: tenant.name, role: "viewer" }]);
     const [login] = await eventsOf(tenant.id, "user.login");
     expect(login).toMatchObject({

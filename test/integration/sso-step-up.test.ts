@@ -65,7 +65,7 @@ async function oidcSession() {
 
 /** Starts the step-up in the console and walks the OP's login: the callback's answer. */
 async function stepUpThroughOp(browser: TestBrowser, cookie: string) {
-  const { url } = await (await consoleCaller(cookie)).auth.startSsoStepUp({});
+  const { url } = await (await consoleCaller(cookie)).account.startSsoStepUp({});
   const authorize = new URL(url);
   const start = await browser.request(url);
   const { next } = await browser.follow(start, (u) => u.origin === op.origin);
@@ -78,8 +78,8 @@ describe("SSO step-up through OIDC", () => {
   test("an SSO-only user is offered their provider, re-authenticates (prompt=login, max_age=0) and is fresh for ten minutes", async () => {
     const { tenant, providerId, browser, cookie, user } = await oidcSession();
     const caller = await consoleCaller(cookie);
-    expect(await caller.auth.stepUpMethods({})).toEqual({ password: false, sso: { provider_id: providerId, name: expect.any(String) } });
-    expect((await caller.auth.me({})).step_up_expires_at).toBeNull();
+    expect(await caller.account.stepUpMethods({})).toEqual({ password: false, sso: { provider_id: providerId, name: expect.any(String) } });
+    expect((await caller.account.me({})).step_up_expires_at).toBeNull();
 
     const { authorize, done } = await stepUpThroughOp(browser, cookie);
     expect(authorize.origin).toBe(op.origin);
@@ -91,7 +91,7 @@ describe("SSO step-up through OIDC", () => {
     expect(done.headers.getSetCookie().some((c) => c.startsWith("next-auth.session-token="))).toBe(false);
     expect(await eventsOf(tenant.id, "sso.login_failed")).toEqual([]);
 
-    const expires = (await caller.auth.me({})).step_up_expires_at;
+    const expires = (await caller.account.me({})).step_up_expires_at;
     expect(expires).not.toBeNull();
     expect(Date.parse(expires!) - Date.now()).toBeGreaterThan(9.9 * 60_000);
     const [event] = await stepUpEvents(tenant.id);
@@ -99,7 +99,7 @@ describe("SSO step-up through OIDC", () => {
 
     // Step-up actions pass now (disabling the provider needs one), and not after ten minutes.
     clock.now = () => new Date(Date.parse(expires!) + 1000);
-    expect((await caller.auth.me({})).step_up_expires_at).toBeNull();
+    expect((await caller.account.me({})).step_up_expires_at).toBeNull();
     await expect(caller.tenantSso.update({ tenant_id: tenant.id, provider_id: providerId, enabled: false })).rejects.toMatchObject({
       code: "UNAUTHORIZED",
     });
@@ -116,7 +116,7 @@ describe("SSO step-up through OIDC", () => {
     browser.forget("127.0.0.1", "_session");
     const { done } = await stepUpThroughOp(browser, cookie);
     expect(pathOf(done.location)).toBe("/auth/popup-done?for=stepup&error=different_user");
-    expect((await (await consoleCaller(cookie)).auth.me({})).step_up_expires_at).toBeNull();
+    expect((await (await consoleCaller(cookie)).account.me({})).step_up_expires_at).toBeNull();
     expect(await stepUpEvents(tenant.id)).toEqual([]);
     const [failed] = await eventsOf(tenant.id, "sso.login_failed");
     expect(failed).toMatchObject({ details: { reason: "different_user", purpose: "stepup", email: someoneElse.email } });
@@ -126,14 +126,14 @@ describe("SSO step-up through OIDC", () => {
     const { tenant, cookie, who } = await oidcSession();
     const other = new TestBrowser();
     await signIn(other, api.url, op.origin, who.email);
-    const { url } = await (await consoleCaller(cookie)).auth.startSsoStepUp({});
+    const { url } = await (await consoleCaller(cookie)).account.startSsoStepUp({});
     // The IdP round trip runs in the other browser (other session): the callback is refused.
     const { next } = await other.follow(await other.request(url), (u) => u.origin === op.origin);
     const done = await other.request(next!);
     expect(pathOf(done.location)).toBe("/login?sso_error=state");
     expect(await stepUpEvents(tenant.id)).toEqual([]);
-    expect((await (await consoleCaller(await sessionCookieOf(other))).auth.me({})).step_up_expires_at).toBeNull();
-    expect((await (await consoleCaller(cookie)).auth.me({})).step_up_expires_at).toBeNull();
+    expect((await (await consoleCaller(await sessionCookieOf(other))).account.me({})).step_up_expires_at).toBeNull();
+    expect((await (await consoleCaller(cookie)).account.me({})).step_up_expires_at).toBeNull();
   });
 });
 
@@ -145,7 +145,7 @@ describe("at Google", () => {
     const who = person(domain);
     const browser = new TestBrowser();
     expect(pathOf((await signIn(browser, api.url, op.origin, who.email)).location)).toBe(`/tenants/${tenant.id}`);
-    const { url } = await (await consoleCaller(await sessionCookieOf(browser))).auth.startSsoStepUp({});
+    const { url } = await (await consoleCaller(await sessionCookieOf(browser))).account.startSsoStepUp({});
     const authorize = new URL(url);
     expect(authorize.searchParams.get("max_age")).toBe("0");
     expect(authorize.searchParams.has("prompt")).toBe(false);
@@ -180,12 +180,12 @@ describe("an IdP that does not re-authenticate", () => {
       const cookie = await sessionCookieOf(browser);
       const stale = await stepUpThroughOp(browser, cookie);
       expect(pathOf(stale.done.location)).toBe("/auth/popup-done?for=stepup&error=not_reauthenticated");
-      expect((await (await consoleCaller(cookie)).auth.me({})).step_up_expires_at).toBeNull();
+      expect((await (await consoleCaller(cookie)).account.me({})).step_up_expires_at).toBeNull();
 
       authTime = Math.floor(Date.now() / 1000);
       const fresh = await stepUpThroughOp(browser, cookie);
       expect(pathOf(fresh.done.location)).toBe("/auth/popup-done?for=stepup");
-      expect((await (await consoleCaller(cookie)).auth.me({})).step_up_expires_at).not.toBeNull();
+      expect((await (await consoleCaller(cookie)).account.me({})).step_up_expires_at).not.toBeNull();
     } finally {
       op.rogueToken = null;
     }
@@ -202,7 +202,7 @@ describe("signing in again with SSO (the sign-in-again dialog's popup)", () => {
     const { next } = await browser.follow(start, (u) => u.origin === op.origin);
     const done = await browser.request(next!);
     expect(pathOf(done.location)).toBe("/auth/popup-done?for=signin");
-    const me = await (await consoleCaller(await sessionCookieOf(browser))).auth.me({});
+    const me = await (await consoleCaller(await sessionCookieOf(browser))).account.me({});
     expect(me.user.id).toBe(user.id);
     expect(me.memberships.map((m) => m.tenant_id)).toEqual([tenant.id]);
   });
@@ -214,17 +214,17 @@ describe("who may step up through SSO", () => {
     const { admin } = await tenantWithMembers();
     const cookie = await passwordSessionCookie(admin.user.id);
     const caller = await consoleCaller(cookie);
-    expect(await caller.auth.stepUpMethods({})).toEqual({ password: true, sso: null });
+    expect(await caller.account.stepUpMethods({})).toEqual({ password: true, sso: null });
     const before = await (await db()).ssoSignInRequest.count({ where: { providerId } });
-    await expect(caller.auth.startSsoStepUp({ provider_id: providerId })).rejects.toMatchObject({ code: "FORBIDDEN" });
-    await expect(caller.auth.startSsoStepUp({})).rejects.toMatchObject({ code: "FORBIDDEN" });
+    await expect(caller.account.startSsoStepUp({ provider_id: providerId })).rejects.toMatchObject({ code: "FORBIDDEN" });
+    await expect(caller.account.startSsoStepUp({})).rejects.toMatchObject({ code: "FORBIDDEN" });
     expect(await (await db()).ssoSignInRequest.count({ where: { providerId } })).toBe(before);
   });
 
   test("an SSO session cannot name another provider than its own", async () => {
     const first = await oidcSession();
     const second = await oidcSession();
-    await expect((await consoleCaller(first.cookie)).auth.startSsoStepUp({ provider_id: second.providerId })).rejects.toMatchObject({
+    await expect((await consoleCaller(first.cookie)).account.startSsoStepUp({ provider_id: second.providerId })).rejects.toMatchObject({
       code: "FORBIDDEN",
     });
   });
@@ -276,16 +276,16 @@ describe("SSO step-up through SAML", () => {
 
     // Someone else at the IdP: refused.
     idp.user.nameId = `mallory@${domain}`;
-    const refused = await post(await idp.login((await caller.auth.startSsoStepUp({})).url));
+    const refused = await post(await idp.login((await caller.account.startSsoStepUp({})).url));
     expect(pathOf(refused.location)).toBe("/auth/popup-done?for=stepup&error=different_user");
-    expect((await caller.auth.me({})).step_up_expires_at).toBeNull();
+    expect((await caller.account.me({})).step_up_expires_at).toBeNull();
 
     // The same person, re-authenticated: fresh.
     idp.user.nameId = email;
-    const form = await idp.login((await caller.auth.startSsoStepUp({})).url);
+    const form = await idp.login((await caller.account.startSsoStepUp({})).url);
     expect(form.request.forceAuthn).toBe(true);
     expect(pathOf((await post(form)).location)).toBe("/auth/popup-done?for=stepup");
-    expect((await caller.auth.me({})).step_up_expires_at).not.toBeNull();
+    expect((await caller.account.me({})).step_up_expires_at).not.toBeNull();
     const [event] = await stepUpEvents(world.tenant.id);
     expect(event).toMatchObject({ details: { method: "sso", provider_id: providerId } });
     expect((await eventsOf(world.tenant.id, "sso.login_failed")).map((e) => (e.details as { reason: string }).reason)).toEqual([

@@ -16,7 +16,7 @@ export default async function TenantWebhookPage({
   const [{ tenantId, webhookId }, { delivery, status }] = await Promise.all([params, searchParams]);
   // The webhook and its first deliveries (as filtered by ?status=) come with the page.
   const state = await prefetchForPage((trpc) => [
-    trpc.auth.me.queryOptions({}),
+    trpc.account.me.queryOptions({}),
     trpc.webhooks.get.queryOptions({ tenant_id: tenantId, webhook_id: webhookId }),
     trpc.webhooks.deliveries.queryOptions(deliveriesInput(tenantId, webhookId, deliveryStatusParam(status))),
   ]);
