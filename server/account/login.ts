@@ -3,7 +3,7 @@
  * hold across instances; each attempt is taken before the password is checked, so parallel
  * guesses cannot outrun them), recording `user.login` and `user.login_failed`.
  */
-import type { Database } from "../db/client.ts";
+import { type Database, sqlIn } from "../db/client.ts";
 import { actorOf, emitForUser } from "../events/emit.ts";
 import { checkCredentials, normalizeEmail } from "./users.ts";
 import { clearFailures, LIMITS, releaseAttempt, takeAttempt } from "../auth/limits.ts";
@@ -23,10 +23,11 @@ export async function signIn(db: Database, request: RequestInfo, email: string, 
   ]);
   const known = await db.prisma.user.findUnique({ where: { email: normalized }, select: { id: true, email: true } });
   const anonymous = { userId: known?.id ?? null, email: normalized };
+  const anonymousActor = { id: anonymous.userId, email: normalized, ip: request.ip, userAgent: request.userAgent };
 
   if (!attempt.ok) {
     await db.prisma.$transaction((tx) =>
-      emitForUser(tx, { id: anonymous.userId, email: normalized, ip: request.ip, userAgent: request.userAgent }, anonymous.userId, {
+      emitForUser(sqlIn(tx), anonymousActor, anonymous.userId, {
         type: "user.login_failed",
         target: anonymous.userId ? { type: "user", id: anonymous.userId, name: normalized } : undefined,
         details: { email: normalized, reason: "rate_limited" },
@@ -39,7 +40,7 @@ export async function signIn(db: Database, request: RequestInfo, email: string, 
   if (!user) {
     // The attempt taken above stays recorded: it is this failure.
     await db.prisma.$transaction(async (tx) => {
-      await emitForUser(tx, { id: anonymous.userId, email: normalized, ip: request.ip, userAgent: request.userAgent }, anonymous.userId, {
+      await emitForUser(sqlIn(tx), anonymousActor, anonymous.userId, {
         type: "user.login_failed",
         target: anonymous.userId ? { type: "user", id: anonymous.userId, name: normalized } : undefined,
         details: { email: normalized, reason: known ? "wrong_password" : "unknown_user" },
@@ -52,7 +53,7 @@ export async function signIn(db: Database, request: RequestInfo, email: string, 
     await releaseAttempt(tx, attempt);
     await clearFailures(tx, LIMITS.loginEmail, normalized);
     const principal = { userId: user.id, email: user.email, platformRole: null, via: "session" as const, token: null, sessionId: null };
-    await emitForUser(tx, actorOf(principal, request), user.id, {
+    await emitForUser(sqlIn(tx), actorOf(principal, request), user.id, {
       type: "user.login",
       target: { type: "user", id: user.id, name: user.email },
       details: { method: "password" },

@@ -4,7 +4,7 @@
  * mail is sent in the background). Setting the new password consumes the link, kills the user's
  * other reset links, console sessions and step-ups.
  */
-import type { Database } from "../db/client.ts";
+import { type Database, sqlIn } from "../db/client.ts";
 import { AppError, RateLimited } from "../errors.ts";
 import { clock } from "../clock.ts";
 import { actorOf, emitForUser } from "../events/emit.ts";
@@ -82,7 +82,7 @@ export async function completePasswordReset(
       token: null,
       sessionId: null,
     };
-    await emitForUser(tx, actorOf(principal, request), reset.userId, {
+    await emitForUser(sqlIn(tx), actorOf(principal, request), reset.userId, {
       type: "user.password_reset",
       target: { type: "user", id: reset.userId, name: reset.user.email },
       details: { email: reset.user.email },

@@ -3,7 +3,7 @@
  * support), creating operators and support staff with a first password, and changing platform
  * roles, never leaving the platform without an operator.
  */
-import type { Tx } from "../db/client.ts";
+import { type Tx, sqlIn } from "../db/client.ts";
 import { isUuid } from "../db/ids.ts";
 import { keysetPage, keysetSql, type PageRequest } from "../db/keyset.ts";
 import { containsPattern } from "../db/search.ts";
@@ -108,7 +108,7 @@ export async function updatePlatformUser({ db, actor }: ServiceContext, input: U
       throw Conflict("Cannot remove the platform's last operator: make another user operator first");
     }
     const updated = await tx.user.update({ where: { id: user.id }, data: { platformRole: input.platform_role } });
-    await emitEvent(tx, actorOf(actor.principal, actor.request), {
+    await emitEvent(sqlIn(tx), actorOf(actor.principal, actor.request), {
       type: "user.updated",
       tenantId: null,
       target: { type: "user", id: user.id, name: user.email },

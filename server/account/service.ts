@@ -1,4 +1,5 @@
 /** The caller's own account: who it is, and changing its password. */
+import { sqlIn } from "../db/client.ts";
 import { AppError, NotFound } from "../errors.ts";
 import { hashPassword, verifyPassword } from "../auth/password.ts";
 import type { TenantRole } from "../auth/principal.ts";
@@ -49,7 +50,7 @@ export async function changePassword(
   await db.prisma.$transaction(async (tx) => {
     await passwordAttemptSucceeded(tx, user.id, attempt);
     await tx.user.update({ where: { id: user.id }, data: { passwordHash } });
-    await emitForUser(tx, actorOf(principal, request), user.id, {
+    await emitForUser(sqlIn(tx), actorOf(principal, request), user.id, {
       type: "user.updated",
       target: { type: "user", id: user.id, name: user.email },
       details: { email: user.email, changes: { password: { from: "set", to: "changed" } } },

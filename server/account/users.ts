@@ -1,5 +1,5 @@
 /** Users: the credentials check of sign-in, and creating users outside any tenant. */
-import type { Tx } from "../db/client.ts";
+import { type Tx, sqlIn } from "../db/client.ts";
 import { Conflict } from "../errors.ts";
 import { actorOf, emitEvent } from "../events/emit.ts";
 import type { ServiceContext } from "../service-context.ts";
@@ -29,7 +29,7 @@ export async function createUser(
     const user = await tx.user.create({
       data: { email, name: input.name ?? null, passwordHash, platformRole: input.platformRole ?? null },
     });
-    await emitEvent(tx, actorOf(actor.principal, actor.request), {
+    await emitEvent(sqlIn(tx), actorOf(actor.principal, actor.request), {
       type: "user.created",
       tenantId: null,
       target: { type: "user", id: user.id, name: user.email },

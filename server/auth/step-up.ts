@@ -3,7 +3,7 @@
  * that IdP: server/sso/signin/step-up.ts) marks the caller's token (or console session) fresh for
  * 10 minutes. Five wrong passwords within 15 minutes lock step-up for that user.
  */
-import type { Tx } from "../db/client.ts";
+import { type Tx, sqlIn } from "../db/client.ts";
 import type { SqlRunner } from "../db/sql.ts";
 import { AppError, RateLimited, StepUpRequired } from "../errors.ts";
 import { clock } from "../clock.ts";
@@ -72,7 +72,7 @@ export async function markSteppedUp(
     create: { subject, userId: principal.userId, expiresAt },
     update: { expiresAt },
   });
-  await emitForUser(tx, actorOf(principal, request), principal.userId, {
+  await emitForUser(sqlIn(tx), actorOf(principal, request), principal.userId, {
     type: "user.step_up",
     target: { type: "user", id: principal.userId, name: principal.email },
     details: {

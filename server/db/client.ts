@@ -1,6 +1,20 @@
 /**
  * The database: Prisma over Postgres when DATABASE_URL is set, else over embedded PGlite under
  * DATA_DIR. One instance per process (kept on globalThis so Next's bundles share it).
+ *
+ * Two handles on it, and the rule for which (per statement, not per module):
+ * - `prisma` by default: a domain's reads and writes of its rows, and their transactions
+ *   (`prisma.$transaction`), typed by the model in prisma/schema.prisma.
+ * - `sql` (a SqlRunner, server/db/sql.ts) only where Prisma cannot say it, or says it measurably
+ *   too slowly: statements it has no form for (multi-row unnest inserts, an UPDATE … RETURNING
+ *   that takes a row at most once, FOR UPDATE SKIP LOCKED, search filters over generated columns,
+ *   COPY, LISTEN/pg_notify, partition maintenance, migration scripts), and the hot paths
+ *   BENCHMARKS.md measures (audit appends, lists and counts; the per-request credential,
+ *   tenant-access and rate-limit lookups; webhook delivery claims), where it also keeps prepared
+ *   statements and generic plans.
+ * - A function takes the one handle it uses. Raw SQL written into its caller's transaction (audit
+ *   events, the webhook outbox) takes `SqlStatements`: a SqlRunner transaction passes as it is, a
+ *   Prisma one as `sqlIn(tx)`; nothing asks which of the two it got.
  */
 import "server-only";
 import path from "node:path";
@@ -10,11 +24,16 @@ import type { Readable } from "node:stream";
 import pg from "pg";
 import { to as copyTo } from "pg-copy-streams";
 import { PrismaClient } from "./generated/client.ts";
-import { GENERIC_PLANS, pgliteRunner, pgRunner, type SqlRunner } from "./sql.ts";
+import { GENERIC_PLANS, pgliteRunner, pgRunner, type SqlRunner, type SqlStatements } from "./sql.ts";
 import { env } from "../env.ts";
 
 export type { PrismaClient };
 export type Tx = Omit<PrismaClient, "$connect" | "$disconnect" | "$on" | "$transaction" | "$extends">;
+
+/** A Prisma transaction as plain SQL statements, so raw writes join it (see the header). */
+export function sqlIn(tx: Tx): SqlStatements {
+  return { query: <T extends object>(text: string, params: unknown[] = []) => tx.$queryRawUnsafe<T[]>(text, ...params) };
+}
 
 export interface Database {
   kind: "postgres" | "pglite";

@@ -28,12 +28,20 @@ export interface QueryOptions {
  */
 export const GENERIC_PLANS = "-c plan_cache_mode=force_generic_plan";
 
-export interface SqlRunner {
+export interface SqlRunner extends SqlStatements {
   /** Runs a script of one or more statements without parameters. */
   exec(script: string): Promise<void>;
-  query<T extends object = Record<string, unknown>>(text: string, params?: unknown[], options?: QueryOptions): Promise<T[]>;
   /** Runs `fn` in one transaction: committed if it resolves, rolled back if it throws. */
   transaction<T>(fn: (tx: SqlRunner) => Promise<T>): Promise<T>;
+}
+
+/**
+ * Runs parameterised statements: a SqlRunner (or its transaction), or a Prisma transaction through
+ * `sqlIn` (server/db/client.ts). What writes raw SQL into its caller's transaction takes this, so it
+ * serves both without asking which it got.
+ */
+export interface SqlStatements {
+  query<T extends object = Record<string, unknown>>(text: string, params?: unknown[], options?: QueryOptions): Promise<T[]>;
 }
 
 /**

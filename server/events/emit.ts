@@ -3,8 +3,7 @@
  * describes, so the event exists if and only if the change does. What else must happen in that
  * transaction (the webhook outbox) subscribes at start-up rather than being imported here.
  */
-import type { Tx } from "../db/client.ts";
-import type { SqlRunner } from "../db/sql.ts";
+import type { SqlStatements } from "../db/sql.ts";
 import type { Principal, RequestInfo } from "../auth/principal.ts";
 import type { AuditEventRow, EventType } from "./types.ts";
 
@@ -66,8 +65,11 @@ export interface RecordedEvent {
   sequence: number;
 }
 
-/** A transaction to write in: Prisma's, or the plain-SQL runner's (hot paths use that). */
-export type EventTx = Tx | SqlRunner;
+/**
+ * The transaction to write in, as plain SQL: a SqlRunner transaction (hot paths), or a Prisma one
+ * as `sqlIn(tx)` (server/db/client.ts).
+ */
+export type EventTx = SqlStatements;
 
 /** An event just recorded: its row, and who and what it was emitted with. */
 export interface EmittedEvent {
@@ -151,12 +153,8 @@ async function record(tx: EventTx, items: ToEmit[]): Promise<AuditEventRow[]> {
     column((i) => (i.event.target?.name ? i.event.target.name : null)),
   ];
   const chains = [...new Set(items.map((i) => i.event.tenantId ?? PLATFORM_CHAIN))];
-  const plain = "query" in tx && typeof tx.query === "function";
-  if (plain) await tx.query(LOCK_HEADS, [chains]);
-  else await (tx as Tx).$queryRawUnsafe(LOCK_HEADS, chains);
-  const rows = plain
-    ? await (tx as SqlRunner).query<AuditEventRow>(INSERT_EVENTS, values)
-    : await (tx as Tx).$queryRawUnsafe<AuditEventRow[]>(INSERT_EVENTS, ...values);
+  await tx.query(LOCK_HEADS, [chains]);
+  const rows = await tx.query<AuditEventRow>(INSERT_EVENTS, values);
   // RETURNING order is not promised; within a tenant, sequence order is the order given.
   const byTenant = new Map<string | null, AuditEventRow[]>();
   for (const row of [...rows].sort((a, b) => a.sequence - b.sequence)) {
@@ -193,11 +191,11 @@ export async function emitEvent(tx: EventTx, actor: EventActor, event: EventInpu
  * in each tenant the user belongs to, so every tenant's audit log shows it, or once as a platform
  * event when the user belongs to none.
  */
-export async function emitForUser(tx: Tx, actor: EventActor, userId: string | null, event: Omit<EventInput, "tenantId">) {
+export async function emitForUser(tx: EventTx, actor: EventActor, userId: string | null, event: Omit<EventInput, "tenantId">) {
   // In tenant-id order: every transaction takes chain-head locks in the same order (no deadlocks).
   const memberships = userId
-    ? await tx.membership.findMany({ where: { userId }, select: { tenantId: true }, orderBy: { tenantId: "asc" } })
+    ? await tx.query<{ tenant_id: string }>(`SELECT tenant_id FROM memberships WHERE user_id = $1::uuid ORDER BY tenant_id`, [userId])
     : [];
-  const tenantIds = memberships.length ? memberships.map((m) => m.tenantId) : [null];
+  const tenantIds = memberships.length ? memberships.map((m) => m.tenant_id) : [null];
   for (const tenantId of tenantIds) await emitEvent(tx, actor, { ...event, tenantId });
 }

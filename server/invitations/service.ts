@@ -5,7 +5,7 @@
  * account. Resending replaces the token (the old link dies); revoking kills it.
  */
 import type { Invitation as InvitationRow } from "../db/generated/client.ts";
-import type { Tx } from "../db/client.ts";
+import { type Tx, sqlIn } from "../db/client.ts";
 import { keysetPage, keysetWhere, type PageRequest } from "../db/keyset.ts";
 import { AppError, Conflict, Forbidden, InvalidField, NotFound, Unauthenticated } from "../errors.ts";
 import { isUuid } from "../db/ids.ts";
@@ -135,7 +135,7 @@ export async function createInvitation(
         expiresAt: new Date(now.getTime() + TTL_MS),
       },
     });
-    await emitEvent(tx, actorOf(actor.principal, actor.request), {
+    await emitEvent(sqlIn(tx), actorOf(actor.principal, actor.request), {
       type: "invitation.created",
       tenantId,
       target: { type: "invitation", id: created.id, name: created.email },
@@ -159,7 +159,7 @@ export async function resendInvitation({ db, actor, tenantId }: TenantServiceCon
       data: { tokenHash: hash, expiresAt: new Date(now.getTime() + TTL_MS), invitedBy: actor.principal.userId },
     });
     if (count === 0) throw Conflict("The invitation changed meanwhile; reload and try again");
-    await emitEvent(tx, actorOf(actor.principal, actor.request), {
+    await emitEvent(sqlIn(tx), actorOf(actor.principal, actor.request), {
       type: "invitation.resent",
       tenantId,
       target: { type: "invitation", id: current.id, name: current.email },
@@ -180,7 +180,7 @@ export async function revokeInvitation({ db, actor, tenantId }: TenantServiceCon
       data: { revokedAt: clock.now() },
     });
     if (count === 0) throw Conflict("This invitation has been accepted; remove the member instead");
-    await emitEvent(tx, actorOf(actor.principal, actor.request), {
+    await emitEvent(sqlIn(tx), actorOf(actor.principal, actor.request), {
       type: "invitation.revoked",
       tenantId,
       target: { type: "invitation", id: current.id, name: current.email },
@@ -254,13 +254,13 @@ export async function acceptInvitation(
       { userId: user.id, email: user.email, platformRole: null, via: "session", token: null, sessionId: null },
       caller.request,
     );
-    await emitEvent(tx, actor, {
+    await emitEvent(sqlIn(tx), actor, {
       type: "user.created",
       tenantId: invitation.tenantId,
       target: { type: "user", id: user.id, name: user.email },
       details: { email: user.email, role: invitation.role, new_user: !existing, via: "invitation" },
     });
-    await emitEvent(tx, actor, {
+    await emitEvent(sqlIn(tx), actor, {
       type: "invitation.accepted",
       tenantId: invitation.tenantId,
       target: { type: "invitation", id: invitation.id, name: invitation.email },

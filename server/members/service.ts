@@ -1,7 +1,7 @@
 /**
  * Members of a tenant: who they are and their role. A tenant always keeps at least one admin.
  */
-import type { Tx } from "../db/client.ts";
+import { type Tx, sqlIn } from "../db/client.ts";
 import { keysetPage, keysetWhere, type PageRequest } from "../db/keyset.ts";
 import { Conflict, Forbidden, NotFound } from "../errors.ts";
 import { hashPassword } from "../auth/password.ts";
@@ -84,7 +84,7 @@ export async function addMember({ db, actor, tenantId }: TenantServiceContext, i
     const already = await tx.membership.findUnique({ where: { tenantId_userId: { tenantId, userId: user.id } } });
     if (already) throw Conflict(`${input.email} is already a member of this tenant`);
     const membership = await tx.membership.create({ data: { tenantId, userId: user.id, role: input.role }, include: withUser });
-    await emitEvent(tx, actorOf(actor.principal, actor.request), {
+    await emitEvent(sqlIn(tx), actorOf(actor.principal, actor.request), {
       type: "user.created",
       tenantId,
       target: { type: "user", id: user.id, name: user.email },
@@ -109,7 +109,7 @@ export async function updateMember({ db, actor, tenantId }: TenantServiceContext
     if (changes.role)
       await tx.membership.update({ where: { tenantId_userId: { tenantId, userId: member.userId } }, data: { role: input.role } });
     if (changes.name) await tx.user.update({ where: { id: member.userId }, data: { name: input.name } });
-    await emitEvent(tx, actorOf(actor.principal, actor.request), {
+    await emitEvent(sqlIn(tx), actorOf(actor.principal, actor.request), {
       type: "user.updated",
       tenantId,
       target: { type: "user", id: member.userId, name: member.user.email },
@@ -125,7 +125,7 @@ export async function removeMember({ db, actor, tenantId }: TenantServiceContext
     const member = await findMember(tx, tenantId, userId);
     if (member.role === "admin") assertNotLastAdmin(admins, member.userId, "remove");
     await tx.membership.delete({ where: { tenantId_userId: { tenantId, userId: member.userId } } });
-    await emitEvent(tx, actorOf(actor.principal, actor.request), {
+    await emitEvent(sqlIn(tx), actorOf(actor.principal, actor.request), {
       type: "user.removed",
       tenantId,
       target: { type: "user", id: member.userId, name: member.user.email },
@@ -149,7 +149,7 @@ export async function setFirstPassword(
     const member = await findMember(tx, tenantId, userId);
     if (member.user.passwordHash) throw Conflict("This user already has a password; only they can change it");
     await tx.user.update({ where: { id: userId }, data: { passwordHash } });
-    await emitEvent(tx, actorOf(actor.principal, actor.request), {
+    await emitEvent(sqlIn(tx), actorOf(actor.principal, actor.request), {
       type: "user.updated",
       tenantId,
       target: { type: "user", id: userId, name: member.user.email },

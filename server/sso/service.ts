@@ -3,7 +3,7 @@
  * unique within a tenant across its providers (the database enforces it). After a create, an URL
  * change or a refresh, the metadata is fetched and read (checks.ts): it informs, never blocks.
  */
-import type { Tx } from "../db/client.ts";
+import { type Tx, sqlIn } from "../db/client.ts";
 import { keysetPage, keysetWhere, type PageRequest } from "../db/keyset.ts";
 import { AppError, Conflict, InvalidField, NotFound } from "../errors.ts";
 import type { TenantServiceContext } from "../service-context.ts";
@@ -183,7 +183,7 @@ export async function createProvider({ db, actor, tenantId }: TenantServiceConte
       });
       if (enabled) await assertDomainsFree(tx, tenantId, domains);
       await claimDomains(tx, tenantId, row.id, domains);
-      await emitEvent(tx, actorOf(actor.principal, actor.request), {
+      await emitEvent(sqlIn(tx), actorOf(actor.principal, actor.request), {
         type: "sso_provider.created",
         tenantId,
         target: { type: "sso_provider", id: row.id, name: row.name },
@@ -270,7 +270,7 @@ export async function updateProvider({ db, actor, tenantId }: TenantServiceConte
       changes,
       enabled,
     });
-    for (const event of events) await emitEvent(tx, actorOf(actor.principal, actor.request), event);
+    for (const event of events) await emitEvent(sqlIn(tx), actorOf(actor.principal, actor.request), event);
     return { provider: await findProvider(tx, tenantId, current.id), metadataChanged: Boolean(changes.metadata_url) };
   });
   if (metadataChanged) scheduleMetadataCheck(db, provider.id);
@@ -282,7 +282,7 @@ export async function deleteProvider({ db, actor, tenantId }: TenantServiceConte
     const current = await findProvider(tx, tenantId, providerId);
     await assertSteppedUp(tx, actor.principal);
     await tx.ssoProvider.delete({ where: { id: current.id } });
-    await emitEvent(tx, actorOf(actor.principal, actor.request), {
+    await emitEvent(sqlIn(tx), actorOf(actor.principal, actor.request), {
       type: "sso_provider.deleted",
       tenantId,
       target: { type: "sso_provider", id: current.id, name: current.name },

@@ -2,6 +2,7 @@
  * API tokens: minted for a user (shown once), listed, revoked. A token is never broader than the
  * caller minting it: a tenant-scoped token can only mint tokens for the same tenant.
  */
+import { sqlIn } from "../db/client.ts";
 import { keysetPage, keysetWhere, type PageRequest } from "../db/keyset.ts";
 import { Forbidden, InvalidField, NotFound } from "../errors.ts";
 import { clock } from "../clock.ts";
@@ -134,8 +135,8 @@ export async function createToken({ db, actor: { principal, request } }: Service
       },
     };
     const actor = actorOf(principal, request);
-    if (row.tenantId) await emitEvent(tx, actor, { ...event, tenantId: row.tenantId });
-    else await emitForUser(tx, actor, ownerId, event);
+    if (row.tenantId) await emitEvent(sqlIn(tx), actor, { ...event, tenantId: row.tenantId });
+    else await emitForUser(sqlIn(tx), actor, ownerId, event);
     return row;
   });
   return { token, value };
@@ -155,7 +156,7 @@ export async function revokeToken({ db, actor: { principal, request } }: Service
       details: { name: token.name, user_id: token.userId, tenant_id: token.tenantId },
     };
     const actor = actorOf(principal, request);
-    if (token.tenantId) await emitEvent(tx, actor, { ...event, tenantId: token.tenantId });
-    else await emitForUser(tx, actor, token.userId, event);
+    if (token.tenantId) await emitEvent(sqlIn(tx), actor, { ...event, tenantId: token.tenantId });
+    else await emitForUser(sqlIn(tx), actor, token.userId, event);
   });
 }

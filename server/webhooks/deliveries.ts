@@ -3,7 +3,7 @@
  * `webhook.test` event: a delivery to that one webhook, not an audit event and not fanned out.
  */
 import { randomUUID } from "node:crypto";
-import type { Tx } from "../db/client.ts";
+import { type Tx, sqlIn } from "../db/client.ts";
 import { keysetPage, keysetWhere, type PageRequest } from "../db/keyset.ts";
 import { isUuid } from "../db/ids.ts";
 import { Conflict, NotFound } from "../errors.ts";
@@ -137,7 +137,7 @@ export async function sendTestEvent({ db, actor: { principal }, tenantId }: Tena
   const delivery = await db.prisma.$transaction(async (tx) => {
     const webhook = await findWebhook(tx, tenantId, webhookId);
     if (!webhook.enabled) throw Conflict("The webhook is disabled; enable it before sending a test event");
-    const id = await enqueueSingle(tx, webhook.id, {
+    const id = await enqueueSingle(sqlIn(tx), webhook.id, {
       id: randomUUID(),
       type: "webhook.test",
       tenantId,

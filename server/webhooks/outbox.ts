@@ -5,8 +5,6 @@
  * built once here and stored, so every attempt sends identical bytes. `pg_notify` (delivered only
  * on commit, to every instance listening) wakes the dispatchers for the first attempt.
  */
-import type { Tx } from "../db/client.ts";
-import type { SqlRunner } from "../db/sql.ts";
 import type { EmittedEvent, EventTx } from "../events/emit.ts";
 
 export const WAKE_CHANNEL = "webhook_deliveries_due";
@@ -31,10 +29,6 @@ export function payloadOf(event: PayloadEvent): string {
     created_at: event.createdAt.toISOString(),
     data: { actor: event.actor, target: event.target, details: event.details },
   });
-}
-
-async function run<T extends object>(tx: Tx | SqlRunner, text: string, values: unknown[]): Promise<T[]> {
-  return "query" in tx && typeof tx.query === "function" ? tx.query<T>(text, values) : (tx as Tx).$queryRawUnsafe<T[]>(text, ...values);
 }
 
 // One statement for all the events of a transaction (a batch of appends can be hundreds): each
@@ -70,7 +64,7 @@ export async function enqueueDeliveries(tx: EventTx, emitted: EmittedEvent[]): P
       : [],
   );
   if (!events.length) return 0;
-  const rows = await run<{ n: number }>(tx, ENQUEUE, [
+  const rows = await tx.query<{ n: number }>(ENQUEUE, [
     events.map((e) => e.tenantId),
     events.map((e) => e.id),
     events.map((e) => e.type),
@@ -80,13 +74,12 @@ export async function enqueueDeliveries(tx: EventTx, emitted: EmittedEvent[]): P
 }
 
 /** One delivery to one webhook, outside any fan-out (the `webhook.test` event). */
-export async function enqueueSingle(tx: Tx, webhookId: string, event: PayloadEvent): Promise<string> {
-  const rows = await run<{ id: string }>(
-    tx,
+export async function enqueueSingle(tx: EventTx, webhookId: string, event: PayloadEvent): Promise<string> {
+  const rows = await tx.query<{ id: string }>(
     `INSERT INTO webhook_deliveries (tenant_id, webhook_id, event_id, event_type, payload, next_attempt_at)
      VALUES ($1::uuid, $2::uuid, $3::uuid, $4, $5, now()) RETURNING id`,
     [event.tenantId, webhookId, event.id, event.type, payloadOf(event)],
   );
-  await run(tx, `SELECT pg_notify('${WAKE_CHANNEL}', '')::text AS notified`, []);
+  await tx.query(`SELECT pg_notify('${WAKE_CHANNEL}', '')::text AS notified`);
   return rows[0]!.id;
 }

@@ -3,7 +3,7 @@
  * rotate-secret; rotating needs a fresh step-up and keeps the old secret signing for 24 hours.
  * Disabling cancels what is still due; re-enabling clears the reason and the failure streak.
  */
-import type { Tx } from "../db/client.ts";
+import { type Tx, sqlIn } from "../db/client.ts";
 import { keysetPage, keysetWhere, type PageRequest } from "../db/keyset.ts";
 import { isUuid } from "../db/ids.ts";
 import { NotFound } from "../errors.ts";
@@ -115,7 +115,7 @@ export async function createWebhook({ db, actor, tenantId }: TenantServiceContex
         secretHint: secretHint(secret),
       },
     });
-    await emitEvent(tx, actorOf(actor.principal, actor.request), {
+    await emitEvent(sqlIn(tx), actorOf(actor.principal, actor.request), {
       type: "webhook.created",
       tenantId,
       target: target(row.id, row.url),
@@ -161,7 +161,7 @@ export async function updateWebhook({ db, actor, tenantId }: TenantServiceContex
       changes,
       enabled,
     });
-    for (const event of events) await emitEvent(tx, actorOf(actor.principal, actor.request), event);
+    for (const event of events) await emitEvent(sqlIn(tx), actorOf(actor.principal, actor.request), event);
     return findWebhook(tx, tenantId, current.id);
   });
 }
@@ -179,7 +179,7 @@ export async function deleteWebhook({ db, actor, tenantId }: TenantServiceContex
   await db.prisma.$transaction(async (tx) => {
     const current = await lockWebhook(tx, tenantId, webhookId);
     await tx.webhook.delete({ where: { id: current.id } });
-    await emitEvent(tx, actorOf(actor.principal, actor.request), {
+    await emitEvent(sqlIn(tx), actorOf(actor.principal, actor.request), {
       type: "webhook.deleted",
       tenantId,
       target: target(current.id, current.url),
@@ -205,7 +205,7 @@ export async function rotateSecret({ db, actor, tenantId }: TenantServiceContext
         previousSecretExpiresAt: previousExpiresAt,
       },
     });
-    await emitEvent(tx, actorOf(actor.principal, actor.request), {
+    await emitEvent(sqlIn(tx), actorOf(actor.principal, actor.request), {
       type: "webhook.secret_rotated",
       tenantId,
       target: target(current.id, current.url),

@@ -9,7 +9,7 @@ import { isUuid } from "../../db/ids.ts";
 import { Forbidden, NotFound } from "../../errors.ts";
 import { actorOf, emitEvent } from "../../events/emit.ts";
 import { isOperator } from "../../auth/policy.ts";
-import type { Database } from "../../db/client.ts";
+import { type Database, sqlIn } from "../../db/client.ts";
 import type { ServiceContext } from "../../service-context.ts";
 import type { CreateSsoApplicationInput, SsoApplication, UpdateSsoApplicationInput } from "./schemas.ts";
 
@@ -89,7 +89,7 @@ export async function createApplication(ctx: ServiceContext, input: CreateSsoApp
     const created = await tx.ssoApplication.create({
       data: { name: input.name, clientId: newClientId(), clientSecretHash: sha256(secret), redirectUris: input.redirect_uris },
     });
-    await emitEvent(tx, actorOf(ctx.actor.principal, ctx.actor.request), {
+    await emitEvent(sqlIn(tx), actorOf(ctx.actor.principal, ctx.actor.request), {
       type: "sso.application_created",
       tenantId: null,
       target: { type: "sso_application", id: created.id, name: created.name },
@@ -115,7 +115,7 @@ export async function updateApplication(ctx: ServiceContext, input: UpdateSsoApp
       where: { id: current.id },
       data: { name: input.name, redirectUris: input.redirect_uris },
     });
-    await emitEvent(tx, actorOf(ctx.actor.principal, ctx.actor.request), {
+    await emitEvent(sqlIn(tx), actorOf(ctx.actor.principal, ctx.actor.request), {
       type: "sso.application_updated",
       tenantId: null,
       target: { type: "sso_application", id: current.id, name: updated.name },
@@ -131,7 +131,7 @@ export async function deleteApplication(ctx: ServiceContext, id: string): Promis
   const current = await findApplication(ctx, id);
   await ctx.db.prisma.$transaction(async (tx) => {
     await tx.ssoApplication.delete({ where: { id: current.id } });
-    await emitEvent(tx, actorOf(ctx.actor.principal, ctx.actor.request), {
+    await emitEvent(sqlIn(tx), actorOf(ctx.actor.principal, ctx.actor.request), {
       type: "sso.application_deleted",
       tenantId: null,
       target: { type: "sso_application", id: current.id, name: current.name },
@@ -147,7 +147,7 @@ export async function rotateApplicationSecret(ctx: ServiceContext, id: string) {
   const secret = newClientSecret();
   const row = await ctx.db.prisma.$transaction(async (tx) => {
     const updated = await tx.ssoApplication.update({ where: { id: current.id }, data: { clientSecretHash: sha256(secret) } });
-    await emitEvent(tx, actorOf(ctx.actor.principal, ctx.actor.request), {
+    await emitEvent(sqlIn(tx), actorOf(ctx.actor.principal, ctx.actor.request), {
       type: "sso.application_secret_rotated",
       tenantId: null,
       target: { type: "sso_application", id: current.id, name: current.name },

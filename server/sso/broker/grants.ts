@@ -6,7 +6,7 @@
  * instance can answer.
  */
 import { createHash, randomBytes } from "node:crypto";
-import type { Database } from "../../db/client.ts";
+import { type Database, sqlIn } from "../../db/client.ts";
 import type { RequestInfo } from "../../auth/principal.ts";
 import { clock } from "../../clock.ts";
 import { emitEvent } from "../../events/emit.ts";
@@ -78,7 +78,7 @@ export async function issueCode(
       },
     });
     await emitEvent(
-      tx,
+      sqlIn(tx),
       { id: null, email: profile.email, ip: request.ip, userAgent: request.userAgent },
       {
         type: "sso.broker_login",

@@ -9,7 +9,7 @@
  * from it (server/auth/policy.ts) reaches that tenant only and holds no platform role, so a tenant's
  * IdP can never open another tenant's data or the platform to whoever it vouches for.
  */
-import type { Database, Tx } from "../../db/client.ts";
+import { type Database, type Tx, sqlIn } from "../../db/client.ts";
 import type { RequestInfo, TenantRole } from "../../auth/principal.ts";
 import { emitEvent, type EventActor } from "../../events/emit.ts";
 import { log } from "../../log.ts";
@@ -127,14 +127,14 @@ async function signInMember(tx: Tx, provider: SignInProvider, profile: SsoProfil
     ON CONFLICT (tenant_id, user_id) DO NOTHING RETURNING role`;
   const target = { type: "user", id: user.id, name: user.email };
   if (joined.length) {
-    await emitEvent(tx, actor, {
+    await emitEvent(sqlIn(tx), actor, {
       type: "user.created",
       tenantId: provider.tenantId,
       target,
       details: { email: user.email, role: provider.defaultRole, method: "sso", provider_id: provider.id },
     });
   }
-  await emitEvent(tx, actor, {
+  await emitEvent(sqlIn(tx), actor, {
     type: "user.login",
     tenantId: provider.tenantId,
     target,
