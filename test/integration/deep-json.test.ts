@@ -39,7 +39,7 @@ test("REST: free-form JSON (audit details) nests at most MAX_JSON_DEPTH levels",
 });
 
 test("console (tRPC): the same body is a 400, not a 500", async () => {
-  const res = await client(api.url).post("/api/trpc/auth.requestPasswordReset", `{"email":${nested(6000)}}`);
+  const res = await client(api.url).post("/api/trpc/account.requestPasswordReset", `{"email":${nested(6000)}}`);
   expect(res.status).toBe(400);
   expect(JSON.stringify(res.json)).toContain("must not nest deeper");
 });
