@@ -17,7 +17,8 @@ export type ErrorCode =
   | "payload_too_large"
   | "unsupported_media_type"
   | "rate_limited"
-  | "internal";
+  | "internal"
+  | "unavailable";
 
 export const STATUS_OF: Record<ErrorCode, number> = {
   invalid_request: 400,
@@ -33,6 +34,7 @@ export const STATUS_OF: Record<ErrorCode, number> = {
   idempotency_key_mismatch: 422,
   rate_limited: 429,
   internal: 500,
+  unavailable: 503,
 };
 
 export interface FieldError {
@@ -80,6 +82,12 @@ export const StepUpRequired = (message = "This action needs a fresh step-up auth
 
 export const RateLimited = (message: string, retryAfterSeconds: number) =>
   new AppError("rate_limited", message, { headers: { "Retry-After": String(Math.max(1, Math.ceil(retryAfterSeconds))) } });
+
+/** The database cannot be reached right now: 503, retry after a few seconds. */
+export const DatabaseUnavailable = () =>
+  new AppError("unavailable", "The service cannot reach its database right now; retry after the number of seconds in Retry-After", {
+    headers: { "Retry-After": "5" },
+  });
 
 export const TenantRequired = (message: string) => new AppError("tenant_required", message);
 

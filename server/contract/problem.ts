@@ -4,8 +4,9 @@
  */
 import { TRPCError } from "@trpc/server";
 import { ZodError } from "zod";
-import { AppError, STATUS_OF, fieldErrorsOf, type ErrorCode, type FieldError } from "../errors.ts";
+import { AppError, DatabaseUnavailable, STATUS_OF, fieldErrorsOf, type ErrorCode, type FieldError } from "../errors.ts";
 import { errorFields, log } from "../log.ts";
+import { isDatabaseUnavailable } from "../db/unavailable.ts";
 
 export const PROBLEM_TITLES: Record<ErrorCode, string> = {
   invalid_request: "Invalid request",
@@ -21,6 +22,7 @@ export const PROBLEM_TITLES: Record<ErrorCode, string> = {
   unsupported_media_type: "Unsupported media type",
   rate_limited: "Too many requests",
   internal: "Internal server error",
+  unavailable: "Service unavailable",
 };
 
 export interface Problem {
@@ -58,6 +60,9 @@ const UNEXPECTED: Problem & { internal: true } = {
   internal: true,
 };
 
+/** The database is unreachable: 503 with Retry-After, which clients retry, rather than an opaque 500. */
+const UNAVAILABLE: Problem & { unavailable: true } = { ...problemFromAppError(DatabaseUnavailable()), unavailable: true };
+
 /** A REST operation: the method and its path under /api/v1. */
 export interface Operation {
   method: string;
@@ -68,9 +73,10 @@ export interface Operation {
  * The problem for an error the tRPC layer reported. Domain errors keep their code; input
  * validation names each field; anything unexpected is an opaque 500 (`internal: true`, to log).
  */
-function problemFromTRPCError(error: TRPCError, operation: Operation | undefined): Problem & { internal?: boolean } {
+function problemFromTRPCError(error: TRPCError, operation: Operation | undefined): ProblemOf {
   const cause = error.cause;
   if (cause instanceof AppError) return problemFromAppError(cause);
+  if (isDatabaseUnavailable(cause)) return UNAVAILABLE;
   if (cause instanceof ZodError && error.code === "BAD_REQUEST") {
     const errors = fieldErrorsOf(cause);
     return { code: "invalid_request", detail: errors.map((e) => `${e.path}: ${e.message}`).join("; "), errors };
@@ -89,11 +95,14 @@ function problemFromTRPCError(error: TRPCError, operation: Operation | undefined
   }
 }
 
+/** A problem, and whether to log it: `internal` (a fault nobody meant) or `unavailable` (the database is down). */
+type ProblemOf = Problem & { internal?: boolean; unavailable?: boolean };
+
 /** The problem for anything thrown: a domain or tRPC error says its own; anything else is `internal`. */
-export function problemOf(error: unknown, operation?: Operation): Problem & { internal?: boolean } {
+export function problemOf(error: unknown, operation?: Operation): ProblemOf {
   if (error instanceof AppError) return problemFromAppError(error);
   if (error instanceof TRPCError) return problemFromTRPCError(error, operation);
-  return UNEXPECTED;
+  return isDatabaseUnavailable(error) ? UNAVAILABLE : UNEXPECTED;
 }
 
 /** Where an error was caught: the request, and how to log it if nobody meant it. */
@@ -114,9 +123,10 @@ export interface ErrorScene {
  */
 export function errorResponse(error: unknown, scene: ErrorScene): Response {
   const problem = problemOf(error, scene.operation);
-  if (problem.internal) {
+  if (problem.internal || problem.unavailable) {
     const cause = error instanceof TRPCError ? (error.cause ?? error) : error;
-    log.error(scene.log, { request_id: scene.requestId, ...scene.fields, ...errorFields(cause) });
+    const write = problem.internal ? log.error : log.warn;
+    write(problem.internal ? scene.log : "database unavailable", { request_id: scene.requestId, ...scene.fields, ...errorFields(cause) });
   }
   return problemResponse(problem, scene.requestId, scene.origin);
 }

@@ -18,6 +18,7 @@ const TRPC_CODE_OF: Record<ErrorCode, TRPCCode> = {
   idempotency_key_mismatch: "UNPROCESSABLE_CONTENT",
   rate_limited: "TOO_MANY_REQUESTS",
   internal: "INTERNAL_SERVER_ERROR",
+  unavailable: "SERVICE_UNAVAILABLE",
 };
 
 export function toTRPCError(error: AppError): TRPCError {

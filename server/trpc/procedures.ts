@@ -10,8 +10,9 @@
  * whether or not the caller stepped up, and so that it can depend on the change (disabling an SSO
  * provider needs it, enabling does not); such procedures carry `stepUp: true` in their meta.
  */
-import { AppError, Forbidden, InvalidField } from "../errors.ts";
+import { AppError, DatabaseUnavailable, Forbidden, InvalidField } from "../errors.ts";
 import { findBadText } from "../contract/fields.ts";
+import { isDatabaseUnavailable } from "../db/unavailable.ts";
 import { isOperator, mayWrite, roleSatisfies } from "../auth/policy.ts";
 import { resolveTenantAccess } from "../auth/access.ts";
 import type { TenantRole } from "../auth/principal.ts";
@@ -26,13 +27,15 @@ import { toTRPCError } from "./errors.ts";
  *   cannot store as sent (NUL, lone surrogates), anywhere in body, query or path, is a 400 naming
  *   it. One check here rather than a refinement on each of the schemas' string fields, which a new
  *   field could forget, and which would not reach free-form JSON (audit details) or object keys.
- * - Domain errors thrown by services become tRPC errors that keep the domain error as cause.
+ * - Domain errors thrown by services become tRPC errors that keep the domain error as cause, and
+ *   an unreachable database a 503 (server/db/unavailable.ts), which the console retries.
  */
 const storableTextAndDomainErrors = middleware(async ({ next, getRawInput }) => {
   const bad = findBadText(await getRawInput());
   if (bad) throw toTRPCError(InvalidField(bad.path || "body", bad.message));
   const result = await next();
   if (!result.ok && result.error.cause instanceof AppError) throw toTRPCError(result.error.cause);
+  if (!result.ok && isDatabaseUnavailable(result.error.cause)) throw toTRPCError(DatabaseUnavailable());
   return result;
 });
 

@@ -30,6 +30,8 @@ const MEANING: Record<ErrorCode, string> = {
   unsupported_media_type: "The body was not sent as JSON. Send it with `Content-Type: application/json`.",
   rate_limited: "Too many requests in a short time. Wait for the number of seconds in `Retry-After`, then retry.",
   internal: "Something failed on our side. Retrying may help; if it persists, quote the `request_id` of the response when reporting it.",
+  unavailable:
+    "The service cannot reach its database for now (a restart, a failover). Wait for the number of seconds in `Retry-After`, then retry (a write with the same `Idempotency-Key`).",
 };
 
 const CODES = (Object.keys(STATUS_OF) as ErrorCode[]).sort((a, b) => STATUS_OF[a] - STATUS_OF[b] || a.localeCompare(b));
