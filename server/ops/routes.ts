@@ -62,6 +62,7 @@ export const ROUTES: readonly Route[] = [
   route("/api/sso/saml/[providerId]/acs", "/api/sso/saml/{provider_id}/acs"),
   // Any other /api path: a problem+json 404 rather than an HTML page.
   route("/api/[...path]", "{unmatched}"),
+  route("/favicon.ico", "/favicon.ico"),
   route("/docs", "/docs"),
   route("/docs/assets/[file]", "/docs/assets/{file}"),
   // Next's own (built assets): no route file.
