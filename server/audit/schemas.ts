@@ -162,15 +162,34 @@ export const AuditVerification = z
   .meta({ id: "AuditVerification" });
 export type AuditVerification = z.infer<typeof AuditVerification>;
 
-/** The control plane's own kinds: an application may not append look-alikes of them. */
-const RESERVED_KINDS = new Set<string>([...EVENT_TYPES, "webhook.test"]);
+/**
+ * The control plane's own namespaces: the first word of each of its event kinds, and those of the
+ * wings that will emit next. An application appends under its own (`app.`, `invoice.`…); a look-alike
+ * such as `user.deleted` or `tenant.deleted` would read, and be delivered to webhooks signed by the
+ * platform, as if the platform had done it.
+ */
+export const RESERVED_NAMESPACES: ReadonlySet<string> = new Set([
+  ...EVENT_TYPES.map((kind) => kind.split(".")[0]!),
+  "directory",
+  "dsync",
+  "domain",
+  "setup_link",
+  "log_stream",
+  "event",
+  "member",
+  "platform",
+  "control_plane",
+]);
 
 const appendFields = {
   event_type: z
     .string({ error: "is required and must be a string" })
     .max(100, "must be at most 100 characters")
     .regex(APPEND_KIND, "must be dot-separated lowercase words, at least two (e.g. invoice.paid)")
-    .refine((kind) => !RESERVED_KINDS.has(kind), "is one of the control plane's own event kinds; use your own (e.g. app.user_login)"),
+    .refine(
+      (kind) => !RESERVED_NAMESPACES.has(kind.split(".")[0]!),
+      "is in one of the control plane's own namespaces (user., tenant., webhook., …); use your own (e.g. app.user_login)",
+    ),
   actor: z.strictObject(
     {
       id: text({ error: "is required and must be a string" }).min(1, "must not be empty").max(200, "must be at most 200 characters"),
