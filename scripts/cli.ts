@@ -94,7 +94,8 @@ async function run(): Promise<unknown> {
           name: values.name,
           password: values.password,
         });
-        return presentMember(await addMember({ ...ctx, tenantId: input.tenant_id }, input));
+        const added = await addMember({ ...ctx, tenantId: input.tenant_id }, input);
+        return added.member ? presentMember(added.member) : added.invitation;
       }
       case "token create": {
         const owner = await db.prisma.user.findUnique({ where: { email: normalizeEmail(values.email ?? "") } });

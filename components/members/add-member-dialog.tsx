@@ -1,20 +1,24 @@
 "use client";
 
 import { useMutation } from "@tanstack/react-query";
+import type { SentInvitation } from "@/server/invitations/schemas";
 import { AddMemberInput, type Member } from "@/server/members/schemas";
 import type { TenantRole } from "../console/use-tenant-role";
 import { PersonDialog } from "../people/person-dialog";
 import { useTRPC } from "../trpc";
 import { ROLE_HINT, ROLE_OPTIONS } from "./roles";
 
-/** Adds someone to the tenant by email; creates their user when the email is new to the platform. */
+/**
+ * Adds someone to the tenant by email (platform operators): creates their user when the email is
+ * new to the platform; a person who already has an account is sent an invitation instead.
+ */
 export function AddMemberDialog({
   tenantId,
   onAdded,
   onClose,
 }: {
   tenantId: string;
-  onAdded: (member: Member) => void;
+  onAdded: (result: Member | SentInvitation) => void;
   onClose: () => void;
 }) {
   const trpc = useTRPC();
@@ -23,7 +27,7 @@ export function AddMemberDialog({
     <PersonDialog
       idPrefix="member"
       title="Add a member"
-      description="They get access to this tenant with the role you choose."
+      description="Someone new to the platform gets access at once, with the role you choose. A person who already has an account is emailed an invitation instead: they join when they accept it."
       submitLabel="Add member"
       role={{ label: "Role", field: "role", options: ROLE_OPTIONS, initial: "viewer" as TenantRole, hint: (role) => ROLE_HINT[role] }}
       name

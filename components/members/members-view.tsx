@@ -2,7 +2,8 @@
 
 import { useState } from "react";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import type { Member } from "@/server/members/schemas";
+import type { SentInvitation } from "@/server/invitations/schemas";
+import { wasAdded, type Member } from "@/server/members/schemas";
 import { useConsoleUser } from "../console/user-context";
 import { useTenantRole, type TenantRole } from "../console/use-tenant-role";
 import { messageOf, useTRPC } from "../trpc";
@@ -84,6 +85,21 @@ export function MembersView({ tenantId }: { tenantId: string }) {
     );
   }
 
+  function invitationSent(invitation: SentInvitation, why?: string) {
+    setOpen(null);
+    void queryClient.invalidateQueries(trpc.invitations.list.pathFilter());
+    if (invitation.email_sent) {
+      notify(
+        <>
+          Invitation sent to <span className="font-medium">{invitation.email}</span>
+          {why ? `: this person ${why}` : null}.
+        </>,
+      );
+    } else {
+      setActionError(`The invitation to ${invitation.email} was saved but its mail could not be sent. Resend it from Pending invitations.`);
+    }
+  }
+
   const actions: MemberActions | null = canWrite
     ? {
         changeRole: (member, role) => changeRole(member, role),
@@ -148,39 +164,23 @@ export function MembersView({ tenantId }: { tenantId: string }) {
         />
 
         {open?.kind === "invite" ? (
-          <InviteDialog
-            tenantId={tenantId}
-            onClose={() => setOpen(null)}
-            onSent={(invitation) => {
-              setOpen(null);
-              void queryClient.invalidateQueries(trpc.invitations.list.pathFilter());
-              if (invitation.email_sent) {
-                notify(
-                  <>
-                    Invitation sent to <span className="font-medium">{invitation.email}</span>.
-                  </>,
-                );
-              } else {
-                setActionError(
-                  `The invitation to ${invitation.email} was saved but its mail could not be sent. Resend it from Pending invitations.`,
-                );
-              }
-            }}
-          />
+          <InviteDialog tenantId={tenantId} onClose={() => setOpen(null)} onSent={(invitation) => invitationSent(invitation)} />
         ) : null}
 
         {open?.kind === "add" ? (
           <AddMemberDialog
             tenantId={tenantId}
             onClose={() => setOpen(null)}
-            onAdded={(member) => {
+            onAdded={(result) => {
+              // An existing account is never added outright: the server invited them instead.
+              if (!wasAdded(result)) return invitationSent(result, "already has an account, so they join when they accept it");
               setOpen(null);
-              setHighlightId(member.user_id);
+              setHighlightId(result.user_id);
               setPosition(FIRST_PAGE);
               void refresh();
               notify(
                 <>
-                  <span className="font-medium">{member.email}</span> added as {ROLE_LABEL[member.role].toLowerCase()}.
+                  <span className="font-medium">{result.email}</span> added as {ROLE_LABEL[result.role].toLowerCase()}.
                 </>,
               );
             }}

@@ -119,6 +119,16 @@ function build(): OpenAPIObject {
         };
       }
       responses[status] = meta.successStatus === 204 ? { description: "No content", headers } : { ...success, headers };
+      // The generated body is the union of the outcomes: each status gets its own member of it.
+      for (const [code, outcome] of Object.entries(meta.outcomes ?? {})) {
+        const id = outcome.body.meta()?.id;
+        if (!id) throw new Error(`${meta.openapi.path}: the ${code} outcome's schema needs a meta id`);
+        responses[code] = {
+          description: outcome.description,
+          headers: code === status ? headers : Object.fromEntries(Object.entries(headers).filter(([name]) => name !== "Location")),
+          content: { "application/json": { schema: { $ref: `#/components/schemas/${id}` } } },
+        };
+      }
     }
     for (const status of Object.keys(ERROR_STATUSES)) {
       if (!BODY_METHODS.includes(method) && ["413", "415", "422"].includes(status)) continue;

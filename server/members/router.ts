@@ -1,6 +1,6 @@
 import { router } from "../trpc/init.ts";
 import { tenantProcedure } from "../trpc/procedures.ts";
-import { created, noContent, serviceContext } from "../trpc/context.ts";
+import { accepted, created, noContent, serviceContext } from "../trpc/context.ts";
 import { envelope, pageRequest } from "../contract/pagination.ts";
 import { z } from "zod";
 import {
@@ -12,9 +12,12 @@ import {
   SetMemberPasswordInput,
   UpdateMemberInput,
 } from "./schemas.ts";
+import { SentInvitation } from "../invitations/schemas.ts";
 import { addMember, getMember, listMembers, presentMember, removeMember, setFirstPassword, updateMember } from "./service.ts";
 
 const base = "/tenants/{tenant_id}/members";
+/** Added (201), or invited instead (202). Here, not in schemas.ts: the invitation's schemas import the members'. */
+const AddMemberResult = z.union([Member, SentInvitation]);
 const tags = ["Members"];
 
 export const membersRouter = router({
@@ -33,20 +36,29 @@ export const membersRouter = router({
   add: tenantProcedure("admin")
     .meta({
       successStatus: 201,
+      outcomes: {
+        201: { body: Member, description: "Added: an operator added an email new to the platform; `Location` is the member." },
+        202: { body: SentInvitation, description: "Invited: the person joins when they accept the emailed link (7 days)." },
+      },
       openapi: {
         method: "POST",
         path: base,
         tags,
-        summary: "Add a member",
+        summary: "Add a member, or invite them",
         description:
-          "Creates the user if the email is new (`password` optional: without one the user cannot sign in until an admin sets it in the console). Emits `user.created`.",
+          "An existing account joins only by accepting an invitation. Tenant admins always invite: 202 with the invitation, the same answer whether or not the email has an account " +
+          "(as `POST …/invitations`, with its 409s; `name` or `password` is 403, the person chooses their own). " +
+          "Platform operators add an email new to the platform at once: 201 with the member, its user created (`password` optional: without one they cannot sign in until an operator sets it in the console); " +
+          "an existing account is invited (202). Emits `user.created` or `invitation.created`.",
         protect: true,
       },
     })
     .input(AddMemberInput)
-    .output(Member)
+    .output(AddMemberResult)
     .mutation(async ({ ctx, input }) => {
-      const member = presentMember(await addMember(serviceContext(ctx), input));
+      const added = await addMember(serviceContext(ctx), input);
+      if (added.invitation) return accepted(ctx, added.invitation);
+      const member = presentMember(added.member);
       return created(ctx, `/api/v1/tenants/${member.tenant_id}/members/${member.user_id}`, member);
     }),
 

@@ -40,6 +40,11 @@ export const Member = z
   .meta({ id: "Member" });
 export type Member = z.infer<typeof Member>;
 
+/** Adding someone answers the member, or the invitation sent instead (server/members/service.ts, addMember). */
+export function wasAdded<Invited extends object>(result: Member | Invited): result is Member {
+  return "user_id" in result;
+}
+
 export const ListMembersInput = PageQuery.extend(TenantPath);
 export const MemberPage = pageOf(Member).meta({ id: "MemberPage" });
 
@@ -48,9 +53,11 @@ export const AddMemberInput = z
     ...TenantPath,
     email: Email,
     role: TenantRoleSchema,
-    name: PersonName.optional(),
+    name: PersonName.optional().meta({
+      description: "Platform operators only, for an email new to the platform (tenant admins: 403; the invitee chooses their own).",
+    }),
     password: Password.optional().meta({
-      description: "Only for a user who is new to the platform; an existing user keeps their own password.",
+      description: "Platform operators only, for an email new to the platform (tenant admins: 403); an existing account keeps its own.",
     }),
   })
   .meta({ id: "AddMemberRequest" });

@@ -1,5 +1,6 @@
 /**
- * Members of a tenant: who they are and their role. A tenant always keeps at least one admin.
+ * Members of a tenant: who they are and their role. A tenant always keeps at least one admin, and
+ * an existing account joins only by accepting an invitation (addMember).
  */
 import { type Tx, sqlIn } from "../db/client.ts";
 import { keysetPage, keysetWhere, type PageRequest } from "../db/keyset.ts";
@@ -11,6 +12,8 @@ import type { TenantServiceContext } from "../service-context.ts";
 import { actorOf, emitEvent } from "../events/emit.ts";
 import type { AddMemberInput, Member, UpdateMemberInput } from "./schemas.ts";
 import { isUuid } from "../db/ids.ts";
+import { createInvitation } from "../invitations/service.ts";
+import type { SentInvitation } from "../invitations/schemas.ts";
 
 const withUser = { user: { select: { email: true, name: true, passwordHash: true } } } as const;
 
@@ -74,12 +77,45 @@ function assertNotLastAdmin(admins: string[], userId: string, action: string) {
   }
 }
 
-export async function addMember({ db, actor, tenantId }: TenantServiceContext, input: AddMemberInput) {
+/** What adding someone came to: they were added, or they were sent an invitation instead. */
+export type Added = { member: MemberRow; invitation?: never } | { invitation: SentInvitation; member?: never };
+
+/**
+ * Adds someone to the tenant by email. Joining is the person's choice, so an existing account is
+ * invited, never attached. A tenant admin invites in every case, new email or not: the answer is
+ * then the same whether or not the email has an account, so it tells no tenant about the users of
+ * another. Platform operators, who see every user anyway, create accounts for new emails at once;
+ * the CLI (run by whoever holds the database) attaches existing accounts too.
+ */
+export async function addMember(ctx: TenantServiceContext, input: AddMemberInput): Promise<Added> {
+  const { principal } = ctx.actor;
+  const invite = async () => ({
+    invitation: await createInvitation(ctx, { tenant_id: input.tenant_id, email: input.email, role: input.role }),
+  });
+  if (!isOperator(principal)) {
+    // Refused rather than dropped: the admin would otherwise expect a password or name that was never set.
+    const field = input.password !== undefined ? "password" : input.name !== undefined ? "name" : null;
+    if (field)
+      throw Forbidden(
+        `Only platform operators set a new member's ${field}: tenant admins invite by email and role, and the person chooses their own name and password on accepting`,
+      );
+    return invite();
+  }
+  const member = await createMember(ctx, input, { attachExisting: principal.via === "system" });
+  return member ? { member } : invite();
+}
+
+/** Creates the account and its membership; null when the email has an account that may not be attached. */
+async function createMember(
+  { db, actor, tenantId }: TenantServiceContext,
+  input: AddMemberInput,
+  { attachExisting }: { attachExisting: boolean },
+): Promise<MemberRow | null> {
   const passwordHash = input.password ? await hashPassword(input.password) : null;
   return db.prisma.$transaction(async (tx) => {
     const existing = await tx.user.findUnique({ where: { email: input.email } });
-    // An existing user keeps their own password and name: a tenant admin cannot change another
-    // tenant's user's credentials by adding them.
+    if (existing && !attachExisting) return null;
+    // An attached account keeps its own password and name.
     const user = existing ?? (await tx.user.create({ data: { email: input.email, name: input.name ?? null, passwordHash } }));
     const already = await tx.membership.findUnique({ where: { tenantId_userId: { tenantId, userId: user.id } } });
     if (already) throw Conflict(`${input.email} is already a member of this tenant`);

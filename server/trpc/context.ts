@@ -35,6 +35,12 @@ export function createdMany<T>(ctx: Context, body: T): T {
   return body;
 }
 
+/** Marks the response 202 Accepted: the request was taken, and completes later (an invitee accepts, say). */
+export function accepted<T>(ctx: Context, body: T): T {
+  ctx.response.status = 202;
+  return body;
+}
+
 /** Marks the response 204 No Content. */
 export function noContent(ctx: Context): void {
   ctx.response.status = 204;

@@ -1,4 +1,5 @@
 import type { OpenApiMeta } from "trpc-to-openapi";
+import type { z } from "zod";
 
 /**
  * Who may call a procedure, set by the procedure builders (procedures.ts) so that tests and docs
@@ -6,8 +7,23 @@ import type { OpenApiMeta } from "trpc-to-openapi";
  */
 export type Access = "user" | "operator" | "tenant:viewer" | "tenant:admin";
 
+/** One of the successes of an operation that has several, each with its own body (a schema with a `meta({ id })`). */
+export interface Outcome {
+  body: z.ZodType;
+  description: string;
+}
+
 /**
  * Procedure meta: the REST mapping, the success status the REST docs show (`location: false`: a
- * 201 without Location, as `createdMany` answers), and access.
+ * 201 without Location, as `createdMany` answers), and access. `outcomes` documents an operation
+ * whose output is a union answered with different statuses (adding a member: 201 added, 202
+ * invited), one body per status.
  */
-export type Meta = OpenApiMeta<{ successStatus?: 201 | 202 | 204; location?: false; access?: Access; stepUp?: boolean; write?: boolean }>;
+export type Meta = OpenApiMeta<{
+  successStatus?: 201 | 202 | 204;
+  location?: false;
+  outcomes?: Partial<Record<200 | 201 | 202, Outcome>>;
+  access?: Access;
+  stepUp?: boolean;
+  write?: boolean;
+}>;

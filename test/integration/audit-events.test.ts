@@ -68,12 +68,14 @@ test("tenant.created", async () => {
   });
 });
 
+// By an operator: a tenant admin's POST …/members invites (invitation.created), whether or not the email is new.
 test("user.created", async () => {
-  const { base, tenant, admin } = await setup();
-  const res = await admin.api.post(`${base}/members`, { email: "new-member@example.com", role: "viewer" });
+  const { base, tenant } = await setup();
+  const op = await operator();
+  const res = await as(op.token).post(`${base}/members`, { email: "new-member@example.com", role: "viewer" });
   expect(res.status, res.text).toBe(201);
   expect(await onlyEvent(tenant.id, "user.created")).toMatchObject({
-    ...by(admin.user),
+    ...by(op.user),
     target: { type: "user", id: res.json.user_id },
     details: { email: "new-member@example.com", role: "viewer", new_user: true },
   });

@@ -12,9 +12,11 @@ afterAll(() => api.close());
 const events = async (tenantId: string, type: string) => (await db()).auditEvent.findMany({ where: { tenantId, eventType: type } });
 
 describe("members", () => {
-  test("an admin adds a new user as viewer: 201, Location, user.created, and the user can sign in", async () => {
-    const { tenant, admin } = await tenantWithMembers();
-    const res = await client(api.url, admin.token).post(`/api/v1/tenants/${tenant.id}/members`, {
+  // Operators: tenant admins invite instead (members-consent.test.ts), so no answer tells them whether an email has an account.
+  test("an operator adds a new user as viewer: 201, Location, user.created, and the user can sign in", async () => {
+    const { tenant } = await tenantWithMembers();
+    const op = await operator();
+    const res = await client(api.url, op.token).post(`/api/v1/tenants/${tenant.id}/members`, {
       email: "New.Person@Example.com",
       role: "viewer",
       name: "New Person",
@@ -33,15 +35,15 @@ describe("members", () => {
     expect(created).toHaveLength(1);
     expect(created[0]).toMatchObject({
       targetId: res.json.user_id,
-      actorId: admin.user.id,
+      actorId: op.user.id,
       details: { email: "new.person@example.com", role: "viewer", new_user: true },
     });
     expect(await checkCredentials(await db(), "new.person@example.com", "a-good-password")).not.toBeNull();
   });
 
-  test("a user added without a password exists but cannot sign in until an admin sets one", async () => {
-    const { tenant, admin } = await tenantWithMembers();
-    const res = await client(api.url, admin.token).post(`/api/v1/tenants/${tenant.id}/members`, {
+  test("a user added without a password exists but cannot sign in until an operator sets one", async () => {
+    const { tenant } = await tenantWithMembers();
+    const res = await client(api.url, (await operator()).token).post(`/api/v1/tenants/${tenant.id}/members`, {
       email: "nopass@example.com",
       role: "viewer",
     });
@@ -49,22 +51,21 @@ describe("members", () => {
     expect(res.json.has_password).toBe(false);
   });
 
-  test("adding an existing user keeps their password; adding a member twice is 409", async () => {
-    const { tenant, admin } = await tenantWithMembers();
+  test("an admin adding an existing user invites them (202): not a member, password kept; a member or a pending invitation is 409", async () => {
+    const { tenant, admin, viewer } = await tenantWithMembers();
     const existing = await createUser({ password: "their-own-password" });
     const api1 = client(api.url, admin.token);
-    const res = await api1.post(`/api/v1/tenants/${tenant.id}/members`, {
-      email: existing.email,
-      role: "admin",
-      password: "hijack-attempt",
-    });
-    expect(res.status).toBe(201);
-    expect(res.json.role).toBe("admin");
+    const res = await api1.post(`/api/v1/tenants/${tenant.id}/members`, { email: existing.email, role: "admin" });
+    expect(res.status).toBe(202);
+    expect(res.json).toMatchObject({ email: existing.email, role: "admin", status: "pending" });
+    expect(await (await db()).membership.count({ where: { tenantId: tenant.id, userId: existing.id } })).toBe(0);
     expect(await checkCredentials(await db(), existing.email, "their-own-password")).not.toBeNull();
-    expect(await checkCredentials(await db(), existing.email, "hijack-attempt")).toBeNull();
     const again = await api1.post(`/api/v1/tenants/${tenant.id}/members`, { email: existing.email, role: "viewer" });
     expect(again.status).toBe(409);
     expect(again.json.code).toBe("conflict");
+    const member = await api1.post(`/api/v1/tenants/${tenant.id}/members`, { email: viewer.user.email, role: "admin" });
+    expect(member.status).toBe(409);
+    expect(member.json.detail).toMatch(/already a member/);
   });
 
   test.each([
@@ -83,8 +84,9 @@ describe("members", () => {
   test("lists members with pagination", async () => {
     const { tenant, admin } = await tenantWithMembers();
     const api1 = client(api.url, admin.token);
+    const op = client(api.url, (await operator()).token);
     for (let i = 0; i < 3; i++)
-      await api1.post(`/api/v1/tenants/${tenant.id}/members`, { email: `m${i}-${tenant.id}@example.com`, role: "viewer" });
+      await op.post(`/api/v1/tenants/${tenant.id}/members`, { email: `m${i}-${tenant.id}@example.com`, role: "viewer" });
     const page1 = await api1.get(`/api/v1/tenants/${tenant.id}/members?page_size=2`);
     expect(page1.status).toBe(200);
     expect(page1.json.count).toBe(5);
