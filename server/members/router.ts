@@ -69,7 +69,9 @@ export const membersRouter = router({
         path: `${base}/{user_id}`,
         tags,
         summary: "Change a member's role or name",
-        description: "Demoting the last admin is 409. Emits `user.updated` with the changed fields.",
+        description:
+          "`name` is this tenant's name for the member: their account's own name, and what other tenants show, stay as they are. " +
+          "Demoting the last admin is 409. Emits `user.updated` with the changed fields.",
         protect: true,
       },
     })

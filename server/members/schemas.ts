@@ -32,7 +32,7 @@ export const Member = z
     user_id: z.uuid(),
     tenant_id: z.uuid(),
     email: z.string(),
-    name: z.string().nullable(),
+    name: z.string().nullable().meta({ description: "The name this tenant's admins gave the member, else their account's own." }),
     role: TenantRoleSchema,
     has_password: z.boolean().meta({ description: "Whether the user can sign in to the console." }),
     created_at: z.iso.datetime(),
@@ -64,7 +64,13 @@ export const AddMemberInput = z
 export type AddMemberInput = z.infer<typeof AddMemberInput>;
 
 export const UpdateMemberInput = z
-  .strictObject({ ...MemberPath, role: TenantRoleSchema.optional(), name: PersonName.optional() })
+  .strictObject({
+    ...MemberPath,
+    role: TenantRoleSchema.optional(),
+    name: PersonName.optional().meta({
+      description: "This tenant's name for the member. The account's own name, which other tenants show, does not change.",
+    }),
+  })
   .meta({ id: "UpdateMemberRequest" });
 export type UpdateMemberInput = z.infer<typeof UpdateMemberInput>;
 

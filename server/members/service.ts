@@ -21,16 +21,20 @@ interface MemberRow {
   tenantId: string;
   userId: string;
   role: string;
+  displayName: string | null;
   createdAt: Date;
   user: { email: string; name: string | null; passwordHash: string | null };
 }
+
+/** The member's name in this tenant: the one its admins gave them, else their account's own. */
+const nameOf = (row: MemberRow) => row.displayName ?? row.user.name;
 
 export function presentMember(row: MemberRow): Member {
   return {
     user_id: row.userId,
     tenant_id: row.tenantId,
     email: row.user.email,
-    name: row.user.name,
+    name: nameOf(row),
     role: row.role as TenantRole,
     has_password: row.user.passwordHash !== null,
     created_at: row.createdAt.toISOString(),
@@ -139,12 +143,15 @@ export async function updateMember({ db, actor, tenantId }: TenantServiceContext
       if (member.role === "admin") assertNotLastAdmin(admins, member.userId, "demote");
       changes.role = { from: member.role, to: input.role };
     }
-    if (input.name !== undefined && input.name !== member.user.name) changes.name = { from: member.user.name, to: input.name };
+    if (input.name !== undefined && input.name !== nameOf(member)) changes.name = { from: nameOf(member), to: input.name };
     if (Object.keys(changes).length === 0) return member;
 
-    if (changes.role)
-      await tx.membership.update({ where: { tenantId_userId: { tenantId, userId: member.userId } }, data: { role: input.role } });
-    if (changes.name) await tx.user.update({ where: { id: member.userId }, data: { name: input.name } });
+    // The name goes on the membership, never on the user: the account's name is the person's own,
+    // and other tenants they belong to show it (and would not hear of a change made here).
+    await tx.membership.update({
+      where: { tenantId_userId: { tenantId, userId: member.userId } },
+      data: { role: changes.role ? input.role : undefined, displayName: changes.name ? input.name : undefined },
+    });
     await emitEvent(sqlIn(tx), actorOf(actor.principal, actor.request), {
       type: "user.updated",
       tenantId,

@@ -149,3 +149,57 @@ describe("POST …/members tells no tenant whether an email has an account", () 
     expect((await asB.get("/api/v1/me")).json.memberships).toEqual([{ tenant_id: b.tenant.id, tenant_name: b.tenant.name, role: "admin" }]);
   });
 });
+
+describe("PATCH …/members/{user_id} `name` is the tenant's own name for the member", () => {
+  test("renaming a member who also belongs to another tenant changes neither their account nor the other tenant's view", async () => {
+    const a = await tenantWithMembers();
+    const b = await tenantWithMembers();
+    const prisma = await db();
+    // B's admin joined A too (as if by accepting an invitation), with a name of their own.
+    await prisma.user.update({ where: { id: b.admin.user.id }, data: { name: "Bea Own-Name" } });
+    await prisma.membership.create({ data: { tenantId: a.tenant.id, userId: b.admin.user.id, role: "viewer" } });
+
+    const asA = client(servers.api.url, a.admin.token);
+    const renamed = await asA.patch(`${membersOf(a.tenant.id)}/${b.admin.user.id}`, { name: "Renamed By A" });
+    expect(renamed.status, renamed.text).toBe(200);
+    expect(renamed.json.name).toBe("Renamed By A");
+    expect((await asA.get(`${membersOf(a.tenant.id)}/${b.admin.user.id}`)).json.name).toBe("Renamed By A");
+
+    const asB = client(servers.api.url, b.admin.token);
+    expect((await asB.get(`${membersOf(b.tenant.id)}/${b.admin.user.id}`)).json.name).toBe("Bea Own-Name");
+    expect((await asB.get("/api/v1/me")).json.user.name).toBe("Bea Own-Name");
+    expect((await prisma.user.findUniqueOrThrow({ where: { id: b.admin.user.id } })).name).toBe("Bea Own-Name");
+
+    // Recorded where it happened, the one tenant that shows it; nothing happened in B.
+    const updated = await prisma.auditEvent.findMany({ where: { tenantId: a.tenant.id, eventType: "user.updated" } });
+    expect(updated).toMatchObject([
+      { actorId: a.admin.user.id, targetId: b.admin.user.id, details: { changes: { name: { from: "Bea Own-Name", to: "Renamed By A" } } } },
+    ]);
+    expect(await prisma.auditEvent.count({ where: { tenantId: b.tenant.id } })).toBe(0);
+  });
+
+  test("renaming the platform operator, a member by choice, leaves their account's name alone", async () => {
+    const { tenant, admin } = await tenantWithMembers();
+    const op = await operator();
+    const prisma = await db();
+    await prisma.user.update({ where: { id: op.user.id }, data: { name: "Olga Operator" } });
+    await prisma.membership.create({ data: { tenantId: tenant.id, userId: op.user.id, role: "viewer" } });
+    const res = await client(servers.api.url, admin.token).patch(`${membersOf(tenant.id)}/${op.user.id}`, { name: "Not Olga" });
+    expect(res.status, res.text).toBe(200);
+    expect((await client(servers.api.url, op.token).get("/api/v1/me")).json.user.name).toBe("Olga Operator");
+    const users = await client(servers.api.url, op.token).get(`/api/v1/users?search=${op.user.id}`);
+    expect(users.json.results).toMatchObject([{ id: op.user.id, name: "Olga Operator" }]);
+  });
+
+  test("a member of this tenant alone is renamed here as before; the same name again changes nothing", async () => {
+    const { tenant, admin, viewer } = await tenantWithMembers();
+    const asAdmin = client(servers.api.url, admin.token);
+    const path = `${membersOf(tenant.id)}/${viewer.user.id}`;
+    expect((await asAdmin.patch(path, { name: "Vic Viewer" })).json.name).toBe("Vic Viewer");
+    expect((await asAdmin.get(membersOf(tenant.id))).json.results).toEqual(
+      expect.arrayContaining([expect.objectContaining({ user_id: viewer.user.id, name: "Vic Viewer" })]),
+    );
+    expect((await asAdmin.patch(path, { name: "Vic Viewer" })).status).toBe(200);
+    expect(await (await db()).auditEvent.count({ where: { tenantId: tenant.id, eventType: "user.updated" } })).toBe(1);
+  });
+});
