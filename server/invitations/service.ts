@@ -222,6 +222,9 @@ export async function acceptInvitation(
   caller: { principal: Principal | null; request: RequestInfo },
   input: AcceptInvitationInput,
 ): Promise<AcceptedInvitation> {
+  // The link is looked up before the password is hashed: scrypt costs ~50 ms of CPU, and an
+  // anonymous caller with bogus links must not be able to spend it at will.
+  await usableInvitation(db.prisma, input.token);
   const passwordHash = input.password ? await hashPassword(input.password) : null;
   return db.prisma.$transaction(async (tx) => {
     const invitation = await usableInvitation(tx, input.token);
