@@ -1,16 +1,10 @@
 /** POST /tenants/{tenant_id}/audit/batch: many events per request, all or none, contiguous in the chain. */
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { startApi, type TestApi } from "../support/api.ts";
+import { describe, expect, test } from "vitest";
+import { apiServer } from "../support/api-server.ts";
 import { client, createToken, operator, tenantWithMembers } from "../support/fixtures.ts";
 import { database } from "../../server/db/client.ts";
 
-let api: TestApi;
-beforeAll(async () => {
-  api = await startApi();
-});
-afterAll(async () => {
-  await api.close();
-});
+const api = apiServer();
 
 async function setup() {
   const world = await tenantWithMembers();

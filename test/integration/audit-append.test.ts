@@ -1,15 +1,9 @@
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { startApi, type TestApi } from "../support/api.ts";
+import { describe, expect, test } from "vitest";
+import { apiServer } from "../support/api-server.ts";
 import { client, createToken, tenantWithMembers } from "../support/fixtures.ts";
 import { database } from "../../server/db/client.ts";
 
-let api: TestApi;
-beforeAll(async () => {
-  api = await startApi();
-});
-afterAll(async () => {
-  await api.close();
-});
+const api = apiServer();
 
 async function setup() {
   const world = await tenantWithMembers();

@@ -1,14 +1,12 @@
 /** Group commit of appended events: concurrent appends share transactions, in order, and fail alone. */
 import { randomUUID } from "node:crypto";
-import { afterAll, beforeAll, expect, test } from "vitest";
-import { startApi, type TestApi } from "../support/api.ts";
+import { expect, test } from "vitest";
+import { apiServer } from "../support/api-server.ts";
 import { client, tenantWithMembers } from "../support/fixtures.ts";
 import { database } from "../../server/db/client.ts";
 import { appendManyToLog, appendToLog } from "../../server/audit/appender.ts";
 
-let api: TestApi;
-beforeAll(async () => (api = await startApi()));
-afterAll(() => api.close());
+const api = apiServer();
 
 /** How many transactions wrote the tenant's `order.placed` events (each row's xmin is its writer's). */
 async function transactionsWriting(tenantId: string): Promise<number> {

@@ -1,22 +1,20 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { randomBytes } from "node:crypto";
 import pg from "pg";
-import { startApi, type TestApi } from "../support/api.ts";
+import { apiServer } from "../support/api-server.ts";
 import { client, tenantWithMembers } from "../support/fixtures.ts";
 import { connectPostgres, database } from "../../server/db/client.ts";
 import { emitEvent } from "../support/events.ts";
 import { appendManyToLog } from "../../server/audit/appender.ts";
 
-let api: TestApi;
+const api = apiServer();
 let raw: pg.Client;
 beforeAll(async () => {
-  api = await startApi();
   raw = new pg.Client({ connectionString: process.env.DATABASE_URL });
   await raw.connect();
 });
 afterAll(async () => {
   await raw.end();
-  await api.close();
 });
 
 /** Nothing purged by retention: the chain is checked from its first event. */

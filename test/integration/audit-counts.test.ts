@@ -8,8 +8,8 @@
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, inject, test } from "vitest";
-import { startApi, type TestApi } from "../support/api.ts";
+import { beforeAll, describe, expect, inject, test } from "vitest";
+import { apiServer } from "../support/api-server.ts";
 import { createDatabase } from "../support/databases.ts";
 import { migrationsBefore } from "../support/migrations.ts";
 import { client, tenantWithMembers } from "../support/fixtures.ts";
@@ -145,19 +145,15 @@ describe("count plans", () => {
 });
 
 describe("list counts on Postgres", () => {
-  let api: TestApi;
+  const api = apiServer();
   let world: Awaited<ReturnType<typeof tenantWithMembers>>;
   let sql: SqlRunner;
   beforeAll(async () => {
-    api = await startApi();
     sql = (await database()).sql;
     world = await tenantWithMembers();
     await seed(sql, world.tenant.id, 1500, 7);
     const other = await tenantWithMembers();
     await seed(sql, other.tenant.id, 200, 8);
-  });
-  afterAll(async () => {
-    await api.close();
   });
 
   test("the envelope's count equals count(*) for every filter combination", async () => {

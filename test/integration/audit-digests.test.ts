@@ -1,9 +1,9 @@
 import { createHash, generateKeyPairSync } from "node:crypto";
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
-import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
+import { afterEach, describe, expect, test } from "vitest";
 import { compactVerify, createLocalJWKSet } from "jose";
-import { startApi, type TestApi } from "../support/api.ts";
+import { apiServer } from "../support/api-server.ts";
 import { client, createToken, createUser, operator, tenantWithMembers } from "../support/fixtures.ts";
 import { database } from "../../server/db/client.ts";
 import { runHousekeeping } from "../../server/app/cron.ts";
@@ -11,13 +11,9 @@ import { signDueDigests } from "../../server/audit/digests.ts";
 import { clock } from "../../server/clock.ts";
 
 const run = promisify(execFile);
-let api: TestApi;
+const api = apiServer();
 const realNow = clock.now;
 
-beforeAll(async () => {
-  api = await startApi();
-});
-afterAll(() => api.close());
 afterEach(() => {
   clock.now = realNow;
 });

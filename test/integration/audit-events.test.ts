@@ -4,7 +4,7 @@
  * Requests come from 127.0.0.1 without X-Forwarded-For (TRUST_PROXY is off here).
  */
 import { afterAll, beforeAll, expect, test } from "vitest";
-import { startApi, type TestApi } from "../support/api.ts";
+import { apiServer } from "../support/api-server.ts";
 import { client, operator, tenantWithMembers } from "../support/fixtures.ts";
 import { database } from "../../server/db/client.ts";
 import { signIn } from "../../server/account/login.ts";
@@ -14,15 +14,13 @@ import { metadataChecksIdle } from "../../server/sso/checks.ts";
 const UA = "audit-kinds-test/1.0";
 const SSO_BODY = { provider_type: "saml", name: "Kinds IdP", metadata_url: "https://idp.invalid/metadata.xml" };
 
-let api: TestApi;
+const api = apiServer();
 let reader: string;
 beforeAll(async () => {
-  api = await startApi();
   reader = (await operator()).token;
 });
 afterAll(async () => {
   await metadataChecksIdle();
-  await api.close();
 });
 
 const as = (token: string) => {

@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { beforeAll, describe, expect, test } from "vitest";
 import { parse } from "csv-parse/sync";
 import pg from "pg";
 import { encode } from "next-auth/jwt";
-import { startApi, type TestApi } from "../support/api.ts";
+import { apiServer } from "../support/api-server.ts";
 import { client, createToken, createUser, tenantWithMembers } from "../support/fixtures.ts";
 import { database } from "../../server/db/client.ts";
 import { emitEvent } from "../support/events.ts";
@@ -13,13 +13,12 @@ import { createRestContext } from "../../server/trpc/create-context.ts";
 import type { SqlRunner } from "../../server/db/sql.ts";
 import * as consoleExport from "../../app/api/console/tenants/[tenantId]/audit/export/route.ts";
 
-let api: TestApi;
+const api = apiServer();
 let world: Awaited<ReturnType<typeof tenantWithMembers>>;
 let base: string;
 const BULK = 4500;
 
 beforeAll(async () => {
-  api = await startApi();
   world = await tenantWithMembers("Acme Corp, Ltd.");
   base = `/api/v1/tenants/${world.tenant.id}/audit`;
   const { sql } = await database();
@@ -48,9 +47,6 @@ beforeAll(async () => {
     { id: "\tTabbed", email: "\rcr@example.com", ip: null, userAgent: null },
     { type: "user.created", tenantId: world.tenant.id, timestamp: new Date("2026-02-01T00:00:01Z") },
   );
-});
-afterAll(async () => {
-  await api.close();
 });
 
 /** The formula guard the export applies: a cell starting with = + - @, tab or CR gets a leading `'`. */

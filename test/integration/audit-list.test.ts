@@ -1,17 +1,11 @@
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { beforeAll, describe, expect, test } from "vitest";
 import { randomUUID } from "node:crypto";
-import { startApi, type TestApi } from "../support/api.ts";
+import { apiServer } from "../support/api-server.ts";
 import { client, createToken, createUser, tenantWithMembers } from "../support/fixtures.ts";
 import { database } from "../../server/db/client.ts";
 import { emitEvent } from "../support/events.ts";
 
-let api: TestApi;
-beforeAll(async () => {
-  api = await startApi();
-});
-afterAll(async () => {
-  await api.close();
-});
+const api = apiServer();
 
 const KINDS = ["user.login", "user.created", "sso_provider.created", "invoice.paid"];
 const T0 = Date.parse("2026-01-01T00:00:00Z");

@@ -7,7 +7,7 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import pg from "pg";
-import { startApi, type TestApi } from "../support/api.ts";
+import { apiServer } from "../support/api-server.ts";
 import { client, tenantWithMembers } from "../support/fixtures.ts";
 import { database } from "../../server/db/client.ts";
 import { emitEvent } from "../../server/events/emit.ts";
@@ -17,16 +17,14 @@ import { createMonth as createMonthAs, monthStart, partitionName } from "../supp
 
 const createMonth = (at: Date) => createMonthAs(raw, at);
 
-let api: TestApi;
+const api = apiServer();
 let raw: pg.Client;
 beforeAll(async () => {
-  api = await startApi();
   raw = new pg.Client({ connectionString: process.env.DATABASE_URL });
   await raw.connect();
 });
 afterAll(async () => {
   await raw.end();
-  await api.close();
 });
 
 const YEAR = 365.25 * 86_400_000;

@@ -5,22 +5,18 @@
  */
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { startApi, type TestApi } from "../support/api.ts";
+import { beforeAll, describe, expect, test } from "vitest";
+import { apiServer } from "../support/api-server.ts";
 import { client, operator, tenantWithMembers } from "../support/fixtures.ts";
 import { database } from "../../server/db/client.ts";
 import { sendWebResponse, toWebRequest } from "../../server/http/node.ts";
 import * as rest from "../../app/api/v1/[...path]/route.ts";
 
-let api: TestApi;
+const api = apiServer();
 let op: Awaited<ReturnType<typeof operator>>;
 
 beforeAll(async () => {
-  api = await startApi();
   op = await operator();
-});
-afterAll(async () => {
-  await api.close();
 });
 
 interface Listed {

@@ -10,21 +10,20 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { parse } from "csv-parse/sync";
-import { startApi, type TestApi } from "../support/api.ts";
+import { apiServer } from "../support/api-server.ts";
 import { client, tenantWithMembers } from "../support/fixtures.ts";
 import { database } from "../../server/db/client.ts";
 import { exportAudit } from "../../server/http/audit-export.ts";
 import { createRestContext } from "../../server/trpc/create-context.ts";
 
 const run = promisify(execFile);
-let api: TestApi;
+const api = apiServer();
 let dir: string;
 let digestA: { to_sequence: number };
 let digestB: { to_sequence: number };
 const files = { csv: "", keysetCsv: "", json: "", digests: "", jwks: "", a: "", b: "" };
 
 beforeAll(async () => {
-  api = await startApi();
   dir = mkdtempSync(path.join(tmpdir(), "audit-verify-"));
   const world = await tenantWithMembers();
   const admin = client(api.url, world.admin.token);
@@ -83,7 +82,6 @@ beforeAll(async () => {
   files.b = save("b.json", JSON.stringify(digestB));
 });
 afterAll(async () => {
-  await api.close();
   rmSync(dir, { recursive: true, force: true });
 });
 

@@ -5,23 +5,19 @@
  */
 import http from "node:http";
 import { randomUUID } from "node:crypto";
-import { afterAll, beforeAll, beforeEach, expect, test } from "vitest";
-import { startApi, type TestApi } from "../support/api.ts";
+import { beforeAll, beforeEach, expect, test } from "vitest";
+import { apiServer } from "../support/api-server.ts";
 import { client, createTenant, db, operator } from "../support/fixtures.ts";
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- walking a JSON OpenAPI document */
-let api: TestApi;
+const api = apiServer();
 let token: string;
 let tenantId: string;
 let doc: any;
 beforeAll(async () => {
-  api = await startApi();
   token = (await operator()).token;
   tenantId = (await createTenant()).id;
   doc = (await client(api.url, token).get("/api/v1/openapi.json")).json;
-});
-afterAll(async () => {
-  await api.close();
 });
 
 const resolve = (schema: any): any => (schema?.$ref ? resolve(doc.components.schemas[schema.$ref.split("/").pop()]) : schema);

@@ -5,8 +5,8 @@
  */
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
-import { afterAll, beforeAll, expect, test } from "vitest";
-import { startApi, type TestApi } from "../support/api.ts";
+import { expect, test } from "vitest";
+import { apiServer } from "../support/api-server.ts";
 import { client, tenantWithMembers } from "../support/fixtures.ts";
 import { database } from "../../server/db/client.ts";
 import { actorOf, emitEvent } from "../../server/events/emit.ts";
@@ -14,13 +14,7 @@ import { SYSTEM_PRINCIPAL, SYSTEM_REQUEST } from "../../server/auth/principal.ts
 
 const run = promisify(execFile);
 
-let api: TestApi;
-beforeAll(async () => {
-  api = await startApi();
-});
-afterAll(async () => {
-  await api.close();
-});
+const api = apiServer();
 
 async function tenantWithWebhook() {
   const world = await tenantWithMembers();

@@ -8,8 +8,8 @@
  */
 import http from "node:http";
 import fc from "fast-check";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { startApi, type TestApi } from "../support/api.ts";
+import { beforeAll, describe, expect, test } from "vitest";
+import { apiServer } from "../support/api-server.ts";
 import { client, tenantWithMembers } from "../support/fixtures.ts";
 import { letters, makeArbitraries, type Gen, type Schema } from "../support/openapi-arbitraries.ts";
 
@@ -20,7 +20,7 @@ console.log(
 );
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- a JSON OpenAPI document */
-let api: TestApi;
+const api = apiServer();
 let doc: any;
 let tenantId: string;
 let tokens: Record<"admin" | "viewer", string>;
@@ -28,7 +28,6 @@ let userIds: string[];
 let cursors: string[] = [];
 
 beforeAll(async () => {
-  api = await startApi();
   const setup = await tenantWithMembers();
   tenantId = setup.tenant.id;
   tokens = { admin: setup.admin.token, viewer: setup.viewer.token };
@@ -51,9 +50,6 @@ beforeAll(async () => {
     "%%%",
     "null",
   ];
-});
-afterAll(async () => {
-  await api.close();
 });
 
 // Stack frames, file positions, and SQL or driver messages: none may reach a client.

@@ -1,20 +1,18 @@
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { beforeAll, describe, expect, test } from "vitest";
 import { randomUUID } from "node:crypto";
-import { startApi, type TestApi } from "../support/api.ts";
+import { apiServer } from "../support/api-server.ts";
 import { client, db, operator } from "../support/fixtures.ts";
 import { database } from "../../server/db/client.ts";
 import { purgeExpired, seal, unseal } from "../../server/http/idempotency.ts";
 
-let api: TestApi;
+const api = apiServer();
 let ops: ReturnType<typeof client>;
 let token: string;
 
 beforeAll(async () => {
-  api = await startApi();
   token = (await operator()).token;
   ops = client(api.url, token);
 });
-afterAll(() => api.close());
 
 const tenantsNamed = async (name: string) => (await db()).tenant.count({ where: { name } });
 

@@ -1,12 +1,8 @@
-import { afterAll, beforeAll, expect, test, vi } from "vitest";
-import { startApi, type TestApi } from "../support/api.ts";
+import { expect, test, vi } from "vitest";
+import { apiServer } from "../support/api-server.ts";
 import { client, db, operator } from "../support/fixtures.ts";
 
-let api: TestApi;
-beforeAll(async () => {
-  api = await startApi();
-});
-afterAll(() => api.close());
+const api = apiServer();
 
 test("an unexpected failure is a generic 500 with the request id, logged server-side, with no internals", async () => {
   const { token } = await operator();

@@ -3,7 +3,7 @@
  * from the router itself: a new endpoint without an entry here fails the first test.
  */
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { startApi, type TestApi } from "../support/api.ts";
+import { apiServer } from "../support/api-server.ts";
 import { client, createToken, createUser, db, tenantWithMembers } from "../support/fixtures.ts";
 import { appRouter } from "../../server/app/router.ts";
 import type { Meta } from "../../server/trpc/meta.ts";
@@ -226,11 +226,10 @@ function expected(op: (typeof operations)[number], caller: Caller): number {
   }
 }
 
-let api: TestApi;
+const api = apiServer();
 let world: World;
 
 beforeAll(async () => {
-  api = await startApi();
   const a = await tenantWithMembers("Alpha Secret Tenant");
   const b = await tenantWithMembers("Bravo Tenant");
   const prisma = await db();
@@ -308,7 +307,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await metadataChecksIdle();
-  await api.close();
 });
 
 test("every REST operation has an entry in the matrix", () => {

@@ -1,13 +1,9 @@
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { startApi, type TestApi } from "../support/api.ts";
+import { describe, expect, test } from "vitest";
+import { apiServer } from "../support/api-server.ts";
 import { client, createToken, createUser, db, operator, tenantWithMembers } from "../support/fixtures.ts";
 import { checkCredentials } from "../../server/account/users.ts";
 
-let api: TestApi;
-beforeAll(async () => {
-  api = await startApi();
-});
-afterAll(() => api.close());
+const api = apiServer();
 
 const events = async (tenantId: string, type: string) => (await db()).auditEvent.findMany({ where: { tenantId, eventType: type } });
 

@@ -1,21 +1,19 @@
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { beforeAll, describe, expect, test } from "vitest";
 import { Validator } from "@seriousme/openapi-schema-validator";
-import { startApi, type TestApi } from "../support/api.ts";
+import { apiServer } from "../support/api-server.ts";
 import { appRouter } from "../../server/app/router.ts";
 import type { Meta } from "../../server/trpc/meta.ts";
 
-let api: TestApi;
+const api = apiServer();
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 let doc: any;
 
 beforeAll(async () => {
-  api = await startApi();
   const res = await fetch(`${api.url}/api/v1/openapi.json`);
   expect(res.status).toBe(200);
   expect(res.headers.get("x-request-id")).toBeTruthy();
   doc = await res.json();
 });
-afterAll(() => api.close());
 
 /** Every REST operation the routers declare: the document must show each one. */
 const operations = Object.values(appRouter._def.procedures as unknown as Record<string, { _def: { meta?: Meta } }>)

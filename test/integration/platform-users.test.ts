@@ -1,21 +1,19 @@
 /** GET/POST /api/v1/users and PATCH /api/v1/users/{user_id}: platform users for operators. */
 import { randomBytes } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { startApi, type TestApi } from "../support/api.ts";
+import { beforeAll, describe, expect, test } from "vitest";
+import { apiServer } from "../support/api-server.ts";
 import { client, createToken, createUser, db, operator, tenantWithMembers } from "../support/fixtures.ts";
 
-let api: TestApi;
+const api = apiServer();
 let ops: ReturnType<typeof client>;
 let opsId: string;
 const tag = randomBytes(4).toString("hex");
 
 beforeAll(async () => {
-  api = await startApi();
   const op = await operator();
   opsId = op.user.id;
   ops = client(api.url, op.token);
 });
-afterAll(() => api.close());
 
 async function eventsFor(userId: string) {
   return (await db()).auditEvent.findMany({ where: { targetId: userId }, orderBy: { sequence: "asc" } });

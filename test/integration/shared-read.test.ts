@@ -3,17 +3,15 @@
  * share one query, and never one that started before a request asked (so a revocation committed
  * before a request arrived always refuses it).
  */
-import { afterAll, beforeAll, expect, test } from "vitest";
+import { expect, test } from "vitest";
 import { database } from "../../server/db/client.ts";
 import type { SqlRunner } from "../../server/db/sql.ts";
 import { sharedRead } from "../../server/db/shared-read.ts";
 import { hashToken, resolveBearer } from "../../server/auth/tokens.ts";
-import { startApi, type TestApi } from "../support/api.ts";
+import { apiServer } from "../support/api-server.ts";
 import { client, db, tenantWithMembers } from "../support/fixtures.ts";
 
-let api: TestApi;
-beforeAll(async () => (api = await startApi()));
-afterAll(() => api.close());
+const api = apiServer();
 
 /** The real pool's runner, counting the statements it is given. */
 async function counted(): Promise<{ sql: SqlRunner; texts: string[] }> {

@@ -3,24 +3,22 @@
  * change, rotate and delete them; the client secret is shown once and stored hashed; redirect URIs
  * are checked; everyone else gets 403 (the isolation matrix covers every caller kind).
  */
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { startApi, type TestApi } from "../support/api.ts";
+import { beforeAll, describe, expect, test } from "vitest";
+import { apiServer } from "../support/api-server.ts";
 import { client, db, operator, tenantWithMembers } from "../support/fixtures.ts";
 import { createToken } from "../support/fixtures.ts";
 import { eventsOf } from "../support/sso-signin.ts";
 import { pkce } from "../support/sso-broker.ts";
 
-let api: TestApi;
+const api = apiServer();
 let op: ReturnType<typeof client>;
 let operatorId: string;
 
 beforeAll(async () => {
-  api = await startApi();
   const o = await operator();
   operatorId = o.user.id;
   op = client(api.url, o.token);
 });
-afterAll(() => api.close());
 
 const BASE = "/api/v1/sso/applications";
 const create = (body: unknown) => op.post(BASE, body);

@@ -4,11 +4,11 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
 import { BrokerWorld, exchange, pkce, readProfile, registerApplication, type TestApplication } from "../support/sso-broker.ts";
-import type { TestApi } from "../support/api.ts";
+import { apiServer } from "../support/api-server.ts";
 import { clock } from "../../server/clock.ts";
 
-const world = new BrokerWorld();
-let api: TestApi;
+const api = apiServer({ appUrl: true });
+const world = new BrokerWorld(api);
 let app: TestApplication;
 
 const realNow = clock.now;
@@ -18,7 +18,7 @@ afterEach(() => {
 
 beforeAll(async () => {
   await world.start();
-  ({ api, app } = world);
+  ({ app } = world);
 });
 afterAll(() => world.close());
 

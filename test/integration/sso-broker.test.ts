@@ -12,12 +12,12 @@ import { startSamlIdp, type SamlIdp } from "../support/saml-idp.ts";
 import { TestBrowser } from "../support/browser.ts";
 import { eventsOf, oidcProvider, uniqueDomain } from "../support/sso-signin.ts";
 import { authorizeUrl, BrokerWorld, exchange, pkce, readProfile, returned, type TestApplication } from "../support/sso-broker.ts";
-import type { TestApi } from "../support/api.ts";
+import { apiServer } from "../support/api-server.ts";
 import type { TestOp } from "../support/oidc-op.ts";
 import { uuidV5 } from "../../server/sso/broker/grants.ts";
 
-const world = new BrokerWorld();
-let api: TestApi;
+const api = apiServer({ appUrl: true });
+const world = new BrokerWorld(api);
 let op: TestOp;
 let idp: SamlIdp;
 let app: TestApplication;
@@ -25,7 +25,7 @@ let oidc: BrokerWorld["oidc"];
 
 beforeAll(async () => {
   [, idp] = await Promise.all([world.start(), startSamlIdp()]);
-  ({ api, op, app, oidc } = world);
+  ({ op, app, oidc } = world);
 });
 afterAll(async () => {
   await Promise.all([world.close(), idp.close()]);

@@ -5,19 +5,17 @@
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
 import { randomBytes, randomUUID } from "node:crypto";
 import { generateKeyPair, importJWK, SignJWT, type JWK } from "jose";
-import { freePort, startApi, type TestApi } from "../support/api.ts";
+import { apiServer } from "../support/api-server.ts";
 import { db, tenantWithMembers } from "../support/fixtures.ts";
 import { startOidcOp, type TestOp } from "../support/oidc-op.ts";
 import { TestBrowser, type Hop } from "../support/browser.ts";
 import { eventsOf, oidcProvider, pathOf, signIn, toCallback, uniqueDomain } from "../support/sso-signin.ts";
 import { metadataChecksIdle } from "../../server/sso/checks.ts";
 
-let api: TestApi;
+const api = apiServer({ appUrl: true });
 let op: TestOp;
 beforeAll(async () => {
-  const port = await freePort();
-  process.env.APP_URL = `http://127.0.0.1:${port}`;
-  [api, op] = await Promise.all([startApi(port), startOidcOp()]);
+  op = await startOidcOp();
 });
 afterEach(() => {
   op.loginAs = null;
@@ -25,7 +23,7 @@ afterEach(() => {
 });
 afterAll(async () => {
   await metadataChecksIdle();
-  await Promise.all([api.close(), op.close()]);
+  await op.close();
 });
 
 async function world(options: { metadataUrl?: string } = {}) {

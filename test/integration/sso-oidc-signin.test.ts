@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { randomUUID } from "node:crypto";
-import { freePort, startApi, type TestApi } from "../support/api.ts";
+import { apiServer } from "../support/api-server.ts";
 import { client, createToken, db, tenantWithMembers } from "../support/fixtures.ts";
 import { startOidcOp, type TestOp } from "../support/oidc-op.ts";
 import { TestBrowser } from "../support/browser.ts";
@@ -21,17 +21,14 @@ import {
 } from "../support/sso-signin.ts";
 import { metadataChecksIdle } from "../../server/sso/checks.ts";
 
-let api: TestApi;
+const api = apiServer({ appUrl: true });
 let op: TestOp;
 let google: TestOp;
 let entra: TestOp;
 const ENTRA_TENANT = randomUUID();
 
 beforeAll(async () => {
-  const port = await freePort();
-  process.env.APP_URL = `http://127.0.0.1:${port}`;
-  [api, op, google, entra] = await Promise.all([
-    startApi(port),
+  [op, google, entra] = await Promise.all([
     startOidcOp(),
     startOidcOp({ idTokenClaims: true }),
     startOidcOp({ mount: `/${ENTRA_TENANT}/v2.0`, idTokenClaims: true }),
@@ -39,7 +36,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await metadataChecksIdle();
-  await Promise.all([api.close(), op.close(), google.close(), entra.close()]);
+  await Promise.all([op.close(), google.close(), entra.close()]);
 });
 
 function person(

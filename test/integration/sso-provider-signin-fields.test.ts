@@ -5,20 +5,20 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { randomUUID } from "node:crypto";
-import { startApi, type TestApi } from "../support/api.ts";
+import { apiServer } from "../support/api-server.ts";
 import { client, db, tenantWithMembers } from "../support/fixtures.ts";
 import { startIdpServer, type IdpServer } from "../support/idp-server.ts";
 import { metadataChecksIdle } from "../../server/sso/checks.ts";
 import { appUrl } from "../../server/env.ts";
 
-let api: TestApi;
+const api = apiServer();
 let idp: IdpServer;
 beforeAll(async () => {
-  [api, idp] = await Promise.all([startApi(), startIdpServer()]);
+  idp = await startIdpServer();
 });
 afterAll(async () => {
   await metadataChecksIdle();
-  await Promise.all([api.close(), idp.close()]);
+  await idp.close();
 });
 
 const samlUrl = () => `${idp.url}/saml.xml`;

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { randomUUID } from "node:crypto";
 import { XMLParser } from "fast-xml-parser";
-import { startApi, type TestApi } from "../support/api.ts";
+import { apiServer } from "../support/api-server.ts";
 import { client, tenantWithMembers } from "../support/fixtures.ts";
 import { startIdpServer, type IdpServer } from "../support/idp-server.ts";
 import { startSamlIdp, type SamlIdp } from "../support/saml-idp.ts";
@@ -13,15 +13,15 @@ import { metadataChecksIdle } from "../../server/sso/checks.ts";
 import { parseSamlMetadata } from "../../server/sso/metadata.ts";
 import { samlSpDetails } from "../../server/sso/sp.ts";
 
-let api: TestApi;
+const api = apiServer();
 let idp: SamlIdp;
 let discovery: IdpServer;
 beforeAll(async () => {
-  [api, idp, discovery] = await Promise.all([startApi(), startSamlIdp({ certificates: 2 }), startIdpServer()]);
+  [idp, discovery] = await Promise.all([startSamlIdp({ certificates: 2 }), startIdpServer()]);
 });
 afterAll(async () => {
   await metadataChecksIdle();
-  await Promise.all([api.close(), idp.close(), discovery.close()]);
+  await Promise.all([idp.close(), discovery.close()]);
 });
 
 describe("IdP metadata", () => {

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { randomUUID } from "node:crypto";
-import { freePort, startApi, type TestApi } from "../support/api.ts";
+import { apiServer } from "../support/api-server.ts";
 import { client, db, tenantWithMembers } from "../support/fixtures.ts";
 import { TestBrowser, type Hop } from "../support/browser.ts";
 import { startSamlIdp, type PostedForm, type SamlIdp } from "../support/saml-idp.ts";
@@ -14,16 +14,14 @@ import { selfSignedCertificate } from "../support/x509.ts";
 import { consoleCaller, eventsOf, passwordSessionCookie, pathOf, sessionCookieOf, uniqueDomain } from "../support/sso-signin.ts";
 import { metadataChecksIdle } from "../../server/sso/checks.ts";
 
-let api: TestApi;
+const api = apiServer({ appUrl: true });
 let idp: SamlIdp;
 beforeAll(async () => {
-  const port = await freePort();
-  process.env.APP_URL = `http://127.0.0.1:${port}`;
-  [api, idp] = await Promise.all([startApi(port), startSamlIdp()]);
+  idp = await startSamlIdp();
 });
 afterAll(async () => {
   await metadataChecksIdle();
-  await Promise.all([api.close(), idp.close()]);
+  await idp.close();
 });
 
 /** A SAML provider for the local IdP, created and checked over REST as an admin would. */

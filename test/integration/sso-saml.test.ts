@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { randomUUID } from "node:crypto";
-import { startApi, type TestApi } from "../support/api.ts";
+import { apiServer } from "../support/api-server.ts";
 import { client, db, tenantWithMembers } from "../support/fixtures.ts";
 import { startSamlIdp, type ResponseOverrides, type SamlIdp } from "../support/saml-idp.ts";
 import { verifyingSignatures } from "../support/saml-response.ts";
@@ -24,7 +24,7 @@ import { completeSaml, samlHandler } from "../../server/sso/saml/handler.ts";
 import { SsoRefused, type SignInProvider } from "../../server/sso/signin/protocol.ts";
 import { newPending } from "../../server/sso/signin/pending.ts";
 
-let api: TestApi;
+const api = apiServer();
 let idp: SamlIdp;
 let config: SamlProviderConfig;
 let prisma: Awaited<ReturnType<typeof db>>;
@@ -45,14 +45,13 @@ async function providerFor(metadataUrl: string, allowIdpInitiated = false): Prom
 }
 
 beforeAll(async () => {
-  api = await startApi();
   prisma = await db();
   idp = await startSamlIdp();
   config = await providerFor(idp.metadataUrl);
 });
 afterAll(async () => {
   await metadataChecksIdle();
-  await Promise.all([api.close(), idp.close()]);
+  await idp.close();
 });
 
 /** SP-initiated: our AuthnRequest → the IdP → the form it posts back to our ACS. */

@@ -7,7 +7,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
 import { randomUUID } from "node:crypto";
 import { importJWK, SignJWT, type JWK } from "jose";
-import { freePort, startApi, type TestApi } from "../support/api.ts";
+import { apiServer } from "../support/api-server.ts";
 import { client, db, tenantWithMembers } from "../support/fixtures.ts";
 import { startOidcOp, type TestOp } from "../support/oidc-op.ts";
 import { startSamlIdp, type SamlIdp } from "../support/saml-idp.ts";
@@ -25,17 +25,15 @@ import {
 import { metadataChecksIdle } from "../../server/sso/checks.ts";
 import { clock } from "../../server/clock.ts";
 
-let api: TestApi;
+const api = apiServer({ appUrl: true });
 let op: TestOp;
 let idp: SamlIdp;
 beforeAll(async () => {
-  const port = await freePort();
-  process.env.APP_URL = `http://127.0.0.1:${port}`;
-  [api, op, idp] = await Promise.all([startApi(port), startOidcOp(), startSamlIdp()]);
+  [op, idp] = await Promise.all([startOidcOp(), startSamlIdp()]);
 });
 afterAll(async () => {
   await metadataChecksIdle();
-  await Promise.all([api.close(), op.close(), idp.close()]);
+  await Promise.all([op.close(), idp.close()]);
 });
 const realNow = clock.now;
 afterEach(() => {

@@ -1,5 +1,5 @@
-import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
-import { startApi, type TestApi } from "../support/api.ts";
+import { afterEach, describe, expect, test } from "vitest";
+import { apiServer } from "../support/api-server.ts";
 import { client, db, tenantWithMembers } from "../support/fixtures.ts";
 import { clock } from "../../server/clock.ts";
 import { assertSteppedUp } from "../../server/auth/step-up.ts";
@@ -7,11 +7,7 @@ import { resolveBearer } from "../../server/auth/tokens.ts";
 import { database } from "../../server/db/client.ts";
 import { AppError } from "../../server/errors.ts";
 
-let api: TestApi;
-beforeAll(async () => {
-  api = await startApi();
-});
-afterAll(() => api.close());
+const api = apiServer();
 const realNow = clock.now;
 afterEach(() => {
   clock.now = realNow;

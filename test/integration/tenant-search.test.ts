@@ -1,20 +1,18 @@
 /** GET /api/v1/tenants?search=: substring of the name in any case, or an exact id, within what the caller may see. */
 import { randomBytes } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { startApi, type TestApi } from "../support/api.ts";
+import { beforeAll, describe, expect, test } from "vitest";
+import { apiServer } from "../support/api-server.ts";
 import { client, createTenant, db, operator, tenantWithMembers } from "../support/fixtures.ts";
 
-let api: TestApi;
+const api = apiServer();
 let ops: ReturnType<typeof client>;
 const tag = randomBytes(4).toString("hex");
 const names = (res: { json: { results: { name: string }[] } }) => res.json.results.map((t) => t.name);
 
 beforeAll(async () => {
-  api = await startApi();
   ops = client(api.url, (await operator()).token);
   for (const name of [`Acme ${tag} Corp`, `Globex ${tag}`, `Little ACME ${tag}`, `Per%cent_${tag}`]) await createTenant(name);
 });
-afterAll(() => api.close());
 
 describe("GET /api/v1/tenants?search=", () => {
   test("matches a substring of the name in any case", async () => {

@@ -1,15 +1,13 @@
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { startApi, type TestApi } from "../support/api.ts";
+import { beforeAll, describe, expect, test } from "vitest";
+import { apiServer } from "../support/api-server.ts";
 import { client, createToken, createUser, db, operator } from "../support/fixtures.ts";
 
-let api: TestApi;
+const api = apiServer();
 let ops: ReturnType<typeof client>;
 
 beforeAll(async () => {
-  api = await startApi();
   ops = client(api.url, (await operator()).token);
 });
-afterAll(() => api.close());
 
 /** Inserts `n` tenants with distinct, increasing created_at values. */
 async function seedTenants(n: number, prefix: string) {

@@ -1,13 +1,9 @@
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { startApi, type TestApi } from "../support/api.ts";
+import { describe, expect, test } from "vitest";
+import { apiServer } from "../support/api-server.ts";
 import { client, createToken, createUser, db, operator, tenantWithMembers } from "../support/fixtures.ts";
 import { hashToken } from "../../server/auth/tokens.ts";
 
-let api: TestApi;
-beforeAll(async () => {
-  api = await startApi();
-});
-afterAll(() => api.close());
+const api = apiServer();
 
 describe("API tokens", () => {
   test("a token is shown once, stored only as its SHA-256, and works at once", async () => {

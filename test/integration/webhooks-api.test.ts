@@ -3,20 +3,14 @@
  * once and stored encrypted, one audit event per change, rotate behind step-up, the test event,
  * the deliveries log and retry, and the cron route's bearer check.
  */
-import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
-import { startApi, type TestApi } from "../support/api.ts";
+import { describe, expect, test, vi } from "vitest";
+import { apiServer } from "../support/api-server.ts";
 import { client, db, tenantWithMembers } from "../support/fixtures.ts";
 import { database } from "../../server/db/client.ts";
 
 process.env.CRON_SECRET = "cron-secret-for-the-webhooks-api-test";
 
-let api: TestApi;
-beforeAll(async () => {
-  api = await startApi();
-});
-afterAll(async () => {
-  await api.close();
-});
+const api = apiServer();
 
 const HOOK = { url: "https://hooks.example.test/receive", events: ["user.created", "webhook.created"] };
 const auditOf = async (tenantId: string, type: string) => (await db()).auditEvent.findMany({ where: { tenantId, eventType: type } });

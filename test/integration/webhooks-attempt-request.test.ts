@@ -4,7 +4,7 @@
  * and the response's headers (no cookies); kept on the 410 path too. Real receiver on 127.0.0.1.
  */
 import { afterAll, afterEach, beforeAll, expect, test } from "vitest";
-import { startApi, type TestApi } from "../support/api.ts";
+import { apiServer } from "../support/api-server.ts";
 import { client, db, tenantWithMembers } from "../support/fixtures.ts";
 import { startReceiver, type Receiver } from "../support/webhook-receiver.ts";
 import { database } from "../../server/db/client.ts";
@@ -14,16 +14,14 @@ process.env.WEBHOOK_RETRY_SCHEDULE = "1,2";
 
 const SECRET = "attempt-request-secret-0123456789";
 
-let api: TestApi;
+const api = apiServer();
 let receiver: Receiver;
 let stopDispatcher: () => Promise<void>;
 beforeAll(async () => {
-  api = await startApi();
   stopDispatcher = await startWebhookDispatcher(await database());
 });
 afterAll(async () => {
   await stopDispatcher();
-  await api.close();
 });
 afterEach(async () => {
   await receiver?.close();

@@ -6,7 +6,7 @@
  */
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
-import { startApi, type TestApi } from "../support/api.ts";
+import { apiServer } from "../support/api-server.ts";
 import { client, db, tenantWithMembers } from "../support/fixtures.ts";
 import { startReceiver, type Receiver, type Received } from "../support/webhook-receiver.ts";
 import { database, type Database } from "../../server/db/client.ts";
@@ -15,18 +15,16 @@ import { startWebhookDispatcher } from "../../server/webhooks/sink.ts";
 
 process.env.WEBHOOK_RETRY_SCHEDULE = "1,2";
 
-let api: TestApi;
+const api = apiServer();
 let receiver: Receiver;
 let stopDispatcher: () => Promise<void>;
 let database_: Database;
 beforeAll(async () => {
-  api = await startApi();
   database_ = await database();
   stopDispatcher = await startWebhookDispatcher(database_);
 });
 afterAll(async () => {
   await stopDispatcher();
-  await api.close();
 });
 afterEach(async () => {
   await receiver?.close();

@@ -4,7 +4,7 @@
  * every attempt (`ssrf_refused`), before any connection.
  */
 import { afterAll, beforeAll, expect, test } from "vitest";
-import { startApi, type TestApi } from "../support/api.ts";
+import { apiServer } from "../support/api-server.ts";
 import { client, db, tenantWithMembers } from "../support/fixtures.ts";
 import { startReceiver, type Receiver } from "../support/webhook-receiver.ts";
 import { database } from "../../server/db/client.ts";
@@ -14,14 +14,13 @@ import { encryptSecret } from "../../server/secrets/encryption.ts";
 
 process.env.OUTBOUND_ALLOW_PRIVATE = "false";
 
-let api: TestApi;
+const api = apiServer();
 let receiver: Receiver;
 beforeAll(async () => {
-  api = await startApi();
   receiver = await startReceiver();
 });
 afterAll(async () => {
-  await Promise.all([api.close(), receiver.close()]);
+  await receiver.close();
 });
 
 test.each([

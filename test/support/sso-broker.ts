@@ -2,7 +2,7 @@
 import { createHash, randomBytes, randomUUID } from "node:crypto";
 import { client, operator, tenantWithMembers } from "./fixtures.ts";
 import { TestBrowser, type Hop } from "./browser.ts";
-import { freePort, startApi, type TestApi } from "./api.ts";
+import type { ApiServer } from "./api-server.ts";
 import { startOidcOp, type TestOp } from "./oidc-op.ts";
 import { oidcProvider, uniqueDomain } from "./sso-signin.ts";
 import { metadataChecksIdle } from "../../server/sso/checks.ts";
@@ -80,20 +80,20 @@ export async function readProfile(apiUrl: string, accessToken: string | null) {
 }
 
 /**
- * What the broker tests share: the app over real HTTP (APP_URL set to it), a real OpenID Provider,
- * an operator, a registered application, and one tenant with an enabled OIDC provider.
+ * What the broker tests share: the app over real HTTP (`apiServer({ appUrl: true })`, passed in), a
+ * real OpenID Provider, an operator, a registered application, and one tenant with an enabled OIDC
+ * provider.
  */
 export class BrokerWorld {
-  api!: TestApi;
   op!: TestOp;
   operatorToken!: string;
   app!: TestApplication;
   oidc!: { tenantId: string; providerId: string; domain: string };
 
+  constructor(readonly api: ApiServer) {}
+
   async start(): Promise<void> {
-    const port = await freePort();
-    process.env.APP_URL = `http://127.0.0.1:${port}`;
-    [this.api, this.op] = await Promise.all([startApi(port), startOidcOp()]);
+    this.op = await startOidcOp();
     this.operatorToken = (await operator()).token;
     this.app = await registerApplication(this.api.url, this.operatorToken);
     const world = await tenantWithMembers();
@@ -104,7 +104,7 @@ export class BrokerWorld {
 
   async close(): Promise<void> {
     await metadataChecksIdle();
-    await Promise.all([this.api.close(), this.op.close()]);
+    await this.op.close();
   }
 
   /** A person the OP can sign in (by login_hint, or `op.loginAs = sub`). */
