@@ -7,58 +7,52 @@ import http from "node:http";
 import { randomUUID } from "node:crypto";
 import { beforeAll, beforeEach, expect, test } from "vitest";
 import { apiServer } from "../support/api-server.ts";
-import { client, createTenant, db, operator } from "../support/fixtures.ts";
+import { createTenant, db, operator } from "../support/fixtures.ts";
+import {
+  fetchOpenApiDocument,
+  operationsOf,
+  resolveSchema,
+  type JsonSchema,
+  type JsonType,
+  type OpenApiDocument,
+  type Operation,
+} from "../support/openapi-document.ts";
 
-/* eslint-disable @typescript-eslint/no-explicit-any -- walking a JSON OpenAPI document */
 const api = apiServer();
 let token: string;
 let tenantId: string;
-let doc: any;
+let doc: OpenApiDocument;
 beforeAll(async () => {
   token = (await operator()).token;
   tenantId = (await createTenant()).id;
-  doc = (await client(api.url, token).get("/api/v1/openapi.json")).json;
+  doc = await fetchOpenApiDocument(api.url);
 });
 
-const resolve = (schema: any): any => (schema?.$ref ? resolve(doc.components.schemas[schema.$ref.split("/").pop()]) : schema);
-const isType = (schema: any, type: string): boolean =>
-  schema?.type === type ||
-  (Array.isArray(schema?.type) && schema.type.includes(type)) ||
-  (schema?.anyOf ?? schema?.oneOf ?? []).some((s: any) => isType(resolve(s), type));
-
-interface Operation {
-  method: string;
-  template: string;
-  parameters: { name: string; in: string }[];
-  body: any;
-}
-
-function operations(): Operation[] {
-  const list: Operation[] = [];
-  for (const [template, item] of Object.entries<any>(doc.paths)) {
-    for (const [method, op] of Object.entries<any>(item)) {
-      list.push({
-        method: method.toUpperCase(),
-        template,
-        parameters: (op.parameters ?? []).map((p: any) => (p.$ref ? doc.components.parameters[p.$ref.split("/").pop()] : p)),
-        body: resolve(op.requestBody?.content?.["application/json"]?.schema),
-      });
-    }
-  }
-  return list;
-}
+const isType = (schema: JsonSchema, type: JsonType): boolean =>
+  schema.type === type ||
+  (Array.isArray(schema.type) && schema.type.includes(type)) ||
+  (schema.anyOf ?? schema.oneOf ?? []).some((s) => isType(resolveSchema(doc, s), type));
 
 function pathOf(op: Operation, bad?: { name: string; raw: string }): string {
   return `/api/v1${op.template.replace(/\{(\w+)\}/g, (_, name: string) => (name === bad?.name ? bad.raw : name === "tenant_id" ? tenantId : randomUUID()))}`;
 }
 
-/** Sends raw bytes (fetch would not send a body or header that is not UTF-8 as is). */
-function raw(
+/** A problem+json answer, as far as these tests read it. */
+interface Problem {
+  code?: string;
+  errors?: { path: string; message: string }[];
+}
+
+/**
+ * Sends raw bytes (fetch would not send a body or header that is not UTF-8 as is). `T`: the JSON
+ * answer expected (a problem unless said otherwise); undefined when the answer has no body.
+ */
+function raw<T = Problem>(
   method: string,
   path: string,
   body: Buffer | null,
   headers: Record<string, string> = {},
-): Promise<{ status: number; json: any }> {
+): Promise<{ status: number; json: T | undefined }> {
   return new Promise((done, fail) => {
     const url = new URL(path, api.url);
     const req = http.request(
@@ -68,7 +62,7 @@ function raw(
         let text = "";
         res.setEncoding("utf8");
         res.on("data", (chunk: string) => (text += chunk));
-        res.on("end", () => done({ status: res.statusCode!, json: text ? JSON.parse(text) : undefined }));
+        res.on("end", () => done({ status: res.statusCode!, json: text ? (JSON.parse(text) as T) : undefined }));
       },
     );
     req.on("error", fail);
@@ -87,7 +81,7 @@ let failures: string[] = [];
 beforeEach(() => {
   failures = [];
 });
-function expectField(what: string, response: { status: number; json: any }, field: string) {
+function expectField(what: string, response: { status: number; json: Problem | undefined }, field: string) {
   const ok = response.status === 400 && response.json?.code === "invalid_request" && response.json?.errors?.[0]?.path === field;
   if (!ok) failures.push(`${what}: ${response.status} ${JSON.stringify(response.json?.errors ?? response.json)}`);
 }
@@ -96,7 +90,7 @@ test(
   "every string body field, query parameter and path parameter of every operation: bad text is a 400 naming it",
   { timeout: 120_000 },
   async () => {
-    const ops = operations();
+    const ops = operationsOf(doc);
     expect(ops.length).toBeGreaterThan(30);
     let checked = 0;
     for (const op of ops) {
@@ -114,8 +108,8 @@ test(
         }
       }
       if (!op.body) continue;
-      for (const [name, schema] of Object.entries<any>(op.body.properties ?? {})) {
-        const field = resolve(schema);
+      for (const [name, schema] of Object.entries(op.body.properties ?? {})) {
+        const field = resolveSchema(doc, schema);
         for (const [label, bad] of BAD_TEXT) {
           const [value, path] = isType(field, "string")
             ? [bad, name]
@@ -158,14 +152,14 @@ test("stored headers that are not UTF-8 text are a 400 naming the header", async
 
 test("good text is stored exactly as sent: emoji, accents, and a UTF-8 User-Agent", async () => {
   const name = "💥 Ünïcødé ✓ 日本";
-  const created = await raw("POST", "/api/v1/tenants", Buffer.from(JSON.stringify({ name })), {
+  const created = await raw<{ id: string; name: string }>("POST", "/api/v1/tenants", Buffer.from(JSON.stringify({ name })), {
     "user-agent": Buffer.from("agent é").toString("latin1"),
   });
   expect(created.status).toBe(201);
-  expect(created.json.name).toBe(name);
-  const stored = await (await db()).tenant.findUniqueOrThrow({ where: { id: created.json.id } });
+  expect(created.json?.name).toBe(name);
+  const stored = await (await db()).tenant.findUniqueOrThrow({ where: { id: created.json!.id } });
   expect(stored.name).toBe(name);
-  const event = await (await db()).auditEvent.findFirstOrThrow({ where: { tenantId: created.json.id, eventType: "tenant.created" } });
+  const event = await (await db()).auditEvent.findFirstOrThrow({ where: { tenantId: created.json!.id, eventType: "tenant.created" } });
   expect(event.userAgent).toBe("agent é");
 });
 

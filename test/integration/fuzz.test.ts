@@ -11,7 +11,8 @@ import fc from "fast-check";
 import { beforeAll, describe, expect, test } from "vitest";
 import { apiServer } from "../support/api-server.ts";
 import { client, tenantWithMembers } from "../support/fixtures.ts";
-import { letters, makeArbitraries, type Gen, type Schema } from "../support/openapi-arbitraries.ts";
+import { letters, makeArbitraries, type Gen } from "../support/openapi-arbitraries.ts";
+import { fetchOpenApiDocument, operationsOf, type OpenApiDocument, type Operation, type Parameter } from "../support/openapi-document.ts";
 
 const SEED = Number(process.env.FUZZ_SEED ?? 20261125);
 const RUNS = Number(process.env.FUZZ_RUNS ?? 12);
@@ -19,9 +20,8 @@ console.log(
   `fuzz: seed ${SEED}, ${RUNS} runs per operation and role (replay: FUZZ_SEED=${SEED} npx vitest run test/integration/fuzz.test.ts)`,
 );
 
-/* eslint-disable @typescript-eslint/no-explicit-any -- a JSON OpenAPI document */
 const api = apiServer();
-let doc: any;
+let doc: OpenApiDocument;
 let tenantId: string;
 let tokens: Record<"admin" | "viewer", string>;
 let userIds: string[];
@@ -33,7 +33,7 @@ beforeAll(async () => {
   tokens = { admin: setup.admin.token, viewer: setup.viewer.token };
   userIds = [setup.admin.user.id, setup.viewer.user.id];
   const admin = client(api.url, tokens.admin);
-  doc = (await admin.get("/api/v1/openapi.json")).json;
+  doc = await fetchOpenApiDocument(api.url);
   for (let i = 0; i < 3; i++)
     await admin.post(`/api/v1/tenants/${tenantId}/audit`, { event_type: "fuzz.seeded", actor: { id: `actor-${i}` } });
   const page = (await admin.get(`/api/v1/tenants/${tenantId}/audit?page_size=1`)).json;
@@ -63,36 +63,13 @@ const LEAKS = [
   /PrismaClient|node_modules/,
 ];
 
-interface Operation {
-  method: string;
-  template: string;
-  parameters: { name: string; in: string; schema: Schema; required?: boolean }[];
-  body: Schema | null;
-}
-
-function operations(): Operation[] {
-  const list: Operation[] = [];
-  for (const [template, item] of Object.entries<any>(doc.paths)) {
-    for (const [method, op] of Object.entries<any>(item)) {
-      const parameters = (op.parameters ?? []).map((p: any) => (p.$ref ? doc.components.parameters[p.$ref.split("/").pop()] : p));
-      list.push({
-        method: method.toUpperCase(),
-        template,
-        parameters,
-        body: op.requestBody?.content?.["application/json"]?.schema ?? null,
-      });
-    }
-  }
-  return list;
-}
-
 const ok = (value: unknown): Gen => ({ value, forbidden: null });
 const bad =
   (label: string) =>
   (value: unknown): Gen => ({ value, forbidden: label });
 
 /** Query and path values are strings on the wire: their own generators. */
-function wireValue(parameter: Operation["parameters"][number]): fc.Arbitrary<Gen> {
+function wireValue(parameter: Parameter): fc.Arbitrary<Gen> {
   const s = parameter.schema ?? {};
   const valid: fc.Arbitrary<Gen>[] = [];
   const invalid: fc.Arbitrary<Gen>[] = [];
@@ -143,7 +120,7 @@ interface Request {
 }
 
 function requestOf(op: Operation): fc.Arbitrary<Request> {
-  const arbitraries = makeArbitraries(doc.components.schemas, { tenant_id: fc.constant(tenantId), user_id: fc.constantFrom(...userIds) });
+  const arbitraries = makeArbitraries(doc, { tenant_id: fc.constant(tenantId), user_id: fc.constantFrom(...userIds) });
   const params = op.parameters.filter((p) => p.in === "path" || p.in === "query");
   const values = fc.tuple(...params.map(wireValue));
   const body = op.body
@@ -203,7 +180,7 @@ function send(op: Operation, role: "admin" | "viewer", request: Request): Promis
 
 describe.each(["admin", "viewer"] as const)("fuzzing every operation as a tenant %s", (role) => {
   test("no 5xx, no stack traces or SQL, no 2xx for what the schema forbids", { timeout: 120_000 }, async () => {
-    const ops = operations();
+    const ops = operationsOf(doc);
     expect(ops.length).toBeGreaterThan(30);
     for (const [index, op] of ops.entries()) {
       await fc.assert(

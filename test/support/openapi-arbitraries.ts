@@ -3,9 +3,7 @@
  * and values it forbids (each labelled with why), for the fuzz test.
  */
 import fc from "fast-check";
-
-/* eslint-disable @typescript-eslint/no-explicit-any -- JSON schemas are untyped JSON */
-export type Schema = any;
+import { resolveSchema, type JsonSchema, type OpenApiDocument } from "./openapi-document.ts";
 
 /** A generated value; `forbidden` says which rule of the schema it breaks (null: none). */
 export interface Gen {
@@ -36,12 +34,12 @@ const NASTY = [
  * `hints`: realistic values for properties by name (the real tenant's id for `tenant_id`), so that
  * requests get past "not found" to the code that stores things.
  */
-export function makeArbitraries(components: Record<string, Schema>, hints: Record<string, fc.Arbitrary<unknown>> = {}) {
-  const resolve = (schema: Schema): Schema => (schema?.$ref ? resolve(components[schema.$ref.split("/").pop()]) : schema);
-  const variants = (schema: Schema): Schema[] => (schema.anyOf ?? schema.oneOf ?? [schema]).map(resolve);
-  const allows = (schema: Schema, type: string) => variants(schema).some((s) => s.type === type || (type === "null" && s.nullable));
+export function makeArbitraries(doc: OpenApiDocument, hints: Record<string, fc.Arbitrary<unknown>> = {}) {
+  const resolve = (schema: JsonSchema) => resolveSchema(doc, schema);
+  const variants = (schema: JsonSchema): JsonSchema[] => (schema.anyOf ?? schema.oneOf ?? [schema]).map(resolve);
+  const allows = (schema: JsonSchema, type: string) => variants(schema).some((s) => s.type === type || (type === "null" && s.nullable));
 
-  function valid(input: Schema, depth = 0): fc.Arbitrary<unknown> {
+  function valid(input: JsonSchema, depth = 0): fc.Arbitrary<unknown> {
     const schema = resolve(input);
     if (schema.anyOf || schema.oneOf) return fc.oneof(...variants(schema).map((s) => valid(s, depth)));
     if (schema.enum) return fc.constantFrom(...schema.enum);
@@ -71,7 +69,7 @@ export function makeArbitraries(components: Record<string, Schema>, hints: Recor
     }
   }
 
-  function validString(schema: Schema): fc.Arbitrary<string> {
+  function validString(schema: JsonSchema): fc.Arbitrary<string> {
     const min = schema.minLength ?? 0;
     const max = Math.min(schema.maxLength ?? 60, 100_000);
     if (schema.format === "uuid") return fc.uuid({ version: 4 });
@@ -94,8 +92,8 @@ export function makeArbitraries(components: Record<string, Schema>, hints: Recor
     );
   }
 
-  function validObject(schema: Schema, depth: number): fc.Arbitrary<unknown> {
-    const properties: Record<string, Schema> = schema.properties ?? {};
+  function validObject(schema: JsonSchema, depth: number): fc.Arbitrary<unknown> {
+    const properties: Record<string, JsonSchema> = schema.properties ?? {};
     if (!Object.keys(properties).length) {
       return depth > 2 ? fc.constant({}) : fc.dictionary(fc.string({ maxLength: 10 }), fc.jsonValue({ maxDepth: 1 }), { maxKeys: 4 });
     }
@@ -111,7 +109,7 @@ export function makeArbitraries(components: Record<string, Schema>, hints: Recor
   }
 
   /** Values the schema forbids, with the reason. */
-  function invalid(input: Schema, depth = 0): fc.Arbitrary<Gen> {
+  function invalid(input: JsonSchema, depth = 0): fc.Arbitrary<Gen> {
     const schema = resolve(input);
     const why =
       (label: string) =>
@@ -159,7 +157,7 @@ export function makeArbitraries(components: Record<string, Schema>, hints: Recor
     return options.length ? fc.oneof(...options) : fc.constant({ value: undefined, forbidden: null });
   }
 
-  function invalidObject(schema: Schema, depth: number): fc.Arbitrary<Gen>[] {
+  function invalidObject(schema: JsonSchema, depth: number): fc.Arbitrary<Gen>[] {
     const options: fc.Arbitrary<Gen>[] = [];
     const base = validObject(schema, depth) as fc.Arbitrary<Record<string, unknown>>;
     for (const key of schema.required ?? []) {
@@ -171,7 +169,7 @@ export function makeArbitraries(components: Record<string, Schema>, hints: Recor
       options.push(base.map((value) => ({ value: { ...value, unexpected_field: "surprise" }, forbidden: "extra field unexpected_field" })));
     }
     if (depth < 2) {
-      for (const [key, property] of Object.entries<Schema>(schema.properties)) {
+      for (const [key, property] of Object.entries(schema.properties ?? {})) {
         const bad = invalid(property, depth + 1);
         options.push(
           fc
@@ -185,7 +183,7 @@ export function makeArbitraries(components: Record<string, Schema>, hints: Recor
   }
 
   /** Mostly valid values, sometimes forbidden ones. */
-  function gen(schema: Schema): fc.Arbitrary<Gen> {
+  function gen(schema: JsonSchema): fc.Arbitrary<Gen> {
     return fc.oneof(
       { weight: 1, arbitrary: valid(schema).map((value) => ({ value, forbidden: null })) },
       { weight: 1, arbitrary: invalid(schema) },
