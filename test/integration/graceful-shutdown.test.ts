@@ -8,6 +8,7 @@ import http from "node:http";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { db, tenantWithMembers } from "../support/fixtures.ts";
 import { startReceiver, type Receiver } from "../support/webhook-receiver.ts";
+import { until } from "../support/until.ts";
 import { database } from "../../server/db/client.ts";
 import { recordAppendedEvents } from "../../server/events/emit.ts";
 import { encryptSecret } from "../../server/secrets/encryption.ts";
@@ -177,7 +178,11 @@ test(
 
     const termAt = Date.now();
     a!.child.kill("SIGTERM");
-    while (!a!.lines.some((line) => line.includes('"shutting down"'))) await new Promise((resolve) => setTimeout(resolve, 10));
+    await until(
+      () => a!.lines,
+      (lines) => lines.some((line) => line.includes('"shutting down"')),
+      { intervalMs: 10 },
+    );
     const ready = await request(a!.port, { path: "/api/health/ready", agent: probe });
     expect(ready.status).toBe(503);
     expect(JSON.parse(ready.body)).toMatchObject({ status: "unavailable", checks: { draining: true } });

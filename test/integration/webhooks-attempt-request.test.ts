@@ -5,6 +5,7 @@
  */
 import { afterAll, afterEach, beforeAll, expect, test } from "vitest";
 import { apiServer } from "../support/api-server.ts";
+import { until } from "../support/until.ts";
 import { client, db, tenantWithMembers } from "../support/fixtures.ts";
 import { startReceiver, type Receiver } from "../support/webhook-receiver.ts";
 import { database } from "../../server/db/client.ts";
@@ -35,15 +36,6 @@ async function setup() {
   const res = await admin.post(base, { url: `${receiver.url}/hook`, events: ["user.created"], secret: SECRET });
   expect(res.status).toBe(201);
   return { ...world, admin, base, webhookId: res.json.id as string };
-}
-
-async function until<T>(fn: () => Promise<T>, ok: (value: T) => boolean, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await fn();
-    if (ok(value) || Date.now() > deadline) return value;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
 }
 
 test("an attempt shows the request sent with its signatures redacted, the payload, and the response headers without cookies", async () => {

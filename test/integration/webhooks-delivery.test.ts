@@ -7,6 +7,7 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
 import { apiServer } from "../support/api-server.ts";
+import { until } from "../support/until.ts";
 import { client, db, tenantWithMembers } from "../support/fixtures.ts";
 import { startReceiver, type Receiver, type Received } from "../support/webhook-receiver.ts";
 import { database, type Database } from "../../server/db/client.ts";
@@ -83,15 +84,6 @@ async function deliveriesOf(webhookId: string) {
     include: { attempts: { orderBy: { attempt: "asc" } } },
     orderBy: { createdAt: "asc" },
   });
-}
-
-async function until<T>(fn: () => Promise<T>, ok: (value: T) => boolean, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await fn();
-    if (ok(value) || Date.now() > deadline) return value;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
 }
 
 describe("payload, headers and signatures", () => {
@@ -206,7 +198,7 @@ describe("retries", () => {
     const [delivery] = await until(
       () => deliveriesOf(webhookId),
       (d) => d[0]?.status === "succeeded",
-      15_000,
+      { timeoutMs: 15_000 },
     );
     expect(delivery!.attempts[0]).toMatchObject({ attempt: 1, error: "timeout", responseStatus: null });
     expect(delivery!.attempts[0]!.durationMs).toBeGreaterThanOrEqual(4900);

@@ -4,6 +4,7 @@
  */
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import { until } from "./until.ts";
 
 export interface Received {
   path: string;
@@ -29,15 +30,12 @@ export async function startReceiver(): Promise<Receiver> {
     url: "",
     received: [],
     respond: () => ({ status: 200, body: "ok" }),
-    async waitFor(count, { timeoutMs = 10_000, filter = () => true } = {}) {
-      const deadline = Date.now() + timeoutMs;
-      for (;;) {
-        const matching = receiver.received.filter(filter);
-        if (matching.length >= count) return matching;
-        if (Date.now() > deadline) throw new Error(`expected ${count} deliveries, got ${matching.length}`);
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
-    },
+    waitFor: (count, { timeoutMs = 10_000, filter = () => true } = {}) =>
+      until(
+        () => receiver.received.filter(filter),
+        (matching) => matching.length >= count,
+        { timeoutMs, intervalMs: 20, message: (matching) => `expected ${count} deliveries, got ${matching.length}` },
+      ),
     close: () =>
       new Promise<void>((resolve) => {
         for (const socket of sockets) socket.destroy();
