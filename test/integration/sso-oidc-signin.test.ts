@@ -9,16 +9,8 @@ import { apiServer } from "../support/api-server.ts";
 import { client, createToken, db, tenantWithMembers } from "../support/fixtures.ts";
 import { startOidcOp, type TestOp } from "../support/oidc-op.ts";
 import { TestBrowser } from "../support/browser.ts";
-import {
-  consoleCaller,
-  eventsOf,
-  oidcProvider,
-  passwordSessionCookie,
-  pathOf,
-  sessionCookieOf,
-  signIn,
-  uniqueDomain,
-} from "../support/sso-signin.ts";
+import { eventsOf, oidcProvider, pathOf, sessionCookieOf, signIn, uniqueDomain } from "../support/sso-signin.ts";
+import { consoleCaller, passwordSessionCookie } from "../support/console-caller.ts";
 import { metadataChecksIdle } from "../../server/sso/checks.ts";
 
 const api = apiServer({ appUrl: true });

@@ -11,7 +11,8 @@ import { client, db, tenantWithMembers } from "../support/fixtures.ts";
 import { TestBrowser, type Hop } from "../support/browser.ts";
 import { startSamlIdp, type PostedForm, type SamlIdp } from "../support/saml-idp.ts";
 import { selfSignedCertificate } from "../support/x509.ts";
-import { consoleCaller, eventsOf, passwordSessionCookie, pathOf, sessionCookieOf, uniqueDomain } from "../support/sso-signin.ts";
+import { eventsOf, pathOf, sessionCookieOf, uniqueDomain } from "../support/sso-signin.ts";
+import { consoleCaller, passwordSessionCookie } from "../support/console-caller.ts";
 import { metadataChecksIdle } from "../../server/sso/checks.ts";
 
 const api = apiServer({ appUrl: true });

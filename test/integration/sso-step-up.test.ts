@@ -12,16 +12,8 @@ import { client, db, tenantWithMembers } from "../support/fixtures.ts";
 import { startOidcOp, type TestOp } from "../support/oidc-op.ts";
 import { startSamlIdp, type SamlIdp } from "../support/saml-idp.ts";
 import { TestBrowser } from "../support/browser.ts";
-import {
-  consoleCaller,
-  eventsOf,
-  oidcProvider,
-  passwordSessionCookie,
-  pathOf,
-  sessionCookieOf,
-  signIn,
-  uniqueDomain,
-} from "../support/sso-signin.ts";
+import { eventsOf, oidcProvider, pathOf, sessionCookieOf, signIn, uniqueDomain } from "../support/sso-signin.ts";
+import { consoleCaller, passwordSessionCookie } from "../support/console-caller.ts";
 import { metadataChecksIdle } from "../../server/sso/checks.ts";
 import { clock } from "../../server/clock.ts";
 

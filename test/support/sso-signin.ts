@@ -1,12 +1,8 @@
 /** Shared steps of the SSO sign-in tests: an app over real HTTP, providers, and a browser walking the flow. */
 import { randomUUID } from "node:crypto";
-import { encode } from "next-auth/jwt";
 import { client, createToken, db } from "./fixtures.ts";
 import { TestBrowser, type Hop } from "./browser.ts";
 import type { TestOp } from "./oidc-op.ts";
-import { createConsoleContext } from "../../server/trpc/create-context.ts";
-import { createCallerFactory } from "../../server/trpc/init.ts";
-import { appRouter } from "../../server/app/router.ts";
 
 export const uniqueDomain = () => `corp-${randomUUID().slice(0, 8)}.example`;
 
@@ -63,18 +59,6 @@ export async function signIn(browser: TestBrowser, apiUrl: string, opOrigin: str
 }
 
 export const pathOf = (location: string | null) => (location ? new URL(location).pathname + new URL(location).search : null);
-
-/** A tRPC caller built from a real request carrying these cookies (as the console's route does). */
-export async function consoleCaller(cookieHeader: string) {
-  const req = new Request("http://127.0.0.1/api/trpc/x", { headers: { cookie: cookieHeader } });
-  return createCallerFactory(appRouter)(await createConsoleContext(req, "test"));
-}
-
-/** A plain console session cookie for a user (as a password sign-in would give). */
-export async function passwordSessionCookie(userId: string): Promise<string> {
-  const value = await encode({ token: { sub: userId, sid: randomUUID() }, secret: process.env.NEXTAUTH_SECRET! });
-  return `next-auth.session-token=${value}`;
-}
 
 export async function sessionCookieOf(browser: TestBrowser): Promise<string> {
   const value = browser.cookie("127.0.0.1", "next-auth.session-token");
