@@ -3,18 +3,16 @@
  * clients and the SDK retry), not an opaque 500, and the readiness probe says the database
  * failed. Issue 21 ("Also").
  */
-import { afterAll, beforeAll, expect, test } from "vitest";
-import { startApi, type TestApi } from "../support/api.ts";
+import { beforeAll, expect, test } from "vitest";
+import { apiServer } from "../support/api-server.ts";
 import { client, tenantWithMembers } from "../support/fixtures.ts";
 import { connectPostgres, database, setDatabase, type Database } from "../../server/db/client.ts";
 
-let api: TestApi;
+const api = apiServer();
 let real: Database;
 beforeAll(async () => {
-  api = await startApi();
   real = await database();
 });
-afterAll(() => api.close());
 
 /** Runs `fn` with the app pointed at a port nothing listens on. */
 async function withDatabaseDown<T>(fn: () => Promise<T>): Promise<T> {

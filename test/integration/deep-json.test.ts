@@ -3,16 +3,12 @@
  * body to an anonymous endpoint once answered `Maximum call stack size exceeded` (the storable-text
  * walk recursed without a bound). Issue 21, finding 9.
  */
-import { afterAll, beforeAll, expect, test } from "vitest";
-import { startApi, type TestApi } from "../support/api.ts";
+import { expect, test } from "vitest";
+import { apiServer } from "../support/api-server.ts";
 import { client, tenantWithMembers } from "../support/fixtures.ts";
 import { MAX_JSON_DEPTH } from "../../server/contract/fields.ts";
 
-let api: TestApi;
-beforeAll(async () => {
-  api = await startApi();
-});
-afterAll(() => api.close());
+const api = apiServer();
 
 const nested = (depth: number) => "[".repeat(depth) + "]".repeat(depth);
 

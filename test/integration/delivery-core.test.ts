@@ -7,6 +7,7 @@
 import { beforeAll, expect, test } from "vitest";
 import { database, type Database } from "../../server/db/client.ts";
 import type { SqlRunner } from "../../server/db/sql.ts";
+import { until } from "../support/until.ts";
 import { startDispatcher } from "../../server/delivery/dispatcher.ts";
 import { deliverDue } from "../../server/delivery/engine.ts";
 import { defineDeliveryKind, SUCCEEDED, type Sent } from "../../server/delivery/kind.ts";
@@ -189,8 +190,11 @@ test("the kind's dispatcher sends right after a commit notifies its channel", as
       await tx.query(`SELECT pg_notify('notices_due', '')::text AS notified`);
       return created[0]!.id;
     });
-    const deadline = Date.now() + 5000;
-    while ((await stateOf(id)).status !== "succeeded" && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+    await until(
+      () => stateOf(id),
+      (state) => state.status === "succeeded",
+      { timeoutMs: 5000 },
+    );
     expect(await stateOf(id)).toMatchObject({ status: "succeeded", attempt_count: 1 });
   } finally {
     await stop();

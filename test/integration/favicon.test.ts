@@ -1,13 +1,9 @@
 /** `/favicon.ico` answers the app's icon (browsers and monitoring ask for it by that name), not 404. */
-import { afterAll, beforeAll, expect, test } from "vitest";
+import { expect, test } from "vitest";
 import { readFileSync } from "node:fs";
-import { startApi, type TestApi } from "../support/api.ts";
+import { apiServer } from "../support/api-server.ts";
 
-let api: TestApi;
-beforeAll(async () => {
-  api = await startApi();
-});
-afterAll(() => api.close());
+const api = apiServer();
 
 test("GET /favicon.ico is the app's icon", async () => {
   const res = await fetch(`${api.url}/favicon.ico`);

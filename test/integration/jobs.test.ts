@@ -3,8 +3,9 @@
  * cron route with INTERNAL_CRON=off (which once ran only deliveries and the idempotency purge, so
  * months were never created ahead, digests never signed, retention never run).
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
-import { startApi, type TestApi } from "../support/api.ts";
+import { beforeEach, describe, expect, test } from "vitest";
+import { apiServer } from "../support/api-server.ts";
+import { until } from "../support/until.ts";
 import { client } from "../support/fixtures.ts";
 import { connectPostgres, database } from "../../server/db/client.ts";
 import { loadJobs } from "../../server/app/features.ts";
@@ -15,11 +16,7 @@ import { MINUTE, type Job } from "../../server/jobs/job.ts";
 process.env.CRON_SECRET = "cron-secret-for-the-jobs-test-0123";
 const cron = { authorization: `Bearer ${process.env.CRON_SECRET}` };
 
-let api: TestApi;
-beforeAll(async () => {
-  api = await startApi();
-});
-afterAll(() => api.close());
+const api = apiServer();
 beforeEach(async () => {
   await (await database()).sql.query(`DELETE FROM job_runs`);
 });
@@ -102,8 +99,7 @@ test("the in-process ticker runs every job of the same registry", async () => {
   const instance = connectPostgres(process.env.DATABASE_URL!, 2);
   const stop = await startInternalCron(instance);
   try {
-    const deadline = Date.now() + 20_000;
-    while ((await finishedJobs()).length < names.length && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    await until(finishedJobs, (finished) => finished.length >= names.length, { timeoutMs: 20_000, intervalMs: 100 });
   } finally {
     await stop();
     await instance.close();
