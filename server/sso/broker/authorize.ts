@@ -27,6 +27,7 @@ import { recordRefusal } from "../signin/complete.ts";
 import { newBinding, newPending, storePending } from "../signin/pending.ts";
 import { signInProviderById, signInProviderForEmail } from "../signin/providers.ts";
 import { handlerFor, SsoRefused, type RefusalReason, type SignInProvider } from "../signin/protocol.ts";
+import { cookieBinding } from "../signin/binding.ts";
 import { applicationByClientId } from "./applications.ts";
 import { errorLocation, isS256Challenge, repeatedParameter, type AuthorizeError } from "./oauth.ts";
 import "../signin/handlers.ts";
@@ -103,7 +104,7 @@ export async function authorize(db: Database, request: RequestInfo, params: URLS
     });
     const location = await handlerFor(provider.protocol).begin(provider, pending);
     const binding = newBinding();
-    await storePending(db, pending, binding);
+    await storePending(db, pending, cookieBinding(binding));
     return { kind: "redirect", location, binding };
   } catch (error) {
     if (error instanceof AuthorizeProblem) {

@@ -10,7 +10,7 @@ import { loginErrorPath, recordRefusal, testResultPath } from "./complete.ts";
 import { newBinding, newPending, storePending, storeTestResult } from "./pending.ts";
 import { signInProviderById, signInProviderForEmail } from "./providers.ts";
 import { handlerFor, SsoRefused, type SignInProvider } from "./protocol.ts";
-import { userBinding } from "./binding.ts";
+import { cookieBinding, userBinding } from "./binding.ts";
 import "./handlers.ts";
 
 export interface Started {
@@ -35,7 +35,7 @@ export async function beginConsoleSignIn(db: Database, request: RequestInfo, ema
     });
     const location = await handlerFor(provider.protocol).begin(provider, pending);
     const binding = newBinding();
-    await storePending(db, pending, binding);
+    await storePending(db, pending, cookieBinding(binding));
     return { location, binding };
   } catch (error) {
     if (!(error instanceof SsoRefused)) throw error;

@@ -19,8 +19,17 @@ export function bindingCookie(value: string): string {
   return `${BINDING_COOKIE}=${value}; Path=/api/sso; HttpOnly; ${attrs}; Max-Age=600`;
 }
 
+/**
+ * Bindings carry the namespace of what vouches for them: a cookie, a signed-in user, a console
+ * session. The cookie is the browser's to write, so without its own namespace a hand-written
+ * `cp_sso_binding=user:<adminId>` would equal an admin's user binding and take their Test sign-in.
+ */
+export const cookieBinding = (value: string) => `cookie:${value}`;
+
+/** The binding this browser's binding cookie stands for, if it sent one. */
 export function bindingOf(req: Request): string | null {
-  return cookiesOf(req)[BINDING_COOKIE] ?? null;
+  const value = cookiesOf(req)[BINDING_COOKIE];
+  return value ? cookieBinding(value) : null;
 }
 
 /** The binding of a Test sign-in: the admin's own user, whose console session opens the result. */

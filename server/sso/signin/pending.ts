@@ -59,7 +59,7 @@ export function newPending(input: NewPending): PendingSignIn {
   };
 }
 
-/** Stores the request, bound to the browser holding `binding` (a random cookie value). */
+/** Stores the request, bound to `binding` (a namespaced binding of ./binding.ts). */
 export async function storePending(db: Database, pending: PendingSignIn, binding: string): Promise<void> {
   await db.prisma.ssoSignInRequest.create({
     data: {
