@@ -54,12 +54,10 @@ export async function listTokens(
   { db: { prisma: db }, actor: { principal } }: ServiceContext,
   { userId, page }: { userId?: string; page: PageRequest },
 ) {
-  // An SSO session sees only the tokens of its tenant (not the user's tokens elsewhere).
-  const where = {
-    userId: ownerOf(principal, userId),
-    revokedAt: null,
-    ...(principal.ssoTenantId ? { tenantId: principal.ssoTenantId } : {}),
-  };
+  // A caller confined to one tenant (an SSO session, a tenant-scoped token) sees only the tokens of
+  // that tenant: the owner's tokens elsewhere, and their ids and names, are outside its reach.
+  const scope = scopeTenantOf(principal);
+  const where = { userId: ownerOf(principal, userId), revokedAt: null, ...(scope ? { tenantId: scope } : {}) };
   return keysetPage<TokenRow>(page, {
     key: (row) => ({ at: row.createdAt, id: row.id }),
     count: () => db.apiToken.count({ where }),

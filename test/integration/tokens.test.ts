@@ -106,6 +106,24 @@ describe("API tokens", () => {
     expect(same.status).toBe(201);
   });
 
+  test("a tenant-scoped token lists only its tenant's tokens, not its owner's tokens elsewhere", async () => {
+    const { tenant, admin } = await tenantWithMembers();
+    const other = await tenantWithMembers();
+    await (await db()).membership.create({ data: { tenantId: other.tenant.id, userId: admin.user.id, role: "admin" } });
+    const owner = client(api.url, admin.token);
+    const here = await owner.post("/api/v1/tokens", { name: "here", tenant_id: tenant.id });
+    const elsewhere = await owner.post("/api/v1/tokens", { name: "elsewhere", tenant_id: other.tenant.id });
+    expect([here.status, elsewhere.status]).toEqual([201, 201]);
+
+    const listed = await client(api.url, here.json.token).get("/api/v1/tokens?page_size=100");
+    expect(listed.status).toBe(200);
+    expect(listed.json.results.map((t: { id: string }) => t.id)).toEqual([here.json.id]);
+    expect(listed.json.count).toBe(1);
+    // The unscoped token still sees all of them.
+    const all = (await owner.get("/api/v1/tokens?page_size=100")).json.results.map((t: { id: string }) => t.id);
+    expect(all).toEqual(expect.arrayContaining([here.json.id, elsewhere.json.id]));
+  });
+
   test("operators mint and list tokens for another user; others may not (403)", async () => {
     const { user: ops, token } = await operator();
     const target = await createUser();
