@@ -43,7 +43,7 @@ export function FilterBar({ tenantId, filters, errors, onApply }: FilterBarProps
   const set = (change: Partial<AuditFilters>) => setDraft((d) => ({ ...d, ...change }));
   const memberList = members.data?.results ?? [];
 
-  /** The actor as the API filters by it: an email stands for that user's id (any user, members or not). */
+  /** The actor as the API filters by it: an email stands for that user's id (a member, or anyone who acted in the tenant). */
   async function actorIdOf(actor: string): Promise<string | null> {
     if (!actor.includes("@")) return actor;
     try {

@@ -1,8 +1,9 @@
 /**
- * What the audit page of the console asks besides audit.list: an actor filter by anyone's email
+ * What the audit page of the console asks besides audit.list: an actor filter by email
  * (audit.actorByEmail) and which targets still exist to link to (audit.existingTargets).
  */
 import { describe, expect, test } from "vitest";
+import { randomUUID } from "node:crypto";
 import { database } from "../../server/db/client.ts";
 import { emitEvent } from "../support/events.ts";
 import { createUser, db, tenantWithMembers } from "../support/fixtures.ts";
@@ -14,12 +15,14 @@ async function actedIn(tenantId: string, user: { id: string; email: string }) {
   await emitEvent(sql, { id: user.id, email: user.email, ip: null, userAgent: null }, { type: "user.login", tenantId });
 }
 
-describe("audit.actorByEmail: the actor filter takes anyone's email", () => {
-  test("operators, support staff, members and former members resolve, whatever the case typed; a stranger or no user is null", async () => {
+describe("audit.actorByEmail: the actor filter takes the email of anyone who can have acted in the tenant", () => {
+  test("members, former members and staff who acted here resolve, whatever the case typed; a stranger or no user is null", async () => {
     const world = await tenantWithMembers();
     const t = world.tenant.id;
     const operator = await createUser({ platformRole: "operator", email: "ops.person@example.com" });
+    await actedIn(t, operator); // platform staff are tied to a tenant by what they did in it
     const support = await createUser({ platformRole: "support" });
+    await actedIn(t, support);
     const former = await createUser();
     await actedIn(t, former); // acted while a member; the membership is gone
     const stranger = await createUser(); // a member of another tenant only
@@ -40,6 +43,20 @@ describe("audit.actorByEmail: the actor filter takes anyone's email", () => {
     expect(await codeOf((await consoleAs(other.viewer.user.id)).audit.actorByEmail({ tenant_id: t, email: support.email }))).toBe(
       "NOT_FOUND",
     );
+  });
+
+  test("an operator's or support person's email with no tie to the tenant answers as an unknown email does", async () => {
+    const world = await tenantWithMembers();
+    const t = world.tenant.id;
+    const operator = await createUser({ platformRole: "operator" });
+    const support = await createUser({ platformRole: "support" });
+    await actedIn((await tenantWithMembers()).tenant.id, operator); // busy elsewhere, never here
+    const viewer = await consoleAs(world.viewer.user.id);
+    const answer = (email: string) => viewer.audit.actorByEmail({ tenant_id: t, email });
+    const unknown = await answer(`nobody-${randomUUID().slice(0, 8)}@example.com`);
+    expect(unknown).toEqual({ user_id: null });
+    expect(await answer(operator.email)).toEqual(unknown);
+    expect(await answer(support.email)).toEqual(unknown);
   });
 
   test("the id it answers filters the list to that operator's events", async () => {
