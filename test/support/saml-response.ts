@@ -32,6 +32,8 @@ export interface ResponseOptions {
   notBefore?: Date;
   notOnOrAfter?: Date;
   assertionId?: string;
+  /** When the person authenticated at the IdP (AuthnInstant; default now); null leaves the AuthnStatement out. */
+  authnInstant?: Date | null;
   signing?: Signing;
   key: KeyAndCertificate;
   /** Changes the NameID after signing (the signature no longer matches). */
@@ -55,6 +57,15 @@ function attributeStatement(attributes: Record<string, string | string[]>): stri
     })
     .join("");
   return `<saml:AttributeStatement>${body}</saml:AttributeStatement>`;
+}
+
+function authnStatement(at: Date | null, sessionIndex: string): string {
+  if (at === null) return "";
+  return (
+    `<saml:AuthnStatement AuthnInstant="${at.toISOString()}" SessionIndex="${sessionIndex}"><saml:AuthnContext>` +
+    `<saml:AuthnContextClassRef>urn:oasis:names:tc:SAML:2.0:ac:classes:PasswordProtectedTransport</saml:AuthnContextClassRef>` +
+    `</saml:AuthnContext></saml:AuthnStatement>`
+  );
 }
 
 export function responseXml(options: ResponseOptions, ids: { response: string; assertion: string }): string {
@@ -85,9 +96,7 @@ export function responseXml(options: ResponseOptions, ids: { response: string; a
     `</saml:SubjectConfirmation></saml:Subject>` +
     `<saml:Conditions NotBefore="${notBefore.toISOString()}" NotOnOrAfter="${notOnOrAfter.toISOString()}">` +
     `<saml:AudienceRestriction><saml:Audience>${esc(options.audience)}</saml:Audience></saml:AudienceRestriction></saml:Conditions>` +
-    `<saml:AuthnStatement AuthnInstant="${instant}" SessionIndex="${ids.assertion}"><saml:AuthnContext>` +
-    `<saml:AuthnContextClassRef>urn:oasis:names:tc:SAML:2.0:ac:classes:PasswordProtectedTransport</saml:AuthnContextClassRef>` +
-    `</saml:AuthnContext></saml:AuthnStatement>` +
+    authnStatement(options.authnInstant === undefined ? now : options.authnInstant, ids.assertion) +
     attributeStatement(options.attributes ?? {}) +
     `</saml:Assertion></samlp:Response>`
   );

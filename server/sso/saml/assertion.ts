@@ -29,6 +29,11 @@ export interface AssertionFacts {
   inResponseTo: string | null;
   /** Until when the assertion could be accepted: its earliest NotOnOrAfter plus the skew. */
   acceptableUntil: Date;
+  /**
+   * When the IdP says the person authenticated (the AuthnStatements' AuthnInstant, the earliest
+   * when there are several); null when it does not say. A step-up needs it (../signin/reauthentication.ts).
+   */
+  authenticatedAt: Date | null;
 }
 
 export interface ResponseEnvelope {
@@ -141,5 +146,12 @@ export function checkAssertion(
         : "The Response's InResponseTo differs from its assertion's",
     );
   }
-  return { assertionId, inResponseTo, acceptableUntil: new Date(Math.min(...untils) + skewMs) };
+  return { assertionId, inResponseTo, acceptableUntil: new Date(Math.min(...untils) + skewMs), authenticatedAt: authnInstant(assertion) };
+}
+
+/** The earliest AuthnInstant of the signed assertion; null when a statement lacks one, or there is none. */
+function authnInstant(assertion: XmlNode): Date | null {
+  const instants = children(assertion, "AuthnStatement").map((s) => instant(attr(s, "AuthnInstant"), "AuthnStatement AuthnInstant"));
+  if (instants.length === 0 || instants.some((i) => i === null)) return null;
+  return new Date(Math.min(...(instants as number[])));
 }

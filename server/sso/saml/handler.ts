@@ -8,6 +8,7 @@ import { SsoRefused, type PendingSignIn, type ProtocolHandler, type SignInProvid
 import { loadSamlConfig } from "./config.ts";
 import { authnRequestUrl } from "./request.ts";
 import { validateForProvider } from "./rollover.ts";
+import { reauthenticationRefusal } from "../signin/reauthentication.ts";
 
 export const samlHandler: ProtocolHandler = {
   async begin(provider, pending) {
@@ -23,5 +24,11 @@ export const samlHandler: ProtocolHandler = {
  */
 export async function completeSaml(provider: SignInProvider, pending: PendingSignIn | null, samlResponse: string): Promise<SsoProfile> {
   if (provider.protocol !== "saml") throw new SsoRefused("unsupported", "this provider does not use SAML");
-  return (await validateForProvider(await database(), provider, samlResponse, pending?.requestId ?? null)).profile;
+  const { profile, authenticatedAt } = await validateForProvider(await database(), provider, samlResponse, pending?.requestId ?? null);
+  // ForceAuthn was asked, but an IdP may answer from its session anyway: the signed AuthnInstant tells.
+  if (pending?.purpose === "stepup") {
+    const refusal = reauthenticationRefusal(pending.createdAt, authenticatedAt);
+    if (refusal) throw refusal;
+  }
+  return profile;
 }

@@ -25,6 +25,8 @@ export interface SamlValidation {
   /** The AuthnRequest this answers; null for an (allowed) IdP-initiated sign-in. */
   inResponseTo: string | null;
   assertionId: string;
+  /** When the IdP says the person authenticated (AuthnInstant), or null. */
+  authenticatedAt: Date | null;
 }
 
 export interface ValidateOptions {
@@ -140,5 +142,5 @@ export async function validateSamlResponse(
   if (!(await claimAssertion(db, config.providerId, facts.assertionId, facts.acceptableUntil))) {
     throw new SsoRefused("replay", "This assertion was already used");
   }
-  return { profile: result, inResponseTo: facts.inResponseTo, assertionId: facts.assertionId };
+  return { profile: result, inResponseTo: facts.inResponseTo, assertionId: facts.assertionId, authenticatedAt: facts.authenticatedAt };
 }

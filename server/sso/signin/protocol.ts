@@ -65,7 +65,7 @@ export const REFUSAL_REASONS = [
   "no_email", // the profile has no usable email address
   "domain_mismatch", // the email's domain is not one of the provider's domains
   "different_user", // step-up: the IdP vouched for someone other than the console session's user
-  "not_reauthenticated", // step-up: the IdP reused an earlier sign-in (auth_time before the step-up began)
+  "not_reauthenticated", // step-up: the IdP reused an earlier sign-in (auth_time / AuthnInstant before the step-up began, or no AuthnInstant)
 ] as const;
 export type RefusalReason = (typeof REFUSAL_REASONS)[number];
 

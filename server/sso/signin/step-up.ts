@@ -4,7 +4,8 @@
  * re-authentication forced (OIDC `prompt=login` + `max_age=0`, SAML `ForceAuthn="true"`); the
  * pending request (purpose "stepup") is bound to that one console session. On return, the profile
  * must be the session's person (same provider, same email and, when the session knows it, same
- * subject) and, when the IdP says when it authenticated (`auth_time`), after the step-up began.
+ * subject) and it must have authenticated within the step-up (./reauthentication.ts: OIDC
+ * `auth_time` when the OP sends it, SAML `AuthnInstant` always).
  * Then the session is marked fresh exactly as the password path does (server/auth/step-up.ts),
  * with `user.step_up` method "sso". Any refusal writes `sso.login_failed` and marks nothing.
  *
@@ -12,7 +13,6 @@
  * which tells the console page and closes. API tokens keep password step-up.
  */
 import type { Database } from "../../db/client.ts";
-import { env } from "../../env.ts";
 import { Forbidden } from "../../errors.ts";
 import { markSteppedUp } from "../../auth/step-up.ts";
 import type { Principal, RequestInfo } from "../../auth/principal.ts";
@@ -21,6 +21,7 @@ import { recordRefusal } from "./complete.ts";
 import { newPending, storePending } from "./pending.ts";
 import { signInProviderById } from "./providers.ts";
 import { handlerFor, SsoRefused, type PendingSignIn, type SignInOutcome, type SignInProvider } from "./protocol.ts";
+import { reauthenticationRefusal } from "./reauthentication.ts";
 import { sessionBinding } from "./binding.ts";
 import "./handlers.ts";
 
@@ -109,12 +110,12 @@ async function refusalOf(
   if (!user || profile.email !== user.email.toLowerCase() || (session.subject !== null && profile.id !== session.subject)) {
     return new SsoRefused("different_user", "the identity provider signed in someone other than the person whose session asked");
   }
+  // OIDC: auth_time is optional in the specification, so it is checked when the OP sends it. SAML's
+  // AuthnInstant is mandatory and the SAML half checks it itself (server/sso/saml/handler.ts).
   const authTime = profile.raw_attributes.auth_time;
-  const skew = env().SSO_CLOCK_SKEW_SECONDS;
-  if (typeof authTime === "number" && authTime < pending.createdAt.getTime() / 1000 - skew) {
-    return new SsoRefused("not_reauthenticated", "the identity provider reused an earlier sign-in instead of asking again");
-  }
-  return null;
+  return provider.protocol === "oidc" && typeof authTime === "number"
+    ? reauthenticationRefusal(pending.createdAt, new Date(authTime * 1000))
+    : null;
 }
 
 /** The end of an SSO step-up (called by the callback for purpose "stepup"): where the popup goes. */
