@@ -35,6 +35,7 @@ export function ssoErrorMessage(reason: string | undefined | null): string | nul
       return "Your identity provider did not sign you in. Try again, or ask your administrator.";
     case "domain_mismatch":
     case "no_email":
+    case "email_not_verified":
       return "Your identity provider signed you in with an address this organisation does not accept. Ask your administrator.";
     default:
       return `SSO sign-in failed (${reason.replace(/[^a-z_]/g, "").slice(0, 40)}). Try again, or ask your administrator.`;

@@ -18,6 +18,8 @@ export interface Account {
   sub: string;
   email?: string;
   email_verified?: boolean;
+  /** Entra's optional claim: the email's domain owner is verified. */
+  xms_edov?: boolean;
   given_name?: string;
   family_name?: string;
   groups?: string[];
@@ -98,7 +100,11 @@ export async function startOidcOp(options: { mount?: string; idTokenClaims?: boo
     jwks: { keys: [signingKey] },
     features: { devInteractions: { enabled: false } },
     interactions: { url: (_ctx, interaction) => `${mount}/interaction/${interaction.uid}` },
-    claims: { openid: ["sub", "tid"], email: ["email", "email_verified"], profile: ["given_name", "family_name", "name", "groups"] },
+    claims: {
+      openid: ["sub", "tid"],
+      email: ["email", "email_verified", "xms_edov"],
+      profile: ["given_name", "family_name", "name", "groups"],
+    },
     conformIdTokenClaims: !options.idTokenClaims,
     pkce: { required: () => true },
     async findAccount(_ctx, sub) {

@@ -10,6 +10,7 @@ import { safeFetch } from "../../outbound/guard.ts";
 import { oidcSpDetails } from "../sp.ts";
 import { SsoRefused, type PendingSignIn, type ProtocolHandler, type SignInProvider, type SsoProfile } from "./protocol.ts";
 import { refusalOf } from "./oidc-errors.ts";
+import { unverifiedEmailRefusal } from "./oidc-email.ts";
 
 const TIMEOUT_MS = 10_000;
 const MAX_BYTES = 1024 * 1024;
@@ -140,7 +141,7 @@ async function grant(provider: SignInProvider, pending: PendingSignIn, callbackU
   };
   if (!metadata.issuer.includes(TEMPLATE)) {
     const config = configuration(provider, metadata);
-    return { config, tokens: await oidc.authorizationCodeGrant(config, callbackUrl, checks) };
+    return { config, tokens: await oidc.authorizationCodeGrant(config, callbackUrl, checks), namedDirectory: true };
   }
 
   let captured: { body: ArrayBuffer; status: number; headers: Headers } | null = null;
@@ -168,7 +169,7 @@ async function grant(provider: SignInProvider, pending: PendingSignIn, callbackU
   const replay: oidc.CustomFetch = async (url, options) =>
     url === metadata.token_endpoint ? new Response(got.body, { status: got.status, headers: got.headers }) : guardedFetch(url, options);
   const config = configuration(provider, concrete, replay);
-  return { config, tokens: await oidc.authorizationCodeGrant(config, callbackUrl, checks) };
+  return { config, tokens: await oidc.authorizationCodeGrant(config, callbackUrl, checks), namedDirectory: false };
 }
 
 function issuerMatchesTemplate(template: string, issuer: string): boolean {
@@ -206,26 +207,27 @@ export async function completeOidc(provider: SignInProvider, pending: PendingSig
     throw new SsoRefused("idp_error", `the identity provider answered ${error.slice(0, 64)}${description ? `: ${description}` : ""}`);
   }
   try {
-    const { config, tokens } = await grant(provider, pending, callbackUrl);
+    const { config, tokens, namedDirectory } = await grant(provider, pending, callbackUrl);
     rememberJwks(config);
     const claims = (tokens.claims() ?? {}) as Record<string, unknown>;
     let info: Record<string, unknown> = {};
     if (!str(claims.email) && tokens.access_token && config.serverMetadata().userinfo_endpoint) {
       info = (await oidc.fetchUserInfo(config, tokens.access_token, String(claims.sub))) as Record<string, unknown>;
     }
-    return profileOf({ ...info, ...claims }, provider);
+    return profileOf({ ...info, ...claims }, provider, namedDirectory);
   } catch (error) {
     throw refusalOf(error);
   }
 }
 
-function profileOf(claims: Record<string, unknown>, provider: SignInProvider): SsoProfile {
+function profileOf(claims: Record<string, unknown>, provider: SignInProvider, namedDirectory: boolean): SsoProfile {
   // Entra ID sends no `email` for many accounts; its sign-in name is then the address.
   const fallback = provider.providerType === "azure_ad" ? (str(claims.preferred_username) ?? str(claims.upn)) : null;
   const email = (str(claims.email) ?? (fallback?.includes("@") ? fallback : null))?.toLowerCase() ?? null;
   if (!email || !/^[^@\s]+@[^@\s]+$/.test(email))
     throw new SsoRefused("no_email", "the identity provider sent no email address (ask for the email scope/claim)");
-  if (claims.email_verified === false) throw new SsoRefused("no_email", "the identity provider says the email address is not verified");
+  const unverified = unverifiedEmailRefusal(provider.providerType, claims, namedDirectory);
+  if (unverified) throw unverified;
   const groups = Array.isArray(claims.groups) ? claims.groups.filter((g): g is string => typeof g === "string") : [];
   return {
     id: String(claims.sub),

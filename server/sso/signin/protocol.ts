@@ -63,6 +63,7 @@ export const REFUSAL_REASONS = [
   "metadata", // the provider's metadata / discovery document could not be fetched or read
   "invalid_response", // malformed or incomplete response
   "no_email", // the profile has no usable email address
+  "email_not_verified", // OIDC: the OP did not vouch that the email is verified (./oidc-email.ts)
   "domain_mismatch", // the email's domain is not one of the provider's domains
   "different_user", // step-up: the IdP vouched for someone other than the console session's user
   "not_reauthenticated", // step-up: the IdP reused an earlier sign-in (auth_time / AuthnInstant before the step-up began, or no AuthnInstant)
