@@ -1,11 +1,11 @@
 /**
  * SSO providers of a tenant. Disabling and deleting need a fresh step-up. Email domains are
- * unique within a tenant across its providers (the database enforces it). After a create, an URL
+ * unique within a tenant across its providers (./domains.ts). After a create, an URL
  * change or a refresh, the metadata is fetched and read (checks.ts): it informs, never blocks.
  */
 import { type Tx, sqlIn } from "../db/client.ts";
 import { keysetPage, keysetWhere, type PageRequest } from "../db/keyset.ts";
-import { AppError, Conflict, InvalidField, NotFound } from "../errors.ts";
+import { InvalidField, NotFound } from "../errors.ts";
 import type { TenantServiceContext } from "../service-context.ts";
 import { assertSteppedUp } from "../auth/step-up.ts";
 import { actorOf, emitEvent } from "../events/emit.ts";
@@ -17,6 +17,7 @@ import { isUuid } from "../db/ids.ts";
 import { assertOutboundUrl } from "../outbound/url-policy.ts";
 import { encryptSecret } from "../secrets/encryption.ts";
 import { oidcSpDetails, samlSpDetails } from "./sp.ts";
+import { assertDomainsFree, claimDomains, enableConflict } from "./domains.ts";
 
 const withDomains = { domains: { select: { domain: true }, orderBy: { domain: "asc" } } } as const;
 
@@ -98,65 +99,11 @@ async function findProvider(db: Tx, tenantId: string, providerId: string): Promi
   return row;
 }
 
-/**
- * An enabled provider's domains must not be routed to another enabled provider anywhere on the
- * platform (sign-in finds the provider by the email's domain). Takes a transaction-scoped lock per
- * domain, in sorted order, so concurrent creates/enables of the same domain queue up here and the
- * loser gets this 409 naming the domain; the partial unique index sso_domains_enabled_domain_key
- * is the backstop (enableConflict maps its violation to the same 409).
- */
-async function assertDomainsFree(tx: Tx, tenantId: string, domains: string[]) {
-  if (domains.length === 0) return;
-  const sorted = [...new Set(domains)].sort();
-  for (const domain of sorted) await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`sso_domain:${domain}`}, 0))`;
-  const taken = await tx.ssoDomain.findMany({
-    // The tenant's own providers are claimDomains' business (a 409 of its own, enabled or not).
-    where: { domain: { in: sorted }, enabled: true, tenantId: { not: tenantId } },
-    select: { domain: true },
-    orderBy: { domain: "asc" },
-  });
-  if (taken.length) {
-    const names = taken.map((t) => t.domain);
-    throw new AppError("conflict", `Domain ${names.join(", ")} is already routed to an enabled SSO provider`, {
-      errors: names.map((name) => ({ path: `domains.${domains.indexOf(name)}`, message: "is already routed to an enabled SSO provider" })),
-    });
-  }
-}
-
-/** The backstop: a unique violation of the platform-wide index, as the same 409. */
-function enableConflict(error: unknown, domains: string[]): never {
-  if (error instanceof AppError) throw error;
-  const text = JSON.stringify((error as { meta?: unknown }).meta ?? {}) + String((error as Error).message);
-  if ((error as { code?: string }).code === "P2002" || text.includes("sso_domains_enabled_domain_key") || text.includes("23505")) {
-    throw Conflict(`Domain ${domains.join(", ")} is already routed to an enabled SSO provider`);
-  }
-  throw error;
-}
-
 /** OIDC credentials make no sense on a SAML-only type; they are refused by field. */
 function assertClientFields(providerType: string, input: { client_id?: string | null; client_secret?: string | null }) {
   if (providerType !== "saml") return;
   if (input.client_id) throw InvalidField("client_id", "is only for OIDC providers");
   if (input.client_secret) throw InvalidField("client_secret", "is only for OIDC providers");
-}
-
-/** Claims domains for a provider; a domain another provider of the tenant has is a 409. */
-async function claimDomains(tx: Tx, tenantId: string, providerId: string, domains: string[]) {
-  await tx.ssoDomain.deleteMany({ where: { providerId } });
-  if (domains.length === 0) return;
-  const taken = await tx.ssoDomain.findMany({ where: { tenantId, domain: { in: domains } }, select: { domain: true } });
-  if (taken.length) {
-    const names = taken.map((t) => t.domain);
-    throw new AppError("conflict", `Domain ${names.join(", ")} is already routed to another SSO provider of this tenant`, {
-      errors: names.map((name) => ({ path: `domains.${domains.indexOf(name)}`, message: "is already routed to another SSO provider" })),
-    });
-  }
-  try {
-    await tx.ssoDomain.createMany({ data: domains.map((domain) => ({ tenantId, domain, providerId })) });
-  } catch (error) {
-    if ((error as { code?: string }).code === "P2002") throw Conflict("A domain is already routed to another SSO provider of this tenant");
-    throw error;
-  }
 }
 
 /** Creates the provider, then checks its metadata in the background (after the commit). */
