@@ -88,6 +88,7 @@ export async function oidcBench(db: Database): Promise<OidcBench> {
     domains: [domain],
     defaultRole: "viewer",
     allowIdpInitiated: false,
+    entraTenantIds: [],
     clientId: "bench-client",
     clientSecret: "bench-secret",
   };

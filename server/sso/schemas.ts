@@ -33,6 +33,25 @@ export const Domains = z
   .max(MAX_DOMAINS, `at most ${MAX_DOMAINS} domains`)
   .refine((list) => new Set(list).size === list.length, "must not repeat a domain");
 
+export const MAX_ENTRA_TENANTS = 100;
+const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+const ENTRA_TENANTS_DESCRIPTION =
+  "azure_ad only: the Entra ID directories (tenant ids) sign-ins may come from, checked against the id_token's `tid`. " +
+  "Empty: any directory, as the multi-tenant issuer (common, organizations) allows; then only emails Entra marks verified sign in.";
+
+export const EntraTenantIds = z
+  .array(
+    z
+      .string({ error: "must be a string" })
+      .trim()
+      .toLowerCase()
+      .refine((id) => GUID.test(id), "must be an Entra tenant id (a GUID such as 72f988bf-86f1-41af-91ab-2d7cd011db47)"),
+    { error: "must be an array of Entra tenant ids" },
+  )
+  .max(MAX_ENTRA_TENANTS, `at most ${MAX_ENTRA_TENANTS} tenant ids`)
+  .refine((list) => new Set(list).size === list.length, "must not repeat a tenant id")
+  .meta({ description: ENTRA_TENANTS_DESCRIPTION });
+
 const metadata = z
   .object({
     status: z.enum(["pending", "valid", "invalid", "unreachable"]),
@@ -80,6 +99,7 @@ export const SsoProvider = z
     allow_idp_initiated: z
       .boolean()
       .meta({ description: "Accept SAML responses we did not request (IdP-initiated sign-in). Off by default." }),
+    entra_tenant_ids: z.array(z.string()).meta({ description: ENTRA_TENANTS_DESCRIPTION }),
     metadata,
     created_at: z.iso.datetime(),
     updated_at: z.iso.datetime(),
@@ -116,6 +136,7 @@ const createFields = {
   client_secret: ClientSecret.optional(),
   default_role: DefaultRole.optional(),
   allow_idp_initiated: JsonBoolean.optional(),
+  entra_tenant_ids: EntraTenantIds.optional(),
 };
 const updateFields = {
   enabled: JsonBoolean.optional(),
@@ -126,6 +147,7 @@ const updateFields = {
   client_secret: ClientSecret.nullable().optional().meta({ description: "Write-only; null removes it." }),
   default_role: DefaultRole.optional(),
   allow_idp_initiated: JsonBoolean.optional(),
+  entra_tenant_ids: EntraTenantIds.optional(),
 };
 
 export const CreateSsoInput = z.strictObject(createFields).meta({ id: "CreateSsoProviderRequest" });

@@ -37,6 +37,7 @@ export interface ProviderRow {
   clientSecretCiphertext: string | null;
   defaultRole: string;
   allowIdpInitiated: boolean;
+  entraTenantIds: string[];
   createdAt: Date;
   updatedAt: Date;
   domains: { domain: string }[];
@@ -58,6 +59,7 @@ export function presentProvider(row: ProviderRow): SsoProvider {
     client_secret_set: row.clientSecretCiphertext !== null,
     default_role: row.defaultRole === "admin" ? "admin" : "viewer",
     allow_idp_initiated: row.allowIdpInitiated,
+    entra_tenant_ids: row.entraTenantIds,
     metadata: {
       status: row.metadataStatus as SsoProvider["metadata"]["status"],
       checked_at: row.metadataCheckedAt?.toISOString() ?? null,
@@ -99,8 +101,13 @@ async function findProvider(db: Tx, tenantId: string, providerId: string): Promi
   return row;
 }
 
-/** OIDC credentials make no sense on a SAML-only type; they are refused by field. */
-function assertClientFields(providerType: string, input: { client_id?: string | null; client_secret?: string | null }) {
+/** Fields that make no sense on a provider's type (OIDC credentials on SAML, Entra directories off Entra) are refused by field. */
+function assertTypeFields(
+  providerType: string,
+  input: { client_id?: string | null; client_secret?: string | null; entra_tenant_ids?: string[] },
+) {
+  if (providerType !== "azure_ad" && input.entra_tenant_ids?.length)
+    throw InvalidField("entra_tenant_ids", "is only for azure_ad providers");
   if (providerType !== "saml") return;
   if (input.client_id) throw InvalidField("client_id", "is only for OIDC providers");
   if (input.client_secret) throw InvalidField("client_secret", "is only for OIDC providers");
@@ -109,7 +116,7 @@ function assertClientFields(providerType: string, input: { client_id?: string | 
 /** Creates the provider, then checks its metadata in the background (after the commit). */
 export async function createProvider({ db, actor, tenantId }: TenantServiceContext, input: CreateSsoInput) {
   assertOutboundUrl("metadata_url", input.metadata_url);
-  assertClientFields(input.provider_type, input);
+  assertTypeFields(input.provider_type, input);
   const domains = input.domains ?? [];
   const provider = await db.prisma
     .$transaction(async (tx) => {
@@ -126,6 +133,7 @@ export async function createProvider({ db, actor, tenantId }: TenantServiceConte
           clientSecretCiphertext: input.client_secret ? encryptSecret(input.client_secret) : null,
           defaultRole: input.default_role ?? "viewer",
           allowIdpInitiated: input.allow_idp_initiated ?? false,
+          entraTenantIds: input.entra_tenant_ids ?? [],
         },
       });
       if (enabled) await assertDomainsFree(tx, tenantId, domains);
@@ -144,6 +152,7 @@ export async function createProvider({ db, actor, tenantId }: TenantServiceConte
           client_secret_set: row.clientSecretCiphertext !== null,
           default_role: row.defaultRole,
           allow_idp_initiated: row.allowIdpInitiated,
+          entra_tenant_ids: row.entraTenantIds,
         },
       });
       return findProvider(tx, tenantId, row.id);
@@ -163,7 +172,7 @@ export async function updateProvider({ db, actor, tenantId }: TenantServiceConte
     if (isUuid(input.provider_id)) await tx.$queryRaw`SELECT id FROM sso_providers WHERE id = ${input.provider_id}::uuid FOR UPDATE`;
     const current = await findProvider(tx, tenantId, input.provider_id);
     if (input.enabled === false && current.enabled) await assertSteppedUp(tx, actor.principal);
-    assertClientFields(current.providerType, input);
+    assertTypeFields(current.providerType, input);
 
     const changes = patchChanges({
       name: { from: current.name, to: input.name },
@@ -172,6 +181,7 @@ export async function updateProvider({ db, actor, tenantId }: TenantServiceConte
       client_id: { from: current.clientId, to: input.client_id },
       default_role: { from: current.defaultRole, to: input.default_role },
       allow_idp_initiated: { from: current.allowIdpInitiated, to: input.allow_idp_initiated },
+      entra_tenant_ids: { from: current.entraTenantIds, to: input.entra_tenant_ids },
     });
     // The secret itself never reaches the audit trail: only whether it was set, changed or removed.
     if (input.client_secret !== undefined && !(input.client_secret === null && current.clientSecretCiphertext === null)) {
@@ -195,6 +205,7 @@ export async function updateProvider({ db, actor, tenantId }: TenantServiceConte
           clientSecretCiphertext: input.client_secret === undefined ? undefined : input.client_secret && encryptSecret(input.client_secret),
           defaultRole: input.default_role,
           allowIdpInitiated: input.allow_idp_initiated,
+          entraTenantIds: input.entra_tenant_ids,
           ...(changes.metadata_url
             ? {
                 metadataStatus: "pending",

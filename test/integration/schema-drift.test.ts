@@ -74,6 +74,8 @@ function expectedType(field: DmmfField): string {
 function hasDatabaseDefault(field: DmmfField): boolean {
   if (!field.hasDefaultValue) return false;
   const d = field.default;
+  // A list's @default([]) is a database default (ARRAY[]::TEXT[]).
+  if (Array.isArray(d)) return true;
   if (d && typeof d === "object") return ["dbgenerated", "now", "autoincrement", "sequence"].includes(d.name);
   return true;
 }

@@ -333,6 +333,7 @@ const samlProvider = (id: string): SignInProvider => ({
   domains: [],
   defaultRole: "viewer",
   allowIdpInitiated: false,
+  entraTenantIds: [],
   clientId: null,
   clientSecret: null,
 });

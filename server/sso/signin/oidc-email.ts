@@ -7,8 +7,9 @@
  *   account; a missing claim is refused like a false one.
  * - `azure_ad`: Entra ID never sends `email_verified`. Its addresses are set by the directory's own
  *   admins, so they count as verified when the id_token comes from a directory the provider names
- *   (its issuer names one directory). Through the multi-tenant `{tenantid}` issuer any directory can
- *   answer, and its admins can give a user any address (the "nOAuth" attack): then only Entra's own
+ *   (its issuer names one directory, or `entra_tenant_ids` lists it: ./entra.ts). Through the
+ *   multi-tenant `{tenantid}` issuer with no list any directory can answer, and its admins can
+ *   give a user any address (the "nOAuth" attack): then only Entra's own
  *   word counts, its optional `xms_edov` claim (the email's domain owner is verified), or
  *   `email_verified: true`.
  *
@@ -23,7 +24,7 @@ const no = (value: unknown) => value === false || value === "false";
 
 /**
  * The refusal when `claims`' email is not known to be verified; else null. `namedDirectory`: the
- * issuer names one directory (always true outside Entra's `{tenantid}` template).
+ * id_token comes from a directory the provider names (always true outside Entra's `{tenantid}` template).
  */
 export function unverifiedEmailRefusal(
   providerType: ProviderType,

@@ -11,6 +11,7 @@ import { oidcSpDetails } from "../sp.ts";
 import { SsoRefused, type PendingSignIn, type ProtocolHandler, type SignInProvider, type SsoProfile } from "./protocol.ts";
 import { refusalOf } from "./oidc-errors.ts";
 import { unverifiedEmailRefusal } from "./oidc-email.ts";
+import { namesEntraDirectory } from "./entra.ts";
 
 const TIMEOUT_MS = 10_000;
 const MAX_BYTES = 1024 * 1024;
@@ -141,7 +142,7 @@ async function grant(provider: SignInProvider, pending: PendingSignIn, callbackU
   };
   if (!metadata.issuer.includes(TEMPLATE)) {
     const config = configuration(provider, metadata);
-    return { config, tokens: await oidc.authorizationCodeGrant(config, callbackUrl, checks), namedDirectory: true };
+    return { config, tokens: await oidc.authorizationCodeGrant(config, callbackUrl, checks), templated: false };
   }
 
   let captured: { body: ArrayBuffer; status: number; headers: Headers } | null = null;
@@ -169,7 +170,7 @@ async function grant(provider: SignInProvider, pending: PendingSignIn, callbackU
   const replay: oidc.CustomFetch = async (url, options) =>
     url === metadata.token_endpoint ? new Response(got.body, { status: got.status, headers: got.headers }) : guardedFetch(url, options);
   const config = configuration(provider, concrete, replay);
-  return { config, tokens: await oidc.authorizationCodeGrant(config, callbackUrl, checks), namedDirectory: false };
+  return { config, tokens: await oidc.authorizationCodeGrant(config, callbackUrl, checks), templated: true };
 }
 
 function issuerMatchesTemplate(template: string, issuer: string): boolean {
@@ -207,9 +208,10 @@ export async function completeOidc(provider: SignInProvider, pending: PendingSig
     throw new SsoRefused("idp_error", `the identity provider answered ${error.slice(0, 64)}${description ? `: ${description}` : ""}`);
   }
   try {
-    const { config, tokens, namedDirectory } = await grant(provider, pending, callbackUrl);
+    const { config, tokens, templated } = await grant(provider, pending, callbackUrl);
     rememberJwks(config);
     const claims = (tokens.claims() ?? {}) as Record<string, unknown>;
+    const namedDirectory = namesEntraDirectory(provider, claims, templated);
     let info: Record<string, unknown> = {};
     if (!str(claims.email) && tokens.access_token && config.serverMetadata().userinfo_endpoint) {
       info = (await oidc.fetchUserInfo(config, tokens.access_token, String(claims.sub))) as Record<string, unknown>;

@@ -138,6 +138,8 @@ export interface SignInProvider {
   domains: string[];
   defaultRole: TenantRole;
   allowIdpInitiated: boolean;
+  /** azure_ad: the Entra directories sign-ins may come from (lower-case tenant ids); empty: any. */
+  entraTenantIds: string[];
   /** OIDC only; null for SAML or when not set. */
   clientId: string | null;
   /** OIDC only, decrypted; null for SAML or when not set. Never log it. */

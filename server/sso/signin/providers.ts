@@ -22,6 +22,7 @@ function toSignInProvider(row: Row): SignInProvider {
     domains: row.domains.map((d) => d.domain),
     defaultRole: row.defaultRole === "admin" ? "admin" : "viewer",
     allowIdpInitiated: row.allowIdpInitiated,
+    entraTenantIds: row.entraTenantIds,
     clientId: oidc ? row.clientId : null,
     clientSecret: oidc && row.clientSecretCiphertext ? decryptSecret(row.clientSecretCiphertext) : null,
   };
