@@ -11,7 +11,8 @@ import { freePort, startApi, type TestApi } from "../support/api.ts";
 import { client, db, tenantWithMembers } from "../support/fixtures.ts";
 import { startOidcOp, type TestOp } from "../support/oidc-op.ts";
 import { TestBrowser } from "../support/browser.ts";
-import { consoleCaller, oidcProvider, pathOf, sessionCookieOf, signIn, uniqueDomain } from "../support/sso-signin.ts";
+import { oidcProvider, pathOf, sessionCookieOf, signIn, uniqueDomain } from "../support/sso-signin.ts";
+import { consoleCaller } from "../support/console-caller.ts";
 import { metadataChecksIdle } from "../../server/sso/checks.ts";
 
 let api: TestApi;

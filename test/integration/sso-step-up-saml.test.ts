@@ -9,7 +9,8 @@ import { freePort, startApi, type TestApi } from "../support/api.ts";
 import { client, tenantWithMembers } from "../support/fixtures.ts";
 import { startSamlIdp, type PostedForm, type SamlIdp } from "../support/saml-idp.ts";
 import { TestBrowser } from "../support/browser.ts";
-import { consoleCaller, eventsOf, pathOf, sessionCookieOf, uniqueDomain } from "../support/sso-signin.ts";
+import { eventsOf, pathOf, sessionCookieOf, uniqueDomain } from "../support/sso-signin.ts";
+import { consoleCaller } from "../support/console-caller.ts";
 import { metadataChecksIdle } from "../../server/sso/checks.ts";
 
 let api: TestApi;
