@@ -24,20 +24,18 @@ export function publicUrl(req: Request): URL {
 }
 
 /**
- * The client address. Next's server appends the socket address to X-Forwarded-For; behind a
- * trusted proxy the first entry is the client, otherwise only the last (Next's own) is believed.
- * Only an IP address is an address: anything else in the header is ignored (it is stored with
- * audit events and keys the rate limit). An IPv4 client is `203.0.113.7`, never the IPv4-mapped
- * `::ffff:203.0.113.7` a dual-stack socket reports.
+ * The client address: the one address X-Forwarded-For holds once the request has entered
+ * (settleClientAddress in server/http/node.ts decides it from the socket, or behind a trusted
+ * proxy from the entry that proxy appended). Only an IP address is an address: anything else is
+ * ignored (it is stored with audit events and keys the limits). An IPv4 client is `203.0.113.7`,
+ * never the IPv4-mapped `::ffff:203.0.113.7` a dual-stack socket reports.
  */
 export function clientIp(header: (name: string) => string | null): string | null {
   const chain = (header("x-forwarded-for") ?? "")
     .split(",")
     .map((s) => s.trim())
     .filter((s) => isIP(s) !== 0);
-  const ip = env().TRUST_PROXY ? chain[0] : chain.at(-1);
-  const realIp = header("x-real-ip")?.trim();
-  return plainIp(ip ?? (realIp && isIP(realIp) ? realIp : null));
+  return plainIp(chain.at(-1) ?? null);
 }
 
 /** Request facts from a header lookup (next-auth hands its callbacks plain header objects). */

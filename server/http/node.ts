@@ -8,16 +8,12 @@ import { Readable } from "node:stream";
 /** `body`: the body already read (null: none, it was kept aside); else the Request streams it from `req`. */
 export function toWebRequest(req: IncomingMessage, origin: string, body?: Buffer | null): Request {
   // Pairs, not a Headers object: the Request builds its own Headers from them (once, not twice).
+  // X-Forwarded-For holds the one address settleClientAddress decided.
   const headers: [string, string][] = [];
-  let forwarded: string | undefined;
   for (const [key, value] of Object.entries(req.headers)) {
-    if (key === "x-forwarded-for") forwarded = Array.isArray(value) ? value.join(", ") : value;
-    else if (typeof value === "string") headers.push([key, value]);
+    if (typeof value === "string") headers.push([key, value]);
     else if (Array.isArray(value)) for (const v of value) headers.push([key, v]);
   }
-  // As Next's server does: the socket address is appended to X-Forwarded-For.
-  const socket = String(req.socket.remoteAddress ?? "");
-  headers.push(["x-forwarded-for", forwarded ? `${forwarded}, ${socket}` : socket]);
   const method = req.method ?? "GET";
   const hasBody = method !== "GET" && method !== "HEAD";
   return new Request(new URL(req.url ?? "/", origin), {
@@ -26,6 +22,29 @@ export function toWebRequest(req: IncomingMessage, origin: string, body?: Buffer
     body: hasBody && body !== null ? (body ?? (Readable.toWeb(req) as ReadableStream)) : undefined,
     duplex: "half",
   } as RequestInit);
+}
+
+/**
+ * Decides a request's client address, once, where it enters (the node server before it serves
+ * anything, Next included; the test servers): X-Forwarded-For becomes that one address, which is
+ * what every reader (clientIp: audit events, rate limits, sign-in limits) then sees.
+ * - Without TRUST_PROXY: the socket's address. Whatever the client wrote in X-Forwarded-For or
+ *   X-Real-IP is dropped: rotating it must not evade a limit, nor put a chosen address in the log.
+ * - With TRUST_PROXY=true: the last X-Forwarded-For entry, the one the proxy in front appended
+ *   (entries before it are what the client claimed), else X-Real-IP, else the socket's address.
+ */
+export function settleClientAddress(req: IncomingMessage, trustProxy: boolean): void {
+  const socket = req.socket.remoteAddress ?? "";
+  let address = socket;
+  if (trustProxy) {
+    const forwarded = req.headers["x-forwarded-for"];
+    const chain = (Array.isArray(forwarded) ? forwarded.join(",") : (forwarded ?? "")).split(",");
+    const appended = chain[chain.length - 1]!.trim();
+    const realIp = req.headers["x-real-ip"];
+    address = appended || (typeof realIp === "string" && realIp.trim()) || socket;
+  }
+  req.headers["x-forwarded-for"] = address;
+  delete req.headers["x-real-ip"];
 }
 
 /** Bodies declared this small are read before the Request is made (see `readWebRequest`). */

@@ -7,7 +7,8 @@
  */
 import http, { type IncomingMessage, type ServerResponse } from "node:http";
 import net, { type Socket } from "node:net";
-import { readWebRequest, sendWebResponse } from "../http/node.ts";
+import { readWebRequest, sendWebResponse, settleClientAddress } from "../http/node.ts";
+import { env } from "../env.ts";
 import { log, errorFields } from "../log.ts";
 import { SECURITY_HEADERS } from "../../security-headers.mjs";
 import { isDraining } from "./draining.ts";
@@ -50,7 +51,10 @@ export function createAppServer(fallback: Fallback): AppServer {
   let idleWaiters: (() => void)[] = [];
   const sockets = new Set<Socket>();
 
+  const trustProxy = env().TRUST_PROXY;
   const server = http.createServer((req, res) => {
+    // Before anything reads it, Next included: the client address is the socket's, or a trusted proxy's word.
+    settleClientAddress(req, trustProxy);
     const path = (req.url ?? "/").split("?")[0]!;
     const route = routeFor(path);
     const started = process.hrtime.bigint();

@@ -7,7 +7,8 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { readWebRequest, sendWebResponse } from "../../server/http/node.ts";
+import { readWebRequest, sendWebResponse, settleClientAddress } from "../../server/http/node.ts";
+import { env } from "../../server/env.ts";
 import { directFor, routeFor, type Handler } from "../../server/ops/routes.ts";
 import { nextSegments, paramsOf } from "../../server/ops/path-trie.ts";
 
@@ -55,6 +56,8 @@ export async function startApi(port = 0): Promise<TestApi> {
   const server = http.createServer(async (req, res) => {
     try {
       const address = server.address() as AddressInfo;
+      // As the production server (server/ops/http-server.ts): the client address is settled first.
+      settleClientAddress(req, env().TRUST_PROXY);
       const served = await servedBy(req.method ?? "GET", new URL(req.url ?? "/", "http://127.0.0.1").pathname);
       const request = await readWebRequest(req, `http://127.0.0.1:${address.port}`, { aside: served?.bodyAside });
       await sendWebResponse(res, served ? await served.handler(request) : new Response("not found", { status: 404 }));
