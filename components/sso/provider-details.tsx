@@ -84,6 +84,17 @@ export function ProviderDetails({ provider, actions }: { provider: SsoProvider; 
           {metadata.checked_at ? formatExact(metadata.checked_at) : <span className="text-slate-500">Not yet</span>}
         </Item>
       </dl>
+      {provider.allow_idp_initiated ? (
+        <p
+          role="note"
+          className="rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-900"
+          data-testid="idp-initiated-warning"
+        >
+          <strong className="font-medium">IdP-initiated sign-in is on.</strong> Responses the IdP sends without being asked are accepted, so
+          a page elsewhere can sign a visitor into this tenant as someone else (login CSRF). Turn it off unless your IdP&apos;s app launcher
+          needs it.
+        </p>
+      ) : null}
       {actions}
     </div>
   );

@@ -13,6 +13,11 @@ import { openApiDocument } from "../http/openapi.ts";
 import { liveResponse, readyResponse } from "./health.ts";
 import { metricsResponse } from "./metrics.ts";
 import { PathTrie, nextSegments, templateSegments } from "./path-trie.ts";
+import { randomUUID } from "node:crypto";
+import type { IncomingMessage } from "node:http";
+import { isCrossSiteWrite } from "../http/node.ts";
+import { problemResponse } from "../contract/problem.ts";
+import { appUrl } from "../env.ts";
 
 export type Handler = (req: Request) => Response | Promise<Response>;
 
@@ -34,6 +39,12 @@ export interface Route {
   file: string | null;
   /** Served by the node server itself: cheap, and independent of Next's rendering machinery. */
   direct?: Direct;
+  /**
+   * Takes writes that other sites make browsers send with cookies (the SAML ACS: the IdP's page
+   * posts the response; RelayState, InResponseTo and the binding cookie protect it). Every other
+   * route refuses them (server/http/node.ts isCrossSiteWrite).
+   */
+  crossSite?: true;
 }
 
 /** A row whose route file is where Next looks for `path`: app/<path>/route.ts. */
@@ -59,7 +70,7 @@ export const ROUTES: readonly Route[] = [
   route("/api/sso/oidc/[providerId]/callback", "/api/sso/oidc/{provider_id}/callback"),
   route("/api/sso/saml/[providerId]/metadata", "/api/sso/saml/{provider_id}/metadata"),
   route("/api/sso/saml/[providerId]/post", "/api/sso/saml/{provider_id}/post"),
-  route("/api/sso/saml/[providerId]/acs", "/api/sso/saml/{provider_id}/acs"),
+  { ...route("/api/sso/saml/[providerId]/acs", "/api/sso/saml/{provider_id}/acs"), crossSite: true },
   // Any other /api path: a problem+json 404 rather than an HTML page.
   route("/api/[...path]", "{unmatched}"),
   route("/favicon.ico", "/favicon.ico"),
@@ -87,6 +98,17 @@ export function directFor(route: Route | undefined, method: string): Direct | un
 export function labelOf(route: Route | undefined, path: string): string {
   if (!route) return "{page}";
   return typeof route.label === "string" ? route.label : route.label(path);
+}
+
+/**
+ * The answer to a write another site made this browser send with its cookies (login CSRF, or
+ * acting in the console as the visitor): 403, before any route sees it. Null: serve it.
+ */
+export function refuseCrossSite(route: Route | undefined, req: IncomingMessage, trustProxy: boolean): Response | null {
+  if (route?.crossSite || !isCrossSiteWrite(req, trustProxy, new URL(appUrl()).host)) return null;
+  const origin = `http://${req.headers.host ?? "localhost"}`;
+  const detail = "Cross-site request refused: a page on another site may not act with this browser's session";
+  return problemResponse({ code: "forbidden", detail }, randomUUID(), origin);
 }
 
 export function routeOf(path: string): string {
