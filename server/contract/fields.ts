@@ -77,6 +77,32 @@ export function findBadText(value: unknown, path: string[] = []): BadText | null
   return null;
 }
 
+export const NOT_UTF8 = "is not valid UTF-8 (percent-encoded bytes must be UTF-8)";
+
+export type QueryText = { ok: true; pairs: [name: string, value: string][] } | { ok: false; name: string; problem: string };
+
+/**
+ * A query string (`?a=1&b=2`, as in a URL's `search`) decoded as text, or the first parameter whose
+ * name or value cannot be stored as text: percent-escapes that are not UTF-8, NUL, lone
+ * surrogates (`name` is the parameter's, or `query` when the name itself is bad).
+ */
+export function decodeQueryText(search: string): QueryText {
+  const pairs: [string, string][] = [];
+  for (const pair of search.replace(/^\?/, "").split("&")) {
+    if (!pair) continue;
+    const at = pair.indexOf("=");
+    const [rawName, rawValue] = at === -1 ? [pair, ""] : [pair.slice(0, at), pair.slice(at + 1)];
+    const name = decodePercent(rawName.replace(/\+/g, " "));
+    const nameProblem = name === null ? NOT_UTF8 : textProblem(name);
+    if (nameProblem) return { ok: false, name: "query", problem: `a parameter name ${nameProblem}` };
+    const value = decodePercent(rawValue.replace(/\+/g, " "));
+    const problem = value === null ? NOT_UTF8 : textProblem(value);
+    if (problem) return { ok: false, name: name!, problem };
+    pairs.push([name!, value!]);
+  }
+  return { ok: true, pairs };
+}
+
 /** Strict UTF-8: bytes that are not UTF-8 (overlong forms, encoded surrogates, stray bytes) throw. */
 const STRICT_UTF8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 

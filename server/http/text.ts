@@ -4,10 +4,8 @@
  * database must be UTF-8 text without NUL. The JSON body itself is decoded strictly in rest.ts.
  */
 import { InvalidField } from "../errors.ts";
-import { decodePercent, decodeUtf8, textProblem } from "../contract/fields.ts";
+import { decodePercent, decodeQueryText, decodeUtf8, NOT_UTF8, textProblem } from "../contract/fields.ts";
 import { operationAt, parameterNames } from "./operations.ts";
-
-const NOT_UTF8 = "is not valid UTF-8 (percent-encoded bytes must be UTF-8)";
 
 /**
  * Query parameters (name and value) and path segments: percent-escapes must decode to text, and
@@ -21,19 +19,12 @@ export function assertUrlText(method: string, url: URL, prefixLength: number): v
     const problem = decoded === null ? NOT_UTF8 : textProblem(decoded);
     if (problem) throw InvalidField(parameterNames(method, segments)[i] ?? "path", problem);
   });
+  const query = decodeQueryText(url.search);
+  if (!query.ok) throw InvalidField(query.name, query.problem);
   const integers = operationAt(method, segments)?.integers;
-  for (const pair of url.search.slice(1).split("&")) {
-    if (!pair) continue;
-    const at = pair.indexOf("=");
-    const [rawName, rawValue] = at === -1 ? [pair, ""] : [pair.slice(0, at), pair.slice(at + 1)];
-    const name = decodePercent(rawName.replace(/\+/g, " "));
-    const nameProblem = name === null ? NOT_UTF8 : textProblem(name);
-    if (nameProblem) throw InvalidField("query", `a parameter name ${nameProblem}`);
-    const value = decodePercent(rawValue.replace(/\+/g, " "));
-    const problem = value === null ? NOT_UTF8 : textProblem(value);
-    if (problem) throw InvalidField(name!, problem);
-    if (integers?.has(name!) && !/^-?\d+$/.test(value!)) throw InvalidField(name!, "must be an integer written in decimal digits");
-  }
+  if (!integers) return;
+  for (const [name, value] of query.pairs)
+    if (integers.has(name) && !/^-?\d+$/.test(value)) throw InvalidField(name, "must be an integer written in decimal digits");
 }
 
 /** Header values the API stores (audit metadata, idempotency keys). HTTP carries them as bytes. */

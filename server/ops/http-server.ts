@@ -13,7 +13,7 @@ import { log, errorFields } from "../log.ts";
 import { SECURITY_HEADERS } from "../../security-headers.mjs";
 import { isDraining } from "./draining.ts";
 import { observeHttpRequest } from "./metrics.ts";
-import { directFor, labelOf, refuseCrossSite, routeFor, type Handler } from "./routes.ts";
+import { directFor, labelOf, refuseAtEntry, routeFor, type Handler } from "./routes.ts";
 import { HSTS, servedOverHttps } from "./csp.ts";
 
 /**
@@ -67,7 +67,7 @@ export function createAppServer(fallback: Fallback): AppServer {
     });
     // Draining: answer, then close the connection, so the client reconnects to another instance.
     if (isDraining()) res.setHeader("Connection", "close");
-    const refused = refuseCrossSite(route, req, trustProxy);
+    const refused = refuseAtEntry(route, req, trustProxy);
     if (refused) {
       void sendWebResponse(res, refused);
       return;

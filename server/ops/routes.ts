@@ -17,6 +17,7 @@ import { randomUUID } from "node:crypto";
 import type { IncomingMessage } from "node:http";
 import { isCrossSiteWrite } from "../http/node.ts";
 import { problemResponse } from "../contract/problem.ts";
+import { decodeQueryText } from "../contract/fields.ts";
 import { appUrl } from "../env.ts";
 
 export type Handler = (req: Request) => Response | Promise<Response>;
@@ -101,14 +102,29 @@ export function labelOf(route: Route | undefined, path: string): string {
 }
 
 /**
- * The answer to a write another site made this browser send with its cookies (login CSRF, or
- * acting in the console as the visitor): 403, before any route sees it. Null: serve it.
+ * What the server refuses where a request enters, before any route sees it (null: serve it):
+ * - a write another site made this browser send with its cookies (login CSRF, or acting in the
+ *   console as the visitor): 403;
+ * - on a route Next serves, a query parameter that cannot be stored as text (NUL, lone
+ *   surrogates, escapes that are not UTF-8): 400 naming it, as the REST edge and the console's
+ *   procedures already answer for theirs (a NUL in /api/sso/authorize's client_id reached Postgres).
  */
-export function refuseCrossSite(route: Route | undefined, req: IncomingMessage, trustProxy: boolean): Response | null {
-  if (route?.crossSite || !isCrossSiteWrite(req, trustProxy, new URL(appUrl()).host)) return null;
-  const origin = `http://${req.headers.host ?? "localhost"}`;
-  const detail = "Cross-site request refused: a page on another site may not act with this browser's session";
-  return problemResponse({ code: "forbidden", detail }, randomUUID(), origin);
+export function refuseAtEntry(route: Route | undefined, req: IncomingMessage, trustProxy: boolean): Response | null {
+  const origin = () => `http://${req.headers.host ?? "localhost"}`;
+  if (!route?.crossSite && isCrossSiteWrite(req, trustProxy, new URL(appUrl()).host)) {
+    const detail = "Cross-site request refused: a page on another site may not act with this browser's session";
+    return problemResponse({ code: "forbidden", detail }, randomUUID(), origin());
+  }
+  const at = req.url?.indexOf("?") ?? -1;
+  if (at === -1 || route?.direct) return null;
+  const query = decodeQueryText(req.url!.slice(at));
+  if (query.ok) return null;
+  const problem = {
+    code: "invalid_request" as const,
+    detail: `${query.name}: ${query.problem}`,
+    errors: [{ path: query.name, message: query.problem }],
+  };
+  return problemResponse(problem, randomUUID(), origin());
 }
 
 export function routeOf(path: string): string {

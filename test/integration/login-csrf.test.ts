@@ -20,11 +20,12 @@ async function post(path: string, headers: Record<string, string>, body: BodyIni
 
 test("Continue with SSO posted from another site, with the visitor's cookies, is refused before it starts anything", async () => {
   const before = await (await db()).ssoSignInRequest.count();
-  for (const headers of [
+  const attempts: Record<string, string>[] = [
     { cookie: "cp_sso_binding=x", origin: EVIL },
     { cookie: "next-auth.session-token=x", origin: "null" },
     { cookie: "cp_sso_binding=x", "sec-fetch-site": "cross-site" },
-  ]) {
+  ];
+  for (const headers of attempts) {
     const res = await post("/api/sso/signin", headers);
     expect(res.status).toBe(403);
     expect(((await res.json()) as { code: string }).code).toBe("forbidden");

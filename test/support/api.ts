@@ -9,7 +9,7 @@ import type { AddressInfo } from "node:net";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { readWebRequest, sendWebResponse, settleClientAddress } from "../../server/http/node.ts";
 import { env } from "../../server/env.ts";
-import { directFor, refuseCrossSite, routeFor, type Handler } from "../../server/ops/routes.ts";
+import { directFor, refuseAtEntry, routeFor, type Handler } from "../../server/ops/routes.ts";
 import { nextSegments, paramsOf } from "../../server/ops/path-trie.ts";
 
 type RouteHandler = (req: Request, ctx: { params: Promise<Record<string, string | string[]>> }) => Response | Promise<Response>;
@@ -60,7 +60,7 @@ export async function startApi(port = 0): Promise<TestApi> {
       // first, and a write another site made a browser send with its cookies is refused.
       settleClientAddress(req, env().TRUST_PROXY);
       const pathname = new URL(req.url ?? "/", "http://127.0.0.1").pathname;
-      const refused = refuseCrossSite(routeFor(pathname), req, env().TRUST_PROXY);
+      const refused = refuseAtEntry(routeFor(pathname), req, env().TRUST_PROXY);
       if (refused) return await sendWebResponse(res, refused);
       const served = await servedBy(req.method ?? "GET", pathname);
       const request = await readWebRequest(req, `http://127.0.0.1:${address.port}`, { aside: served?.bodyAside });
