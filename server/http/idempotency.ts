@@ -3,7 +3,8 @@
  * (scope, key), so it holds across processes: the first request inserts it "in_flight", runs, and
  * stores its final response; a later request with the same key replays that response, or is told
  * the key is busy (409) or was used for another request (422). Responses that the client should
- * be free to retry (5xx, 401, 429) are not stored: their claim is released.
+ * be free to retry (5xx, 401, 429) are not stored: their claim is released. `idempotent` is the
+ * REST edge's stage (rest.ts); the rest of this module is the claim's store.
  *
  * A stored body may carry a secret shown once (a new API token, a webhook's signing secret, an
  * application's client secret), so it is kept encrypted (AES-256-GCM) under a key derived from
@@ -13,6 +14,8 @@
 import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes } from "node:crypto";
 import type { SqlRunner } from "../db/sql.ts";
 import { AppError } from "../errors.ts";
+import { BODY_METHODS } from "./body.ts";
+import type { Admitted } from "./exchange.ts";
 
 export const KEY_TTL_SECONDS = 24 * 60 * 60;
 /** A claim whose request died (process killed) can be taken over after this long. */
@@ -26,7 +29,52 @@ export interface StoredResponse {
 
 export type Claim = { kind: "claimed"; id: string } | { kind: "replay"; response: StoredResponse };
 
-export function validateKey(key: string): void {
+/** What a replay repeats of the stored response; X-Request-Id and RateLimit are the replaying request's own. */
+const REPLAYED_HEADERS = ["content-type", "location", "www-authenticate"];
+
+/**
+ * The REST edge's idempotency stage: `respond` runs once per key, and a later request with the
+ * key gets its stored response. Applies to a body method's request with an Idempotency-Key from
+ * a bearer caller (the key's scope and the stored body's encryption both come from the token).
+ */
+export async function idempotent(x: Admitted, respond: () => Promise<Response>): Promise<Response> {
+  const key = x.req.headers.get("idempotency-key");
+  const credential = x.bearer;
+  if (key === null || !BODY_METHODS.has(x.method) || !credential) return respond();
+
+  validateKey(key);
+  const { sql } = x.context.db;
+  const claimed = await claim(sql, scopeOf(credential), key, fingerprint(x.method, x.path + x.url.search, x.raw));
+  if (claimed.kind === "replay") {
+    const { status, headers, body: sealed } = claimed.response;
+    const stored = sealed && unseal(credential, sealed);
+    return new Response(stored || null, {
+      status,
+      headers: { ...headers, "Idempotent-Replayed": "true", "X-Request-Id": x.requestId },
+    });
+  }
+  let response: Response;
+  try {
+    response = await respond();
+  } catch (error) {
+    await release(sql, claimed.id);
+    throw error;
+  }
+  if (!shouldStore(response.status)) {
+    await release(sql, claimed.id);
+    return response;
+  }
+  const text = await response.clone().text();
+  const kept: Record<string, string> = {};
+  for (const name of REPLAYED_HEADERS) {
+    const value = response.headers.get(name);
+    if (value) kept[name] = value;
+  }
+  await complete(sql, claimed.id, { status: response.status, headers: kept, body: text && seal(credential, text) });
+  return response;
+}
+
+function validateKey(key: string): void {
   if (key.length < 1 || key.length > 255) {
     throw new AppError("invalid_request", "Idempotency-Key must be 1 to 255 characters", {
       errors: [{ path: "Idempotency-Key", message: "must be 1 to 255 characters" }],
@@ -53,13 +101,13 @@ function canonical(body: string): string {
   }
 }
 
-export function fingerprint(method: string, pathAndQuery: string, body: string): string {
+function fingerprint(method: string, pathAndQuery: string, body: string): string {
   return createHash("sha256")
     .update(`${method} ${pathAndQuery}\n${canonical(body)}`)
     .digest("hex");
 }
 
-export function scopeOf(credential: string): string {
+function scopeOf(credential: string): string {
   return createHash("sha256").update(credential).digest("hex");
 }
 
@@ -87,7 +135,7 @@ export function unseal(credential: string, stored: string): string {
   return Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()]).toString("utf8");
 }
 
-export function shouldStore(status: number): boolean {
+function shouldStore(status: number): boolean {
   return status < 500 && status !== 401 && status !== 429;
 }
 
@@ -100,7 +148,7 @@ interface Row {
   response_body: string | null;
 }
 
-export async function claim(sql: SqlRunner, scope: string, key: string, print: string): Promise<Claim> {
+async function claim(sql: SqlRunner, scope: string, key: string, print: string): Promise<Claim> {
   for (let attempt = 0; attempt < 3; attempt++) {
     // Take the key if it is new, expired, or held by a request that died (same request only).
     const [taken] = await sql.query<{ id: string }>(
@@ -142,7 +190,7 @@ export async function claim(sql: SqlRunner, scope: string, key: string, print: s
   });
 }
 
-export async function complete(sql: SqlRunner, id: string, response: StoredResponse): Promise<void> {
+async function complete(sql: SqlRunner, id: string, response: StoredResponse): Promise<void> {
   await sql.query(
     `UPDATE idempotency_keys SET state = 'completed', response_status = $2, response_headers = $3::jsonb, response_body = $4
      WHERE id = $1`,
@@ -150,7 +198,7 @@ export async function complete(sql: SqlRunner, id: string, response: StoredRespo
   );
 }
 
-export async function release(sql: SqlRunner, id: string): Promise<void> {
+async function release(sql: SqlRunner, id: string): Promise<void> {
   await sql.query(`DELETE FROM idempotency_keys WHERE id = $1 AND state = 'in_flight'`, [id]);
 }
 
