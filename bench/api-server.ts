@@ -10,7 +10,7 @@ import { env } from "../server/env.ts";
 import { prepareDatabase, startServer } from "../server/app/startup.ts";
 import { serveInCluster, SHUTDOWN_MESSAGE } from "../server/ops/cluster.ts";
 import { handleRest } from "../server/http/rest.ts";
-import { readWebRequest, sendWebResponse } from "../server/http/node.ts";
+import { readWebRequest, sendWebResponse, settleClientAddress } from "../server/http/node.ts";
 import { SECURITY_HEADERS } from "../security-headers.mjs";
 
 const port = env().PORT;
@@ -26,6 +26,8 @@ await serveInCluster({
         return;
       }
       for (const { key, value } of SECURITY_HEADERS) res.setHeader(key, value);
+      // As the node server does where requests enter: the client address is the socket's.
+      settleClientAddress(req, false);
       readWebRequest(req, `http://${req.headers.host ?? `localhost:${port}`}`, { aside: true })
         .then(handleRest)
         .then((response) => sendWebResponse(res, response))

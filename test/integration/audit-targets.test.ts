@@ -9,7 +9,7 @@ import { beforeAll, describe, expect, test } from "vitest";
 import { apiServer } from "../support/api-server.ts";
 import { client, operator, tenantWithMembers } from "../support/fixtures.ts";
 import { database } from "../../server/db/client.ts";
-import { sendWebResponse, toWebRequest } from "../../server/http/node.ts";
+import { sendWebResponse, settleClientAddress, toWebRequest } from "../../server/http/node.ts";
 import * as rest from "../../app/api/v1/[...path]/route.ts";
 
 const api = apiServer();
@@ -170,6 +170,8 @@ describe("client addresses", () => {
     let seen = "";
     const server = http.createServer(async (req, res) => {
       seen = String(req.socket.remoteAddress);
+      // Where requests enter, as the node server does: the address is the socket's.
+      settleClientAddress(req, false);
       const address = server.address() as AddressInfo;
       await sendWebResponse(res, await rest.POST(toWebRequest(req, `http://127.0.0.1:${address.port}`)));
     });
