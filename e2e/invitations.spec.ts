@@ -6,7 +6,7 @@
 import type { Page } from "@playwright/test";
 import { startSmtp, linkIn, type TestSmtp } from "../test/support/smtp";
 import { expectNoSeriousA11yViolations } from "./axe";
-import { SMTP_PORT } from "./constants";
+import { OPERATOR_EMAIL, OPERATOR_PASSWORD, SMTP_PORT } from "./constants";
 import { expect, PASSWORD, signInAs, test, uniqueEmail } from "./identity";
 import { LoginPage } from "./pages/login-page";
 
@@ -143,4 +143,18 @@ test("forgot password from the sign-in page: the mailed link sets a new password
   await login.signIn(person.email, person.password);
   await expect(login.error).toBeVisible();
   await signInAs(page, person.email, fresh);
+});
+
+// Here rather than in members.spec.ts: the invitation is mailed, so the journey needs this file's SMTP server.
+test("an operator adding someone who already has an account invites them instead, and says so", async ({ page, people, membersPage }) => {
+  const { tenant } = await people.tenantWith("admin", "Consent");
+  const { person: elsewhere } = await people.tenantWith("admin", "Elsewhere");
+
+  await signInAs(page, OPERATOR_EMAIL, OPERATOR_PASSWORD);
+  await membersPage.goto(tenant.id);
+  await membersPage.addMember({ email: elsewhere.email, role: "viewer", password: PASSWORD });
+  await expect(membersPage.dialog).toBeHidden();
+  await expect(membersPage.toast).toContainText(`Invitation sent to ${elsewhere.email}: this person already has an account`);
+  await expect(membersPage.invitationRow(elsewhere.email)).toContainText("Viewer");
+  await expect(membersPage.row(elsewhere.email)).toHaveCount(0);
 });

@@ -46,19 +46,6 @@ test("an operator adds a viewer with a password; the viewer signs in and can onl
   expect((await people.listMembers(tenant.id)).find((m) => m.user_id === viewerId)!.role).toBe("viewer");
 });
 
-test("an operator adding someone who already has an account invites them instead, and says so", async ({ page, people, membersPage }) => {
-  const { tenant } = await people.tenantWith("admin", "Consent");
-  const { person: elsewhere } = await people.tenantWith("admin", "Elsewhere");
-
-  await signInAs(page, OPERATOR_EMAIL, OPERATOR_PASSWORD);
-  await membersPage.goto(tenant.id);
-  await membersPage.addMember({ email: elsewhere.email, role: "viewer", password: PASSWORD });
-  await expect(membersPage.dialog).toBeHidden();
-  await expect(membersPage.toast).toContainText(`Invitation sent to ${elsewhere.email}: this person already has an account`);
-  await expect(membersPage.invitationRow(elsewhere.email)).toContainText("Viewer");
-  await expect(membersPage.row(elsewhere.email)).toHaveCount(0);
-});
-
 test("an admin changes roles: promoting asks first, naming the person; the last admin cannot demote themselves", async ({
   page,
   people,
