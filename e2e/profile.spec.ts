@@ -44,3 +44,43 @@ test("after five wrong passwords, sign-in says how long to wait", async ({ login
   await loginPage.signIn(email, "wrong-6");
   await expect(loginPage.error).toHaveText("Too many attempts. Try again in 15 minutes.");
 });
+
+test("sessions: another browser is signed out from here, and sign out everywhere ends copies of this one", async ({
+  page,
+  browser,
+  people,
+  profilePage,
+}) => {
+  const { person } = await people.tenantWith("viewer", "Sessions");
+  await signInAs(page, person.email, person.password);
+  const elsewhere = await browser.newContext();
+  const other = await elsewhere.newPage();
+  await signInAs(other, person.email, person.password);
+
+  await profilePage.goto();
+  const sessions = page.getByRole("list", { name: "Sessions" });
+  await expect(sessions.getByTestId("session-row")).toHaveCount(2);
+  await expect(sessions.getByText("This session")).toHaveCount(1);
+  const otherRow = sessions.getByTestId("session-row").filter({ hasNotText: "This session" });
+  await otherRow.getByRole("button", { name: "Sign out" }).click();
+  await page.getByRole("dialog").getByRole("button", { name: "Sign out session" }).click();
+  await expect(sessions.getByTestId("session-row")).toHaveCount(1);
+  // The other browser is out at once: its next page is the sign-in page.
+  await other.goto("/profile");
+  await other.waitForURL(/\/login/);
+  await elsewhere.close();
+
+  // A copy of this browser's cookie works until this session ends, then not at all.
+  const copy = await browser.newContext();
+  await copy.addCookies(await page.context().cookies());
+  const thief = await copy.newPage();
+  await thief.goto("/profile");
+  await expect(thief.getByTestId("profile-email")).toHaveText(person.email);
+
+  await page.getByRole("button", { name: "Sign out everywhere" }).click();
+  await page.getByRole("dialog").getByRole("button", { name: "Sign out everywhere" }).click();
+  await page.waitForURL(/\/login/);
+  await thief.reload();
+  await thief.waitForURL(/\/login/);
+  await copy.close();
+});

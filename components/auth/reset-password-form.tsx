@@ -8,6 +8,7 @@ import { consoleUrl } from "../console/urls";
 import { statusOf } from "../trpc";
 import { Alert } from "../ui/alert";
 import { Button } from "../ui/button";
+import { Checkbox } from "../ui/checkbox";
 import { NewPasswordFields, newPasswordErrors } from "../people/new-password-fields";
 import { useHydrated } from "../use-hydrated";
 import { callProcedure, linkToken } from "./public-api";
@@ -18,7 +19,7 @@ const ORDER: Array<[string, string]> = [
   ["confirm", "new-confirm"],
 ];
 
-/** Sets a new password with the emailed link, then signs in with it. */
+/** Sets a new password with the emailed link (ending every session; API tokens too if asked), then signs in with it. */
 export function ResetPasswordForm() {
   const router = useRouter();
   const hydrated = useHydrated();
@@ -26,6 +27,7 @@ export function ResetPasswordForm() {
   const token = hydrated ? linkToken() : undefined;
   const [password, setPassword] = useState("");
   const [confirm, setConfirm] = useState("");
+  const [revokeTokens, setRevokeTokens] = useState(false);
   const [submitting, setSubmitting] = useState(false);
   const { errors, formError, setFormError, show, clear, fail } = useFormErrors(ORDER);
 
@@ -47,7 +49,11 @@ export function ResetPasswordForm() {
     if (show(newPasswordErrors(password, confirm)) || !token) return;
     setSubmitting(true);
     try {
-      const { email } = await callProcedure<{ email: string }>("account.confirmPasswordReset", { token, password });
+      const { email } = await callProcedure<{ email: string }>("account.confirmPasswordReset", {
+        token,
+        password,
+        revoke_tokens: revokeTokens,
+      });
       const result = await signIn("credentials", { redirect: false, email, password });
       router.replace(!result || result.error ? consoleUrl.login() : consoleUrl.tenants());
     } catch (error) {
@@ -74,6 +80,13 @@ export function ResetPasswordForm() {
         errors={errors}
         onPassword={(value) => (setPassword(value), clear("password"))}
         onConfirm={(value) => (setConfirm(value), clear("confirm"))}
+      />
+      <Checkbox
+        id="revoke-tokens"
+        label="Also revoke all my API tokens"
+        description="Do this if someone else may have known your password. Every session of your account is signed out either way."
+        checked={revokeTokens}
+        onChange={(event) => setRevokeTokens(event.target.checked)}
       />
       <Button type="submit" className="w-full" disabled={!hydrated || token === undefined} loading={submitting}>
         {submitting ? "Saving…" : "Set new password"}

@@ -1,7 +1,7 @@
 "use client";
 
 import { useState, type FormEvent } from "react";
-import { useMutation } from "@tanstack/react-query";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { ChangePasswordInput } from "@/server/account/schemas";
 import { schemaErrors, serverErrors, useFormErrors } from "../form-errors";
 import { statusOf, useTRPC } from "../trpc";
@@ -23,6 +23,7 @@ const ORDER: Array<[string, string]> = [
 export function ChangePasswordForm() {
   const trpc = useTRPC();
   const hydrated = useHydrated();
+  const queryClient = useQueryClient();
   const change = useMutation(trpc.account.changePassword.mutationOptions());
   const [current, setCurrent] = useState("");
   const [next, setNext] = useState("");
@@ -40,6 +41,7 @@ export function ChangePasswordForm() {
     if (show(found) || !parsed.success) return;
     change.mutate(parsed.data, {
       onSuccess: () => {
+        void queryClient.invalidateQueries({ queryKey: trpc.account.sessions.queryKey() });
         setCurrent("");
         setNext("");
         setConfirm("");
@@ -53,11 +55,11 @@ export function ChangePasswordForm() {
     <Card aria-labelledby="change-password-title">
       <CardHeader
         title={<span id="change-password-title">Change password</span>}
-        description="You stay signed in here; use the new password next time you sign in."
+        description="You stay signed in here; every other session of your account is signed out."
       />
       <CardBody>
         <form onSubmit={submit} noValidate className="max-w-md space-y-4">
-          {done ? <Alert tone="success">Your password has been changed.</Alert> : null}
+          {done ? <Alert tone="success">Your password has been changed, and your other sessions were signed out.</Alert> : null}
           {formError ? <Alert tone="danger">{formError}</Alert> : null}
           <Field id="current-password" label="Current password" error={errors.current_password}>
             {(control) => (

@@ -12,6 +12,7 @@ import { Card, CardHeader } from "../ui/card";
 import { PageHeader } from "../ui/page-header";
 import { Skeleton } from "../ui/skeleton";
 import { ChangePasswordForm } from "./change-password-form";
+import { SessionsCard } from "./sessions-card";
 
 const PLATFORM_ROLE = {
   operator: { label: "Operator", help: "Creates tenants and acts as admin in every tenant." },
@@ -102,13 +103,14 @@ function Account() {
   );
 }
 
-/** Your own account: who you are, where you have access, and changing your password. */
+/** Your own account: who you are, where you have access, where you are signed in, and changing your password. */
 export function ProfileView() {
   return (
     <>
       <PageHeader title="Profile" description="Your account and where it has access." />
       <div className="space-y-6">
         <Account />
+        <SessionsCard />
         <ChangePasswordForm />
       </div>
     </>

@@ -17,7 +17,7 @@ export class ProfilePage {
     this.newPassword = page.getByLabel("New password", { exact: true });
     this.confirmPassword = page.getByLabel("Confirm new password");
     this.submit = page.getByRole("button", { name: "Change password" });
-    this.success = page.getByText("Your password has been changed.");
+    this.success = page.getByText("Your password has been changed");
   }
 
   async goto() {

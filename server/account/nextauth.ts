@@ -1,4 +1,7 @@
-/** next-auth for the console: email + password (Credentials), JWT session cookie. */
+/**
+ * next-auth for the console: email + password (Credentials), a JWT session cookie naming the
+ * session's row on the server (server/auth/sessions.ts), which signing out ends.
+ */
 import { randomUUID } from "node:crypto";
 import type { NextAuthOptions } from "next-auth";
 import CredentialsProvider from "next-auth/providers/credentials";
@@ -8,6 +11,7 @@ import { requestInfoFromHeaders } from "../contract/request.ts";
 import { signIn } from "./login.ts";
 import { RATE_LIMITED_PREFIX } from "./schemas.ts";
 import { newSessionClaims, SESSION_MAX_AGE_S, sessionClaimsOf } from "../auth/session-token.ts";
+import { endSessions, startSession } from "../auth/sessions.ts";
 
 export function authOptions(): NextAuthOptions {
   return {
@@ -22,17 +26,30 @@ export function authOptions(): NextAuthOptions {
           if (!credentials?.email || !credentials.password) return null;
           const headers = (req?.headers ?? {}) as Record<string, string | undefined>;
           const request = requestInfoFromHeaders((name) => headers[name] ?? null, randomUUID());
-          const result = await signIn(await database(), request, credentials.email, credentials.password);
-          if (result.ok) return result.user;
+          const db = await database();
+          const result = await signIn(db, request, credentials.email, credentials.password);
+          if (result.ok) return { ...result.user, sessionId: await startSession(db.sql, { userId: result.user.id, request }) };
           if (result.reason === "rate_limited") throw new Error(`${RATE_LIMITED_PREFIX}${result.retryAfterSeconds}`);
           return null;
         },
       }),
     ],
+    events: {
+      // Signing out ends the session's row, so a copy of the cookie dies with it.
+      async signOut({ token }) {
+        const claims = sessionClaimsOf(token);
+        if (claims?.sessionId)
+          await endSessions((await database()).sql, { sessionId: claims.sessionId, userId: claims.userId }, "signed_out");
+      },
+    },
     callbacks: {
       jwt({ token, user }) {
         // A sign-in: the session's claims, as an SSO sign-in writes them too.
-        return user ? { ...token, ...newSessionClaims({ userId: user.id }) } : token;
+        if (!user) return token;
+        // authorize() above recorded the session and handed its id on with the user.
+        const { sessionId } = user as Partial<Record<"sessionId", string>>;
+        if (!sessionId) throw new Error("a password sign-in without its session row");
+        return { ...token, ...newSessionClaims({ userId: user.id, sessionId }) };
       },
       session({ session, token }) {
         // What the browser reads at /api/auth/session (the server reads the cookie itself).

@@ -13,6 +13,7 @@ import { clearFailures, LIMITS, takeAttempt } from "../auth/limits.ts";
 import { consoleLink, sendMailInBackground } from "../mail/mailer.ts";
 import { hashLinkToken, newLinkToken } from "./link-tokens.ts";
 import { hashPassword } from "../auth/password.ts";
+import { endSessions } from "../auth/sessions.ts";
 import { normalizeEmail } from "./users.ts";
 import { PASSWORD_RESET_TTL_MINUTES } from "./schemas.ts";
 
@@ -57,8 +58,8 @@ function usableReset<T extends { usedAt: Date | null; expiresAt: Date }>(row: T 
 export async function completePasswordReset(
   db: Database,
   request: RequestInfo,
-  input: { token: string; password: string },
-): Promise<{ email: string }> {
+  input: { token: string; password: string; revoke_tokens?: boolean },
+): Promise<{ email: string; sessions_ended: number; tokens_revoked: number }> {
   const now = clock.now();
   const tokenHash = hashLinkToken(input.token);
   // The link is looked up before the password is hashed: scrypt costs ~50 ms of CPU, and an
@@ -71,8 +72,13 @@ export async function completePasswordReset(
     const claimed = await tx.passwordReset.updateMany({ where: { id: reset.id, usedAt: null }, data: { usedAt: now } });
     if (claimed.count === 0) throw new AppError("not_found", "This reset link is not valid or has already been used: ask for a new one");
     await tx.passwordReset.deleteMany({ where: { userId: reset.userId, id: { not: reset.id } } });
-    await tx.user.update({ where: { id: reset.userId }, data: { passwordHash, sessionsValidAfter: now } });
+    await tx.user.update({ where: { id: reset.userId }, data: { passwordHash } });
+    // Whoever knew the old password may hold a session or a step-up: both end now, tokens on request.
+    const sessionsEnded = await endSessions(sqlIn(tx), { userId: reset.userId }, "password_reset");
     await tx.stepUp.deleteMany({ where: { userId: reset.userId } });
+    const tokensRevoked = input.revoke_tokens
+      ? (await tx.apiToken.updateMany({ where: { userId: reset.userId, revokedAt: null }, data: { revokedAt: now } })).count
+      : 0;
     await clearFailures(tx, LIMITS.loginEmail, reset.user.email);
     const principal = {
       userId: reset.userId,
@@ -85,8 +91,8 @@ export async function completePasswordReset(
     await emitForUser(sqlIn(tx), actorOf(principal, request), reset.userId, {
       type: "user.password_reset",
       target: { type: "user", id: reset.userId, name: reset.user.email },
-      details: { email: reset.user.email },
+      details: { email: reset.user.email, sessions_ended: sessionsEnded, tokens_revoked: tokensRevoked },
     });
-    return { email: reset.user.email };
+    return { email: reset.user.email, sessions_ended: sessionsEnded, tokens_revoked: tokensRevoked };
   });
 }

@@ -5,12 +5,14 @@ import { authedProcedure, publicProcedure, writeProcedure } from "../trpc/proced
 import { serviceContext } from "../trpc/context.ts";
 import {
   ChangePasswordInput,
+  EndSessionInput,
   Me,
   PASSWORD_RESET_TTL_MINUTES,
   PasswordResetAccepted,
   PasswordResetConfirmInput,
   PasswordResetDone,
   PasswordResetRequestInput,
+  SessionList,
   SsoStepUpInput,
   SsoStepUpStarted,
   StepUpInput,
@@ -20,6 +22,8 @@ import {
 import { beginSsoStepUp, stepUpMethods } from "../sso/signin/step-up.ts";
 import { completePasswordReset, requestPasswordReset } from "./password-reset.ts";
 import { changePassword, describeMe } from "./service.ts";
+import { endSession, listSessions, signOutEverywhere } from "./sessions.ts";
+import { sessionCookie } from "../auth/session-token.ts";
 import { stepUp } from "../auth/step-up.ts";
 
 const tags = ["Identity"];
@@ -79,14 +83,43 @@ export const accountRouter = router({
     .output(SsoStepUpStarted)
     .mutation(async ({ ctx, input }) => ({ url: await beginSsoStepUp(serviceContext(ctx), input) })),
 
-  /** Console only: change your own password (needs the current one). */
+  /**
+   * Console only: change your own password (needs the current one). Ends every session of the
+   * account, this one too, and sets the cookie of a new one for this browser.
+   */
   changePassword: writeProcedure
     .input(ChangePasswordInput)
     .output(z.object({ ok: z.literal(true) }))
     .mutation(async ({ ctx, input }) => {
-      await changePassword(serviceContext(ctx), input);
+      const { sessionId, email } = await changePassword(serviceContext(ctx), input);
+      if (sessionId) {
+        const { principal } = ctx;
+        const sso = principal.ssoTenantId ? { ssoTenantId: principal.ssoTenantId, providerId: principal.ssoProviderId ?? undefined } : {};
+        ctx.response.headers["Set-Cookie"] = await sessionCookie({ userId: principal.userId, email, sessionId, ...sso });
+      }
       return { ok: true as const };
     }),
+
+  /** Console only: the account's live console sessions (profile → Sessions). */
+  sessions: authedProcedure
+    .input(z.object({}).optional())
+    .output(SessionList)
+    .query(({ ctx }) => listSessions(serviceContext(ctx))),
+
+  /** Console only: end one of your sessions (another browser); its cookie stops working at once. */
+  endSession: writeProcedure
+    .input(EndSessionInput)
+    .output(z.object({ ok: z.literal(true) }))
+    .mutation(async ({ ctx, input }) => {
+      await endSession(serviceContext(ctx), input);
+      return { ok: true as const };
+    }),
+
+  /** Console only: end every session of the account, this one included (the console signs out next). */
+  signOutEverywhere: writeProcedure
+    .input(z.object({}).optional())
+    .output(z.object({ sessions_ended: z.number().int() }))
+    .mutation(({ ctx }) => signOutEverywhere(serviceContext(ctx))),
 
   requestPasswordReset: publicProcedure
     .meta({
@@ -119,7 +152,8 @@ export const accountRouter = router({
         tags,
         summary: "Set a new password with a reset link's token",
         description:
-          "The link works once; the account's other reset links, console sessions and step-ups end. Invalid, used or expired: 404. Emits `user.password_reset`.",
+          "The link works once; the account's other reset links, every console session (copies of its cookie included) and every step-up end. " +
+          "With `revoke_tokens: true` every API token of the account is revoked too. Invalid, used or expired: 404. Emits `user.password_reset` (with the counts).",
       },
     })
     .input(PasswordResetConfirmInput)

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { text } from "../contract/fields.ts";
+import { JsonBoolean, text } from "../contract/fields.ts";
 import { Email, Password, PersonName } from "../members/schemas.ts";
 import { pageOf, PageQuery, SearchQuery } from "../contract/page-query.ts";
 import { PLATFORM_ROLES, TENANT_ROLES } from "../auth/principal.ts";
@@ -61,10 +61,19 @@ export const PasswordResetConfirmInput = z
   .strictObject({
     token: z.string({ error: "is required" }).min(1, "is required").max(200, "is not a valid link token"),
     password: Password,
+    revoke_tokens: JsonBoolean.optional().meta({
+      description: "Also revoke every API token of the account (for when someone else may have known the password). Default false.",
+    }),
   })
   .meta({ id: "PasswordResetConfirmRequest" });
 
-export const PasswordResetDone = z.object({ email: z.string() }).meta({ id: "PasswordResetDone" });
+export const PasswordResetDone = z
+  .object({
+    email: z.string(),
+    sessions_ended: z.number().int().meta({ description: "Console sessions of the account that the reset ended." }),
+    tokens_revoked: z.number().int().meta({ description: "API tokens revoked (0 unless `revoke_tokens` was true)." }),
+  })
+  .meta({ id: "PasswordResetDone" });
 
 // Platform users (GET/POST /users, PATCH /users/{user_id}): operators and support staff.
 
@@ -112,3 +121,24 @@ export const UpdatePlatformUserInput = z
   })
   .meta({ id: "UpdateUserRequest" });
 export type UpdatePlatformUserInput = z.infer<typeof UpdatePlatformUserInput>;
+
+// The console's own sessions (profile → Sessions). Console only: no REST operation.
+
+export const SessionSummary = z.object({
+  id: z.string(),
+  /** The session making this request. */
+  current: z.boolean(),
+  created_at: z.iso.datetime(),
+  last_seen_at: z.iso.datetime(),
+  expires_at: z.iso.datetime(),
+  ip_address: z.string().nullable(),
+  user_agent: z.string().nullable(),
+  method: z.enum(["password", "sso"]),
+  sso_provider_name: z.string().nullable(),
+});
+export type SessionSummary = z.output<typeof SessionSummary>;
+
+export const SessionList = z.object({ results: z.array(SessionSummary) });
+export type SessionList = z.output<typeof SessionList>;
+
+export const EndSessionInput = z.strictObject({ session_id: z.string({ error: "is required" }).min(1, "is required").max(200) });

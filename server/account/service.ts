@@ -1,4 +1,4 @@
-/** The caller's own account: who it is, and changing its password. */
+/** The caller's own account: who it is, and changing its password (which ends every session of it). */
 import { sqlIn } from "../db/client.ts";
 import { AppError, NotFound } from "../errors.ts";
 import { hashPassword, verifyPassword } from "../auth/password.ts";
@@ -8,6 +8,7 @@ import { passwordAttemptSucceeded, stepUpExpiry, takePasswordAttempt } from "../
 import { actorOf, emitForUser } from "../events/emit.ts";
 import type { Me } from "./schemas.ts";
 import { scopeTenantOf } from "../auth/policy.ts";
+import { endSessions, startSession } from "../auth/sessions.ts";
 
 export async function describeMe({ db, actor: { principal } }: ServiceContext): Promise<Me> {
   const user = await db.prisma.user.findUnique({
@@ -47,13 +48,26 @@ export async function changePassword(
     });
   }
   const passwordHash = await hashPassword(next);
-  await db.prisma.$transaction(async (tx) => {
+  return db.prisma.$transaction(async (tx) => {
     await passwordAttemptSucceeded(tx, user.id, attempt);
     await tx.user.update({ where: { id: user.id }, data: { passwordHash } });
+    // Every session ends, this one too (a copy of its cookie is as good as it); the caller goes on
+    // in a new session, whose cookie the console route sets.
+    const sessionsEnded = await endSessions(sqlIn(tx), { userId: user.id }, "password_changed");
+    const sessionId =
+      principal.via === "session"
+        ? await startSession(sqlIn(tx), {
+            userId: user.id,
+            ssoTenantId: principal.ssoTenantId,
+            providerId: principal.ssoProviderId,
+            request,
+          })
+        : null;
     await emitForUser(sqlIn(tx), actorOf(principal, request), user.id, {
       type: "user.updated",
       target: { type: "user", id: user.id, name: user.email },
-      details: { email: user.email, changes: { password: { from: "set", to: "changed" } } },
+      details: { email: user.email, changes: { password: { from: "set", to: "changed" } }, sessions_ended: sessionsEnded },
     });
+    return { sessionId, email: user.email };
   });
 }

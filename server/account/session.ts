@@ -3,7 +3,7 @@ import { cookies, headers } from "next/headers";
 import { redirect } from "next/navigation";
 import { database } from "../db/client.ts";
 import type { PlatformRole } from "../auth/principal.ts";
-import { sessionPrincipal } from "../auth/principal.ts";
+import { sessionPrincipal } from "../auth/sessions.ts";
 import { readSessionCookies } from "../auth/session-token.ts";
 
 export interface ConsoleUser {
@@ -15,8 +15,8 @@ export interface ConsoleUser {
 }
 
 /**
- * The user behind the session cookie, read fresh from the database (so a deleted user or a
- * changed role takes effect at once), or null when signed out. The cookie is read as the tRPC
+ * The user behind the session cookie, read fresh from the database with the session's row (so a
+ * deleted user, a changed role or an ended session takes effect at once), or null when signed out. The cookie is read as the tRPC
  * context reads it (server/auth/session-token.ts), so pages and procedures agree on who is in.
  */
 export async function currentUser(): Promise<ConsoleUser | null> {
@@ -24,7 +24,7 @@ export async function currentUser(): Promise<ConsoleUser | null> {
   const session = await readSessionCookies(Object.fromEntries(cookieJar.getAll().map(({ name, value }) => [name, value])));
   if (!session) return null;
   const db = await database();
-  const principal = await sessionPrincipal(db.prisma, session.userId, null, session.ssoTenantId, session.signedInAt);
+  const principal = await sessionPrincipal(db.sql, session);
   if (!principal) return null;
   return {
     userId: principal.userId,

@@ -11,6 +11,7 @@
 import { setEventSubscribers, type EventSubscriber } from "../events/emit.ts";
 import type { Job } from "../jobs/job.ts";
 import { enqueueDeliveries } from "../webhooks/outbox.ts";
+import { endSessionsOnEvents } from "../account/sessions.ts";
 
 interface Feature {
   name: string;
@@ -20,7 +21,7 @@ interface Feature {
 
 const FEATURES: Feature[] = [
   { name: "rest", jobs: async () => (await import("../http/jobs.ts")).restEdgeJobs },
-  { name: "auth", jobs: async () => (await import("../auth/jobs.ts")).authJobs },
+  { name: "auth", subscribers: [endSessionsOnEvents], jobs: async () => (await import("../auth/jobs.ts")).authJobs },
   { name: "sso", jobs: async () => (await import("../sso/jobs.ts")).ssoJobs },
   { name: "audit", jobs: async () => (await import("../audit/jobs.ts")).auditJobs },
   { name: "webhooks", subscribers: [enqueueDeliveries], jobs: async () => (await import("../webhooks/jobs.ts")).webhookJobs },

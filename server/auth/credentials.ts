@@ -6,8 +6,9 @@
 import type { Database } from "../db/client.ts";
 import { Unauthenticated } from "../errors.ts";
 import { resolveBearer } from "./tokens.ts";
-import { sessionPrincipal } from "./principal.ts";
+import { sessionPrincipal } from "./sessions.ts";
 import { readSessionToken } from "./session-token.ts";
+import { requestInfo } from "../contract/request.ts";
 import type { Principal } from "./principal.ts";
 import type { Hit, Policy } from "./rate-limit.ts";
 
@@ -39,9 +40,7 @@ export async function authenticateBearer(db: Database, req: Request, count?: Pol
 /** The caller of a console request, from the next-auth session cookie. */
 export async function authenticateSession(db: Database, req: Request): Promise<Authentication> {
   const session = await readSessionToken(req);
-  const principal = session
-    ? await sessionPrincipal(db.prisma, session.userId, session.sessionId, session.ssoTenantId, session.signedInAt, session.ssoProviderId)
-    : null;
+  const principal = session ? await sessionPrincipal(db.sql, session, requestInfo(req, "")) : null;
   return { principal, authError: principal ? null : "missing" };
 }
 

@@ -1,7 +1,8 @@
 /** Periodic work of credentials and limits (server/jobs): drop what no limit reads any more. */
-import { MINUTE, type Job } from "../jobs/job.ts";
+import { HOUR, MINUTE, type Job } from "../jobs/job.ts";
 import { purgeOldFailures } from "./limits.ts";
 import { purgeEndedWindows } from "./rate-limit.ts";
+import { purgeOldSessions } from "./sessions.ts";
 
 export const authJobs: Job[] = [
   { name: "auth.failures_purge", every: MINUTE, run: async (db) => ({ auth_failures_purged: await purgeOldFailures(db.prisma) }) },
@@ -10,4 +11,5 @@ export const authJobs: Job[] = [
     every: MINUTE,
     run: async (db) => ({ rate_limit_windows_purged: await purgeEndedWindows(db.sql) }),
   },
+  { name: "auth.sessions_purge", every: HOUR, run: async (db) => ({ sessions_purged: await purgeOldSessions(db.sql) }) },
 ];

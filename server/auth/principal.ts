@@ -1,5 +1,4 @@
 /** Who is calling: a user, through an API token or a console session (or the CLI, as system). */
-import type { Tx } from "../db/client.ts";
 
 export type PlatformRole = "operator" | "support";
 export type TenantRole = "admin" | "viewer";
@@ -57,30 +56,4 @@ export function stepUpSubject(principal: Principal): string | null {
   if (principal.token) return `token:${principal.token.id}`;
   if (principal.sessionId) return `session:${principal.sessionId}`;
   return null;
-}
-
-/** The principal of a console session, from the user id its cookie carries. */
-export async function sessionPrincipal(
-  db: Tx,
-  userId: string,
-  sessionId: string | null,
-  ssoTenantId: string | null = null,
-  signedInAt?: number | null,
-  ssoProviderId: string | null = null,
-): Promise<Principal | null> {
-  const user = await db.user.findUnique({ where: { id: userId } });
-  if (!user) return null;
-  // A password reset voids the sessions signed in before it (and those too old to say when).
-  if (user.sessionsValidAfter && !(signedInAt && signedInAt >= user.sessionsValidAfter.getTime())) return null;
-  return {
-    userId: user.id,
-    email: user.email,
-    // A session from an SSO sign-in never carries the user's platform role (policy.ts).
-    platformRole: ssoTenantId ? null : asPlatformRole(user.platformRole),
-    via: "session",
-    token: null,
-    sessionId,
-    ssoTenantId,
-    ssoProviderId: ssoTenantId ? ssoProviderId : null,
-  };
 }

@@ -5,7 +5,6 @@
  * lifetime live here and nowhere else. The claim names are the cookie's wire format: sessions
  * already issued carry them, so they do not change.
  */
-import { randomUUID } from "node:crypto";
 import { encode, getToken } from "next-auth/jwt";
 import { z } from "zod";
 import { clock } from "../clock.ts";
@@ -22,9 +21,9 @@ const text = z.string().nullish().catch(null);
 const WireClaims = z.object({
   sub: z.string().min(1),
   email: text,
-  /** A stable id for this console session: step-up is attached to it. */
+  /** The session's row (server/auth/sessions.ts): the session is live while its row is; step-up is attached to it. */
   sid: text,
-  /** When the session signed in (ms): a later password reset voids it. */
+  /** When the session signed in (ms). */
   signed_in_at: z.number().nullish().catch(null),
   /** Set by an SSO sign-in: the session reaches that tenant only. */
   sso_tenant_id: text,
@@ -40,7 +39,7 @@ export interface SessionClaims {
   userId: string;
   email: string | null;
   sessionId: string | null;
-  /** Milliseconds since the epoch; null in tokens that do not say (a password reset voids those). */
+  /** Milliseconds since the epoch; null in tokens that do not say. */
   signedInAt: number | null;
   ssoTenantId: string | null;
   ssoProviderId: string | null;
@@ -50,6 +49,8 @@ export interface SessionClaims {
 /** The session a sign-in starts. */
 export interface NewSession {
   userId: string;
+  /** Its row, recorded first (server/auth/sessions.ts `startSession`). */
+  sessionId: string;
   /** next-auth's own sign-in adds the email itself; a token minted here names it. */
   email?: string;
   /** An SSO sign-in's tenant, provider and IdP subject. */
@@ -58,12 +59,12 @@ export interface NewSession {
   subject?: string;
 }
 
-/** The claims a new session starts with: a fresh session id, and now as its sign-in time. */
+/** The claims a new session starts with: its recorded id, and now as its sign-in time. */
 export function newSessionClaims(session: NewSession): WireClaims {
   return {
     sub: session.userId,
     ...(session.email ? { email: session.email } : {}),
-    sid: randomUUID(),
+    sid: session.sessionId,
     ...(session.ssoTenantId ? { sso_tenant_id: session.ssoTenantId } : {}),
     ...(session.providerId ? { sso_provider_id: session.providerId } : {}),
     ...(session.subject ? { sso_subject: session.subject } : {}),

@@ -34,6 +34,7 @@ interface TokenRow {
   email: string;
   platformRole: string | null;
   ssoTenantId: string | null;
+  ssoProviderId: string | null;
 }
 
 /** `hit`: the token's rate-limit count, when resolveBearer was asked to count the request. */
@@ -41,7 +42,7 @@ export type BearerResult = { principal: Principal; hit?: Hit } | { error: "inval
 
 const TOKEN_SELECT = `SELECT t.id, t.tenant_id AS "tenantId", t.read_only AS "readOnly", t.expires_at AS "expiresAt",
             t.revoked_at AS "revokedAt", t.last_used_at AS "lastUsedAt",
-            t.sso_tenant_id AS "ssoTenantId", u.id AS "userId", u.email, u.platform_role AS "platformRole"
+            t.sso_tenant_id AS "ssoTenantId", t.sso_provider_id AS "ssoProviderId", u.id AS "userId", u.email, u.platform_role AS "platformRole"
      FROM api_tokens t JOIN users u ON u.id = t.user_id
      WHERE t.token_hash = $1`;
 
@@ -81,6 +82,7 @@ export async function resolveBearer(sql: SqlRunner, value: string, count?: Polic
       // Minted in an SSO session: that session's restriction (policy.ts), no platform role.
       platformRole: token.ssoTenantId ? null : asPlatformRole(token.platformRole),
       ssoTenantId: token.ssoTenantId,
+      ssoProviderId: token.ssoTenantId ? token.ssoProviderId : null,
       via: "token",
       token: { id: token.id, tenantId: token.tenantId, readOnly: token.readOnly, expiresAt: token.expiresAt },
       sessionId: null,

@@ -8,6 +8,7 @@ export const EVENT_TYPES = [
   "user.login_failed",
   "user.step_up",
   "user.password_reset",
+  "user.sessions_ended",
   "invitation.created",
   "invitation.resent",
   "invitation.revoked",

@@ -7,6 +7,7 @@ import type { Database } from "../db/client.ts";
 
 export const SECOND = 1000;
 export const MINUTE = 60 * SECOND;
+export const HOUR = 60 * MINUTE;
 
 export interface JobContext {
   /** Aborted when the process stops: finish what is in hand, start nothing more. */

@@ -116,6 +116,8 @@ export async function createToken({ db, actor: { principal, request } }: Service
         tenantId: input.tenant_id ?? null,
         // The SSO restriction travels with the token: that tenant only, no platform role.
         ssoTenantId: principal.ssoTenantId ?? null,
+        // ...and its provider: disabling or deleting the provider revokes the token (server/account/sessions.ts).
+        ssoProviderId: principal.ssoTenantId ? (principal.ssoProviderId ?? null) : null,
         // A read-only caller cannot mint a writing token (it cannot reach here: writes are refused).
         readOnly: input.read_only ?? false,
         expiresAt,

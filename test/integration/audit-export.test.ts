@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, test } from "vitest";
 import { parse } from "csv-parse/sync";
 import pg from "pg";
 import { encode } from "next-auth/jwt";
+import { recordSession } from "../support/console-caller.ts";
 import { apiServer } from "../support/api-server.ts";
 import { fetchOpenApiDocument, operationAt } from "../support/openapi-document.ts";
 import { client, createToken, createUser, tenantWithMembers } from "../support/fixtures.ts";
@@ -211,7 +212,10 @@ describe("who may export", () => {
 
   test("the console route serves the same export to a signed-in session", async () => {
     const viewer = world.viewer.user;
-    const jwt = await encode({ token: { sub: viewer.id, email: viewer.email }, secret: secrets().nextauthSecret });
+    const jwt = await encode({
+      token: { sub: viewer.id, email: viewer.email, sid: await recordSession(viewer.id) },
+      secret: secrets().nextauthSecret,
+    });
     const call = (tenantId: string, cookie?: string) =>
       consoleExport.GET(
         new Request(`http://localhost/api/console/tenants/${tenantId}/audit/export?format=csv&event_type=user.created&actor_id=actor-3`, {

@@ -11,7 +11,7 @@ import { signIn } from "../../server/account/login.ts";
 import { requestPasswordReset } from "../../server/account/password-reset.ts";
 import { changePassword } from "../../server/account/service.ts";
 import { stepUp } from "../../server/auth/step-up.ts";
-import { sessionPrincipal } from "../../server/auth/principal.ts";
+import { sessionPrincipalOf } from "../support/console-caller.ts";
 import { AppError } from "../../server/errors.ts";
 import { createUser, db } from "../support/fixtures.ts";
 
@@ -19,8 +19,8 @@ const PARALLEL = 25;
 const from = (ip: string) => ({ requestId: "t", ip, userAgent: "vitest/1.0" });
 
 async function sessionOf(userId: string) {
-  const principal = await sessionPrincipal(await db(), userId, `session-${userId}`, null, Date.now());
-  return { db: await database(), actor: { principal: principal!, request: from("203.0.113.40") } };
+  const principal = await sessionPrincipalOf(userId);
+  return { db: await database(), actor: { principal, request: from("203.0.113.40") } };
 }
 
 const codeOf = (result: PromiseSettledResult<unknown>) =>

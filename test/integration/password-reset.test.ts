@@ -1,10 +1,12 @@
 import { describe, expect, test } from "vitest";
-import { client, createUser, db } from "../support/fixtures.ts";
+import { client, createToken, createUser, db } from "../support/fixtures.ts";
 import { linkIn } from "../support/smtp.ts";
 import { mailServers } from "../support/mail-servers.ts";
 import { checkCredentials } from "../../server/account/users.ts";
-import { sessionPrincipal } from "../../server/auth/principal.ts";
+import { sessionPrincipal } from "../../server/auth/sessions.ts";
 import { clock } from "../../server/clock.ts";
+import { database } from "../../server/db/client.ts";
+import { recordSession } from "../support/console-caller.ts";
 
 const servers = mailServers();
 
@@ -17,8 +19,8 @@ function anonymous() {
   const c = client(servers.api.url);
   return {
     request: (email: string) => c.post("/api/v1/auth/password-reset", { email }, { "x-forwarded-for": ip }),
-    confirm: (token: string, password: string) =>
-      c.post("/api/v1/auth/password-reset/confirm", { token, password }, { "x-forwarded-for": ip }),
+    confirm: (token: string, password: string, extra: Record<string, unknown> = {}) =>
+      c.post("/api/v1/auth/password-reset/confirm", { token, password, ...extra }, { "x-forwarded-for": ip }),
   };
 }
 
@@ -27,17 +29,18 @@ async function resetLink(email: string, skip = 0) {
 }
 
 describe("password reset", () => {
-  test("a known email gets a mail; the link sets the password once and voids older sessions", async () => {
+  test("a known email gets a mail; the link sets the password once and ends every session", async () => {
     const user = await createUser({ password: "old-password-1" });
     const caller = anonymous();
-    const signedInBefore = clock.now().getTime() - 1000;
+    const before = [await recordSession(user.id), await recordSession(user.id)];
+    const apiToken = await createToken(user.id);
     const res = await caller.request(user.email.toUpperCase());
     expect(res.status).toBe(202);
     const token = await resetLink(user.email);
 
     const done = await caller.confirm(token, "new-password-2");
     expect(done.status, done.text).toBe(200);
-    expect(done.json).toEqual({ email: user.email });
+    expect(done.json).toEqual({ email: user.email, sessions_ended: 2, tokens_revoked: 0 });
     expect(await checkCredentials(await db(), user.email, "new-password-2")).not.toBeNull();
     expect(await checkCredentials(await db(), user.email, "old-password-1")).toBeNull();
 
@@ -45,11 +48,32 @@ describe("password reset", () => {
     expect(again.status).toBe(404);
     expect(await checkCredentials(await db(), user.email, "new-password-2")).not.toBeNull();
 
-    // A console session from before the reset no longer resolves; one signed in after it does.
-    expect(await sessionPrincipal(await db(), user.id, "s1", null, signedInBefore)).toBeNull();
-    expect(await sessionPrincipal(await db(), user.id, "s2", null, clock.now().getTime() + 1)).not.toBeNull();
+    // The sessions from before the reset no longer resolve (copies of their cookies neither); a
+    // session signed in after it does. API tokens live on unless the reset asked to revoke them.
+    const { sql } = await database();
+    for (const sessionId of before) expect(await sessionPrincipal(sql, { userId: user.id, sessionId })).toBeNull();
+    expect(await sessionPrincipal(sql, { userId: user.id, sessionId: await recordSession(user.id) })).not.toBeNull();
+    expect((await client(servers.api.url, apiToken).get("/api/v1/me")).status).toBe(200);
     const events = await (await db()).auditEvent.findMany({ where: { eventType: "user.password_reset", targetId: user.id } });
     expect(events).toHaveLength(1);
+  });
+
+  test("revoke_tokens: true revokes every API token of the account with the sessions", async () => {
+    const user = await createUser({ password: "old-password-1" });
+    const other = await createUser({ password: "old-password-1" });
+    const mine = [await createToken(user.id), await createToken(user.id)];
+    const theirs = await createToken(other.id);
+    const caller = anonymous();
+    await caller.request(user.email);
+    const done = await caller.confirm(await resetLink(user.email), "new-password-2", { revoke_tokens: true });
+    expect(done.status, done.text).toBe(200);
+    expect(done.json).toMatchObject({ tokens_revoked: 2 });
+    for (const token of mine) expect((await client(servers.api.url, token).get("/api/v1/me")).status).toBe(401);
+    expect((await client(servers.api.url, theirs).get("/api/v1/me")).status).toBe(200);
+    const [event] = await (await db()).auditEvent.findMany({ where: { eventType: "user.password_reset", targetId: user.id } });
+    expect(event?.details).toMatchObject({ tokens_revoked: 2, sessions_ended: 0 });
+    const bad = await caller.confirm("x".repeat(20), "new-password-3", { revoke_tokens: "yes" });
+    expect(bad.json.errors?.[0]?.path, bad.text).toBe("revoke_tokens");
   });
 
   test("an unknown email gets the same answer and no mail", async () => {

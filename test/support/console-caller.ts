@@ -8,6 +8,10 @@ import { encode } from "next-auth/jwt";
 import { createCallerFactory } from "../../server/trpc/init.ts";
 import { appRouter } from "../../server/app/router.ts";
 import { createConsoleContext } from "../../server/trpc/create-context.ts";
+import { database } from "../../server/db/client.ts";
+import { startSession } from "../../server/auth/sessions.ts";
+import type { Principal } from "../../server/auth/principal.ts";
+import { sessionPrincipal } from "../../server/auth/sessions.ts";
 
 const createCaller = createCallerFactory(appRouter);
 
@@ -17,8 +21,28 @@ export async function consoleCaller(cookieHeader: string) {
   return createCaller(await createConsoleContext(req, "test"));
 }
 
-/** A plain console session cookie for a user (as a password sign-in would give); `sid` names the session. */
+/**
+ * A live console session of a user, recorded as a password sign-in records it (its row in
+ * console_sessions, server/auth/sessions.ts); `sid` names it. Answers its id.
+ */
+export async function recordSession(userId: string, sid: string = randomUUID()): Promise<string> {
+  const { sql } = await database();
+  // A test may name the same session twice (consoleAs): the first call recorded it.
+  const [known] = await sql.query(`SELECT 1 FROM console_sessions WHERE id = $1 AND user_id = $2::uuid`, [sid, userId]);
+  return known ? sid : startSession(sql, { userId, id: sid, request: { ip: "127.0.0.1", userAgent: "vitest" } });
+}
+
+/** The principal of a live password session of this user, as a console request would resolve it. */
+export async function sessionPrincipalOf(userId: string, sid?: string): Promise<Principal> {
+  const sessionId = await recordSession(userId, sid);
+  const principal = await sessionPrincipal((await database()).sql, { userId, sessionId });
+  if (!principal) throw new Error(`no principal for the session just recorded for ${userId}`);
+  return principal;
+}
+
+/** A plain console session cookie for a user (as a password sign-in would give), its session recorded; `sid` names it. */
 export async function passwordSessionCookie(userId: string, sid: string = randomUUID()): Promise<string> {
+  await recordSession(userId, sid);
   const value = await encode({ token: { sub: userId, sid }, secret: process.env.NEXTAUTH_SECRET! });
   return `next-auth.session-token=${value}`;
 }

@@ -13,6 +13,7 @@ import { type Database, type Tx, sqlIn } from "../../db/client.ts";
 import type { RequestInfo, TenantRole } from "../../auth/principal.ts";
 import { emitEvent, type EventActor } from "../../events/emit.ts";
 import { log } from "../../log.ts";
+import { startSession } from "../../auth/sessions.ts";
 import { storeTestResult } from "./pending.ts";
 import { issueCode } from "../broker/grants.ts";
 import { errorLocation } from "../broker/oauth.ts";
@@ -92,10 +93,14 @@ export const completeSignIn: CompleteSignIn = async (db, pending, provider, outc
     if (!pending?.broker) return { location: loginErrorPath("invalid_response"), session: null };
     return { location: await issueCode(db, { ...pending, broker: pending.broker }, provider, profile, request), session: null };
   }
-  const userId = await db.prisma.$transaction((tx) => signInMember(tx, provider, profile, request));
+  const session = await db.prisma.$transaction(async (tx) => {
+    const userId = await signInMember(tx, provider, profile, request);
+    const start = { userId, ssoTenantId: provider.tenantId, providerId: provider.id, request };
+    return { userId, sessionId: await startSession(sqlIn(tx), start) };
+  });
   return {
     location: pending?.returnTo ?? `/tenants/${provider.tenantId}`,
-    session: { userId, ssoTenantId: provider.tenantId, providerId: provider.id, subject: profile.id },
+    session: { ...session, ssoTenantId: provider.tenantId, providerId: provider.id, subject: profile.id },
   } satisfies SignInResult;
 };
 

@@ -174,11 +174,12 @@ export type SignInOutcome = { ok: true; profile: SsoProfile } | { ok: false; err
 /**
  * What the route does with the browser after completion: redirect to `location` and, when
  * `session` is set, issue the console session cookie first (the route owns cookies; the spine
- * knows nothing of HTTP). The session carries the SSO restriction: `ssoTenantId`.
+ * knows nothing of HTTP). The session, already recorded (server/auth/sessions.ts), carries the SSO
+ * restriction: `ssoTenantId`.
  */
 export interface SignInResult {
   location: string;
-  session: { userId: string; ssoTenantId: string; providerId: string; subject?: string } | null;
+  session: { userId: string; sessionId: string; ssoTenantId: string; providerId: string; subject?: string } | null;
 }
 
 /**

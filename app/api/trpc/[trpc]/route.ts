@@ -30,7 +30,13 @@ async function handler(request: Request) {
     req,
     router: appRouter,
     createContext: () => createConsoleContext(req, requestId),
-    responseMeta: () => ({ headers: new Headers({ "X-Request-Id": requestId }) }),
+    responseMeta: ({ ctx }) => {
+      const headers = new Headers({ "X-Request-Id": requestId });
+      // A procedure that starts a new session (the password change) hands its cookie on.
+      const cookie = ctx?.response.headers["Set-Cookie"];
+      if (cookie) headers.set("Set-Cookie", cookie);
+      return { headers };
+    },
     onError({ error, path }) {
       if (error.code === "INTERNAL_SERVER_ERROR" && error.cause?.name !== "AppError") {
         log.error("console call failed", { request_id: requestId, path, ...errorFields(error.cause ?? error) });
