@@ -107,7 +107,7 @@ function Account() {
 export function ProfileView() {
   return (
     <>
-      <PageHeader title="Profile" description="Your account and where it has access." />
+      <PageHeader title="Profile" description="Your account, where it has access and where it is signed in." />
       <div className="space-y-6">
         <Account />
         <SessionsCard />
