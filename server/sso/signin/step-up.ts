@@ -5,7 +5,7 @@
  * pending request (purpose "stepup") is bound to that one console session. On return, the profile
  * must be the session's person (same provider, same email and, when the session knows it, same
  * subject) and it must have authenticated within the step-up (./reauthentication.ts: OIDC
- * `auth_time` when the OP sends it, SAML `AuthnInstant` always).
+ * `auth_time`, SAML `AuthnInstant`, both required).
  * Then the session is marked fresh exactly as the password path does (server/auth/step-up.ts),
  * with `user.step_up` method "sso". Any refusal writes `sso.login_failed` and marks nothing.
  *
@@ -110,12 +110,15 @@ async function refusalOf(
   if (!user || profile.email !== user.email.toLowerCase() || (session.subject !== null && profile.id !== session.subject)) {
     return new SsoRefused("different_user", "the identity provider signed in someone other than the person whose session asked");
   }
-  // OIDC: auth_time is optional in the specification, so it is checked when the OP sends it. SAML's
-  // AuthnInstant is mandatory and the SAML half checks it itself (server/sso/saml/handler.ts).
+  // OIDC: a step-up asks with max_age=0, and then the ID token MUST carry auth_time (OpenID Connect
+  // Core 3.1.2.1): without it nothing shows anyone signed in again, so it is refused. SAML's
+  // AuthnInstant is checked by the SAML half itself (server/sso/saml/handler.ts).
+  if (provider.protocol !== "oidc") return null;
   const authTime = profile.raw_attributes.auth_time;
-  return provider.protocol === "oidc" && typeof authTime === "number"
-    ? reauthenticationRefusal(pending.createdAt, new Date(authTime * 1000))
-    : null;
+  if (typeof authTime !== "number") {
+    return new SsoRefused("not_reauthenticated", "the identity provider did not say when the person signed in (no auth_time)");
+  }
+  return reauthenticationRefusal(pending.createdAt, new Date(authTime * 1000));
 }
 
 /** The end of an SSO step-up (called by the callback for purpose "stepup"): where the popup goes. */
