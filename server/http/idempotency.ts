@@ -16,6 +16,7 @@ import type { SqlRunner } from "../db/sql.ts";
 import { AppError } from "../errors.ts";
 import { BODY_METHODS } from "./body.ts";
 import type { Admitted } from "./exchange.ts";
+import { requirePrincipal } from "../auth/credentials.ts";
 
 export const KEY_TTL_SECONDS = 24 * 60 * 60;
 /** A claim whose request died (process killed) can be taken over after this long. */
@@ -36,12 +37,15 @@ const REPLAYED_HEADERS = ["content-type", "location", "www-authenticate"];
  * The REST edge's idempotency stage: `respond` runs once per key, and a later request with the
  * key gets its stored response. Applies to a body method's request with an Idempotency-Key from
  * a bearer caller (the key's scope and the stored body's encryption both come from the token).
+ * The token must still authenticate (the rate-limit stage resolved it): a revoked or expired one
+ * is answered 401 here, before a key is claimed or a stored answer (maybe a secret) replayed.
  */
 export async function idempotent(x: Admitted, respond: () => Promise<Response>): Promise<Response> {
   const key = x.req.headers.get("idempotency-key");
   const credential = x.bearer;
   if (key === null || !BODY_METHODS.has(x.method) || !credential) return respond();
 
+  requirePrincipal(x.context);
   validateKey(key);
   const { sql } = x.context.db;
   const claimed = await claim(sql, scopeOf(credential), key, fingerprint(x.method, x.path + x.url.search, x.raw));
