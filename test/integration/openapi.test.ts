@@ -111,6 +111,7 @@ describe("GET /api/v1/openapi.json", () => {
       "last_name",
       "groups",
       "idp_id",
+      "issuer",
       "tenant_id",
       "provider_id",
       "provider_type",

@@ -55,7 +55,8 @@ describe("the broker flow", () => {
       first_name: "Ada",
       last_name: "Lovelace",
       groups: ["engineering"],
-      idp_id: op.issuer,
+      idp_id: who.sub,
+      issuer: op.issuer,
       tenant_id: oidc.tenantId,
       provider_id: oidc.providerId,
       provider_type: "oidc",
@@ -126,7 +127,8 @@ describe("the broker flow", () => {
       provider_id: created.json.id,
       provider_type: "saml",
       protocol: "saml",
-      idp_id: idp.entityId,
+      idp_id: email,
+      issuer: idp.entityId,
     });
     expect((await readProfile(api.url, token.json.access_token)).json.email).toBe(email);
     expect(await (await db()).user.findUnique({ where: { email } })).toBeNull();

@@ -92,7 +92,10 @@ export interface BrokerProfile {
   first_name: string | null;
   last_name: string | null;
   groups: string[];
+  /** The person's id at the IdP, as the IdP sent it: OIDC `sub`, SAML NameID (WorkOS's `idp_id`). */
   idp_id: string;
+  /** Which IdP vouched: the OIDC issuer, or the SAML Issuer / entity ID. */
+  issuer: string;
   tenant_id: string;
   provider_id: string;
   provider_type: string;
