@@ -88,6 +88,8 @@ const EnvSchema = z.object({
     .default(2557),
   // API rate limits (server/auth/rate-limit.ts): requests per window; 0 turns that limit off.
   RATE_LIMIT_PER_TOKEN: count("RATE_LIMIT_PER_TOKEN", 600),
+  // Audit appends (single and batch) per token, counted apart from RATE_LIMIT_PER_TOKEN.
+  RATE_LIMIT_PER_TOKEN_INGEST: count("RATE_LIMIT_PER_TOKEN_INGEST", 6000),
   RATE_LIMIT_PER_IP: count("RATE_LIMIT_PER_IP", 60),
   RATE_LIMIT_WINDOW_SECONDS: count("RATE_LIMIT_WINDOW_SECONDS", 60, 86_400).refine(
     (n) => n > 0,

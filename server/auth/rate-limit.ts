@@ -1,5 +1,6 @@
 /**
- * API rate limits: a fixed window per API token, and per client address for requests
+ * API rate limits: a fixed window per API token (audit ingestion, the appends, has a quota of
+ * its own, counted apart from the token's other calls), and per client address for requests
  * without a valid token. The count is a row in Postgres moved by one upsert, so all instances
  * share it and a restart does not reset it; the window is timed by the database's clock, so
  * instances with skewed clocks agree too. A window starts at its partition's first request.
@@ -15,7 +16,9 @@ import type { SqlRunner } from "../db/sql.ts";
 import { env } from "../env.ts";
 
 export interface Policy {
-  name: "per-token" | "per-ip";
+  name: "per-token" | "per-token-ingest" | "per-ip";
+  /** What its windows' keys start with, before the token id or the address: each policy counts apart. */
+  partition: "token" | "token-ingest" | "ip";
   quota: number;
   windowSeconds: number;
   /** Requests an instance claims per upsert: 1 (exact) up to 50, at most 2% of the quota. */
@@ -51,13 +54,16 @@ export function countRequestSql(source: string, p: { window: string; quota: stri
      RETURNING hits, greatest(1, ceil(extract(epoch FROM window_end - now()) * 1000))::int AS "resetMs"`;
 }
 
-function policy(name: Policy["name"], quota: number): Policy | null {
+function policy(name: Policy["name"], partition: Policy["partition"], quota: number): Policy | null {
   if (quota === 0) return null;
-  return { name, quota, windowSeconds: env().RATE_LIMIT_WINDOW_SECONDS, lease: Math.max(1, Math.min(50, Math.floor(quota / 50))) };
+  const lease = Math.max(1, Math.min(50, Math.floor(quota / 50)));
+  return { name, partition, quota, windowSeconds: env().RATE_LIMIT_WINDOW_SECONDS, lease };
 }
 
-export const tokenPolicy = () => policy("per-token", env().RATE_LIMIT_PER_TOKEN);
-export const addressPolicy = () => policy("per-ip", env().RATE_LIMIT_PER_IP);
+export const tokenPolicy = () => policy("per-token", "token", env().RATE_LIMIT_PER_TOKEN);
+/** Audit appends: an application may record every event as it happens, so its own, larger quota. */
+export const ingestPolicy = () => policy("per-token-ingest", "token-ingest", env().RATE_LIMIT_PER_TOKEN_INGEST);
+export const addressPolicy = () => policy("per-ip", "ip", env().RATE_LIMIT_PER_IP);
 
 interface Lease {
   /** Requests claimed and not yet served. */
@@ -104,7 +110,7 @@ export function granted(policy: Policy, key: string, { hits, resetMs }: Hit): Us
 export async function hitAddress(sql: SqlRunner, ip: string | null): Promise<Usage | null> {
   const p = addressPolicy();
   if (!p) return null;
-  const key = `ip:${ip ?? "unknown"}`;
+  const key = `${p.partition}:${ip ?? "unknown"}`;
   const leased = takeLeased(p, key);
   if (leased) return leased;
   const [row] = await sql.query<Hit>(countRequestSql("(VALUES ($1::text)) AS s(key)", { window: "$2", quota: "$3", lease: "$4" }), [

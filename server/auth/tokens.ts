@@ -48,7 +48,7 @@ const TOKEN_SELECT = `SELECT t.id, t.tenant_id AS "tenantId", t.read_only AS "re
 
 /** The lookup and the rate-limit count of a live token in one statement (one round trip). */
 const TOKEN_SELECT_COUNTED = `WITH token AS (${TOKEN_SELECT}),
-  hit AS (${countRequestSql(`(SELECT 'token:' || id AS key FROM token WHERE "revokedAt" IS NULL AND ("expiresAt" IS NULL OR "expiresAt" > now())) AS live`, { window: "$2", quota: "$3", lease: "$4" })})
+  hit AS (${countRequestSql(`(SELECT $5::text || id AS key FROM token WHERE "revokedAt" IS NULL AND ("expiresAt" IS NULL OR "expiresAt" > now())) AS live`, { window: "$2", quota: "$3", lease: "$4" })})
   SELECT token.*, hit.hits, hit."resetMs" FROM token LEFT JOIN hit ON true`;
 
 /**
@@ -63,7 +63,9 @@ export async function resolveBearer(sql: SqlRunner, value: string, count?: Polic
   // is shared with the same token's concurrent requests (sharedRead: asked after each arrived).
   type Row = TokenRow & { hits?: number | null; resetMs?: number | null };
   const [token] = count
-    ? await sql.query<Row>(TOKEN_SELECT_COUNTED, [hashToken(value), count.windowSeconds, count.quota, count.lease], { prepare: true })
+    ? await sql.query<Row>(TOKEN_SELECT_COUNTED, [hashToken(value), count.windowSeconds, count.quota, count.lease, `${count.partition}:`], {
+        prepare: true,
+      })
     : await sharedRead<Row>(sql, TOKEN_SELECT, [hashToken(value)], { prepare: true });
   if (!token || token.revokedAt || (token.expiresAt && token.expiresAt <= now)) {
     return { error: "invalid_token" };

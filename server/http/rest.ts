@@ -30,6 +30,8 @@ import { openExchange, type Admitted, type Exchange } from "./exchange.ts";
 
 /** Streamed, so served here rather than through the tRPC adapter (which buffers JSON). */
 const AUDIT_EXPORT_PATH = /^\/tenants\/([^/]+)\/audit\/export\/?$/;
+/** Audit appends, one event or a batch: counted under the token's ingest quota, not its general one. */
+const AUDIT_APPEND_PATH = /^\/tenants\/[^/]+\/audit(\/batch)?\/?$/;
 
 export function handleRest(req: Request): Promise<Response> {
   return underRateLimit(req, serve);
@@ -66,12 +68,14 @@ export async function underRateLimit(req: Request, next: (x: Admitted) => Promis
 
 /**
  * The rate-limit stage: the caller, and its count in `usage`. A token's request is served from
- * this instance's lease on it, or counted inside its lookup; callers without a valid token are
- * counted by address.
+ * this instance's lease on it, or counted inside its lookup, under the token's ingest quota for
+ * an audit append and its general one otherwise; callers without a valid token are counted by
+ * address.
  */
 async function admit(x: Exchange): Promise<Admitted> {
-  const tokenPolicy = rateLimit.tokenPolicy();
-  const leaseKey = x.bearer ? `bearer:${hashToken(x.bearer)}` : null;
+  const ingest = x.method === "POST" && AUDIT_APPEND_PATH.test(x.path);
+  const tokenPolicy = ingest ? rateLimit.ingestPolicy() : rateLimit.tokenPolicy();
+  const leaseKey = x.bearer && tokenPolicy ? `${tokenPolicy.partition}:bearer:${hashToken(x.bearer)}` : null;
   const leased = tokenPolicy && leaseKey ? rateLimit.takeLeased(tokenPolicy, leaseKey) : null;
   const auth = await authenticateBearer(await database(), x.req, leased ? null : tokenPolicy);
   const context = await createRestContext(x.req, x.requestId, auth);

@@ -9,7 +9,12 @@ describe("environment", () => {
     expect(env.DATABASE_URL).toBeUndefined();
     expect(env.INTERNAL_CRON).toBe("on");
     expect(env.OUTBOUND_ALLOW_PRIVATE).toBe(false);
-    expect(env).toMatchObject({ RATE_LIMIT_PER_TOKEN: 600, RATE_LIMIT_PER_IP: 60, RATE_LIMIT_WINDOW_SECONDS: 60 });
+    expect(env).toMatchObject({
+      RATE_LIMIT_PER_TOKEN: 600,
+      RATE_LIMIT_PER_TOKEN_INGEST: 6000,
+      RATE_LIMIT_PER_IP: 60,
+      RATE_LIMIT_WINDOW_SECONDS: 60,
+    });
   });
 
   test("a rate limit of 0 is off, not invalid", () => {
