@@ -16,9 +16,9 @@ import type { SqlRunner } from "../db/sql.ts";
 import { env } from "../env.ts";
 
 export interface Policy {
-  name: "per-token" | "per-token-ingest" | "per-ip";
+  name: "per-token" | "per-token-ingest" | "per-ip" | "per-ip-console";
   /** What its windows' keys start with, before the token id or the address: each policy counts apart. */
-  partition: "token" | "token-ingest" | "ip";
+  partition: "token" | "token-ingest" | "ip" | "console-ip";
   quota: number;
   windowSeconds: number;
   /** Requests an instance claims per upsert: 1 (exact) up to 50, at most 2% of the quota. */
@@ -64,6 +64,8 @@ export const tokenPolicy = () => policy("per-token", "token", env().RATE_LIMIT_P
 /** Audit appends: an application may record every event as it happens, so its own, larger quota. */
 export const ingestPolicy = () => policy("per-token-ingest", "token-ingest", env().RATE_LIMIT_PER_TOKEN_INGEST);
 export const addressPolicy = () => policy("per-ip", "ip", env().RATE_LIMIT_PER_IP);
+/** Every request to the console's, sign-in's and SSO's routes, per address, where it enters (server/ops/entry-limit.ts). */
+export const consolePolicy = () => policy("per-ip-console", "console-ip", env().RATE_LIMIT_PER_IP_CONSOLE);
 
 interface Lease {
   /** Requests claimed and not yet served. */
@@ -106,9 +108,8 @@ export function granted(policy: Policy, key: string, { hits, resetMs }: Hit): Us
   };
 }
 
-/** Counts one request of a caller without a valid token against its address. */
-export async function hitAddress(sql: SqlRunner, ip: string | null): Promise<Usage | null> {
-  const p = addressPolicy();
+/** Counts one request against its address: by default a REST call without a valid token. */
+export async function hitAddress(sql: SqlRunner, ip: string | null, p = addressPolicy()): Promise<Usage | null> {
   if (!p) return null;
   const key = `${p.partition}:${ip ?? "unknown"}`;
   const leased = takeLeased(p, key);
@@ -120,6 +121,11 @@ export async function hitAddress(sql: SqlRunner, ip: string | null): Promise<Usa
     p.lease,
   ]);
   return granted(p, key, row!);
+}
+
+/** The 429's detail: which limit, and when to come back. */
+export function limitedDetail({ policy, resetSeconds }: Usage): string {
+  return `Rate limit "${policy.name}" exceeded: ${policy.quota} requests per ${policy.windowSeconds} s; retry after ${resetSeconds} s`;
 }
 
 /** RateLimit-Policy and RateLimit as structured fields, plus Retry-After when limited. */

@@ -85,9 +85,8 @@ async function admit(x: Exchange): Promise<Admitted> {
   return Object.assign(x, { context });
 }
 
-function tooManyRequests(x: Exchange, { policy, resetSeconds }: rateLimit.Usage): Response {
-  const detail = `Rate limit "${policy.name}" exceeded: ${policy.quota} requests per ${policy.windowSeconds} s; retry after ${resetSeconds} s`;
-  return problemResponse({ code: "rate_limited", detail }, x.requestId, x.url.origin);
+function tooManyRequests(x: Exchange, usage: rateLimit.Usage): Response {
+  return problemResponse({ code: "rate_limited", detail: rateLimit.limitedDetail(usage) }, x.requestId, x.url.origin);
 }
 
 function streamedExport(x: Admitted): Promise<Response> | null {

@@ -13,7 +13,8 @@ import { log, errorFields } from "../log.ts";
 import { SECURITY_HEADERS } from "../../security-headers.mjs";
 import { isDraining } from "./draining.ts";
 import { observeHttpRequest } from "./metrics.ts";
-import { directFor, labelOf, refuseAtEntry, routeFor, type Handler } from "./routes.ts";
+import { directFor, labelOf, refuseAtEntry, routeFor, type Handler, type Route } from "./routes.ts";
+import { limitAtEntry } from "./entry-limit.ts";
 import { HSTS, servedOverHttps } from "./csp.ts";
 
 /**
@@ -34,6 +35,16 @@ export interface AppServer {
    * `{ forced: true }` if requests were still running at the deadline (they are cut then).
    */
   drain(timeoutMs: number): Promise<{ forced: boolean }>;
+}
+
+/** Next's routes: those open to callers without a token are counted per address first (entry-limit.ts). */
+async function serveThroughNext(route: Route | undefined, req: IncomingMessage, res: ServerResponse, fallback: Fallback): Promise<void> {
+  if (route?.perIp) {
+    const { refused, headers } = await limitAtEntry(route, req);
+    if (refused) return sendWebResponse(res, refused);
+    for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
+  }
+  await fallback(req, res);
 }
 
 function serveDirect(handler: Handler, request: Request, res: ServerResponse): void {
@@ -75,7 +86,7 @@ export function createAppServer(fallback: Fallback): AppServer {
 
     const direct = directFor(route, req.method ?? "GET");
     if (!direct) {
-      void fallback(req, res);
+      void serveThroughNext(route, req, res, fallback);
       return;
     }
     const origin = `http://${req.headers.host ?? "localhost"}`;

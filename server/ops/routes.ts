@@ -46,10 +46,18 @@ export interface Route {
    * route refuses them (server/http/node.ts isCrossSiteWrite).
    */
   crossSite?: true;
+  /**
+   * Answers callers without an API token at Next's cost (sign-in hashes a password, the broker
+   * looks up a client and its secret): every request is counted per client address where it
+   * enters, and refused past RATE_LIMIT_PER_IP_CONSOLE before Next runs (entry-limit.ts).
+   */
+  perIp?: true;
 }
 
 /** A row whose route file is where Next looks for `path`: app/<path>/route.ts. */
 const route = (path: string, label: Route["label"], direct?: Direct): Route => ({ path, label, file: `app${path}/route.ts`, direct });
+/** A row Next serves to callers without a token: limited per client address at entry. */
+const perIpRoute = (path: string, label: string): Route => ({ ...route(path, label), perIp: true });
 
 const READS: ReadonlySet<string> = new Set(["GET", "HEAD"]);
 
@@ -61,17 +69,17 @@ export const ROUTES: readonly Route[] = [
   route("/api/metrics", "/api/metrics", { handler: metricsResponse, methods: READS }),
   route("/api/cron", "/api/cron"),
   route("/api/cron/webhooks", "/api/cron/webhooks"),
-  route("/api/trpc/[trpc]", "/api/trpc/{procedure}"),
-  route("/api/auth/[...nextauth]", "/api/auth/{action}"),
+  perIpRoute("/api/trpc/[trpc]", "/api/trpc/{procedure}"),
+  perIpRoute("/api/auth/[...nextauth]", "/api/auth/{action}"),
   route("/api/console/tenants/[tenantId]/audit/export", "/api/console/tenants/{tenant_id}/audit/export"),
-  route("/api/sso/signin", "/api/sso/signin"),
-  route("/api/sso/authorize", "/api/sso/authorize"),
-  route("/api/sso/token", "/api/sso/token"),
-  route("/api/sso/profile", "/api/sso/profile"),
-  route("/api/sso/oidc/[providerId]/callback", "/api/sso/oidc/{provider_id}/callback"),
-  route("/api/sso/saml/[providerId]/metadata", "/api/sso/saml/{provider_id}/metadata"),
-  route("/api/sso/saml/[providerId]/post", "/api/sso/saml/{provider_id}/post"),
-  { ...route("/api/sso/saml/[providerId]/acs", "/api/sso/saml/{provider_id}/acs"), crossSite: true },
+  perIpRoute("/api/sso/signin", "/api/sso/signin"),
+  perIpRoute("/api/sso/authorize", "/api/sso/authorize"),
+  perIpRoute("/api/sso/token", "/api/sso/token"),
+  perIpRoute("/api/sso/profile", "/api/sso/profile"),
+  perIpRoute("/api/sso/oidc/[providerId]/callback", "/api/sso/oidc/{provider_id}/callback"),
+  perIpRoute("/api/sso/saml/[providerId]/metadata", "/api/sso/saml/{provider_id}/metadata"),
+  perIpRoute("/api/sso/saml/[providerId]/post", "/api/sso/saml/{provider_id}/post"),
+  { ...perIpRoute("/api/sso/saml/[providerId]/acs", "/api/sso/saml/{provider_id}/acs"), crossSite: true },
   // Any other /api path: a problem+json 404 rather than an HTML page.
   route("/api/[...path]", "{unmatched}"),
   route("/favicon.ico", "/favicon.ico"),

@@ -10,6 +10,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { readWebRequest, sendWebResponse, settleClientAddress } from "../../server/http/node.ts";
 import { env } from "../../server/env.ts";
 import { directFor, refuseAtEntry, routeFor, type Handler } from "../../server/ops/routes.ts";
+import { limitAtEntry } from "../../server/ops/entry-limit.ts";
 import { nextSegments, paramsOf } from "../../server/ops/path-trie.ts";
 
 type RouteHandler = (req: Request, ctx: { params: Promise<Record<string, string | string[]>> }) => Response | Promise<Response>;
@@ -57,11 +58,16 @@ export async function startApi(port = 0): Promise<TestApi> {
     try {
       const address = server.address() as AddressInfo;
       // As the production server (server/ops/http-server.ts): the client address is settled
-      // first, and a write another site made a browser send with its cookies is refused.
+      // first, a write another site made a browser send with its cookies is refused, and the
+      // routes open to callers without a token are counted per address.
       settleClientAddress(req, env().TRUST_PROXY);
       const pathname = new URL(req.url ?? "/", "http://127.0.0.1").pathname;
-      const refused = refuseAtEntry(routeFor(pathname), req, env().TRUST_PROXY);
+      const route = routeFor(pathname);
+      const refused = refuseAtEntry(route, req, env().TRUST_PROXY);
       if (refused) return await sendWebResponse(res, refused);
+      const limited = await limitAtEntry(route, req);
+      if (limited.refused) return await sendWebResponse(res, limited.refused);
+      for (const [name, value] of Object.entries(limited.headers)) res.setHeader(name, value);
       const served = await servedBy(req.method ?? "GET", pathname);
       const request = await readWebRequest(req, `http://127.0.0.1:${address.port}`, { aside: served?.bodyAside });
       await sendWebResponse(res, served ? await served.handler(request) : new Response("not found", { status: 404 }));

@@ -22,6 +22,7 @@ process.env.AUDIT_SIGNING_KEY ??= generateKeyPairSync("ed25519").privateKey.expo
 process.env.RATE_LIMIT_PER_TOKEN ??= "1000000";
 process.env.RATE_LIMIT_PER_IP ??= "1000000";
 process.env.RATE_LIMIT_PER_TOKEN_INGEST ??= "1000000";
+process.env.RATE_LIMIT_PER_IP_CONSOLE ??= "1000000";
 
 const db = connectPostgres(url, 20);
 setDatabase(db);

@@ -13,6 +13,7 @@ describe("environment", () => {
       RATE_LIMIT_PER_TOKEN: 600,
       RATE_LIMIT_PER_TOKEN_INGEST: 6000,
       RATE_LIMIT_PER_IP: 60,
+      RATE_LIMIT_PER_IP_CONSOLE: 1200,
       RATE_LIMIT_WINDOW_SECONDS: 60,
     });
   });
