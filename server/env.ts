@@ -92,7 +92,7 @@ const EnvSchema = z.object({
   RATE_LIMIT_PER_TOKEN_INGEST: count("RATE_LIMIT_PER_TOKEN_INGEST", 6000),
   RATE_LIMIT_PER_IP: count("RATE_LIMIT_PER_IP", 60),
   // Every request per address to the routes Next serves that take calls without a token:
-  // /api/trpc, /api/auth/*, /api/sso/* (server/ops/entry-limit.ts).
+  // /api/trpc, /api/auth/*, /api/sso/*, the console's export (server/ops/entry-limit.ts).
   RATE_LIMIT_PER_IP_CONSOLE: count("RATE_LIMIT_PER_IP_CONSOLE", 1200),
   RATE_LIMIT_WINDOW_SECONDS: count("RATE_LIMIT_WINDOW_SECONDS", 60, 86_400).refine(
     (n) => n > 0,

@@ -71,7 +71,7 @@ export const ROUTES: readonly Route[] = [
   route("/api/cron/webhooks", "/api/cron/webhooks"),
   perIpRoute("/api/trpc/[trpc]", "/api/trpc/{procedure}"),
   perIpRoute("/api/auth/[...nextauth]", "/api/auth/{action}"),
-  route("/api/console/tenants/[tenantId]/audit/export", "/api/console/tenants/{tenant_id}/audit/export"),
+  perIpRoute("/api/console/tenants/[tenantId]/audit/export", "/api/console/tenants/{tenant_id}/audit/export"),
   perIpRoute("/api/sso/signin", "/api/sso/signin"),
   perIpRoute("/api/sso/authorize", "/api/sso/authorize"),
   perIpRoute("/api/sso/token", "/api/sso/token"),

@@ -68,6 +68,7 @@ test("the production server refuses an address past its quota before Next sees t
   // One count for every route of the kind: the console's procedures and sign-in are refused too.
   await expectRefused(await trpcRequest(appUrl, ip));
   await expectRefused(await fetch(`${appUrl}/api/auth/callback/credentials`, { method: "POST", headers: from(ip) }));
+  await expectRefused(await fetch(`${appUrl}/api/console/tenants/t/audit/export`, { headers: from(ip) }));
   expect(reachedNext).toHaveLength(QUOTA);
 
   // Another address is another client.
