@@ -91,6 +91,7 @@ export async function oidcBench(db: Database): Promise<OidcBench> {
     entraTenantIds: [],
     clientId: "bench-client",
     clientSecret: "bench-secret",
+    clientSecretDropped: false,
   };
   const redirectUri = oidcSpDetails(provider.id).redirect_uri;
   const request = { requestId: "bench", ip: "127.0.0.1", userAgent: "bench" };

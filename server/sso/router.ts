@@ -75,8 +75,14 @@ function ssoRouter<
           tags,
           summary: `Update an SSO provider${note}`,
           description:
-            "`enabled: true` needs the tenant admin role; `enabled: false` also needs a step-up in the last 10 minutes (else 401 `step_up_required`). " +
-            "Emits `sso_provider.updated` (changed fields) and `sso_provider.enabled`/`.disabled`.",
+            "Needs the tenant admin role. A step-up in the last 10 minutes is also needed (else 401 `step_up_required`, nothing changed) " +
+            "to disable the provider (`enabled: false`) or to change who is trusted or where sign-in data goes: " +
+            "`metadata_url`, `domains`, `client_id`, `default_role`, `allow_idp_initiated`, `entra_tenant_ids`. " +
+            "Giving a field its current value is not a change; `name`, `client_secret` and `enabled: true` need no step-up. " +
+            "A new `metadata_url` drops the stored OIDC client secret unless the same request gives `client_secret`: " +
+            "the provider then shows `client_secret_set: false`, `client_secret_dropped: true`, and its sign-in and Test sign-in are refused " +
+            "(`not_configured`) until a secret is entered again. " +
+            "Emits `sso_provider.updated` (changed fields; the secret only as set/changed/unset/dropped) and `sso_provider.enabled`/`.disabled`.",
           protect: true,
         },
       })

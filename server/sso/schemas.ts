@@ -93,6 +93,11 @@ export const SsoProvider = z
     sp: z.union([samlSp, oidcSp]).meta({ description: "Our side of this provider, by protocol." }),
     client_id: z.string().nullable().meta({ description: "OIDC client ID (null for SAML or when not set)." }),
     client_secret_set: z.boolean().meta({ description: "Whether an OIDC client secret is stored. The secret itself is never returned." }),
+    client_secret_dropped: z.boolean().meta({
+      description:
+        "The stored client secret was dropped because `metadata_url` changed (the secret must not follow the provider to another IdP): " +
+        "sign-in and Test sign-in are refused (`not_configured`) until a `client_secret` is entered again, or `client_secret: null` says the client has none.",
+    }),
     default_role: z
       .enum(DEFAULT_ROLES)
       .meta({ description: "Tenant role given to a person on their first sign-in through this provider." }),
@@ -106,6 +111,14 @@ export const SsoProvider = z
   })
   .meta({ id: "SsoProvider" });
 export type SsoProvider = z.infer<typeof SsoProvider>;
+
+/**
+ * The fields that decide who is trusted or where sign-in data flows (the IdP and its token
+ * endpoint, whose email domains it vouches for, which client it is, what role a newcomer gets,
+ * unsolicited responses, which Entra directories): changing one of them needs a fresh step-up, as
+ * disabling does. Giving a field its current value is not a change.
+ */
+export const STEP_UP_FIELDS = ["metadata_url", "domains", "client_id", "default_role", "allow_idp_initiated", "entra_tenant_ids"] as const;
 
 const TenantPath = { tenant_id: z.string().max(100) };
 const ProviderPath = { provider_id: z.string().max(100) };

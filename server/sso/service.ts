@@ -1,7 +1,9 @@
 /**
- * SSO providers of a tenant. Disabling and deleting need a fresh step-up. Email domains are
- * unique within a tenant across its providers (./domains.ts). After a create, an URL
- * change or a refresh, the metadata is fetched and read (checks.ts): it informs, never blocks.
+ * SSO providers of a tenant. Disabling, deleting and changing who is trusted or where sign-in data
+ * flows (STEP_UP_FIELDS) need a fresh step-up; a metadata URL change drops the stored client secret
+ * unless it brings a new one. Email domains are unique within a tenant across its providers
+ * (./domains.ts). After a create, an URL change or a refresh, the metadata is fetched and read
+ * (checks.ts): it informs, never blocks.
  */
 import { type Tx, sqlIn } from "../db/client.ts";
 import { keysetPage, keysetWhere, type PageRequest } from "../db/keyset.ts";
@@ -12,7 +14,7 @@ import { actorOf, emitEvent } from "../events/emit.ts";
 import { flips, patchChanges, patchEvents } from "../events/patch-events.ts";
 import { guessProtocol, type MetadataDetails } from "./metadata.ts";
 import { runMetadataCheck, scheduleMetadataCheck } from "./checks.ts";
-import type { CreateSsoInput, ProviderType, SsoProvider, UpdateSsoInput } from "./schemas.ts";
+import { STEP_UP_FIELDS, type CreateSsoInput, type ProviderType, type SsoProvider, type UpdateSsoInput } from "./schemas.ts";
 import { isUuid } from "../db/ids.ts";
 import { assertOutboundUrl } from "../outbound/url-policy.ts";
 import { encryptSecret } from "../secrets/encryption.ts";
@@ -35,6 +37,7 @@ export interface ProviderRow {
   protocol: string;
   clientId: string | null;
   clientSecretCiphertext: string | null;
+  clientSecretDropped: boolean;
   defaultRole: string;
   allowIdpInitiated: boolean;
   entraTenantIds: string[];
@@ -57,6 +60,7 @@ export function presentProvider(row: ProviderRow): SsoProvider {
     sp: row.protocol === "oidc" ? oidcSpDetails(row.id) : samlSpDetails(row.id),
     client_id: row.clientId,
     client_secret_set: row.clientSecretCiphertext !== null,
+    client_secret_dropped: row.clientSecretDropped,
     default_role: row.defaultRole === "admin" ? "admin" : "viewer",
     allow_idp_initiated: row.allowIdpInitiated,
     entra_tenant_ids: row.entraTenantIds,
@@ -162,18 +166,31 @@ export async function createProvider({ db, actor, tenantId }: TenantServiceConte
   return provider;
 }
 
+type SecretState = "set" | "unset" | "changed" | "dropped";
+
 /**
- * Applies a PATCH. `enabled: false` on an enabled provider needs a fresh step-up (spec). Emits
- * `.updated` with the changed fields, and `.enabled`/`.disabled` when the state flips.
+ * What a PATCH does to the stored OIDC client secret: sets, replaces or removes it as given, and
+ * drops it when the metadata URL moves without a new one, so that the secret never reaches the
+ * token endpoint of another IdP. The audit trail gets only its state, never the secret.
+ */
+function secretUpdate(current: ProviderRow, given: string | null | undefined, metadataMoved: boolean) {
+  const from: SecretState = current.clientSecretCiphertext ? "set" : current.clientSecretDropped ? "dropped" : "unset";
+  const update = (ciphertext: string | null, dropped: boolean, to: SecretState) => ({ ciphertext, dropped, change: { from, to } });
+  if (given === undefined) return metadataMoved && from === "set" ? update(null, true, "dropped") : null;
+  if (given === null) return from === "unset" ? null : update(null, false, "unset");
+  return update(encryptSecret(given), false, from === "set" ? "changed" : "set");
+}
+
+/**
+ * Applies a PATCH. Disabling an enabled provider, and changing any of STEP_UP_FIELDS, need a fresh
+ * step-up, asked once the provider is found (another tenant's stays a 404). Emits `.updated` with
+ * the changed fields, and `.enabled`/`.disabled` when the state flips.
  */
 export async function updateProvider({ db, actor, tenantId }: TenantServiceContext, input: UpdateSsoInput): Promise<ProviderRow> {
   assertOutboundUrl("metadata_url", input.metadata_url);
   const { provider, metadataChanged } = await db.prisma.$transaction(async (tx) => {
     if (isUuid(input.provider_id)) await tx.$queryRaw`SELECT id FROM sso_providers WHERE id = ${input.provider_id}::uuid FOR UPDATE`;
     const current = await findProvider(tx, tenantId, input.provider_id);
-    if (input.enabled === false && current.enabled) await assertSteppedUp(tx, actor.principal);
-    assertTypeFields(current.providerType, input);
-
     const changes = patchChanges({
       name: { from: current.name, to: input.name },
       metadata_url: { from: current.metadataUrl, to: input.metadata_url },
@@ -183,11 +200,12 @@ export async function updateProvider({ db, actor, tenantId }: TenantServiceConte
       allow_idp_initiated: { from: current.allowIdpInitiated, to: input.allow_idp_initiated },
       entra_tenant_ids: { from: current.entraTenantIds, to: input.entra_tenant_ids },
     });
-    // The secret itself never reaches the audit trail: only whether it was set, changed or removed.
-    if (input.client_secret !== undefined && !(input.client_secret === null && current.clientSecretCiphertext === null)) {
-      const from = current.clientSecretCiphertext ? "set" : "unset";
-      changes.client_secret = { from, to: input.client_secret === null ? "unset" : from === "set" ? "changed" : "set" };
-    }
+    const disabling = input.enabled === false && current.enabled;
+    if (disabling || STEP_UP_FIELDS.some((field) => changes[field])) await assertSteppedUp(tx, actor.principal);
+    assertTypeFields(current.providerType, input);
+
+    const secret = secretUpdate(current, input.client_secret, Boolean(changes.metadata_url));
+    if (secret) changes.client_secret = secret.change;
     const enabled = { from: current.enabled, to: input.enabled };
     const flipped = flips(enabled);
     if (!flipped && Object.keys(changes).length === 0) return { provider: current, metadataChanged: false };
@@ -202,7 +220,8 @@ export async function updateProvider({ db, actor, tenantId }: TenantServiceConte
           metadataUrl: input.metadata_url,
           enabled: input.enabled,
           clientId: input.client_id,
-          clientSecretCiphertext: input.client_secret === undefined ? undefined : input.client_secret && encryptSecret(input.client_secret),
+          clientSecretCiphertext: secret?.ciphertext,
+          clientSecretDropped: secret?.dropped,
           defaultRole: input.default_role,
           allowIdpInitiated: input.allow_idp_initiated,
           entraTenantIds: input.entra_tenant_ids,

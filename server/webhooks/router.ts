@@ -60,12 +60,15 @@ export const webhooksRouter = router({
 
   update: tenantProcedure("admin")
     .meta({
+      stepUp: true,
       openapi: {
         method: "PATCH",
         path: one,
         tags,
         summary: "Update a webhook",
         description:
+          "A new `url` (where every future signed event goes) needs a step-up in the last 10 minutes (else 401 `step_up_required`, nothing changed); " +
+          "`events`, `description`, `enabled` and the same `url` again do not. " +
           "Emits `webhook.updated` (changed fields) and `webhook.enabled`/`.disabled`. Disabling cancels deliveries still due; enabling clears `disabled_reason`.",
         protect: true,
       },

@@ -1,6 +1,7 @@
 /**
  * Webhooks of a tenant. The secret is stored encrypted and returned only by create and
  * rotate-secret; rotating needs a fresh step-up and keeps the old secret signing for 24 hours.
+ * Changing the URL (where every future signed event goes) needs a fresh step-up too.
  * Disabling cancels what is still due; re-enabling clears the reason and the failure streak.
  */
 import { type Tx, sqlIn } from "../db/client.ts";
@@ -126,7 +127,10 @@ export async function createWebhook({ db, actor, tenantId }: TenantServiceContex
   return { webhook, secret };
 }
 
-/** Applies a PATCH: `.updated` with the changed fields, `.enabled`/`.disabled` when the state flips. */
+/**
+ * Applies a PATCH: `.updated` with the changed fields, `.enabled`/`.disabled` when the state flips.
+ * A new `url` needs a fresh step-up, asked once the webhook is found (another tenant's stays a 404).
+ */
 export async function updateWebhook({ db, actor, tenantId }: TenantServiceContext, input: UpdateWebhookInput) {
   assertOutboundUrl("url", input.url);
   return db.prisma.$transaction(async (tx) => {
@@ -137,6 +141,7 @@ export async function updateWebhook({ db, actor, tenantId }: TenantServiceContex
       events: { from: current.events, to: input.events },
       description: { from: current.description, to: description },
     });
+    if (changes.url) await assertSteppedUp(tx, actor.principal);
     const enabled = { from: current.enabled, to: input.enabled };
     const flipped = flips(enabled);
     if (!flipped && Object.keys(changes).length === 0) return current;

@@ -40,6 +40,7 @@ async function world(directories: string[], claims: { xms_edov?: boolean } = {})
     metadataUrl: entra.templateDiscoveryUrl,
     domains: [domain],
   });
+  expect((await rest.post("/api/v1/auth/step-up", { password: "admin-password" })).status).toBe(200);
   const patched = await rest.patch(`/api/v1/tenants/${tenant.id}/sso/${providerId}`, { entra_tenant_ids: directories });
   expect(patched.status).toBe(200);
   const sub = `sub-${randomUUID().slice(0, 8)}`;

@@ -97,6 +97,8 @@ describe("OIDC client credentials", () => {
     expect(row.clientSecretCiphertext).not.toContain(SECRET);
     const updated = events.find((e) => e.eventType === "sso_provider.updated");
     expect(updated?.details).toMatchObject({ changes: { client_secret: { from: "set", to: "changed" } } });
+    // Removing the client ID changes which client the IdP sees: it needs a step-up.
+    expect((await admin.post("/api/v1/auth/step-up", { password: "admin-password" })).status).toBe(200);
     const cleared = await admin.patch(`${base}/${res.json.id}`, { client_secret: null, client_id: null });
     expect(cleared.json).toMatchObject({ client_id: null, client_secret_set: false });
   });
@@ -122,7 +124,7 @@ describe("OIDC client credentials", () => {
   });
 
   test("default_role and allow_idp_initiated are set on create and by PATCH, and audited", async () => {
-    const { base, admin, tenant } = await setup();
+    const { base, admin, tenant, stepUp } = await setup();
     const res = await admin.post(base, {
       provider_type: "saml",
       name: "S",
@@ -131,6 +133,7 @@ describe("OIDC client credentials", () => {
       allow_idp_initiated: true,
     });
     expect(res.json).toMatchObject({ default_role: "admin", allow_idp_initiated: true });
+    await stepUp();
     const patched = await admin.patch(`${base}/${res.json.id}`, { default_role: "viewer", allow_idp_initiated: false });
     expect(patched.json).toMatchObject({ default_role: "viewer", allow_idp_initiated: false });
     const [updated] = await (await db()).auditEvent.findMany({ where: { tenantId: tenant.id, eventType: "sso_provider.updated" } });
@@ -158,6 +161,7 @@ describe("a domain belongs to one enabled provider on the whole platform", () =>
     expect(create.json.errors).toEqual([{ path: "domains.1", message: "is already routed to an enabled SSO provider" }]);
 
     const other = await b.admin.post(b.base, { provider_type: "saml", name: "B", metadata_url: samlUrl(), domains: [uniqueDomain()] });
+    await b.stepUp();
     const patch = await b.admin.patch(`${b.base}/${other.json.id}`, { domains: [domain] });
     expect(patch.status).toBe(409);
     expect(patch.json.detail).toContain(domain);

@@ -152,6 +152,8 @@ describe("IdP-initiated sign-in", () => {
     const refused = await post(new TestBrowser(), unsolicited(acsUrl, `idp@${domain}`));
     expect(pathOf(refused.location)).toBe("/login?sso_error=idp_initiated");
 
+    // Accepting unsolicited responses changes what is trusted: a step-up first.
+    expect((await admin.post("/api/v1/auth/step-up", { password: "admin-password" })).status).toBe(200);
     expect((await admin.patch(`${base}/${providerId}`, { allow_idp_initiated: true })).status).toBe(200);
     const browser = new TestBrowser();
     const done = await post(browser, unsolicited(acsUrl, `idp@${domain}`));

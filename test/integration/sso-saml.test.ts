@@ -336,6 +336,7 @@ const samlProvider = (id: string): SignInProvider => ({
   entraTenantIds: [],
   clientId: null,
   clientSecret: null,
+  clientSecretDropped: false,
 });
 const pendingFor = (providerId: string) => newPending({ tenantId: randomUUID(), providerId, protocol: "saml", purpose: "console" });
 

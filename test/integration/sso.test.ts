@@ -175,6 +175,7 @@ describe("enabling and disabling", () => {
     const { base, admin, tenant } = await setup();
     const created = await admin.post(base, { provider_type: "saml", name: "Old", metadata_url: samlUrl() });
     await metadataChecksIdle();
+    expect((await admin.post("/api/v1/auth/step-up", { password: "admin-password" })).status).toBe(200);
     const res = await admin.patch(`${base}/${created.json.id}`, { name: "New", metadata_url: `${idp.url}/xxe.xml`, domains: ["new.test"] });
     expect(res.status).toBe(200);
     expect(res.json).toMatchObject({ name: "New", domains: ["new.test"], metadata: { status: "pending" } });

@@ -128,6 +128,8 @@ describe("one audit event per change", () => {
       expect.objectContaining({ ...target, details: expect.objectContaining({ url: HOOK.url }) }),
     ]);
 
+    // A new URL is where every future event goes: it needs a step-up.
+    expect((await admin.post("/api/v1/auth/step-up", { password: "admin-password" })).status).toBe(200);
     const updated = await admin.patch(`${base}/${id}`, { url: "https://hooks.example.test/v2", events: ["*"] });
     expect(updated.status).toBe(200);
     expect(updated.json).toMatchObject({ url: "https://hooks.example.test/v2", events: ["*"] });

@@ -82,6 +82,9 @@ function configuration(
   fetchImpl: oidc.CustomFetch = guardedFetch,
 ): oidc.Configuration {
   if (!provider.clientId) throw new SsoRefused("not_configured", "the provider has no client_id");
+  // Not a public client all of a sudden: the IdP behind the new URL gets no credentials until an admin enters them.
+  if (provider.clientSecretDropped)
+    throw new SsoRefused("not_configured", "the client secret was dropped when the discovery URL changed: enter the client secret again");
   const auth = provider.clientSecret ? oidc.ClientSecretBasic(provider.clientSecret) : oidc.None();
   const config = new oidc.Configuration(metadata, provider.clientId, provider.clientSecret ?? undefined, auth);
   config[oidc.customFetch] = fetchImpl;

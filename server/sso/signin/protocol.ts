@@ -144,6 +144,8 @@ export interface SignInProvider {
   clientId: string | null;
   /** OIDC only, decrypted; null for SAML or when not set. Never log it. */
   clientSecret: string | null;
+  /** OIDC only: the secret was dropped by a metadata URL change and must be entered again. */
+  clientSecretDropped: boolean;
 }
 
 /** One protocol's half of the flow. */

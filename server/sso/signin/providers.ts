@@ -25,6 +25,7 @@ function toSignInProvider(row: Row): SignInProvider {
     entraTenantIds: row.entraTenantIds,
     clientId: oidc ? row.clientId : null,
     clientSecret: oidc && row.clientSecretCiphertext ? decryptSecret(row.clientSecretCiphertext) : null,
+    clientSecretDropped: oidc && row.clientSecretDropped,
   };
 }
 
