@@ -25,3 +25,23 @@ export async function withStepUp(
   }
   return true;
 }
+
+/**
+ * Runs a call that needs a step-up only for some changes (which the server decides: an SSO
+ * provider's URL or domains, a webhook's URL): tries it as it is, and only if the server answers
+ * step_up_required asks for the step-up and retries, as `withStepUp`. Resolves false when the
+ * person cancelled the dialog; the call's own errors are thrown.
+ */
+export async function stepUpIfAsked(
+  ensureSteppedUp: (action: string) => Promise<boolean>,
+  action: string,
+  call: () => Promise<unknown>,
+): Promise<boolean> {
+  try {
+    await call();
+    return true;
+  } catch (error) {
+    if (!isStepUpRequired(error)) throw error;
+    return withStepUp(ensureSteppedUp, action, call);
+  }
+}

@@ -84,6 +84,16 @@ export function ProviderDetails({ provider, actions }: { provider: SsoProvider; 
           {metadata.checked_at ? formatExact(metadata.checked_at) : <span className="text-slate-500">Not yet</span>}
         </Item>
       </dl>
+      {provider.client_secret_dropped ? (
+        <p
+          role="note"
+          className="rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-900"
+          data-testid="client-secret-dropped"
+        >
+          <strong className="font-medium">Enter the client secret again.</strong> It was dropped when the discovery URL changed, so that it
+          never reaches another IdP. Sign-in through this provider is refused until you enter it (Edit).
+        </p>
+      ) : null}
       {provider.allow_idp_initiated ? (
         <p
           role="note"

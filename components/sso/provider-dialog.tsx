@@ -3,6 +3,7 @@
 import { useState, type FormEvent } from "react";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { MAX_PROVIDER_NAME_LENGTH, type ProviderType, type SsoProvider } from "@/server/sso/schemas";
+import { stepUpIfAsked } from "../auth/with-step-up";
 import { useFormErrors } from "../form-errors";
 import { useTRPC } from "../trpc";
 import { Alert } from "../ui/alert";
@@ -12,7 +13,7 @@ import { Field } from "../ui/field";
 import { Input } from "../ui/input";
 import { Select } from "../ui/select";
 import { DomainsInput } from "./domains-input";
-import { addDomains, checkForm, FIELD_IDS, serverFieldErrors, splitDomains, type FormField } from "./provider-form";
+import { addDomains, checkForm, FIELD_IDS, secretNoteOf, serverFieldErrors, splitDomains, type FormField } from "./provider-form";
 import { SignInFields, type SignInSettings } from "./signin-fields";
 import { PROVIDER_TYPE_INFO, PROVIDER_TYPE_OPTIONS, ProviderTypeIcon } from "./provider-types";
 
@@ -20,15 +21,18 @@ interface ProviderDialogProps {
   tenantId: string;
   /** The provider to edit; none to add a new one. */
   provider?: SsoProvider;
+  /** Asks for a step-up: changing where sign-in trust or data goes (URL, domains, client ID, role) needs one. */
+  ensureSteppedUp: (action: string) => Promise<boolean>;
   onClose: () => void;
   onSaved: (provider: SsoProvider, created: boolean) => void;
 }
 
 /**
  * Adds or edits an SSO provider. The URL field follows the type: SAML metadata for SAML, an
- * OpenID discovery document for the rest. The type is fixed once created.
+ * OpenID discovery document for the rest. The type is fixed once created. Saving an edit that
+ * changes what the server guards asks for a step-up when the server wants one, then saves again.
  */
-export function ProviderDialog({ tenantId, provider, onClose, onSaved }: ProviderDialogProps) {
+export function ProviderDialog({ tenantId, provider, ensureSteppedUp, onClose, onSaved }: ProviderDialogProps) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const [type, setType] = useState<ProviderType>(provider?.provider_type ?? "saml");
@@ -83,18 +87,22 @@ export function ProviderDialog({ tenantId, provider, onClose, onSaved }: Provide
       ...(oidc && signIn.clientSecret ? { client_secret: signIn.clientSecret } : {}),
     };
     if (provider) {
-      update.mutate(
-        {
-          tenant_id: tenantId,
-          provider_id: provider.id,
-          name: values.name,
-          metadata_url: values.metadata_url,
-          domains: values.domains,
-          ...settings,
-          ...(oidc && !clientId && provider.client_id ? { client_id: null } : {}),
-        },
-        done,
-      );
+      const input = {
+        tenant_id: tenantId,
+        provider_id: provider.id,
+        name: values.name,
+        metadata_url: values.metadata_url,
+        domains: values.domains,
+        ...settings,
+        ...(oidc && !clientId && provider.client_id ? { client_id: null } : {}),
+      };
+      let saved: SsoProvider | undefined;
+      stepUpIfAsked(ensureSteppedUp, `save changes to ${provider.name}`, async () => {
+        saved = await update.mutateAsync(input);
+      }).then((stepped) => {
+        if (stepped && saved) done.onSuccess(saved);
+        else setFormError("Not saved: changing the URL, domains, client ID or role needs you to confirm it's you.");
+      }, done.onError);
     } else {
       create.mutate({ tenant_id: tenantId, ...values, ...settings }, done);
     }
@@ -105,7 +113,7 @@ export function ProviderDialog({ tenantId, provider, onClose, onSaved }: Provide
       title={provider ? `Edit ${provider.name}` : "Add an SSO provider"}
       description={
         provider
-          ? "Changing the URL checks the metadata again."
+          ? "A new URL is checked again. Changing the URL, domains, client ID or role asks you to confirm it's you."
           : "People whose email domain is listed sign in through this identity provider."
       }
       size="md"
@@ -192,7 +200,7 @@ export function ProviderDialog({ tenantId, provider, onClose, onSaved }: Provide
           )}
         </Field>
 
-        <SignInFields type={type} value={signIn} secretSet={provider?.client_secret_set ?? false} errors={errors} onChange={setSignIn} />
+        <SignInFields type={type} value={signIn} secret={secretNoteOf(provider, url)} errors={errors} onChange={setSignIn} />
 
         {provider ? null : (
           <Checkbox

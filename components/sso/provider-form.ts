@@ -5,7 +5,7 @@
  * is plainly missing or malformed, with the limits of server/sso/schemas.ts, and shows the
  * server's words for the rest.
  */
-import { MAX_PROVIDER_NAME_LENGTH, type ProviderType } from "@/server/sso/schemas";
+import { MAX_PROVIDER_NAME_LENGTH, type ProviderType, type SsoProvider } from "@/server/sso/schemas";
 import { serverErrors, type FieldErrors } from "../form-errors";
 import { fieldErrorsOf } from "../trpc";
 
@@ -36,6 +36,20 @@ export const FIELD_IDS: Array<[FormField, string]> = [
   ["client_secret", "sso-client_secret"],
   ["default_role", "sso-default_role"],
 ];
+
+/**
+ * The stored OIDC client secret as the form speaks of it: `dropping` when the URL typed is not the
+ * saved one (saving drops the secret unless a new one is entered), `dropped` when an earlier URL
+ * change dropped it and sign-in waits for a new one.
+ */
+export type SecretNote = "none" | "set" | "dropping" | "dropped";
+
+export function secretNoteOf(provider: SsoProvider | undefined, url: string): SecretNote {
+  if (!provider) return "none";
+  if (provider.client_secret_dropped) return "dropped";
+  if (!provider.client_secret_set) return "none";
+  return url.trim() !== provider.metadata_url ? "dropping" : "set";
+}
 
 /** Splits what was typed or pasted into domains: commas, semicolons and whitespace separate. */
 export function splitDomains(text: string): string[] {

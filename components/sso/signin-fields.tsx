@@ -1,6 +1,7 @@
 "use client";
 
 import type { ProviderType } from "@/server/sso/schemas";
+import type { SecretNote } from "./provider-form";
 import { Field } from "../ui/field";
 import { Input } from "../ui/input";
 import { Select } from "../ui/select";
@@ -12,6 +13,18 @@ export interface SignInSettings {
   defaultRole: "viewer" | "admin";
 }
 
+/** What the secret field says under it: whether one is stored, and that it must be entered again. */
+function secretHint(secret: SecretNote, typed: boolean) {
+  const again = (text: string) => <span className="font-medium text-amber-800">{text}</span>;
+  if (secret === "dropped" && !typed)
+    return again(
+      "The client secret was dropped when the discovery URL changed: enter the client secret again. Sign-in is refused until you do.",
+    );
+  if (secret === "dropping" && !typed) return again("Changing the discovery URL drops the stored secret: enter the client secret again.");
+  if (secret === "set") return "A secret is stored. Leave empty to keep it; it is never shown again.";
+  return "Stored encrypted; never shown again.";
+}
+
 /**
  * What sign-in needs beyond the metadata: the OIDC client credentials (not for SAML-only types; the
  * secret is write-only) and the role a person gets on their first sign-in.
@@ -19,13 +32,14 @@ export interface SignInSettings {
 export function SignInFields({
   type,
   value,
-  secretSet,
+  secret,
   errors,
   onChange,
 }: {
   type: ProviderType;
   value: SignInSettings;
-  secretSet: boolean;
+  /** The stored secret of the provider edited ("none" when adding one). */
+  secret: SecretNote;
   errors: Partial<Record<"client_id" | "client_secret" | "default_role", string>>;
   onChange: (next: SignInSettings) => void;
 }) {
@@ -54,9 +68,7 @@ export function SignInFields({
           <Field
             id="sso-client_secret"
             label="Client secret"
-            hint={
-              secretSet ? "A secret is stored. Leave empty to keep it; it is never shown again." : "Stored encrypted; never shown again."
-            }
+            hint={secretHint(secret, value.clientSecret !== "")}
             error={errors.client_secret}
           >
             {(control) => (
@@ -65,7 +77,7 @@ export function SignInFields({
                 type="password"
                 name="client_secret"
                 autoComplete="new-password"
-                placeholder={secretSet ? "••••••••" : undefined}
+                placeholder={secret === "set" ? "••••••••" : undefined}
                 value={value.clientSecret}
                 onChange={(e) => onChange({ ...value, clientSecret: e.target.value })}
               />

@@ -104,6 +104,7 @@ export function SsoView({ tenantId }: { tenantId: string }) {
         <ProviderDialog
           tenantId={tenantId}
           provider={editing.provider}
+          ensureSteppedUp={ensureSteppedUp}
           onClose={() => setEditing(null)}
           onSaved={(provider, created) => {
             setEditing(null);
@@ -112,7 +113,9 @@ export function SsoView({ tenantId }: { tenantId: string }) {
             notify(
               <>
                 <span className="font-medium">{provider.name}</span> {created ? "was added. Its metadata is being checked." : "was saved."}
+                {provider.client_secret_dropped ? " Its client secret was dropped with the old URL: enter the client secret again." : null}
               </>,
+              provider.client_secret_dropped ? "info" : undefined,
             );
           }}
         />

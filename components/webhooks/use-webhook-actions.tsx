@@ -4,7 +4,7 @@ import { useState, type ReactNode } from "react";
 import Link from "next/link";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useStepUp } from "../auth/step-up-dialog";
-import { isStepUpRequired, withStepUp } from "../auth/with-step-up";
+import { stepUpIfAsked, withStepUp } from "../auth/with-step-up";
 import { consoleUrl } from "../console/urls";
 import { messageOf, useTRPC } from "../trpc";
 import { ConfirmDialog } from "../ui/confirm-dialog";
@@ -62,16 +62,8 @@ export function useWebhookActions(
   const ids = (webhook: Webhook) => ({ tenant_id: tenantId, webhook_id: webhook.id });
   const url = (webhook: Webhook) => <span className="font-medium wrap-anywhere">{webhook.url}</span>;
 
-  /** Calls that do not need a step-up now but would say so if the server's rule changed; `action` names them. */
-  async function steppingUpIfAsked(action: string, call: () => Promise<unknown>): Promise<boolean> {
-    try {
-      await call();
-      return true;
-    } catch (error) {
-      if (!isStepUpRequired(error)) throw error;
-      return withStepUp(ensureSteppedUp, action, call);
-    }
-  }
+  /** Calls that need a step-up only for some changes (a new URL), or would if the server's rule changed; `action` names them. */
+  const steppingUpIfAsked = (action: string, call: () => Promise<unknown>) => stepUpIfAsked(ensureSteppedUp, action, call);
 
   async function setEnabled(webhook: Webhook, enabled: boolean) {
     try {
@@ -175,6 +167,7 @@ export function useWebhookActions(
         <WebhookDialog
           tenantId={tenantId}
           webhook={editing.webhook}
+          steppingUpIfAsked={steppingUpIfAsked}
           onClose={() => setEditing(null)}
           onSaved={(saved, secret) => {
             setEditing(null);

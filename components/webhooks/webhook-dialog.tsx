@@ -18,6 +18,8 @@ interface WebhookDialogProps {
   tenantId: string;
   /** The webhook to edit; none to create one. */
   webhook?: Webhook;
+  /** Runs a save, asking for a step-up (then retrying) if the server wants one: a new URL needs it. */
+  steppingUpIfAsked: (action: string, call: () => Promise<unknown>) => Promise<boolean>;
   onClose: () => void;
   /** `secret` is the signing secret of a webhook just created, to be shown once. */
   onSaved: (webhook: Webhook, secret?: string) => void;
@@ -87,7 +89,7 @@ function SecretChoice({
 }
 
 /** Creates a webhook (URL, description, events, secret) or edits one (the secret is rotated elsewhere). */
-export function WebhookDialog({ tenantId, webhook, onClose, onSaved }: WebhookDialogProps) {
+export function WebhookDialog({ tenantId, webhook, steppingUpIfAsked, onClose, onSaved }: WebhookDialogProps) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const [url, setUrl] = useState(webhook?.url ?? "");
@@ -115,10 +117,14 @@ export function WebhookDialog({ tenantId, webhook, onClose, onSaved }: WebhookDi
     const onError = (error: unknown) => fail(error, serverFieldErrors(error));
     const fields = { url: values.url, events: eventsOf(events), description: values.description || undefined };
     if (webhook) {
-      update.mutate(
-        { tenant_id: tenantId, webhook_id: webhook.id, ...fields, description: values.description || null },
-        { onSuccess: (saved) => onSaved(saved), onError },
-      );
+      const input = { tenant_id: tenantId, webhook_id: webhook.id, ...fields, description: values.description || null };
+      let saved: Webhook | undefined;
+      steppingUpIfAsked(`save changes to webhook ${webhook.url}`, async () => {
+        saved = await update.mutateAsync(input);
+      }).then((done) => {
+        if (done && saved) onSaved(saved);
+        else setFormError("Not saved: a new URL needs you to confirm it's you.");
+      }, onError);
     } else {
       create.mutate(
         { tenant_id: tenantId, ...fields, ...(values.secret !== null ? { secret: values.secret } : {}) },
@@ -144,7 +150,16 @@ export function WebhookDialog({ tenantId, webhook, onClose, onSaved }: WebhookDi
       footer={<FormActions onCancel={onClose} pending={pending} submitLabel={webhook ? "Save changes" : "Add webhook"} />}
     >
       <div className="space-y-5">
-        <Field id="webhook-url" label="Endpoint URL" hint="Must be https. It should answer 2xx within 5 seconds." error={errors.url}>
+        <Field
+          id="webhook-url"
+          label="Endpoint URL"
+          hint={
+            webhook
+              ? "Must be https. Every future event goes here, so changing it asks you to confirm it's you."
+              : "Must be https. It should answer 2xx within 5 seconds."
+          }
+          error={errors.url}
+        >
           {(control) => (
             <Input
               {...control}
