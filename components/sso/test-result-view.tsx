@@ -85,7 +85,7 @@ export function TestResultView({ tenantId, providerId, requestId }: { tenantId: 
                   )}
                 </Item>
                 <Item term="Identity provider">
-                  <code className="font-mono text-xs break-all">{result.profile.idp_id}</code>
+                  <code className="font-mono text-xs break-all">{result.profile.issuer}</code>
                 </Item>
               </dl>
             </CardBody>

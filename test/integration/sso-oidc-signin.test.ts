@@ -216,7 +216,8 @@ describe("Test sign-in (admins)", () => {
           first_name: "Ada",
           last_name: "Lovelace",
           groups: ["admins", "staff"],
-          idp_id: op.issuer,
+          idp_id: tester.sub,
+          issuer: op.issuer,
         },
       });
       expect(result.json.profile.raw_attributes).toMatchObject({ sub: tester.sub, email: tester.email });

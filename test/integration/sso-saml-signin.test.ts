@@ -189,7 +189,8 @@ describe("Test sign-in", () => {
         first_name: "Alice",
         last_name: "Liddell",
         groups: ["engineering", "admins"],
-        idp_id: idp.entityId,
+        idp_id: `tester@${domain}`,
+        issuer: idp.entityId,
       },
     });
     expect(result.json.profile.raw_attributes).toMatchObject({

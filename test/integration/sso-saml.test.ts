@@ -97,7 +97,7 @@ describe("SAML sign-in that succeeds", () => {
       first_name: "Alice",
       last_name: "Liddell",
       groups: ["engineering", "admins"],
-      idp_id: idp.entityId,
+      issuer: idp.entityId,
       raw_attributes: {
         "http://schemas.xmlsoap.org/ws/2005/05/identity/claims/givenname": "Alice",
         "http://schemas.xmlsoap.org/ws/2005/05/identity/claims/surname": "Liddell",
@@ -348,7 +348,7 @@ describe("the protocol handler the sign-in spine calls", () => {
     expect(url.startsWith(`${idp.ssoUrl}?SAMLRequest=`)).toBe(true);
     const form = await idp.login(url);
     expect(form).toMatchObject({ relayState: "pending-state", request: { id: pending.requestId } });
-    expect(await completeSaml(provider, pending, form.samlResponse)).toMatchObject({ id: "alice@example.com", idp_id: idp.entityId });
+    expect(await completeSaml(provider, pending, form.samlResponse)).toMatchObject({ id: "alice@example.com", issuer: idp.entityId });
     // The response answers that request only.
     const again = await idp.login(await samlHandler.begin(provider, pendingFor(config.providerId)));
     expect(await refusal(completeSaml(provider, null, again.samlResponse))).toMatchObject({ reason: "unknown_request" });

@@ -43,7 +43,7 @@ export function brokerProfile(provider: SignInProvider, profile: SsoProfile): Br
     last_name: profile.last_name,
     groups: profile.groups,
     idp_id: profile.id,
-    issuer: profile.idp_id,
+    issuer: profile.issuer,
     tenant_id: provider.tenantId,
     provider_id: provider.id,
     provider_type: provider.providerType,

@@ -15,7 +15,7 @@ export interface SamlProfile {
   first_name: string | null;
   last_name: string | null;
   groups: string[];
-  idp_id: string;
+  issuer: string;
   raw_attributes: Record<string, unknown>;
 }
 
@@ -90,7 +90,7 @@ export function samlProfile(profile: Profile): SamlProfile {
     first_name: lookup(attributes, FIRST_NAME)[0] ?? null,
     last_name: lookup(attributes, LAST_NAME)[0] ?? null,
     groups: [...new Set(lookup(attributes, GROUPS))],
-    idp_id: profile.issuer,
+    issuer: profile.issuer,
     raw_attributes: attributes,
   };
 }

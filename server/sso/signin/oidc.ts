@@ -240,7 +240,7 @@ function profileOf(claims: Record<string, unknown>, provider: SignInProvider, na
     first_name: str(claims.given_name),
     last_name: str(claims.family_name),
     groups,
-    idp_id: String(claims.iss),
+    issuer: String(claims.iss),
     raw_attributes: claims,
   };
 }

@@ -31,7 +31,7 @@ export interface SsoProfile {
   last_name: string | null;
   groups: string[];
   /** Which IdP said so: the OIDC issuer (as in the id_token) or the SAML Issuer / entity ID. */
-  idp_id: string;
+  issuer: string;
   /** Every claim or attribute received, for Test sign-in and the OAuth broker; never logged or audited. */
   raw_attributes: Record<string, unknown>;
 }

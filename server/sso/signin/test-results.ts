@@ -3,6 +3,7 @@ import { NotFound } from "../../errors.ts";
 import { isUuid } from "../../db/ids.ts";
 import type { TenantServiceContext } from "../../service-context.ts";
 import type { TestResult } from "./pending.ts";
+import type { SsoProfile } from "./protocol.ts";
 import type { TestSignInResult } from "./schemas.ts";
 
 export async function readTestResult(
@@ -27,10 +28,19 @@ export async function readTestResult(
     request_id: row.id,
     provider_id: row.providerId,
     status: !result ? "pending" : result.ok ? "succeeded" : "failed",
-    profile: result?.ok ? result.profile : null,
+    profile: result?.ok ? profileOf(result.profile) : null,
     domain_matches: result?.ok ? result.domain_matches : null,
     reason: result && !result.ok ? (result.reason as TestSignInResult["reason"]) : null,
     detail: result && !result.ok ? result.detail : null,
     created_at: row.createdAt.toISOString(),
   };
+}
+
+/**
+ * The profile as the API shows it: `idp_id` is the person's id at the IdP, as in the broker's
+ * profile. A result stored before `issuer` was kept carried the issuer in `idp_id`.
+ */
+function profileOf(stored: SsoProfile & { idp_id?: string }): TestSignInResult["profile"] {
+  const { idp_id: formerIssuer, ...profile } = stored;
+  return { ...profile, idp_id: profile.id, issuer: profile.issuer ?? formerIssuer ?? "" };
 }
