@@ -11,9 +11,10 @@
  * trusted: each JWS is verified with its `kid`'s key from the JWKS, and its payload is used.
  * The digests, ordered, span sequences [first.from_sequence, last.to_sequence]; every event in
  * that span must be in the export exactly once, rehash to its `hash` (the database's
- * audit_event_hash()), link to the one before by `prev_hash`, and every digest's head_hash must
- * be the hash of the event at its to_sequence. Adjacent digests must chain by
- * previous_digest_hash. The file must be in the export's order (newest first, ties by id).
+ * audit_event_hash(), in the form of the row's chain_version: 1 for events written before sources
+ * were recorded, 2 since, covering the source), link to the one before by `prev_hash`, and every
+ * digest's head_hash must be the hash of the event at its to_sequence. Adjacent digests must chain
+ * by previous_digest_hash. The file must be in the export's order (newest first, ties by id).
  *
  * Exit 0 with one line "OK: …"; 1 with "FAILED at sequence N: …" (or what failed); 2 on bad input.
  */
@@ -180,8 +181,10 @@ function* csvRecords(text) {
 const unguarded = (cell) => (cell === null ? [null] : /^'[=+\-@\t\r]/.test(cell) ? [cell, cell.slice(1)] : [cell]);
 
 const HASHED = ["actor_id", "actor_email", "ip_address", "user_agent", "target_type", "target_id"];
-/** Hashed after prev_hash, and only when present; exports made before it existed have no such column (null). */
+/** Hashed after prev_hash (version 1: only when present); exports made before it existed have no such column (null). */
 const NAME = "target_name";
+/** Version 2 only: who wrote the event. Exports made before versions existed have none of these columns (version 1). */
+const SOURCE = ["source_token_id", "source_user_id"];
 
 /** What the checks need of a row once its hash has been recomputed (the rows are not kept whole). */
 const checked = (row) => ({
@@ -208,12 +211,15 @@ function* csvRows(text, tenantId) {
       return !c || (c.value === "" && !c.quoted) ? null : c.value;
     };
     const [details] = jsonValues(cell("details") ?? "null");
+    const optional = (name) => (at[name] === undefined ? null : cell(name));
     yield checked({
       sequence: Number(cell("sequence")),
       id: cell("id"),
       tenantId,
       eventType: cell("event_type"),
-      choices: [...HASHED, NAME].map((name) => unguarded(at[name] === undefined ? null : cell(name))),
+      version: Number(optional("chain_version") ?? 1),
+      sourceType: optional("source_type"),
+      choices: [...HASHED, NAME, ...SOURCE].map((name) => unguarded(optional(name))),
       timestamp: cell("timestamp"),
       details,
       prevHash: cell("prev_hash"),
@@ -228,6 +234,7 @@ function* jsonRows(text) {
     const actor = get(e, "actor");
     const metadata = get(e, "metadata");
     const target = get(e, "target");
+    const source = get(e, "source");
     const fields = [
       get(actor, "id"),
       get(actor, "email"),
@@ -236,13 +243,19 @@ function* jsonRows(text) {
       get(target, "type"),
       get(target, "id"),
       get(target, "name"),
+      get(source, "token_id"),
+      get(source, "user_id"),
     ];
     const sequence = get(e, "sequence");
+    const version = get(e, "chain_version");
     yield checked({
       sequence: sequence instanceof Num ? Number(sequence.raw) : NaN,
       id: str(get(e, "id")),
       tenantId: str(get(e, "tenant_id")),
       eventType: str(get(e, "event_type")),
+      // Exports made before versions existed have no chain_version (version 1) and no source.
+      version: version === undefined ? 1 : version instanceof Num ? Number(version.raw) : NaN,
+      sourceType: str(get(source, "type")),
       choices: fields.map((v) => [str(v)]),
       timestamp: str(get(e, "timestamp")),
       details: get(e, "details") ?? null,
@@ -253,14 +266,17 @@ function* jsonRows(text) {
 }
 
 /**
- * audit_event_hash(): hex SHA-256 of jsonb_build_array(sequence, id, tenant_id, …, details, timestamp, prev_hash)::text,
- * with target_name as one more element when the event has one.
+ * audit_event_hash(): hex SHA-256 of the UTF-8 text of a jsonb array, in the form of the row's chain_version.
+ * Version 1 (a row without a source): [sequence, id, tenant_id, …, details, timestamp, prev_hash], with
+ * target_name as one more element when the event has one. Any other row (version 2): [chain_version,
+ * sequence, id, tenant_id, …, details, timestamp, prev_hash, target_name, source_type, source_token_id,
+ * source_user_id], so a row that claims a source is only intact if its hash covers that source.
  */
 function rehashes(row) {
   const combos = row.choices.reduce((acc, options) => acc.flatMap((prefix) => options.map((o) => [...prefix, o])), [[]]);
   return combos.some((hashed) => {
-    const name = hashed[6];
-    const canonical = jsonbText([
+    const [name = null, tokenId = null, userId = null] = hashed.slice(6);
+    const fields = [
       new Num(String(row.sequence)),
       row.id,
       row.tenantId,
@@ -269,8 +285,11 @@ function rehashes(row) {
       row.details,
       row.timestamp,
       row.prevHash,
-      ...(name === null || name === undefined ? [] : [name]),
-    ]);
+    ];
+    const v1 = row.version === 1 && row.sourceType === null && tokenId === null && userId === null;
+    const canonical = jsonbText(
+      v1 ? [...fields, ...(name === null ? [] : [name])] : [new Num(String(row.version)), ...fields, name, row.sourceType, tokenId, userId],
+    );
     return createHash("sha256").update(canonical, "utf8").digest("hex") === row.hash;
   });
 }

@@ -46,6 +46,10 @@ export const CSV_COLUMNS = [
   "hash",
   "prev_hash",
   "target_name",
+  "chain_version",
+  "source_type",
+  "source_token_id",
+  "source_user_id",
 ] as const;
 
 /**
@@ -74,6 +78,10 @@ const CSV_CELLS = [
   "e.hash",
   "e.prev_hash",
   guarded("e.target_name", "target_name"),
+  "e.chain_version::text AS chain_version",
+  "e.source_type",
+  guarded("e.source_token_id", "source_token_id"),
+  guarded("e.source_user_id", "source_user_id"),
 ].join(", ");
 
 /** One CSV record from a row selected with CSV_CELLS (every cell already text, and guarded). */

@@ -11,7 +11,7 @@
 import type { SqlRunner } from "../db/sql.ts";
 import { parseIsoDate } from "./schemas.ts";
 import type { AuditEvent } from "./schemas.ts";
-import type { AuditEventRow } from "../events/types.ts";
+import { sourceOf, type AuditEventRow } from "../events/types.ts";
 import { countFromRollups } from "./counts.ts";
 import { monthStart, recordedFloor, recordedSince, TIMESTAMP_LEAD_MS } from "./recorded.ts";
 
@@ -42,7 +42,8 @@ const WINDOWS_MONTHS_BACK = [0, 2, 12];
 const WINDOWS_FROM_SIZE = 20_000;
 
 export const AUDIT_COLUMNS = `e.id, e.tenant_id, e.event_type, e.actor_id, e.actor_email, e."timestamp", e.ip_address,
-  e.user_agent, e.target_type, e.target_id, e.target_name, e.details, e.sequence::int AS sequence, e.prev_hash, e.hash`;
+  e.user_agent, e.target_type, e.target_id, e.target_name, e.details, e.sequence::int AS sequence, e.prev_hash, e.hash,
+  e.chain_version, e.source_type, e.source_token_id, e.source_user_id`;
 
 export function presentEvent(row: AuditEventRow): AuditEvent {
   return {
@@ -60,6 +61,8 @@ export function presentEvent(row: AuditEventRow): AuditEvent {
     sequence: Number(row.sequence),
     prev_hash: row.prev_hash,
     hash: row.hash,
+    chain_version: Number(row.chain_version),
+    source: sourceOf(row),
   };
 }
 

@@ -2,7 +2,7 @@ import { isIP } from "node:net";
 import { z } from "zod";
 import { text } from "../contract/fields.ts";
 import { pageOf, PageQuery } from "../contract/page-query.ts";
-import { EVENT_TYPES } from "../events/types.ts";
+import { EVENT_SOURCE_TYPES, EVENT_TYPES } from "../events/types.ts";
 import { Email } from "../members/schemas.ts";
 
 /** A kind to filter by: exact (`user.login`) or a prefix (`user.*`). */
@@ -81,6 +81,21 @@ export const ExportAuditQuery = z
   })
   .superRefine(startNotAfterEnd);
 
+/** Who wrote an event: set by the server, covered by the hash (chain version 2). */
+export const AuditEventSource = z
+  .object({
+    type: z.enum(EVENT_SOURCE_TYPES).meta({
+      description:
+        "`platform`: the control plane's own event. `api`: appended by an application (`POST /tenants/{tenant_id}/audit`), which names its own actor, IP and time.",
+    }),
+    token_id: z
+      .string()
+      .nullable()
+      .meta({ description: "For `api`: the API token that appended it (null when appended from a console session)." }),
+    user_id: z.string().nullable().meta({ description: "For `api`: the user of that token or session. Null for `platform`." }),
+  })
+  .meta({ id: "AuditEventSource" });
+
 export const AuditEvent = z
   .object({
     id: z.uuid(),
@@ -102,6 +117,13 @@ export const AuditEvent = z
     sequence: z.number().int().meta({ description: "Position in the tenant's hash chain: 1, 2, 3, … without gaps." }),
     prev_hash: z.string().meta({ description: "The previous event's `hash` (64 zeros for the first)." }),
     hash: z.string().meta({ description: "Hex SHA-256 of the canonical form of this event and `prev_hash` (see README)." }),
+    chain_version: z.number().int().meta({
+      description:
+        "The canonical form `hash` was computed in: 1 for events written before sources were recorded, 2 since (covers `source`).",
+    }),
+    source: AuditEventSource.nullable().meta({
+      description: "Who wrote the event, as the server recorded it (never the request body). Null on chain version 1 events.",
+    }),
   })
   .meta({ id: "AuditEvent" });
 export type AuditEvent = z.infer<typeof AuditEvent>;

@@ -61,9 +61,15 @@ export async function eventTypes(ctx: TenantServiceContext) {
   };
 }
 
-/** What the tenant's application sent, as an event to record in its log. */
-function toEmit(tenantId: string, input: AppendAuditInput): AppendedEventToEmit {
+/**
+ * What the tenant's application sent, as an event to record in its log, with who appended it
+ * (the caller's token and user: the event's `api` source, which the body cannot set).
+ */
+function toEmit(ctx: TenantServiceContext, input: AppendAuditInput): AppendedEventToEmit {
+  const { principal } = ctx.actor;
+  const tenantId = ctx.tenantId;
   return {
+    appendedBy: { tokenId: principal.token?.id ?? null, userId: principal.userId },
     actor: {
       id: input.actor.id,
       email: input.actor.email ?? null,
@@ -83,11 +89,11 @@ function toEmit(tenantId: string, input: AppendAuditInput): AppendedEventToEmit 
 /**
  * Records an event sent by the tenant's own application. The actor, metadata and timestamp are
  * the application's account of what happened, stored as given; the API caller who appended it is
- * not written into the event (see README, "Appending events"). Concurrent appends to one tenant
- * share a transaction (see appender.ts).
+ * the event's source (`api`, its token and user), hashed with it (see README, "Appending events").
+ * Concurrent appends to one tenant share a transaction (see appender.ts).
  */
 export async function appendEvent(ctx: TenantServiceContext, input: AppendAuditInput): Promise<AuditEvent> {
-  const stored = await appendToLog(ctx.db, ctx.tenantId, toEmit(ctx.tenantId, input)).catch(aheadOfDatabase("timestamp"));
+  const stored = await appendToLog(ctx.db, ctx.tenantId, toEmit(ctx, input)).catch(aheadOfDatabase("timestamp"));
   return presentEvent(stored);
 }
 
@@ -113,7 +119,7 @@ export async function appendEvents(ctx: TenantServiceContext, input: { events: A
   const stored = await appendManyToLog(
     ctx.db,
     ctx.tenantId,
-    input.events.map((event) => toEmit(ctx.tenantId, event)),
+    input.events.map((event) => toEmit(ctx, event)),
   ).catch(aheadOfDatabase(`events.${latest}.timestamp`));
   return { results: stored.map(presentEvent) };
 }

@@ -99,19 +99,28 @@ function subscribers(): readonly EventSubscriber[] {
   return list;
 }
 
+/**
+ * The hash chain's canonical form every event is written in: version 2 hashes the event's source
+ * too (migration 20261129020000_audit_event_source; version 1 rows, written before, have none).
+ */
+export const CHAIN_VERSION = 2;
+
 // sequence, prev_hash and hash are filled in by the audit_events_chain trigger, which locks the
 // tenant's chain head until this transaction ends (see migration 20261122000000_audit_chain).
 // Rows go in in the order given (ORDER BY ord), so each tenant's sequence follows that order.
 const INSERT_EVENTS = `INSERT INTO audit_events
-  (tenant_id, event_type, actor_id, actor_email, ip_address, user_agent, target_type, target_id, target_name, details, timestamp)
+  (tenant_id, event_type, actor_id, actor_email, ip_address, user_agent, target_type, target_id, target_name, details, timestamp,
+   chain_version, source_type, source_token_id, source_user_id)
   SELECT v.tenant_id, v.event_type, v.actor_id, v.actor_email, v.ip_address, v.user_agent, v.target_type, v.target_id,
-         v.target_name, v.details, coalesce(v.at, now())
+         v.target_name, v.details, coalesce(v.at, now()), ${CHAIN_VERSION}, v.source_type, v.source_token_id, v.source_user_id
   FROM unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[],
-              $9::jsonb[], $10::timestamptz[], $11::text[]) WITH ORDINALITY
-       AS v(tenant_id, event_type, actor_id, actor_email, ip_address, user_agent, target_type, target_id, details, at, target_name, ord)
+              $9::jsonb[], $10::timestamptz[], $11::text[], $12::text[], $13::text[], $14::text[]) WITH ORDINALITY
+       AS v(tenant_id, event_type, actor_id, actor_email, ip_address, user_agent, target_type, target_id, details, at, target_name,
+            source_type, source_token_id, source_user_id, ord)
   ORDER BY v.ord
   RETURNING id, tenant_id, event_type, actor_id, actor_email, ip_address, user_agent, target_type, target_id, target_name,
-            details, timestamp, sequence::int AS sequence, prev_hash, hash`;
+            details, timestamp, sequence::int AS sequence, prev_hash, hash, chain_version,
+            source_type, source_token_id, source_user_id`;
 
 // Taken first, in chain order: the row's partition is chosen from its recorded_at default
 // (clock_timestamp()) before the chain trigger runs, so the clock is read after the head lock and
@@ -119,15 +128,27 @@ const INSERT_EVENTS = `INSERT INTO audit_events
 const LOCK_HEADS = `SELECT 1 AS locked FROM audit_chains WHERE chain_id = ANY($1::uuid[]) ORDER BY chain_id FOR UPDATE`;
 const PLATFORM_CHAIN = "00000000-0000-0000-0000-000000000000";
 
-/** A tenant application's event to append, with the actor its application names. */
+/**
+ * Who appended an application's event, from the request's credentials (never from its body): the
+ * API token (null for a console session) and its user. Recorded as the event's `api` source.
+ */
+export interface AppendedBy {
+  tokenId: string | null;
+  userId: string;
+}
+
+/** A tenant application's event to append, with the actor its application names and who appended it. */
 export interface AppendedEventToEmit {
   actor: EventActor;
   event: AppendedEventInput;
+  appendedBy: AppendedBy;
 }
 
+/** An event to record: the platform's own (no `appendedBy`), or an application's. */
 interface ToEmit {
   actor: EventActor;
   event: EventInput | AppendedEventInput;
+  appendedBy?: AppendedBy;
 }
 
 /**
@@ -151,6 +172,9 @@ async function record(tx: EventTx, items: ToEmit[]): Promise<AuditEventRow[]> {
     column((i) => ("timestamp" in i.event ? i.event.timestamp?.toISOString() : undefined) ?? null),
     // A name only with a target; an empty one is no name.
     column((i) => (i.event.target?.name ? i.event.target.name : null)),
+    column((i) => (i.appendedBy ? "api" : "platform")),
+    column((i) => i.appendedBy?.tokenId ?? null),
+    column((i) => i.appendedBy?.userId ?? null),
   ];
   const chains = [...new Set(items.map((i) => i.event.tenantId ?? PLATFORM_CHAIN))];
   await tx.query(LOCK_HEADS, [chains]);

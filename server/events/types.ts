@@ -57,4 +57,32 @@ export interface AuditEventRow {
   sequence: number;
   prev_hash: string;
   hash: string;
+  /** The hash's canonical form: 1 before sources were recorded (no source), 2 since. */
+  chain_version: number;
+  /** Who wrote it (null on version 1 rows): the platform, or an application through the API. */
+  source_type: EventSourceType | null;
+  /** For `api`: the API token that appended it (null from a console session). */
+  source_token_id: string | null;
+  /** For `api`: the user of that token or session. */
+  source_user_id: string | null;
+}
+
+export const EVENT_SOURCE_TYPES = ["platform", "api"] as const;
+export type EventSourceType = (typeof EVENT_SOURCE_TYPES)[number];
+
+/**
+ * Who wrote an event, as the API, the exports and webhook payloads show it: `platform` (the control
+ * plane's own event) or `api` (appended by a tenant's application) with the token and user that
+ * appended it. Covered by the event's hash.
+ */
+export interface EventSource {
+  type: EventSourceType;
+  token_id: string | null;
+  user_id: string | null;
+}
+
+/** An event row's source; null for a row written before sources were recorded (chain version 1). */
+export function sourceOf(row: Pick<AuditEventRow, "source_type" | "source_token_id" | "source_user_id">): EventSource | null {
+  if (row.source_type === null) return null;
+  return { type: row.source_type, token_id: row.source_token_id, user_id: row.source_user_id };
 }

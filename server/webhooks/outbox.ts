@@ -6,6 +6,7 @@
  * on commit, to every instance listening) wakes the dispatchers for the first attempt.
  */
 import type { EmittedEvent, EventTx } from "../events/emit.ts";
+import { sourceOf, type EventSource } from "../events/types.ts";
 
 export const WAKE_CHANNEL = "webhook_deliveries_due";
 
@@ -18,16 +19,19 @@ export interface PayloadEvent {
   /** With the target's `name` when the event captured one. */
   target: { type: string; id: string; name?: string | null } | null;
   details: Record<string, unknown>;
+  /** Who wrote the audit event (`platform`, or `api` with the appending token); absent for the test event. */
+  source?: EventSource | null;
 }
 
-/** The delivered body: `{"id","type","tenant_id","created_at","data":{actor,target,details}}`. */
+/** The delivered body: `{"id","type","tenant_id","created_at","data":{actor,target,details,source}}`. */
 export function payloadOf(event: PayloadEvent): string {
+  const data = { actor: event.actor, target: event.target, details: event.details };
   return JSON.stringify({
     id: event.id,
     type: event.type,
     tenant_id: event.tenantId,
     created_at: event.createdAt.toISOString(),
-    data: { actor: event.actor, target: event.target, details: event.details },
+    data: event.source === undefined ? data : { ...data, source: event.source },
   });
 }
 
@@ -59,6 +63,7 @@ export async function enqueueDeliveries(tx: EventTx, emitted: EmittedEvent[]): P
             actor: { id: actor.id, email: actor.email },
             target: event.target ?? null,
             details: event.details ?? {},
+            source: sourceOf(row),
           },
         ]
       : [],

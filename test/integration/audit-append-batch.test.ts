@@ -52,6 +52,8 @@ describe("appending a batch of events", () => {
       sequence: 2,
       prev_hash: expect.stringMatching(/^[0-9a-f]{64}$/),
       hash: expect.stringMatching(/^[0-9a-f]{64}$/),
+      chain_version: 2,
+      source: { type: "api", token_id: expect.any(String), user_id: expect.any(String) },
     });
     expect(results[3]).toMatchObject({ event_type: "app.stopped", actor: { id: "svc", email: null }, target: null, details: {} });
     for (const e of results) expect((await admin.get(`${base}/${e.id}`)).json).toEqual(e);

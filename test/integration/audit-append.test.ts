@@ -43,6 +43,9 @@ describe("appending events", () => {
       sequence: 1,
       prev_hash: "0".repeat(64),
       hash: expect.stringMatching(/^[0-9a-f]{64}$/),
+      // Who appended it, from the credentials (see audit-source.test.ts).
+      chain_version: 2,
+      source: { type: "api", token_id: expect.any(String), user_id: expect.any(String) },
     });
     const got = await admin.get(res.headers.get("location")!);
     expect(got.json).toEqual(res.json);
@@ -102,6 +105,9 @@ describe("appending events", () => {
     ["details", { ...GOOD, details: [1, 2] }],
     ["details", { ...GOOD, details: { blob: big } }],
     ["body", { ...GOOD, sequence: 1 }],
+    // Who appended the event is the server's to say (issue 21, finding 6).
+    ["body", { ...GOOD, source: { type: "platform" } }],
+    ["body", { ...GOOD, chain_version: 1 }],
   ])("bad %s is a 400 naming it, and nothing is written", async (path, body) => {
     const { base, admin, count } = await setup();
     const res = await admin.post(base, body);

@@ -5,6 +5,7 @@ import { apiServer } from "../support/api-server.ts";
 import { client, tenantWithMembers } from "../support/fixtures.ts";
 import { database } from "../../server/db/client.ts";
 import { appendManyToLog, appendToLog } from "../../server/audit/appender.ts";
+import { TEST_APPENDER } from "../support/events.ts";
 
 const api = apiServer();
 
@@ -25,7 +26,11 @@ test("concurrent appends to one tenant go in together, in the order they arrived
   const db = await database();
   const stored = await Promise.all(
     Array.from({ length: 120 }, (_, i) =>
-      appendToLog(db, tenant.id, { actor, event: { type: "order.placed", tenantId: tenant.id, details: { i } } }),
+      appendToLog(db, tenant.id, {
+        actor,
+        appendedBy: TEST_APPENDER,
+        event: { type: "order.placed", tenantId: tenant.id, details: { i } },
+      }),
     ),
   );
 
@@ -44,9 +49,14 @@ test("concurrent appends to one tenant go in together, in the order they arrived
 test("an event the database refuses fails alone; the rest of its batch is recorded", async () => {
   const { tenant } = await tenantWithMembers();
   const db = await database();
-  const good = (i: number) => appendToLog(db, tenant.id, { actor, event: { type: "order.placed", tenantId: tenant.id, details: { i } } });
+  const good = (i: number) =>
+    appendToLog(db, tenant.id, { actor, appendedBy: TEST_APPENDER, event: { type: "order.placed", tenantId: tenant.id, details: { i } } });
   // Queued under this tenant but naming a tenant that does not exist: the foreign key refuses it.
-  const bad = appendToLog(db, tenant.id, { actor, event: { type: "order.placed", tenantId: randomUUID(), details: {} } });
+  const bad = appendToLog(db, tenant.id, {
+    actor,
+    appendedBy: TEST_APPENDER,
+    event: { type: "order.placed", tenantId: randomUUID(), details: {} },
+  });
   const results = await Promise.allSettled([good(0), good(1), bad, good(2), good(3)]);
   expect(results.map((r) => r.status)).toEqual(["fulfilled", "fulfilled", "rejected", "fulfilled", "fulfilled"]);
   const rows = await db.sql.query<{ n: number }>(
@@ -61,6 +71,7 @@ test("a multi-event job stays contiguous and in order among others, and fails wh
   const db = await database();
   const item = (job: number, i: number, tenantId = tenant.id) => ({
     actor,
+    appendedBy: TEST_APPENDER,
     event: { type: "order.placed", tenantId, details: { job, i } },
   });
   const job = (n: number, size: number) =>
@@ -101,7 +112,11 @@ test("multi-event jobs share transactions, up to 500 events each", async () => {
   const { tenant } = await tenantWithMembers();
   const db = await database();
   const items = (job: number) =>
-    Array.from({ length: 5 }, (_, i) => ({ actor, event: { type: "order.placed", tenantId: tenant.id, details: { job, i } } }));
+    Array.from({ length: 5 }, (_, i) => ({
+      actor,
+      appendedBy: TEST_APPENDER,
+      event: { type: "order.placed", tenantId: tenant.id, details: { job, i } },
+    }));
   const stored = await Promise.all(Array.from({ length: 40 }, (_, job) => appendManyToLog(db, tenant.id, items(job))));
   expect(await transactionsWriting(tenant.id)).toBeLessThan(15);
   const all = stored.flat();
@@ -113,7 +128,11 @@ test("a job larger than one transaction's share goes alone, whole", async () => 
   const { tenant } = await tenantWithMembers();
   const db = await database();
   const items = (n: number) =>
-    Array.from({ length: n }, (_, i) => ({ actor, event: { type: "order.placed", tenantId: tenant.id, details: { i } } }));
+    Array.from({ length: n }, (_, i) => ({
+      actor,
+      appendedBy: TEST_APPENDER,
+      event: { type: "order.placed", tenantId: tenant.id, details: { i } },
+    }));
   const [small, large] = await Promise.all([appendManyToLog(db, tenant.id, items(2)), appendManyToLog(db, tenant.id, items(700))]);
   expect(large.map((e) => e.sequence)).toEqual(large.map((_, i) => small[1]!.sequence + 1 + i));
   expect(large.map((e) => e.details.i)).toEqual(large.map((_, i) => i));

@@ -4,7 +4,7 @@ import pg from "pg";
 import { apiServer } from "../support/api-server.ts";
 import { client, tenantWithMembers } from "../support/fixtures.ts";
 import { connectPostgres, database } from "../../server/db/client.ts";
-import { emitEvent } from "../support/events.ts";
+import { emitEvent, TEST_APPENDER } from "../support/events.ts";
 import { appendManyToLog } from "../../server/audit/appender.ts";
 
 const api = apiServer();
@@ -144,6 +144,7 @@ describe("verify", () => {
     const items = (from: number) =>
       Array.from({ length: 500 }, (_, i) => ({
         actor,
+        appendedBy: TEST_APPENDER,
         event: { type: "bulk.appended", tenantId: world.tenant.id, details: { i: from + i } },
       }));
     for (let from = 0; from < 12_000; from += 500) await appendManyToLog(db, world.tenant.id, items(from));

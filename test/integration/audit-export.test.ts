@@ -87,6 +87,10 @@ function asCsvRecord(e: Event): Record<string, string> {
     hash: e.hash,
     prev_hash: e.prev_hash,
     target_name: neutralise(e.target?.name ?? null),
+    chain_version: String(e.chain_version),
+    source_type: e.source?.type ?? null,
+    source_token_id: neutralise(e.source?.token_id ?? null),
+    source_user_id: neutralise(e.source?.user_id ?? null),
   };
   return Object.fromEntries(Object.entries(cells).map(([k, v]) => [k, v ?? ""]));
 }

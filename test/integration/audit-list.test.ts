@@ -89,6 +89,9 @@ describe("listing the audit log", () => {
       sequence: 60,
       prev_hash: expect.stringMatching(/^[0-9a-f]{64}$/),
       hash: expect.stringMatching(/^[0-9a-f]{64}$/),
+      chain_version: 2,
+      // Seeded by the tests' helper, as an application's append (test/support/events.ts).
+      source: { type: "api", token_id: null, user_id: "test-seed" },
     });
     expect(res.json.results[1].hash).toBe(res.json.results[0].prev_hash);
   });

@@ -1,7 +1,8 @@
 /**
  * Audit events name their target as it was called when they were written (events are immutable),
- * the name is part of the hash chain when present (events without one hash as before), and an
- * IPv4 client is recorded as 203.0.113.7, not as the IPv4-mapped ::ffff:203.0.113.7.
+ * the name is part of the hash chain (in chain version 1 only when present, so events without one
+ * hash as before names existed), and an IPv4 client is recorded as 203.0.113.7, not as the
+ * IPv4-mapped ::ffff:203.0.113.7.
  */
 import http from "node:http";
 import type { AddressInfo } from "node:net";
@@ -110,7 +111,37 @@ describe("target names captured when the event is written", () => {
 });
 
 describe("the hash chain with names", () => {
-  test("a name is hashed as one more element; an event without one hashes as before; altering a name breaks the chain", async () => {
+  // The canonical form of chain version 1 spelled out: the array before names existed, and the name
+  // as one more element when there is one. Version 2 (every event written now) always hashes the name.
+  const V1_ARRAY = `jsonb_build_array(e.sequence, e.id, e.tenant_id, e.event_type, e.actor_id, e.actor_email,
+    e.ip_address, e.user_agent, e.target_type, e.target_id, e.details,
+    to_char(e."timestamp" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), e.prev_hash)`;
+  const V1_BEFORE = `encode(sha256(convert_to(${V1_ARRAY}::text, 'UTF8')), 'hex')`;
+  const V1_WITH_NAME = `encode(sha256(convert_to((${V1_ARRAY} || jsonb_build_array(e.target_name))::text, 'UTF8')), 'hex')`;
+
+  test("version 1: a name is hashed as one more element, an event without one hashes as before", async () => {
+    const world = await tenantWithMembers();
+    const { sql } = await database();
+    // Written as the code before chain versions did: no version (so 1), no source.
+    await sql.query(
+      `INSERT INTO audit_events (tenant_id, event_type, actor_id, target_type, target_id, target_name)
+       VALUES ($1::uuid, 'invoice.paid', 'billing', 'invoice', 'inv_1', NULL), ($1::uuid, 'invoice.paid', 'billing', 'invoice', 'inv_2', 'Invoice two')`,
+      [world.tenant.id],
+    );
+    const rows = await sql.query<{ target_id: string; chain_version: number; stored: string; before: string; with_name: string }>(
+      `SELECT e.target_id, e.chain_version::int AS chain_version, e.hash AS stored, ${V1_BEFORE} AS before, ${V1_WITH_NAME} AS with_name
+         FROM audit_events e WHERE e.tenant_id = $1::uuid ORDER BY e.sequence`,
+      [world.tenant.id],
+    );
+    expect(rows.map((r) => r.chain_version)).toEqual([1, 1]);
+    expect(rows[0]!.stored).toBe(rows[0]!.before);
+    expect(rows[1]!.stored).toBe(rows[1]!.with_name);
+    expect(rows[1]!.stored).not.toBe(rows[1]!.before);
+    const verify = await client(api.url, world.viewer.token).get(`/api/v1/tenants/${world.tenant.id}/audit/verify`);
+    expect(verify.json).toMatchObject({ valid: true, checked: 2 });
+  });
+
+  test("altering a name breaks the chain at that event", async () => {
     const world = await tenantWithMembers();
     const admin = client(api.url, world.admin.token);
     const base = `/api/v1/tenants/${world.tenant.id}/audit`;
@@ -122,39 +153,11 @@ describe("the hash chain with names", () => {
       ],
     });
     expect(batch.status, batch.text).toBe(201);
-    const [unnamed, named] = batch.json.results as Array<{ id: string; sequence: number }>;
-
-    const { sql } = await database();
-    // The canonical form before names existed, spelled out: what every older event was hashed over.
-    const [row] = await sql.query<{ id: string; stored: string; computed: string; before: string; with_name: string }>(
-      `SELECT e.id, e.hash AS stored, audit_event_hash(e) AS computed,
-              encode(sha256(convert_to(jsonb_build_array(e.sequence, e.id, e.tenant_id, e.event_type, e.actor_id, e.actor_email,
-                e.ip_address, e.user_agent, e.target_type, e.target_id, e.details,
-                to_char(e."timestamp" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), e.prev_hash)::text, 'UTF8')), 'hex') AS before,
-              encode(sha256(convert_to(jsonb_build_array(e.sequence, e.id, e.tenant_id, e.event_type, e.actor_id, e.actor_email,
-                e.ip_address, e.user_agent, e.target_type, e.target_id, e.details,
-                to_char(e."timestamp" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), e.prev_hash, e.target_name)::text, 'UTF8')), 'hex') AS with_name
-         FROM audit_events e WHERE e.id = $1::uuid`,
-      [unnamed!.id],
-    );
-    expect(row!.stored).toBe(row!.before);
-    expect(row!.computed).toBe(row!.before);
-    const [other] = await sql.query<{ stored: string; before: string; with_name: string }>(
-      `SELECT e.hash AS stored,
-              encode(sha256(convert_to(jsonb_build_array(e.sequence, e.id, e.tenant_id, e.event_type, e.actor_id, e.actor_email,
-                e.ip_address, e.user_agent, e.target_type, e.target_id, e.details,
-                to_char(e."timestamp" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), e.prev_hash)::text, 'UTF8')), 'hex') AS before,
-              encode(sha256(convert_to(jsonb_build_array(e.sequence, e.id, e.tenant_id, e.event_type, e.actor_id, e.actor_email,
-                e.ip_address, e.user_agent, e.target_type, e.target_id, e.details,
-                to_char(e."timestamp" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), e.prev_hash, e.target_name)::text, 'UTF8')), 'hex') AS with_name
-         FROM audit_events e WHERE e.id = $1::uuid`,
-      [named!.id],
-    );
-    expect(other!.stored).toBe(other!.with_name);
-    expect(other!.stored).not.toBe(other!.before);
+    const [, named] = batch.json.results as Array<{ id: string; sequence: number }>;
     expect((await admin.get(`${base}/verify`)).json).toMatchObject({ valid: true, first_invalid_sequence: null });
 
     // The superuser renames the target behind the log's back: the chain breaks at that event.
+    const { sql } = await database();
     await sql.transaction(async (tx) => {
       await tx.query("ALTER TABLE audit_events DISABLE TRIGGER audit_events_no_update_delete");
       await tx.query(`UPDATE audit_events SET target_name = 'Invoice 2' WHERE id = $1::uuid`, [named!.id]);

@@ -149,7 +149,7 @@ describe("proving an export between two digests", () => {
       (e: { sequence: number; target: { name: string | null } | null }) => e.target?.name && e.sequence <= digestB.to_sequence,
     );
     expect(named.map((e: { target: { name: string } }) => e.target.name)).toEqual(expect.arrayContaining(["Invoice 9", "=Invoice(6)"]));
-    const csvResult = await verify(tampered("renamed.csv", [readFileSync(files.csv, "utf8").replace(",Invoice 9\n", ",Invoice 99\n")]));
+    const csvResult = await verify(tampered("renamed.csv", [readFileSync(files.csv, "utf8").replace(",Invoice 9,", ",Invoice 99,")]));
     const sequence = named.find((e: { target: { name: string } }) => e.target.name === "Invoice 9").sequence;
     expect(csvResult).toEqual({ code: 1, out: `FAILED at sequence ${sequence}: the row's fields do not hash to its hash (altered)` });
     const jsonResult = await verify(

@@ -11,6 +11,7 @@ import { startReceiver, type Receiver } from "../support/webhook-receiver.ts";
 import { until } from "../support/until.ts";
 import { database } from "../../server/db/client.ts";
 import { recordAppendedEvents } from "../../server/events/emit.ts";
+import { TEST_APPENDER } from "../support/events.ts";
 import { encryptSecret } from "../../server/secrets/encryption.ts";
 
 interface Instance {
@@ -125,7 +126,11 @@ test(
       await sql.transaction((tx) =>
         recordAppendedEvents(
           tx,
-          Array.from({ length: 300 }, (_, j) => ({ actor, event: { type: "backlog.tick", tenantId: tenant.id, details: { n: i + j } } })),
+          Array.from({ length: 300 }, (_, j) => ({
+            actor,
+            appendedBy: TEST_APPENDER,
+            event: { type: "backlog.tick", tenantId: tenant.id, details: { n: i + j } },
+          })),
         ),
       );
     }

@@ -98,7 +98,13 @@ describe("payload, headers and signatures", () => {
       type: "user.created",
       tenant_id: tenant.id,
       created_at: event.timestamp.toISOString(),
-      data: { actor: { id: null, email: "someone@example.com" }, target: { type: "user", id: "u-1" }, details: { n: 1 } },
+      data: {
+        actor: { id: null, email: "someone@example.com" },
+        target: { type: "user", id: "u-1" },
+        details: { n: 1 },
+        // Recorded by the tests' seeding helper, as an application's append (test/support/events.ts).
+        source: { type: "api", token_id: null, user_id: "test-seed" },
+      },
     });
     expect(r!.headers).toMatchObject({
       "content-type": "application/json",
