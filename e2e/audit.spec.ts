@@ -131,12 +131,18 @@ test("support staff filter by type and date, open an event, export CSV and the f
     "hash",
     "prev_hash",
     "target_name",
+    "chain_version",
+    "source_type",
+    "source_token_id",
+    "source_user_id",
   ]);
   expect(records.map((r) => r.id)).toEqual([refunded.id, paid.id]);
   expect(records.map((r) => r.id)).toEqual(await audit.shownIds());
   expect(records.map((r) => r.event_type)).toEqual(["invoice.refunded", "invoice.paid"]);
   expect(records.map((r) => r.actor_email)).toEqual([BILLING.email, BILLING.email]);
   expect(records[0]!.ip_address).toBe("203.0.113.7");
+  // Appended with the operator's token: the application's events say so (issue 21, finding 6).
+  expect(records.map((r) => r.source_type)).toEqual(["api", "api"]);
   expect(JSON.parse(records[0]!.details!)).toEqual({ amount: 1250, currency: "EUR", reason: 'duplicate, "double" charge' });
 
   // A custom range (UTC, end excluded) finds the older invoices instead.

@@ -9,6 +9,7 @@ import { Skeleton } from "../ui/skeleton";
 import { CopyButton } from "../ui/copy-button";
 import { Dialog } from "../ui/dialog";
 import { formatExact, RelativeTime } from "../ui/relative-time";
+import { Badge } from "../ui/badge";
 import type { AuditEventView } from "./types";
 
 function Row({ label, children }: { label: string; children: ReactNode }) {
@@ -82,6 +83,47 @@ export function EventDrawer({ tenantId, eventId, shown, onClose }: EventDrawerPr
   );
 }
 
+/** Who wrote the event, as the server recorded it (covered by the hash from chain version 2). */
+function Source({ source }: { source: AuditEventView["source"] }) {
+  if (!source) {
+    return (
+      <>
+        <span className="block">Not recorded</span>
+        <span className="block text-xs text-slate-600">Written before sources were recorded (chain version 1)</span>
+      </>
+    );
+  }
+  if (source.type === "platform") {
+    return (
+      <>
+        <span className="block">Platform</span>
+        <span className="block text-xs text-slate-600">Recorded by the control plane itself</span>
+      </>
+    );
+  }
+  return (
+    <>
+      <Badge>Application</Badge>
+      <span className="mt-1 block text-xs text-slate-600">
+        Appended through the API {source.token_id ? "with an API token" : "from a console session"}; the actor, IP address and time are the
+        application&apos;s account.
+      </span>
+      {source.token_id ? (
+        <>
+          <span className="mt-2 block text-xs font-medium text-slate-600">API token</span>
+          <Copyable value={source.token_id} label="token ID" />
+        </>
+      ) : null}
+      {source.user_id ? (
+        <>
+          <span className="mt-2 block text-xs font-medium text-slate-600">{source.token_id ? "Token of user" : "Signed in as user"}</span>
+          <Copyable value={source.user_id} label="user ID" />
+        </>
+      ) : null}
+    </>
+  );
+}
+
 function EventBody({ event }: { event: AuditEventView }) {
   const details = JSON.stringify(event.details ?? {}, null, 2);
   return (
@@ -95,6 +137,9 @@ function EventBody({ event }: { event: AuditEventView }) {
         </Row>
         <Row label="Event ID">
           <Copyable value={event.id} label="event ID" />
+        </Row>
+        <Row label="Source">
+          <Source source={event.source} />
         </Row>
         <Row label="Actor">
           <span className="block">{event.actor.email || <span className="text-slate-600">No email</span>}</span>
@@ -144,6 +189,9 @@ function EventBody({ event }: { event: AuditEventView }) {
       <Section title="Hash chain">
         <Row label="Sequence">
           <span className="font-mono">#{event.sequence}</span>
+        </Row>
+        <Row label="Chain version">
+          <span className="font-mono">{event.chain_version}</span>
         </Row>
         <Row label="Hash">
           <Copyable value={event.hash} label="hash" />

@@ -2,6 +2,7 @@
 
 import Link from "next/link";
 import { plainIp } from "@/server/contract/fields";
+import { Badge } from "../ui/badge";
 import { cx } from "../ui/cx";
 import { ListTableBody, LoadingTable, type ListColumn } from "../ui/list-table";
 import { formatExact, RelativeTime } from "../ui/relative-time";
@@ -49,6 +50,23 @@ function ActorName({ actor }: { actor: AuditEventView["actor"] }) {
   return actor.id ? <span className="font-mono text-xs">{shortId(actor.id)}</span> : <>Platform</>;
 }
 
+/**
+ * An event an application appended (POST …/audit) rather than one the platform wrote: its actor,
+ * IP and time are the application's account. With the token that appended it, in full on hover.
+ */
+function ApplicationBadge({ source, className }: { source: AuditEventView["source"]; className: string }) {
+  if (source?.type !== "api") return null;
+  const by = source.token_id ? `API token ${source.token_id}` : "a console session";
+  return (
+    <span title={`Appended by an application through ${by}`} data-testid="source-badge" className={cx("align-middle", className)}>
+      <Badge>
+        Application
+        {source.token_id ? <span className="hidden font-mono lg:inline">&nbsp;· {shortId(source.token_id)}</span> : null}
+      </Badge>
+    </span>
+  );
+}
+
 function Target({ tenantId, target, links }: { tenantId: string; target: NonNullable<AuditEventView["target"]>; links: TargetLinks }) {
   const label = target.name ?? shortId(target.id);
   const href = targetHref(tenantId, target, links);
@@ -69,7 +87,8 @@ function Target({ tenantId, target, links }: { tenantId: string; target: NonNull
 /**
  * One page of events, newest first. The time opens the event (a click anywhere on the row does
  * too); the event type and the actor are links that filter by them; the target links to the thing
- * while it exists. Narrow screens show the actor under the event type.
+ * while it exists. An application's appended events carry a badge. Narrow screens show the actor
+ * (and the badge) under the event type.
  */
 export function EventsTable({ tenantId, events, changing, selectedId, onOpen, filterHref, links }: EventsTableProps) {
   return (
@@ -108,9 +127,11 @@ export function EventsTable({ tenantId, events, changing, selectedId, onOpen, fi
               >
                 {event.event_type}
               </Link>
+              <ApplicationBadge source={event.source} className="ml-2 hidden sm:inline-block" />
               <span className="block text-xs text-slate-600 sm:hidden">
                 <ActorName actor={event.actor} />
               </span>
+              <ApplicationBadge source={event.source} className="mt-1 block sm:hidden" />
             </Td>
             <Td className="hidden max-w-64 truncate sm:table-cell" title={event.actor.id ?? undefined}>
               {byActor ? (
