@@ -14,6 +14,7 @@ import { database } from "../../server/db/client.ts";
 import { chainHead, countEvents, findEvents, resolveFilter, type AuditFilterParams, type Bound } from "../../server/audit/query.ts";
 import { appendEvent } from "../../server/audit/service.ts";
 import { AppError } from "../../server/errors.ts";
+import { SYSTEM_PRINCIPAL, SYSTEM_REQUEST } from "../../server/auth/principal.ts";
 import type { TenantServiceContext } from "../../server/service-context.ts";
 
 const DAY = 86_400_000;
@@ -162,7 +163,7 @@ describe("the database's bound on timestamps", () => {
 
   test("an append whose timestamp is ahead of the database's clock is a 400 naming the field, not a 500", async () => {
     const db = await database();
-    const ctx = { db, tenantId, actor: {} } as unknown as TenantServiceContext;
+    const ctx = { db, tenantId, actor: { principal: SYSTEM_PRINCIPAL, request: SYSTEM_REQUEST } } as TenantServiceContext;
     const ahead = new Date(Date.now() + 10 * 60_000).toISOString();
     const error = await appendEvent(ctx, { event_type: "x.y", actor: { id: "a" }, timestamp: ahead } as never).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(AppError);
