@@ -23,11 +23,9 @@ export const SsoProfileSchema = z
     first_name: z.string().nullable(),
     last_name: z.string().nullable(),
     groups: z.array(z.string()),
-    idp_id: z
-      .string()
-      .meta({
-        description: "The person's id at the IdP, as the broker's profile names it (the same value as `id`: OIDC sub, SAML NameID).",
-      }),
+    idp_id: z.string().meta({
+      description: "The person's id at the IdP, as the broker's profile names it (the same value as `id`: OIDC sub, SAML NameID).",
+    }),
     issuer: z.string().meta({ description: "The issuer / entity ID that vouched." }),
     raw_attributes: z.record(z.string(), z.unknown()),
   })
