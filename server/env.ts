@@ -3,6 +3,7 @@
  * A missing or malformed variable stops start-up with one line that names it.
  */
 import "server-only";
+import { isIP } from "node:net";
 import { z } from "zod";
 import { parseSigningKey } from "./secrets/signing-key.ts";
 
@@ -19,6 +20,15 @@ const count = (name: string, fallback: number, max = 1_000_000_000) =>
     .min(0, `${name} must be 0 or more`)
     .max(max, `${name} must be at most ${max}`)
     .default(fallback);
+
+/** One resolver address as `Resolver#setServers` takes it: an IP, `ipv4:port`, or `[ipv6]:port`. */
+function isDnsServer(entry: string): boolean {
+  const bracketed = /^\[([^\]]+)\](?::(\d{1,5}))?$/.exec(entry);
+  const v4 = /^([0-9.]+):(\d{1,5})$/.exec(entry);
+  const [host, port] = bracketed ? [bracketed[1]!, bracketed[2]] : v4 ? [v4[1]!, v4[2]] : [entry, undefined];
+  if (port !== undefined && (Number(port) < 1 || Number(port) > 65535)) return false;
+  return bracketed ? isIP(host) === 6 : isIP(host) !== 0;
+}
 
 const EnvSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
@@ -103,6 +113,24 @@ const EnvSchema = z.object({
     .regex(/^smtps?:\/\/.+/, "SMTP_URL must be an smtp:// or smtps:// URL, e.g. smtp://user:pass@mail.example.com:587")
     .optional(),
   MAIL_FROM: z.string().min(3, "MAIL_FROM must be an address, e.g. Control Plane <no-reply@example.com>").optional(),
+  // Resolvers for domain verification (server/domains/dns.ts); the system's when unset.
+  DNS_SERVERS: z
+    .string()
+    .transform((v) => v.split(",").map((entry) => entry.trim()))
+    .refine(
+      (list) => list.every(isDnsServer),
+      "DNS_SERVERS must be comma-separated IP addresses, each with an optional :port (IPv6 with a port as [addr]:port)",
+    )
+    .optional(),
+  // The label before the domain of its verification TXT record.
+  DOMAIN_VERIFICATION_PREFIX: z
+    .string()
+    .regex(
+      /^[A-Za-z0-9_](?:[A-Za-z0-9_-]{0,61}[A-Za-z0-9_])?(?:\.[A-Za-z0-9_](?:[A-Za-z0-9_-]{0,61}[A-Za-z0-9_])?)*$/,
+      "DOMAIN_VERIFICATION_PREFIX must be DNS labels (letters, digits, _ and -), e.g. _control-plane-verification",
+    )
+    .transform((v) => v.toLowerCase())
+    .default("_control-plane-verification"),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
 });
 

@@ -23,6 +23,7 @@ const FEATURES: Feature[] = [
   { name: "rest", jobs: async () => (await import("../http/jobs.ts")).restEdgeJobs },
   { name: "auth", subscribers: [endSessionsOnEvents], jobs: async () => (await import("../auth/jobs.ts")).authJobs },
   { name: "sso", jobs: async () => (await import("../sso/jobs.ts")).ssoJobs },
+  { name: "domains", jobs: async () => (await import("../domains/jobs.ts")).domainJobs },
   { name: "audit", jobs: async () => (await import("../audit/jobs.ts")).auditJobs },
   { name: "webhooks", subscribers: [enqueueDeliveries], jobs: async () => (await import("../webhooks/jobs.ts")).webhookJobs },
 ];

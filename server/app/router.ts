@@ -11,6 +11,7 @@ import { ssoSignInRouter } from "../sso/signin/router.ts";
 import { ssoApplicationsRouter } from "../sso/broker/router.ts";
 import { auditRouter } from "../audit/router.ts";
 import { invitationsRouter } from "../invitations/router.ts";
+import { domainsRouter } from "../domains/router.ts";
 
 export const appRouter = router({
   tenants: tenantsRouter,
@@ -26,6 +27,7 @@ export const appRouter = router({
   webhooks: webhooksRouter,
   audit: auditRouter,
   invitations: invitationsRouter,
+  domains: domainsRouter,
 });
 
 export type AppRouter = typeof appRouter;
