@@ -1,6 +1,7 @@
 import type { ComponentType, SVGProps } from "react";
 import type { PlatformRole } from "@/server/auth/principal";
 import { AppsIcon, BuildingIcon, IdBadgeIcon, KeyIcon, ScrollIcon, ShieldIcon, UsersIcon, WebhookIcon } from "../icons";
+import { GlobeIcon } from "../domains/icon";
 import { consoleUrl } from "./urls";
 
 export interface NavItem {
@@ -21,6 +22,7 @@ export const NAV: NavItem[] = [
   { label: "Tenants", kind: "global", href: () => consoleUrl.tenants(), icon: BuildingIcon },
   { label: "Members", kind: "tenant", href: (id) => consoleUrl.members(id!), icon: UsersIcon },
   { label: "SSO", kind: "tenant", href: (id) => consoleUrl.sso(id!), icon: ShieldIcon },
+  { label: "Domains", kind: "tenant", href: (id) => consoleUrl.tenantSection(id!, "domains"), icon: GlobeIcon },
   { label: "Audit log", kind: "tenant", href: (id) => consoleUrl.audit(id!), icon: ScrollIcon },
   { label: "Webhooks", kind: "tenant", href: (id) => consoleUrl.webhooks(id!), icon: WebhookIcon },
   { label: "API tokens", kind: "account", href: (id) => consoleUrl.tokens(id), icon: KeyIcon },
