@@ -23,10 +23,12 @@ function RecordLine({ label, value }: { label: string; value: string }) {
   return (
     <div className="flex min-w-0 items-start gap-2">
       <dt className="w-14 shrink-0 pt-1 text-xs font-medium text-slate-600">{label}</dt>
-      <dd className="min-w-0 flex-1 rounded bg-slate-50 px-2 py-1 font-mono text-xs break-all text-slate-800 ring-1 ring-slate-200 ring-inset">
-        {value}
+      <dd className="flex min-w-0 flex-1 items-start gap-2">
+        <code className="min-w-0 flex-1 rounded bg-slate-50 px-2 py-1 font-mono text-xs break-all text-slate-800 ring-1 ring-slate-200 ring-inset">
+          {value}
+        </code>
+        <CopyButton value={value} label={`Copy the record's ${label.toLowerCase()}`} />
       </dd>
-      <CopyButton value={value} label={`Copy the record's ${label.toLowerCase()}`} />
     </div>
   );
 }
@@ -61,11 +63,13 @@ export function DomainItem({ domain, canWrite, isOperator, verifying, highlight,
       </div>
 
       <p className="mt-2 text-sm text-slate-600">
-        {verified
-          ? "Keep this TXT record in place: it is checked daily, and the domain fails if it is gone."
-          : domain.state === "failed"
-            ? "Publish this TXT record again (or fix its value), then verify."
-            : "Add this TXT record at your DNS provider, then verify. It may take a few minutes to appear."}
+        {verified && domain.verification_method === "override"
+          ? "Verified by a platform operator, without DNS: it is not re-checked. Publish this TXT record and Verify now to confirm it by DNS."
+          : verified
+            ? "Keep this TXT record in place: it is checked daily, and the domain fails if it is gone."
+            : domain.state === "failed"
+              ? "Publish this TXT record again (or fix its value), then verify."
+              : "Add this TXT record at your DNS provider, then verify. It may take a few minutes to appear."}
       </p>
       <dl className="mt-2 max-w-3xl space-y-1.5">
         <RecordLine label="Type" value="TXT" />

@@ -18,6 +18,7 @@ export const TENANT_TABS: TenantTab[] = [
   { label: "Overview", segment: "" },
   { label: "Members", segment: "members" },
   { label: "SSO", segment: "sso" },
+  { label: "Domains", segment: "domains" },
   { label: "Audit log", segment: "audit" },
   { label: "Webhooks", segment: "webhooks" },
 ];
