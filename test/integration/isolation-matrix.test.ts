@@ -27,6 +27,7 @@ interface World {
   digestId: string;
   webhookId: string;
   deliveryId: string;
+  domainId: string;
   viewerId: string;
   adminEmail: string;
   adminTokenId: string;
@@ -196,6 +197,15 @@ const EXAMPLES: Record<string, Example> = {
   "POST /tenants/{tenant_id}/webhooks/{webhook_id}/deliveries/{delivery_id}/retry": {
     request: (w) => ({ path: `/tenants/${w.tenantA.id}/webhooks/${w.webhookId}/deliveries/${w.deliveryId}/retry` }),
   },
+  "GET /tenants/{tenant_id}/domains": { request: (w) => ({ path: `/tenants/${w.tenantA.id}/domains` }) },
+  "POST /tenants/{tenant_id}/domains": {
+    request: (w) => ({ path: `/tenants/${w.tenantA.id}/domains`, body: { domain: "matrix.example.com" } }),
+  },
+  "GET /tenants/{tenant_id}/domains/{domain_id}": { request: (w) => ({ path: `/tenants/${w.tenantA.id}/domains/${w.domainId}` }) },
+  "POST /tenants/{tenant_id}/domains/{domain_id}/verify": {
+    request: (w) => ({ path: `/tenants/${w.tenantA.id}/domains/${w.domainId}/verify` }),
+  },
+  "DELETE /tenants/{tenant_id}/domains/{domain_id}": { request: (w) => ({ path: `/tenants/${w.tenantA.id}/domains/${w.domainId}` }) },
 };
 
 const operations = Object.values(appRouter._def.procedures as unknown as Record<string, { _def: { meta?: Meta } }>)
@@ -281,8 +291,12 @@ beforeAll(async () => {
       status: "exhausted",
     },
   });
+  const domain = await prisma.domain.create({
+    data: { tenantId: a.tenant.id, domain: "alpha-matrix.example.com", verificationValue: "control-plane-verification=matrix" },
+  });
   world = {
     tenantA: a.tenant,
+    domainId: domain.id,
     webhookId: webhook.id,
     deliveryId: delivery.id,
     providerId: provider.id,

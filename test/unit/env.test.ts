@@ -102,3 +102,31 @@ describe("environment", () => {
     }
   });
 });
+
+describe("domain verification's DNS", () => {
+  test("DNS_SERVERS: IP addresses with optional ports, as resolver.setServers takes them; unset → the system's", () => {
+    expect(parseEnv({}).DNS_SERVERS).toBeUndefined();
+    expect(parseEnv({ DNS_SERVERS: "1.1.1.1, 127.0.0.1:5353,::1,[2001:db8::1]:53" }).DNS_SERVERS).toEqual([
+      "1.1.1.1",
+      "127.0.0.1:5353",
+      "::1",
+      "[2001:db8::1]:53",
+    ]);
+  });
+
+  test.each(["dns.example.com", "1.1.1.1:0", "1.1.1.1:70000", "1.1.1.1,", "2001:db8::1:53:x", "[1.1.1.1]:53"])(
+    "DNS_SERVERS=%j stops start-up naming it",
+    (value) => {
+      expect(() => parseEnv({ DNS_SERVERS: value })).toThrow(EnvError);
+      expect(() => parseEnv({ DNS_SERVERS: value })).toThrow(/DNS_SERVERS/);
+    },
+  );
+
+  test("DOMAIN_VERIFICATION_PREFIX: DNS labels, lowercased; _control-plane-verification unless set", () => {
+    expect(parseEnv({}).DOMAIN_VERIFICATION_PREFIX).toBe("_control-plane-verification");
+    expect(parseEnv({ DOMAIN_VERIFICATION_PREFIX: "_Acme-Verify.x" }).DOMAIN_VERIFICATION_PREFIX).toBe("_acme-verify.x");
+    for (const bad of ["has space", "-lead", "a..b", "a.", "x".repeat(64)]) {
+      expect(() => parseEnv({ DOMAIN_VERIFICATION_PREFIX: bad })).toThrow(/DOMAIN_VERIFICATION_PREFIX/);
+    }
+  });
+});
