@@ -95,7 +95,7 @@ export function DomainItem({ domain, canWrite, isOperator, verifying, highlight,
               Last checked <RelativeTime iso={domain.last_checked_at} />.{" "}
             </>
           ) : (
-            "Not checked yet. "
+            "Not looked up in DNS yet. "
           )}
           {domain.next_check_at ? "Checked again automatically." : null}
         </p>
