@@ -1,23 +1,24 @@
 /**
  * Runs metadata checks and stores their results. A check runs after the change that asks for it
  * has committed (the response does not wait for it); a refresh runs one and waits. A result is
- * stored only if the provider still has the URL that was checked, so a slow check cannot
- * overwrite the result for a newer URL. Checks left pending by a stopped process are picked up by
+ * stored only if the provider still has the URL (or uploaded document) that was checked, so a slow
+ * check cannot overwrite the result for a newer one. An uploaded document is read again, never
+ * fetched. Checks left pending by a stopped process are picked up by
  * housekeeping.
  */
 import type { Database } from "../db/client.ts";
 import { clock } from "../clock.ts";
 import { log, errorFields } from "../log.ts";
-import { checkMetadata } from "./metadata.ts";
+import { checkProviderMetadata } from "./metadata.ts";
 
 const running = new Set<Promise<void>>();
 
 export async function runMetadataCheck(db: Database, providerId: string): Promise<void> {
   const provider = await db.prisma.ssoProvider.findUnique({ where: { id: providerId } });
   if (!provider) return;
-  const result = await checkMetadata(provider.providerType, provider.metadataUrl);
+  const result = await checkProviderMetadata(provider);
   await db.prisma.ssoProvider.updateMany({
-    where: { id: providerId, metadataUrl: provider.metadataUrl },
+    where: { id: providerId, metadataUrl: provider.metadataUrl, metadataXml: provider.metadataXml },
     data: {
       metadataStatus: result.status,
       metadataError: result.error,

@@ -1,11 +1,13 @@
 /**
  * Reading an identity provider's metadata: a SAML EntityDescriptor (XML) or an OpenID discovery
  * document (JSON). Parsing never trusts the document: DTDs are refused outright (no XXE, no entity
- * expansion), sizes are capped by the fetch, and every failure becomes a status with a reason.
+ * expansion), sizes are capped (by the fetch; an uploaded document by its length, the same 1 MiB),
+ * and every failure becomes a status with a reason.
  */
 import { X509Certificate } from "node:crypto";
 import { XMLParser } from "fast-xml-parser";
 import { OutboundError, safeFetch } from "../outbound/guard.ts";
+import { MAX_METADATA_BYTES } from "./schemas.ts";
 
 export type MetadataStatus = "pending" | "valid" | "invalid" | "unreachable";
 
@@ -53,7 +55,7 @@ function sniffProtocol(body: string): Protocol {
 }
 
 const METADATA_TIMEOUT_MS = 5_000;
-const METADATA_MAX_BYTES = 1024 * 1024;
+const METADATA_MAX_BYTES = MAX_METADATA_BYTES;
 
 class InvalidMetadata extends Error {}
 
@@ -184,4 +186,32 @@ export async function checkMetadata(providerType: string, metadataUrl: string): 
     }
     return { status: "unreachable", error: "the metadata could not be fetched", details: {} };
   }
+}
+
+/**
+ * Reads an uploaded SAML metadata document (`metadata_xml`) with the parser and the limits of a
+ * fetched one; never throws. Housekeeping and refreshes read the stored document the same way
+ * (its certificate expiry is evaluated again), and never fetch anything for it.
+ */
+export function readMetadataXml(xml: string): MetadataResult {
+  if (Buffer.byteLength(xml, "utf8") > METADATA_MAX_BYTES) {
+    return { status: "invalid", error: `the document is larger than ${METADATA_MAX_BYTES} bytes`, details: {} };
+  }
+  try {
+    return { status: "valid", error: null, details: parseSamlMetadata(xml), protocol: "saml" };
+  } catch (error) {
+    if (error instanceof InvalidMetadata) return { status: "invalid", error: error.message, details: {} };
+    return { status: "invalid", error: "the document could not be read", details: {} };
+  }
+}
+
+/** A provider's metadata from where it comes: its stored document, else its URL (fetched). */
+export async function checkProviderMetadata(provider: {
+  providerType: string;
+  metadataUrl: string | null;
+  metadataXml: string | null;
+}): Promise<MetadataResult> {
+  if (provider.metadataXml !== null) return readMetadataXml(provider.metadataXml);
+  if (provider.metadataUrl === null) return { status: "invalid", error: "the provider has no metadata", details: {} };
+  return checkMetadata(provider.providerType, provider.metadataUrl);
 }

@@ -49,7 +49,11 @@ function ssoRouter<
           tags,
           summary: `Create an SSO provider${note}`,
           description:
-            "The metadata document is fetched and checked after the reply (see `metadata.status`). Emits `sso_provider.created`.",
+            "Exactly one of `metadata_url` and `metadata_xml` (400 naming the field otherwise). A `metadata_url` is fetched and checked " +
+            "after the reply (see `metadata.status`). A `metadata_xml` (SAML types only, the IdP's metadata document, at most 1 MiB, " +
+            "no DTD) is read before the reply: 400 naming `metadata_xml` when it is not usable IdP metadata (not XML, a DTD or entity, " +
+            "an SP's metadata, no signing certificate), else `metadata.status: valid` with what it says. " +
+            "Emits `sso_provider.created` (an uploaded document as its SHA-256, never in full).",
           protect: true,
         },
       })
@@ -77,12 +81,15 @@ function ssoRouter<
           description:
             "Needs the tenant admin role. A step-up in the last 10 minutes is also needed (else 401 `step_up_required`, nothing changed) " +
             "to disable the provider (`enabled: false`) or to change who is trusted or where sign-in data goes: " +
-            "`metadata_url`, `domains`, `client_id`, `default_role`, `allow_idp_initiated`, `entra_tenant_ids`. " +
+            "`metadata_url`, `metadata_xml`, `domains`, `client_id`, `default_role`, `allow_idp_initiated`, `entra_tenant_ids`. " +
             "Giving a field its current value is not a change; `name`, `client_secret` and `enabled: true` need no step-up. " +
-            "A new `metadata_url` drops the stored OIDC client secret unless the same request gives `client_secret`: " +
+            "`metadata_xml` replaces the source with an uploaded document (read now, 400 naming it when unusable; `metadata_url` becomes null), " +
+            "`metadata_url` replaces an uploaded document; not both in one request. " +
+            "A new `metadata_url` or `metadata_xml` drops the stored OIDC client secret unless the same request gives `client_secret`: " +
             "the provider then shows `client_secret_set: false`, `client_secret_dropped: true`, and its sign-in and Test sign-in are refused " +
             "(`not_configured`) until a secret is entered again. " +
-            "Emits `sso_provider.updated` (changed fields; the secret only as set/changed/unset/dropped) and `sso_provider.enabled`/`.disabled`.",
+            "Emits `sso_provider.updated` (changed fields; the secret only as set/changed/unset/dropped, a new document as " +
+            "`metadata_xml: {from: url|xml, to: xml, sha256}`) and `sso_provider.enabled`/`.disabled`.",
           protect: true,
         },
       })
@@ -117,7 +124,9 @@ function ssoRouter<
           path: `${one}/refresh-metadata`,
           tags,
           summary: `Fetch and check the metadata again${note}`,
-          description: "Waits for the check (at most about 5 s) and answers the provider.",
+          description:
+            "Waits for the check (at most about 5 s) and answers the provider. An uploaded document (`metadata_source: xml`) is " +
+            "read again (its certificates' expiry evaluated now), never fetched.",
           protect: true,
         },
       })

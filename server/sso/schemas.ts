@@ -19,6 +19,25 @@ export const ProviderName = text({ error: "is required and must be a string" })
 /** The shape only: where it may point is server/outbound/url-policy.ts, applied by the service. */
 export const MetadataUrl = OutboundUrl;
 
+/** The cap of a metadata document, fetched or uploaded (UTF-8 bytes). */
+export const MAX_METADATA_BYTES = 1024 * 1024;
+export const METADATA_SOURCES = ["url", "xml"] as const;
+export type MetadataSource = (typeof METADATA_SOURCES)[number];
+
+const utf8Bytes = (value: string) => new TextEncoder().encode(value).byteLength;
+
+/** The shape only (a string of at most 1 MiB): what it says is read by the service (./metadata.ts). */
+export const MetadataXml = z
+  .string({ error: "must be a string (the IdP's SAML metadata document)" })
+  .min(1, "must not be empty")
+  .refine((xml) => xml.length <= MAX_METADATA_BYTES && utf8Bytes(xml) <= MAX_METADATA_BYTES, "must be at most 1 MiB")
+  .meta({
+    description:
+      "SAML types only: the IdP's metadata document itself (XML, at most 1 MiB, no DTD), instead of `metadata_url`, " +
+      "for an IdP behind a firewall or one that hands out a file (Google Workspace). Read when it is given: a document that is " +
+      "not usable IdP metadata is a 400 naming `metadata_xml`. Write-only: the provider shows `metadata_source: xml` and what was read.",
+  });
+
 const DOMAIN = /^(?=.{1,253}$)(?!-)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/;
 
 export const Domains = z
@@ -87,7 +106,12 @@ export const SsoProvider = z
         "Fixed by `saml`/`oidc`; for `azure_ad` and `google_workspace`, read from the metadata document (XML: saml, JSON: oidc).",
     }),
     name: z.string(),
-    metadata_url: z.string(),
+    metadata_url: z.string().nullable().meta({ description: "Where the metadata is fetched; null when it was uploaded (`metadata_xml`)." }),
+    metadata_source: z.enum(METADATA_SOURCES).meta({
+      description:
+        "`url`: fetched from `metadata_url` and checked after each change; `xml`: an uploaded document (`metadata_xml`, not returned), " +
+        "read when it was given; `metadata` shows what it says.",
+    }),
     enabled: z.boolean(),
     domains: z.array(z.string()),
     sp: z.union([samlSp, oidcSp]).meta({ description: "Our side of this provider, by protocol." }),
@@ -118,7 +142,15 @@ export type SsoProvider = z.infer<typeof SsoProvider>;
  * unsolicited responses, which Entra directories): changing one of them needs a fresh step-up, as
  * disabling does. Giving a field its current value is not a change.
  */
-export const STEP_UP_FIELDS = ["metadata_url", "domains", "client_id", "default_role", "allow_idp_initiated", "entra_tenant_ids"] as const;
+export const STEP_UP_FIELDS = [
+  "metadata_url",
+  "metadata_xml",
+  "domains",
+  "client_id",
+  "default_role",
+  "allow_idp_initiated",
+  "entra_tenant_ids",
+] as const;
 
 const TenantPath = { tenant_id: z.string().max(100) };
 const ProviderPath = { provider_id: z.string().max(100) };
@@ -142,7 +174,8 @@ const DefaultRole = z.enum(DEFAULT_ROLES, { error: "must be viewer or admin" });
 const createFields = {
   provider_type: ProviderTypeSchema,
   name: ProviderName,
-  metadata_url: MetadataUrl,
+  metadata_url: MetadataUrl.optional().meta({ description: "The IdP's metadata URL. Exactly one of `metadata_url` and `metadata_xml`." }),
+  metadata_xml: MetadataXml.optional(),
   enabled: JsonBoolean.optional(),
   domains: Domains.optional(),
   client_id: ClientId.optional(),
@@ -154,7 +187,8 @@ const createFields = {
 const updateFields = {
   enabled: JsonBoolean.optional(),
   name: ProviderName.optional(),
-  metadata_url: MetadataUrl.optional(),
+  metadata_url: MetadataUrl.optional().meta({ description: "A new metadata URL; replaces an uploaded document." }),
+  metadata_xml: MetadataXml.optional(),
   domains: Domains.optional(),
   client_id: ClientId.nullable().optional().meta({ description: "OIDC client ID; null removes it." }),
   client_secret: ClientSecret.nullable().optional().meta({ description: "Write-only; null removes it." }),

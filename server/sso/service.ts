@@ -3,7 +3,8 @@
  * flows (STEP_UP_FIELDS) need a fresh step-up; a metadata URL change drops the stored client secret
  * unless it brings a new one. Email domains are unique within a tenant across its providers
  * (./domains.ts). After a create, an URL change or a refresh, the metadata is fetched and read
- * (checks.ts): it informs, never blocks.
+ * (checks.ts): it informs, never blocks. An uploaded document (`metadata_xml`) is read at once
+ * and refused when unusable (./metadata-source.ts).
  */
 import { type Tx, sqlIn } from "../db/client.ts";
 import { keysetPage, keysetWhere, type PageRequest } from "../db/keyset.ts";
@@ -12,14 +13,14 @@ import type { TenantServiceContext } from "../service-context.ts";
 import { assertSteppedUp } from "../auth/step-up.ts";
 import { actorOf, emitEvent } from "../events/emit.ts";
 import { flips, patchChanges, patchEvents } from "../events/patch-events.ts";
-import { guessProtocol, type MetadataDetails } from "./metadata.ts";
+import type { MetadataDetails } from "./metadata.ts";
 import { runMetadataCheck, scheduleMetadataCheck } from "./checks.ts";
 import { STEP_UP_FIELDS, type CreateSsoInput, type ProviderType, type SsoProvider, type UpdateSsoInput } from "./schemas.ts";
 import { isUuid } from "../db/ids.ts";
-import { assertOutboundUrl } from "../outbound/url-policy.ts";
 import { encryptSecret } from "../secrets/encryption.ts";
 import { oidcSpDetails, samlSpDetails } from "./sp.ts";
 import { assertDomainsFree, claimDomains, enableConflict } from "./domains.ts";
+import { assertUploadAllowed, createSource, readGiven, sourceMove, sourceOf } from "./metadata-source.ts";
 
 const withDomains = { domains: { select: { domain: true }, orderBy: { domain: "asc" } } } as const;
 
@@ -28,7 +29,8 @@ export interface ProviderRow {
   tenantId: string;
   providerType: string;
   name: string;
-  metadataUrl: string;
+  metadataUrl: string | null;
+  metadataXml: string | null;
   enabled: boolean;
   metadataStatus: string;
   metadataCheckedAt: Date | null;
@@ -55,6 +57,7 @@ export function presentProvider(row: ProviderRow): SsoProvider {
     protocol: row.protocol === "oidc" ? "oidc" : "saml",
     name: row.name,
     metadata_url: row.metadataUrl,
+    metadata_source: sourceOf(row),
     enabled: row.enabled,
     domains: row.domains.map((d) => d.domain),
     sp: row.protocol === "oidc" ? oidcSpDetails(row.id) : samlSpDetails(row.id),
@@ -108,8 +111,9 @@ async function findProvider(db: Tx, tenantId: string, providerId: string): Promi
 /** Fields that make no sense on a provider's type (OIDC credentials on SAML, Entra directories off Entra) are refused by field. */
 function assertTypeFields(
   providerType: string,
-  input: { client_id?: string | null; client_secret?: string | null; entra_tenant_ids?: string[] },
+  input: { client_id?: string | null; client_secret?: string | null; entra_tenant_ids?: string[]; metadata_xml?: string },
 ) {
+  assertUploadAllowed(providerType, input);
   if (providerType !== "azure_ad" && input.entra_tenant_ids?.length)
     throw InvalidField("entra_tenant_ids", "is only for azure_ad providers");
   if (providerType !== "saml") return;
@@ -117,9 +121,9 @@ function assertTypeFields(
   if (input.client_secret) throw InvalidField("client_secret", "is only for OIDC providers");
 }
 
-/** Creates the provider, then checks its metadata in the background (after the commit). */
+/** Creates the provider, then checks its metadata URL in the background (after the commit); a document is read first. */
 export async function createProvider({ db, actor, tenantId }: TenantServiceContext, input: CreateSsoInput) {
-  assertOutboundUrl("metadata_url", input.metadata_url);
+  const source = createSource(input.provider_type, input);
   assertTypeFields(input.provider_type, input);
   const domains = input.domains ?? [];
   const provider = await db.prisma
@@ -130,9 +134,8 @@ export async function createProvider({ db, actor, tenantId }: TenantServiceConte
           tenantId,
           providerType: input.provider_type,
           name: input.name,
-          metadataUrl: input.metadata_url,
+          ...source.columns,
           enabled,
-          protocol: guessProtocol(input.provider_type, input.metadata_url),
           clientId: input.client_id ?? null,
           clientSecretCiphertext: input.client_secret ? encryptSecret(input.client_secret) : null,
           defaultRole: input.default_role ?? "viewer",
@@ -150,6 +153,7 @@ export async function createProvider({ db, actor, tenantId }: TenantServiceConte
           name: row.name,
           provider_type: row.providerType,
           metadata_url: row.metadataUrl,
+          ...source.audit,
           enabled: row.enabled,
           domains,
           client_id: row.clientId,
@@ -162,7 +166,7 @@ export async function createProvider({ db, actor, tenantId }: TenantServiceConte
       return findProvider(tx, tenantId, row.id);
     })
     .catch((error: unknown) => enableConflict(error, domains));
-  scheduleMetadataCheck(db, provider.id);
+  if (provider.metadataXml === null) scheduleMetadataCheck(db, provider.id);
   return provider;
 }
 
@@ -187,24 +191,25 @@ function secretUpdate(current: ProviderRow, given: string | null | undefined, me
  * the changed fields, and `.enabled`/`.disabled` when the state flips.
  */
 export async function updateProvider({ db, actor, tenantId }: TenantServiceContext, input: UpdateSsoInput): Promise<ProviderRow> {
-  assertOutboundUrl("metadata_url", input.metadata_url);
+  const upload = readGiven(input);
   const { provider, metadataChanged } = await db.prisma.$transaction(async (tx) => {
     if (isUuid(input.provider_id)) await tx.$queryRaw`SELECT id FROM sso_providers WHERE id = ${input.provider_id}::uuid FOR UPDATE`;
     const current = await findProvider(tx, tenantId, input.provider_id);
+    const source = sourceMove(current, input, upload);
     const changes = patchChanges({
       name: { from: current.name, to: input.name },
-      metadata_url: { from: current.metadataUrl, to: input.metadata_url },
       domains: { from: current.domains.map((d) => d.domain), to: input.domains },
       client_id: { from: current.clientId, to: input.client_id },
       default_role: { from: current.defaultRole, to: input.default_role },
       allow_idp_initiated: { from: current.allowIdpInitiated, to: input.allow_idp_initiated },
       entra_tenant_ids: { from: current.entraTenantIds, to: input.entra_tenant_ids },
     });
+    Object.assign(changes, source.changes);
     const disabling = input.enabled === false && current.enabled;
     if (disabling || STEP_UP_FIELDS.some((field) => changes[field])) await assertSteppedUp(tx, actor.principal);
     assertTypeFields(current.providerType, input);
 
-    const secret = secretUpdate(current, input.client_secret, Boolean(changes.metadata_url));
+    const secret = secretUpdate(current, input.client_secret, source.columns !== null);
     if (secret) changes.client_secret = secret.change;
     const enabled = { from: current.enabled, to: input.enabled };
     const flipped = flips(enabled);
@@ -217,7 +222,6 @@ export async function updateProvider({ db, actor, tenantId }: TenantServiceConte
         where: { id: current.id },
         data: {
           name: input.name,
-          metadataUrl: input.metadata_url,
           enabled: input.enabled,
           clientId: input.client_id,
           clientSecretCiphertext: secret?.ciphertext,
@@ -225,15 +229,7 @@ export async function updateProvider({ db, actor, tenantId }: TenantServiceConte
           defaultRole: input.default_role,
           allowIdpInitiated: input.allow_idp_initiated,
           entraTenantIds: input.entra_tenant_ids,
-          ...(changes.metadata_url
-            ? {
-                metadataStatus: "pending",
-                metadataError: null,
-                metadataCheckedAt: null,
-                metadataDetails: {},
-                protocol: guessProtocol(current.providerType, input.metadata_url ?? current.metadataUrl),
-              }
-            : {}),
+          ...source.columns,
         },
       })
       .catch((error: unknown) => enableConflict(error, domains));
@@ -248,7 +244,7 @@ export async function updateProvider({ db, actor, tenantId }: TenantServiceConte
       enabled,
     });
     for (const event of events) await emitEvent(sqlIn(tx), actorOf(actor.principal, actor.request), event);
-    return { provider: await findProvider(tx, tenantId, current.id), metadataChanged: Boolean(changes.metadata_url) };
+    return { provider: await findProvider(tx, tenantId, current.id), metadataChanged: source.columns?.metadataUrl != null };
   });
   if (metadataChanged) scheduleMetadataCheck(db, provider.id);
   return provider;

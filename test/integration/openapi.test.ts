@@ -81,10 +81,14 @@ describe("GET /api/v1/openapi.json", () => {
       expect.arrayContaining(["protocol", "sp", "client_id", "client_secret_set", "default_role", "allow_idp_initiated"]),
     );
     expect(provider?.properties?.client_secret).toBeUndefined();
+    // An uploaded metadata document is write-only: the provider says where its metadata came from.
+    expect(Object.keys(provider?.properties ?? {})).toEqual(expect.arrayContaining(["metadata_url", "metadata_source"]));
+    expect(provider?.properties?.metadata_xml).toBeUndefined();
     const create = operationAt(doc, "POST", "/sso").body;
     expect(Object.keys(create?.properties ?? {})).toEqual(
-      expect.arrayContaining(["client_id", "client_secret", "default_role", "allow_idp_initiated"]),
+      expect.arrayContaining(["client_id", "client_secret", "default_role", "allow_idp_initiated", "metadata_url", "metadata_xml"]),
     );
+    expect(create?.required ?? []).not.toContain("metadata_url");
     expect(doc.paths["/tenants/{tenant_id}/sso/{provider_id}/test-signin"]?.post?.responses["200"]).toBeDefined();
     expect(doc.paths["/tenants/{tenant_id}/sso/{provider_id}/test-signin/{request_id}"]?.get?.responses["200"]).toBeDefined();
   });

@@ -5,6 +5,7 @@
  * fetched again (at most once per provider per window, whatever is posted to the ACS: a stranger
  * cannot make us fetch in a loop) and, if it lists a certificate we did not have, the response is
  * validated once more. A failed fetch keeps the stored metadata: a flaky IdP cannot unconfigure us.
+ * An uploaded document has nothing to fetch: its new certificate comes with a new upload.
  */
 import type { Database } from "../../db/client.ts";
 import { clock } from "../../clock.ts";
@@ -25,7 +26,7 @@ export async function refetchForRollover(db: Database, providerId: string): Prom
   });
   if (claimed.count === 0) return false;
   const row = await db.prisma.ssoProvider.findUnique({ where: { id: providerId } });
-  if (!row) return false;
+  if (!row?.metadataUrl || row.metadataXml !== null) return false;
   const result = await checkMetadata(row.providerType, row.metadataUrl);
   if (result.status !== "valid") {
     log.warn("saml metadata re-fetch for a certificate rollover failed", { provider_id: providerId, status: result.status });

@@ -45,7 +45,9 @@ const guardedFetch: oidc.CustomFetch = async (url, options) => {
 // Discovery documents are cached briefly per URL (a cache only: every instance fetches its own).
 const discovered = new Map<string, { at: number; metadata: oidc.ServerMetadata }>();
 
-async function serverMetadata(metadataUrl: string): Promise<oidc.ServerMetadata> {
+async function serverMetadata(metadataUrl: string | null): Promise<oidc.ServerMetadata> {
+  // OIDC reads its discovery document from a URL; an uploaded document is SAML only.
+  if (metadataUrl === null) throw new SsoRefused("metadata", "the provider has no OpenID discovery URL");
   const hit = discovered.get(metadataUrl);
   if (hit && Date.now() - hit.at < DISCOVERY_TTL_MS) return hit.metadata;
   try {

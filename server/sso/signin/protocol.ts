@@ -134,7 +134,8 @@ export interface SignInProvider {
   protocol: SsoProtocol;
   name: string;
   enabled: boolean;
-  metadataUrl: string;
+  /** Null when the (SAML) metadata was uploaded. */
+  metadataUrl: string | null;
   domains: string[];
   defaultRole: TenantRole;
   allowIdpInitiated: boolean;
