@@ -30,14 +30,21 @@ function Value({ value, copyLabel }: { value: string | null; copyLabel?: string 
 /** What the last metadata check read from the document, and what the provider is set to. */
 export function ProviderDetails({ provider, actions }: { provider: SsoProvider; actions?: ReactNode }) {
   const { metadata } = provider;
-  const saml = hasCertificates(provider.provider_type);
+  // Entra ID and Google Workspace speak SAML when their metadata is SAML (a file always is).
+  const saml = hasCertificates(provider.provider_type) || provider.protocol === "saml";
   return (
     <div className="space-y-4">
       <dl className="grid gap-x-6 gap-y-4 sm:grid-cols-2 lg:grid-cols-3">
         <Item term="Type">{PROVIDER_TYPE_INFO[provider.provider_type].label}</Item>
-        <Item term={PROVIDER_TYPE_INFO[provider.provider_type].urlLabel}>
-          <Value value={provider.metadata_url} copyLabel={`Copy the URL of ${provider.name}`} />
-        </Item>
+        {provider.metadata_source === "xml" ? (
+          <Item term="SAML metadata">
+            <span data-testid="metadata-source">From an uploaded file</span>
+          </Item>
+        ) : (
+          <Item term={PROVIDER_TYPE_INFO[provider.provider_type].urlLabel}>
+            <Value value={provider.metadata_url} copyLabel={`Copy the URL of ${provider.name}`} />
+          </Item>
+        )}
         <Item term="Domains">
           <DomainList domains={provider.domains} />
         </Item>

@@ -2,7 +2,7 @@
 
 import { useState, type FormEvent } from "react";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { MAX_PROVIDER_NAME_LENGTH, type ProviderType, type SsoProvider } from "@/server/sso/schemas";
+import { MAX_PROVIDER_NAME_LENGTH, type MetadataSource, type ProviderType, type SsoProvider } from "@/server/sso/schemas";
 import { stepUpIfAsked } from "../auth/with-step-up";
 import { useFormErrors } from "../form-errors";
 import { useTRPC } from "../trpc";
@@ -13,6 +13,7 @@ import { Field } from "../ui/field";
 import { Input } from "../ui/input";
 import { Select } from "../ui/select";
 import { DomainsInput } from "./domains-input";
+import { canUpload, MetadataSourceField, type MetadataFile } from "./metadata-source-field";
 import { addDomains, checkForm, FIELD_IDS, secretNoteOf, serverFieldErrors, splitDomains, type FormField } from "./provider-form";
 import { SignInFields, type SignInSettings } from "./signin-fields";
 import { PROVIDER_TYPE_INFO, PROVIDER_TYPE_OPTIONS, ProviderTypeIcon } from "./provider-types";
@@ -29,7 +30,8 @@ interface ProviderDialogProps {
 
 /**
  * Adds or edits an SSO provider. The URL field follows the type: SAML metadata for SAML, an
- * OpenID discovery document for the rest. The type is fixed once created. Saving an edit that
+ * OpenID discovery document for the rest; every type but plain OIDC may instead upload a SAML
+ * metadata file (./metadata-source-field.tsx). The type is fixed once created. Saving an edit that
  * changes what the server guards asks for a step-up when the server wants one, then saves again.
  */
 export function ProviderDialog({ tenantId, provider, ensureSteppedUp, onClose, onSaved }: ProviderDialogProps) {
@@ -38,6 +40,8 @@ export function ProviderDialog({ tenantId, provider, ensureSteppedUp, onClose, o
   const [type, setType] = useState<ProviderType>(provider?.provider_type ?? "saml");
   const [name, setName] = useState(provider?.name ?? "");
   const [url, setUrl] = useState(provider?.metadata_url ?? "");
+  const [chosenSource, setSource] = useState<MetadataSource>(provider?.metadata_source ?? "url");
+  const [file, setFile] = useState<MetadataFile | null>(null);
   const [domains, setDomains] = useState<string[]>(provider?.domains ?? []);
   const [draft, setDraft] = useState("");
   const [enabled, setEnabled] = useState(true);
@@ -55,6 +59,8 @@ export function ProviderDialog({ tenantId, provider, ensureSteppedUp, onClose, o
   const update = useMutation(trpc.tenantSso.update.mutationOptions({ onSuccess: invalidate }));
   const pending = create.isPending || update.isPending;
   const info = PROVIDER_TYPE_INFO[type];
+  const source: MetadataSource = canUpload(type) ? chosenSource : "url";
+  const storedFile = provider?.metadata_source === "xml";
 
   function clearError(field: FormField) {
     if (field === "domains" && errors.domains) setBadDomains([]);
@@ -67,9 +73,19 @@ export function ProviderDialog({ tenantId, provider, ensureSteppedUp, onClose, o
     const allDomains = addDomains(domains, splitDomains(draft));
     setDomains(allDomains);
     setDraft("");
-    const values = { provider_type: type, name: name.trim(), metadata_url: url.trim(), domains: allDomains, enabled };
+    const values = {
+      provider_type: type,
+      name: name.trim(),
+      metadata_source: source,
+      metadata_url: url.trim(),
+      metadata_xml: file?.xml,
+      domains: allDomains,
+      enabled,
+    };
     setBadDomains([]);
-    if (show(checkForm(values, info.urlLabel))) return;
+    if (show(checkForm(values, info.urlLabel, storedFile))) return;
+    // The source sent: the URL, a picked file, or (editing a provider read from a file) nothing.
+    const metadata = source === "url" ? { metadata_url: values.metadata_url } : file ? { metadata_xml: file.xml } : {};
 
     const done = {
       onSuccess: (saved: SsoProvider) => onSaved(saved, !provider),
@@ -79,7 +95,7 @@ export function ProviderDialog({ tenantId, provider, ensureSteppedUp, onClose, o
         fail(error, onFields?.fields ?? null);
       },
     };
-    const oidc = type !== "saml";
+    const oidc = type !== "saml" && source === "url";
     const clientId = signIn.clientId.trim();
     const settings = {
       default_role: signIn.defaultRole,
@@ -91,7 +107,7 @@ export function ProviderDialog({ tenantId, provider, ensureSteppedUp, onClose, o
         tenant_id: tenantId,
         provider_id: provider.id,
         name: values.name,
-        metadata_url: values.metadata_url,
+        ...metadata,
         domains: values.domains,
         ...settings,
         ...(oidc && !clientId && provider.client_id ? { client_id: null } : {}),
@@ -101,10 +117,11 @@ export function ProviderDialog({ tenantId, provider, ensureSteppedUp, onClose, o
         saved = await update.mutateAsync(input);
       }).then((stepped) => {
         if (stepped && saved) done.onSuccess(saved);
-        else setFormError("Not saved: changing the URL, domains, client ID or role needs you to confirm it's you.");
+        else setFormError("Not saved: changing the metadata, domains, client ID or role needs you to confirm it's you.");
       }, done.onError);
     } else {
-      create.mutate({ tenant_id: tenantId, ...values, ...settings }, done);
+      const { provider_type, name: newName, domains: newDomains } = values;
+      create.mutate({ tenant_id: tenantId, provider_type, name: newName, domains: newDomains, enabled, ...metadata, ...settings }, done);
     }
   }
 
@@ -113,7 +130,7 @@ export function ProviderDialog({ tenantId, provider, ensureSteppedUp, onClose, o
       title={provider ? `Edit ${provider.name}` : "Add an SSO provider"}
       description={
         provider
-          ? "A new URL is checked again. Changing the URL, domains, client ID or role asks you to confirm it's you."
+          ? "New metadata is checked again. Changing the metadata, domains, client ID or role asks you to confirm it's you."
           : "People whose email domain is listed sign in through this identity provider."
       }
       size="md"
@@ -160,24 +177,28 @@ export function ProviderDialog({ tenantId, provider, ensureSteppedUp, onClose, o
           )}
         </Field>
 
-        <Field id="sso-metadata_url" label={info.urlLabel} hint={info.hint} error={errors.metadata_url}>
-          {(control) => (
-            <Input
-              {...control}
-              type="url"
-              name="metadata_url"
-              inputMode="url"
-              autoComplete="off"
-              spellCheck={false}
-              placeholder={info.placeholder}
-              value={url}
-              onChange={(event) => {
-                setUrl(event.target.value);
-                clearError("metadata_url");
-              }}
-            />
-          )}
-        </Field>
+        <MetadataSourceField
+          type={type}
+          provider={provider}
+          source={source}
+          onSource={(next) => {
+            setSource(next);
+            clearError("metadata_url");
+            clearError("metadata_xml");
+          }}
+          url={url}
+          onUrl={(next) => {
+            setUrl(next);
+            clearError("metadata_url");
+          }}
+          file={file}
+          onFile={(next) => {
+            setFile(next);
+            clearError("metadata_xml");
+          }}
+          errors={errors}
+          onFileError={(message) => (message ? show({ ...errors, metadata_xml: message }) : clearError("metadata_xml"))}
+        />
 
         <Field
           id="sso-domains"
@@ -200,7 +221,13 @@ export function ProviderDialog({ tenantId, provider, ensureSteppedUp, onClose, o
           )}
         </Field>
 
-        <SignInFields type={type} value={signIn} secret={secretNoteOf(provider, url)} errors={errors} onChange={setSignIn} />
+        <SignInFields
+          type={source === "xml" ? "saml" : type}
+          value={signIn}
+          secret={secretNoteOf(provider, source === "xml" ? "" : url)}
+          errors={errors}
+          onChange={setSignIn}
+        />
 
         {provider ? null : (
           <Checkbox

@@ -5,19 +5,24 @@
  * is plainly missing or malformed, with the limits of server/sso/schemas.ts, and shows the
  * server's words for the rest.
  */
-import { MAX_PROVIDER_NAME_LENGTH, type ProviderType, type SsoProvider } from "@/server/sso/schemas";
+import { MAX_PROVIDER_NAME_LENGTH, type MetadataSource, type ProviderType, type SsoProvider } from "@/server/sso/schemas";
 import { serverErrors, type FieldErrors } from "../form-errors";
 import { fieldErrorsOf } from "../trpc";
 
 export interface ProviderFormValues {
   provider_type: ProviderType;
   name: string;
+  /** Where the metadata comes from: the URL typed, or the file picked (or, editing, the one stored). */
+  metadata_source?: MetadataSource;
   metadata_url: string;
+  /** The picked file's text; undefined when none was picked. */
+  metadata_xml?: string;
   domains: string[];
   enabled: boolean;
 }
 
-export type FormField = "provider_type" | "name" | "metadata_url" | "domains" | "client_id" | "client_secret" | "default_role";
+export type FormField =
+  "provider_type" | "name" | "metadata_url" | "metadata_xml" | "domains" | "client_id" | "client_secret" | "default_role";
 
 export interface ServerFormErrors {
   /** Messages by FormField. */
@@ -31,6 +36,7 @@ export const FIELD_IDS: Array<[FormField, string]> = [
   ["provider_type", "sso-provider_type"],
   ["name", "sso-name"],
   ["metadata_url", "sso-metadata_url"],
+  ["metadata_xml", "sso-metadata_xml"],
   ["domains", "sso-domains"],
   ["client_id", "sso-client_id"],
   ["client_secret", "sso-client_secret"],
@@ -75,12 +81,19 @@ function isWebUrl(value: string) {
   }
 }
 
-/** Missing or plainly malformed values, in the order of the form's fields. */
-export function checkForm(values: ProviderFormValues, urlLabel: string): FieldErrors {
+/**
+ * Missing or plainly malformed values, in the order of the form's fields. `storedFile`: the
+ * provider edited already has an uploaded document, so a file need not be picked again.
+ */
+export function checkForm(values: ProviderFormValues, urlLabel: string, storedFile = false): FieldErrors {
   const fields: FieldErrors = {};
   const name = values.name.trim();
   if (!name) fields.name = "Name must not be empty";
   else if (name.length > MAX_PROVIDER_NAME_LENGTH) fields.name = `Name must be at most ${MAX_PROVIDER_NAME_LENGTH} characters`;
+  if (values.metadata_source === "xml") {
+    if (values.metadata_xml === undefined && !storedFile) fields.metadata_xml = "Choose the IdP's metadata file (.xml)";
+    return fields;
+  }
   const url = values.metadata_url.trim();
   if (!url) fields.metadata_url = `${urlLabel} must not be empty`;
   else if (!isWebUrl(url)) fields.metadata_url = `${urlLabel} must be an absolute https URL`;
@@ -96,6 +109,7 @@ export function serverFieldErrors(error: unknown, domains: string[], urlLabel: s
     provider_type: "Type",
     name: "Name",
     metadata_url: urlLabel,
+    metadata_xml: "Metadata file",
     domains: "Domains",
     client_id: "Client ID",
     client_secret: "Client secret",

@@ -112,7 +112,12 @@ export function SsoView({ tenantId }: { tenantId: string }) {
             if (created) setPosition(FIRST_PAGE);
             notify(
               <>
-                <span className="font-medium">{provider.name}</span> {created ? "was added. Its metadata is being checked." : "was saved."}
+                <span className="font-medium">{provider.name}</span>{" "}
+                {created
+                  ? provider.metadata_source === "xml"
+                    ? "was added from its metadata file."
+                    : "was added. Its metadata is being checked."
+                  : "was saved."}
                 {provider.client_secret_dropped ? " Its client secret was dropped with the old URL: enter the client secret again." : null}
               </>,
               provider.client_secret_dropped ? "info" : undefined,

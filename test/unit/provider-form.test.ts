@@ -52,4 +52,11 @@ describe("checkForm", () => {
       metadata_url: "Discovery URL must be an absolute https URL",
     });
   });
+
+  test("an uploaded metadata file replaces the URL: a file must be picked, unless the provider already has one", () => {
+    const upload = { ...values, metadata_source: "xml" as const, metadata_url: "" };
+    expect(checkForm(upload, "Metadata URL")).toEqual({ metadata_xml: "Choose the IdP's metadata file (.xml)" });
+    expect(checkForm({ ...upload, metadata_xml: "<md:EntityDescriptor/>" }, "Metadata URL")).toEqual({});
+    expect(checkForm(upload, "Metadata URL", true)).toEqual({});
+  });
 });
