@@ -1,4 +1,6 @@
 import { X509Certificate } from "node:crypto";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
 import { SIGNING_CERT_PEM } from "../test/support/idp-server";
 import { expectNoSeriousA11yViolations } from "./axe";
 import { expect, signInAs, test, uniqueName } from "./sso-fixtures";
@@ -118,6 +120,54 @@ test("the URL field follows the type, and bad values are explained inline", asyn
   await expect(dialog.error("domains")).toHaveText("taken.example is already routed to another SSO provider");
   await expect(dialog.chips()).toHaveText(["ok.example", "taken.example"]);
   expect(await ssoApi.listProviders(tenant.id)).toHaveLength(1);
+});
+
+/** Real IdPs' metadata files, read in place (never copied into the project). */
+const IDP_FIXTURES = fileURLToPath(new URL("../../shared/fixtures/idp/", import.meta.url));
+
+test("an admin adds a Google Workspace SAML provider by uploading its metadata file; a bad file is explained under the field", async ({
+  page,
+  people,
+  ssoPage,
+}) => {
+  const { tenant, person: admin } = await people.tenantWith("admin", "SSO");
+  await signInAs(page, admin.email, admin.password);
+  await ssoPage.goto(tenant.id);
+  await ssoPage.openCreate();
+  const dialog = ssoPage.providerDialog;
+  const name = uniqueName("Google");
+  await dialog.type.selectOption({ label: "Google Workspace" });
+  await dialog.name.fill(name);
+  await dialog.dialog.getByRole("radio", { name: "Upload metadata file" }).check();
+  const file = dialog.dialog.getByLabel("Metadata file", { exact: true });
+
+  // An SP's metadata is not an IdP's: the server's 400 shows under the file field.
+  await file.setInputFiles(path.join(IDP_FIXTURES, "reject-sp-metadata.xml"));
+  await expect(dialog.dialog.getByTestId("metadata-file")).toContainText("reject-sp-metadata.xml");
+  await dialog.submit.click();
+  await expect(dialog.error("metadata_xml")).toContainText("Metadata file is not usable SAML identity-provider metadata");
+
+  await file.setInputFiles(path.join(IDP_FIXTURES, "saml-google-workspace.xml"));
+  await expect(dialog.error("metadata_xml")).toHaveCount(0);
+  await expect(dialog.dialog.getByTestId("metadata-file")).toHaveText("saml-google-workspace.xml · 3.6 KB");
+  await dialog.submit.click();
+  await expect(dialog.dialog).toBeHidden();
+  await expect(ssoPage.toast.filter({ hasText: `${name} was added from its metadata file` })).toBeVisible();
+  await expect(ssoPage.status(name)).toHaveAttribute("data-status", "valid");
+  const details = await ssoPage.openDetails(name);
+  await expect(details.getByTestId("metadata-source")).toHaveText("From an uploaded file");
+  await expect(details).toContainText("https://accounts.google.com/o/saml2?idpid=C023zw3x8");
+
+  // Editing says where the metadata came from and offers to replace the file.
+  await ssoPage
+    .row(name)
+    .getByRole("button", { name: `Edit ${name}` })
+    .click();
+  await expect(dialog.dialog.getByRole("radio", { name: "Upload metadata file" })).toBeChecked();
+  await expect(dialog.dialog.getByTestId("metadata-from-file")).toContainText(
+    "From an uploaded file (entity ID https://accounts.google.com/o/saml2?idpid=C023zw3x8)",
+  );
+  await expect(dialog.dialog.getByLabel("Replace with another file")).toBeVisible();
 });
 
 test("a viewer sees the providers read-only", async ({ page, idp, people, ssoApi, ssoPage }) => {

@@ -44,15 +44,15 @@ function untilText(days: number) {
 }
 
 /** Days until the SAML signing certificate ends (negative once expired), or null when not known. */
-function useDaysLeft(provider: Pick<SsoProvider, "provider_type" | "metadata">): number | null {
+function useDaysLeft(provider: Pick<SsoProvider, "provider_type" | "protocol" | "metadata">): number | null {
   const now = useNow();
   const expires = provider.metadata.certificate_expires_at;
-  if (!hasCertificates(provider.provider_type) || !expires || now === null) return null;
+  if (!hasCertificates(provider) || !expires || now === null) return null;
   return Math.floor((Date.parse(expires) - now) / DAY);
 }
 
 /** A danger badge once expired, a warning badge under 30 days, else nothing. */
-export function CertificateWarning({ provider }: { provider: Pick<SsoProvider, "provider_type" | "metadata"> }) {
+export function CertificateWarning({ provider }: { provider: Pick<SsoProvider, "provider_type" | "protocol" | "metadata"> }) {
   const days = useDaysLeft(provider);
   if (days === null || days >= CERTIFICATE_WARNING_DAYS) return null;
   return days < 0 ? <Badge tone="danger">Certificate expired</Badge> : <Badge tone="warning">Certificate expires {untilText(days)}</Badge>;
@@ -62,14 +62,14 @@ export function CertificateWarning({ provider }: { provider: Pick<SsoProvider, "
  * When the SAML signing certificate ends: its date, with a warning badge under 30 days and a
  * danger badge once expired. OpenID providers publish keys, not certificates: a dash.
  */
-export function CertificateExpiry({ provider }: { provider: Pick<SsoProvider, "provider_type" | "metadata"> }) {
+export function CertificateExpiry({ provider }: { provider: Pick<SsoProvider, "provider_type" | "protocol" | "metadata"> }) {
   const days = useDaysLeft(provider);
   const expires = provider.metadata.certificate_expires_at;
-  if (!hasCertificates(provider.provider_type) || !expires) {
+  if (!hasCertificates(provider) || !expires) {
     return (
       <span className="text-slate-500">
         <span aria-hidden="true">—</span>
-        <span className="sr-only">{hasCertificates(provider.provider_type) ? "Not known yet" : "Not applicable"}</span>
+        <span className="sr-only">{hasCertificates(provider) ? "Not known yet" : "Not applicable"}</span>
       </span>
     );
   }

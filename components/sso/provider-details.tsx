@@ -30,8 +30,7 @@ function Value({ value, copyLabel }: { value: string | null; copyLabel?: string 
 /** What the last metadata check read from the document, and what the provider is set to. */
 export function ProviderDetails({ provider, actions }: { provider: SsoProvider; actions?: ReactNode }) {
   const { metadata } = provider;
-  // Entra ID and Google Workspace speak SAML when their metadata is SAML (a file always is).
-  const saml = hasCertificates(provider.provider_type) || provider.protocol === "saml";
+  const saml = hasCertificates(provider);
   return (
     <div className="space-y-4">
       <dl className="grid gap-x-6 gap-y-4 sm:grid-cols-2 lg:grid-cols-3">

@@ -41,8 +41,12 @@ export const PROVIDER_TYPE_INFO: Record<ProviderType, TypeInfo> = {
 /** In the order the type select offers them. */
 export const PROVIDER_TYPE_OPTIONS = Object.keys(PROVIDER_TYPE_INFO) as ProviderType[];
 
-/** SAML signs with certificates listed in its metadata; OpenID discovery documents list none. */
-export const hasCertificates = (type: ProviderType) => type === "saml";
+/**
+ * SAML signs with certificates listed in its metadata; OpenID discovery documents list none.
+ * Entra ID and Google Workspace speak SAML when their metadata is SAML (an uploaded file always is).
+ */
+export const hasCertificates = (provider: { provider_type: ProviderType; protocol: "saml" | "oidc" }) =>
+  provider.provider_type === "saml" || provider.protocol === "saml";
 
 /** A small mark per type on a tinted tile: our own shapes, not the vendors' logos. Decorative. */
 export function ProviderTypeIcon({ type, className }: { type: ProviderType; className?: string }) {

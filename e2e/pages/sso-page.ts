@@ -26,7 +26,7 @@ export class ProviderDialog {
     return this.dialog.getByRole("textbox", { name: label });
   }
 
-  error(field: "provider_type" | "name" | "metadata_url" | "domains"): Locator {
+  error(field: "provider_type" | "name" | "metadata_url" | "metadata_xml" | "domains"): Locator {
     return this.dialog.locator(`#sso-${field}-error`);
   }
 
