@@ -5,7 +5,7 @@ import { membersRouter } from "../members/router.ts";
 import { tokensRouter } from "../tokens/router.ts";
 import { accountRouter } from "../account/router.ts";
 import { usersRouter } from "../account/users-router.ts";
-import { ssoRouterImplied, ssoRouterInTenant } from "../sso/router.ts";
+import { ssoCertificatesRouter, ssoRouterImplied, ssoRouterInTenant } from "../sso/router.ts";
 import { webhooksRouter } from "../webhooks/router.ts";
 import { ssoSignInRouter } from "../sso/signin/router.ts";
 import { ssoApplicationsRouter } from "../sso/broker/router.ts";
@@ -23,6 +23,7 @@ export const appRouter = router({
   ssoApplications: ssoApplicationsRouter,
   sso: ssoRouterImplied,
   tenantSso: ssoRouterInTenant,
+  ssoCertificates: ssoCertificatesRouter,
   ssoSignIn: ssoSignInRouter,
   webhooks: webhooksRouter,
   audit: auditRouter,

@@ -18,6 +18,7 @@ export const EVENT_TYPES = [
   "sso_provider.enabled",
   "sso_provider.disabled",
   "sso_provider.deleted",
+  "sso_provider.certificate_expiring",
   "sso.login_failed",
   "sso.broker_login",
   "sso.application_created",

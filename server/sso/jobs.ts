@@ -1,6 +1,10 @@
-/** Periodic work of SSO (server/jobs): metadata checks left pending, and grants past their use. */
-import { MINUTE, type Job } from "../jobs/job.ts";
+/**
+ * Periodic work of SSO (server/jobs): metadata checks left pending, grants past their use, and
+ * SAML certificates near their end.
+ */
+import { HOUR, MINUTE, type Job } from "../jobs/job.ts";
 import { recheckStalePending } from "./checks.ts";
+import { announceExpiringCertificates } from "./certificates.ts";
 import { purgeExpiredAssertions } from "./saml/replay.ts";
 import { purgeExpiredSignIns } from "./signin/pending.ts";
 import { purgeExpiredBrokerGrants } from "./broker/grants.ts";
@@ -15,4 +19,10 @@ export const ssoJobs: Job[] = [
   { name: "sso.signin_requests_purge", every: MINUTE, run: async (db) => ({ sso_signin_requests_purged: await purgeExpiredSignIns(db) }) },
   /** The OAuth broker's expired authorization codes and access tokens. */
   { name: "sso.broker_grants_purge", every: MINUTE, run: async (db) => ({ sso_broker_grants_purged: await purgeExpiredBrokerGrants(db) }) },
+  /** `sso_provider.certificate_expiring` at 30 days, 7 and expiry, once each per certificate. */
+  {
+    name: "sso.certificate_expiry",
+    every: HOUR,
+    run: async (db) => ({ sso_certificates_announced: await announceExpiringCertificates(db) }),
+  },
 ];

@@ -5,7 +5,7 @@
  */
 import { z } from "zod";
 import { router } from "../trpc/init.ts";
-import { tenantProcedure } from "../trpc/procedures.ts";
+import { authedProcedure, tenantProcedure } from "../trpc/procedures.ts";
 import { created, noContent, serviceContext } from "../trpc/context.ts";
 import { envelope, pageRequest } from "../contract/pagination.ts";
 import {
@@ -20,6 +20,8 @@ import {
   UpdateSsoInput,
   UpdateSsoInTenantInput,
 } from "./schemas.ts";
+import { ExpiringCertificatePage, ListExpiringCertificatesInput } from "./certificate-schemas.ts";
+import { listExpiringCertificates, presentExpiring } from "./certificates.ts";
 import { createProvider, deleteProvider, getProvider, listProviders, presentProvider, refreshMetadata, updateProvider } from "./service.ts";
 
 const tags = ["SSO"];
@@ -150,4 +152,30 @@ export const ssoRouterInTenant = ssoRouter("/tenants/{tenant_id}/sso", " (tenant
   create: CreateSsoInTenantInput,
   update: UpdateSsoInTenantInput,
   path: ProviderInTenantPathInput,
+});
+
+/**
+ * /api/v1/sso-certificates/expiring: operators and support, across tenants. Not below /sso, where
+ * GET /sso/{provider_id} would take the path.
+ */
+export const ssoCertificatesRouter = router({
+  expiring: authedProcedure
+    .meta({
+      openapi: {
+        method: "GET",
+        path: "/sso-certificates/expiring",
+        tags,
+        summary: "List expiring SAML certificates",
+        description:
+          "Enabled SAML providers of every tenant whose signing certificate ends within `within_days` (default 30; expired ones included), " +
+          "soonest first; operators and support only (others: 403). Paginated. Each certificate is also announced to its tenant " +
+          "by `sso_provider.certificate_expiring` at 30 days, 7 days and expiry.",
+        protect: true,
+      },
+    })
+    .input(ListExpiringCertificatesInput)
+    .output(ExpiringCertificatePage)
+    .query(async ({ ctx, input }) =>
+      envelope(ctx.url, input, await listExpiringCertificates(serviceContext(ctx), pageRequest(input), input.within_days), presentExpiring),
+    ),
 });

@@ -77,6 +77,11 @@ const EXAMPLES: Record<string, Example> = {
     request: () => ({ path: "/users", body: { email: "matrix-op@example.com", password: "a-long-password", platform_role: "operator" } }),
   },
   "PATCH /users/{user_id}": { request: (w) => ({ path: `/users/${w.viewerId}`, body: { platform_role: "operator" } }) },
+  // Expiring SAML certificates across tenants: support may list, like platform users.
+  "GET /sso-certificates/expiring": {
+    request: () => ({ path: "/sso-certificates/expiring" }),
+    expect: { otherAdmin: 403, viewer: 403, readOnly: 403, scopedOther: 403 },
+  },
   // OAuth broker applications: platform operators only (not in this matrix), everyone else 403.
   "GET /sso/applications": { request: () => ({ path: "/sso/applications" }) },
   "POST /sso/applications": {

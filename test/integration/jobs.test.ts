@@ -40,6 +40,7 @@ test("the registry holds every feature's jobs, each once", () => {
     "sso.saml_assertions_purge",
     "sso.signin_requests_purge",
     "sso.broker_grants_purge",
+    "sso.certificate_expiry",
     "audit.partitions_ahead",
     "audit.retention",
     "audit.digests",
