@@ -28,6 +28,13 @@ export const NAV: NavItem[] = [
   { label: "API tokens", kind: "account", href: (id) => consoleUrl.tokens(id), icon: KeyIcon },
   { label: "Platform users", kind: "account", href: (id) => consoleUrl.users(id), icon: IdBadgeIcon, roles: ["operator"] },
   { label: "Applications", kind: "account", href: (id) => consoleUrl.applications(id), icon: AppsIcon, roles: ["operator"] },
+  {
+    label: "Certificates",
+    kind: "account",
+    href: (id) => consoleUrl.certificates(id),
+    icon: ShieldIcon,
+    roles: ["operator", "support"],
+  },
 ];
 
 export interface NavLink {

@@ -24,6 +24,8 @@ export const consoleUrl = {
   users: (tenantId?: string | null) => keeping("/users", tenantId),
   /** The OAuth broker's applications (operators). */
   applications: (tenantId?: string | null) => keeping("/applications", tenantId),
+  /** Every tenant's SAML signing certificates that end soon (operators and support). */
+  certificates: (tenantId?: string | null) => keeping("/certificates", tenantId),
   login: () => "/login",
   forgotPassword: () => "/forgot-password",
   docs: () => "/docs",

@@ -9,8 +9,13 @@ import { hasCertificates } from "./provider-types";
 type Metadata = SsoProvider["metadata"];
 
 const DAY = 24 * 60 * 60_000;
-/** A signing certificate closer than this to its end gets a warning. */
+/**
+ * A signing certificate closer than this to its end gets a warning. The thresholds of
+ * `sso_provider.certificate_expiring` (server/sso/certificate-schemas.ts), kept equal.
+ */
 export const CERTIFICATE_WARNING_DAYS = 30;
+/** Inside this many days the warning turns to danger (the SSO page's banner). */
+export const CERTIFICATE_URGENT_DAYS = 7;
 
 const STATUS = {
   pending: { tone: "neutral", label: "Checking" },

@@ -15,6 +15,7 @@ import { useToast } from "../ui/toast";
 import { PlusIcon } from "../icons";
 import { ProviderDialog } from "./provider-dialog";
 import { ProvidersTable } from "./providers-table";
+import { CertificateBanner } from "./certificate-banner";
 import { withStepUp } from "../auth/with-step-up";
 
 type Editing = { provider?: SsoProvider } | null;
@@ -58,6 +59,7 @@ export function SsoView({ tenantId }: { tenantId: string }) {
 
   return (
     <>
+      <CertificateBanner tenantId={tenantId} canWrite={canWrite} onEdit={(provider) => setEditing({ provider })} />
       <Card aria-labelledby="sso-title">
         <CardHeader
           title={<span id="sso-title">SSO providers</span>}

@@ -1,11 +1,12 @@
 import type { ReactNode } from "react";
 import { cx } from "./cx";
 
-type Tone = "info" | "success" | "danger";
+type Tone = "info" | "success" | "warning" | "danger";
 
 const TONES: Record<Tone, string> = {
   info: "border-indigo-200 bg-indigo-50 text-indigo-900",
   success: "border-emerald-200 bg-emerald-50 text-emerald-900",
+  warning: "border-amber-300 bg-amber-50 text-amber-950",
   danger: "border-red-200 bg-red-50 text-red-800",
 };
 
