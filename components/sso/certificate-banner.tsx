@@ -122,10 +122,12 @@ function CertificateAlert({
       }
     >
       <p data-testid="certificate-banner" data-provider-id={provider.id}>
-        {expired ? "Sign-ins through it fail until it has a new certificate. " : "Sign-ins through it will fail from then on. "}
+        {expired
+          ? "Sign-ins through it may fail until the provider has the new certificate. "
+          : "Sign-ins through it may fail from then on if the provider does not have the new certificate. "}
         Have your identity provider&apos;s admin create the new signing certificate in its SAML app and make it active
         {canWrite
-          ? ", then refresh the metadata here (or update the metadata URL if it moved). Both certificates are trusted while the IdP lists both."
+          ? ", then refresh the metadata here (or edit the provider if its metadata moved)."
           : "; a tenant admin then refreshes the metadata here."}
       </p>
     </Alert>
