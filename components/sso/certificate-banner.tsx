@@ -122,13 +122,13 @@ function CertificateAlert({
       }
     >
       <p data-testid="certificate-banner" data-provider-id={provider.id}>
-        {expired
-          ? "Sign-ins through it may fail until the provider has the new certificate. "
-          : "Sign-ins through it may fail from then on if the provider does not have the new certificate. "}
-        Have your identity provider&apos;s admin create the new signing certificate in its SAML app and make it active
+        Ask your identity provider&apos;s admin for a new signing certificate in its SAML app
         {canWrite
-          ? ", then refresh the metadata here (or edit the provider if its metadata moved)."
-          : "; a tenant admin then refreshes the metadata here."}
+          ? ", then refresh the metadata here (or edit the provider if its metadata moved). "
+          : "; a tenant admin then refreshes the metadata here. "}
+        {expired
+          ? "Until this provider has the new certificate, sign-ins through it may fail."
+          : "Until this provider has the new certificate, sign-ins through it may fail once this one ends."}
       </p>
     </Alert>
   );

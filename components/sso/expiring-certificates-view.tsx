@@ -56,7 +56,7 @@ export function ExpiringCertificatesView() {
           title={<span id="certificates-title">Ending within {within} days</span>}
           actions={
             <Select
-              aria-label="Ending within"
+              aria-label="Show certificates ending"
               value={String(within)}
               onChange={(event) => {
                 setWithin(Number(event.target.value));
