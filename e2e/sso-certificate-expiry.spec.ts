@@ -6,6 +6,7 @@
  */
 import { startSamlIdp, type SamlIdp } from "../test/support/saml-idp";
 import { selfSignedCertificate } from "../test/support/x509";
+import { expectNoSeriousA11yViolations } from "./axe";
 import { OPERATOR_EMAIL, OPERATOR_PASSWORD } from "./constants";
 import { expect, signInAs, test as base, uniqueName } from "./sso-fixtures";
 
@@ -55,6 +56,7 @@ test("an admin sees which certificates end soon on the SSO page; an operator lis
   const warning = page.getByRole("status").filter({ hasText: `The signing certificate of ${later} expires on` });
   await expect(warning).toContainText("in 20 days");
   await expect(warning).toContainText("Ask your identity provider's admin for a new signing certificate");
+  await expectNoSeriousA11yViolations(page);
   if (shots) {
     await page.screenshot({ path: `${shots}/sso-certificate-banner.png`, fullPage: true });
     await page.setViewportSize({ width: 390, height: 844 });
@@ -73,6 +75,8 @@ test("an admin sees which certificates end soon on the SSO page; an operator lis
   await expect(rows.filter({ hasText: later })).toHaveCount(0);
   await expect(rows.filter({ hasText: soon })).toHaveCount(1);
   await page.getByRole("combobox", { name: "Show certificates ending" }).selectOption("30");
+  await expect(rows.filter({ hasText: later })).toHaveCount(1);
+  await expectNoSeriousA11yViolations(page);
   if (shots) {
     await page.screenshot({ path: `${shots}/certificates.png`, fullPage: true });
     await page.setViewportSize({ width: 390, height: 844 });
