@@ -4,7 +4,7 @@
  * (`sso_provider.certificate_expiring`, in the tenant's audit chain and to its webhooks). What was
  * announced is kept on the provider with the certificate's end date, so a threshold is never
  * announced twice for one certificate (across instances and restarts: the row is locked while
- * the event is written), and a new certificate (a later end date) starts over.
+ * the event is written), and a new certificate (another end date) starts over.
  *
  * Disabled providers are left out, of the announcements and of the operators' list: they route no
  * sign-in, so an expiring certificate breaks nothing. Enabling one later announces the threshold
@@ -18,7 +18,12 @@ import { Forbidden } from "../errors.ts";
 import { emitEvent, type EventActor } from "../events/emit.ts";
 import { seesAllTenants } from "../auth/policy.ts";
 import type { ServiceContext } from "../service-context.ts";
-import { CERTIFICATE_WARNING_DAYS, type CertificateThreshold, type ExpiringCertificate } from "./certificate-schemas.ts";
+import {
+  CERTIFICATE_URGENT_DAYS,
+  CERTIFICATE_WARNING_DAYS,
+  type CertificateThreshold,
+  type ExpiringCertificate,
+} from "./certificate-schemas.ts";
 import type { ProviderType } from "./schemas.ts";
 
 const DAY = 24 * 60 * 60 * 1000;
@@ -30,16 +35,16 @@ interface Notified {
 }
 
 /** The threshold a certificate ending at `expiresAt` is in at `now`: 0 expired, 7, 30, or none. */
-export function thresholdAt(expiresAt: Date, now: Date): CertificateThreshold | null {
+function thresholdAt(expiresAt: Date, now: Date): CertificateThreshold | null {
   const left = expiresAt.getTime() - now.getTime();
   if (left <= 0) return 0;
-  if (left <= 7 * DAY) return 7;
-  if (left <= 30 * DAY) return 30;
+  if (left <= CERTIFICATE_URGENT_DAYS * DAY) return CERTIFICATE_URGENT_DAYS;
+  if (left <= CERTIFICATE_WARNING_DAYS * DAY) return CERTIFICATE_WARNING_DAYS;
   return null;
 }
 
 /** Whole days left, rounded down (negative once expired), as the console counts them. */
-export const daysLeft = (expiresAt: Date, now: Date) => Math.floor((expiresAt.getTime() - now.getTime()) / DAY);
+const daysLeft = (expiresAt: Date, now: Date) => Math.floor((expiresAt.getTime() - now.getTime()) / DAY);
 
 const EXPIRES_AT = `(p.metadata_details->>'certificate_expires_at')::timestamptz`;
 /** Enabled SAML providers whose last metadata check read a certificate end date. */
