@@ -56,16 +56,20 @@ function useDaysLeft(provider: Pick<SsoProvider, "provider_type" | "protocol" | 
   return Math.floor((Date.parse(expires) - now) / DAY);
 }
 
-/** A danger badge once expired, a warning badge under 30 days, else nothing. */
+/** Under 30 days a warning, under 7 danger (as the SSO page's banner). */
+const urgency = (days: number) => (days < CERTIFICATE_URGENT_DAYS ? "danger" : "warning");
+
+/** A danger badge once expired or under 7 days, a warning badge under 30 days, else nothing. */
 export function CertificateWarning({ provider }: { provider: Pick<SsoProvider, "provider_type" | "protocol" | "metadata"> }) {
   const days = useDaysLeft(provider);
   if (days === null || days >= CERTIFICATE_WARNING_DAYS) return null;
-  return days < 0 ? <Badge tone="danger">Certificate expired</Badge> : <Badge tone="warning">Certificate expires {untilText(days)}</Badge>;
+  if (days < 0) return <Badge tone="danger">Certificate expired</Badge>;
+  return <Badge tone={urgency(days)}>Certificate expires {untilText(days)}</Badge>;
 }
 
 /**
  * When the SAML signing certificate ends: its date, with a warning badge under 30 days and a
- * danger badge once expired. OpenID providers publish keys, not certificates: a dash.
+ * danger badge under 7 and once expired. OpenID providers publish keys, not certificates: a dash.
  */
 export function CertificateExpiry({ provider }: { provider: Pick<SsoProvider, "provider_type" | "protocol" | "metadata"> }) {
   const days = useDaysLeft(provider);
@@ -86,7 +90,7 @@ export function CertificateExpiry({ provider }: { provider: Pick<SsoProvider, "p
       {days === null ? null : days < 0 ? (
         <Badge tone="danger">Expired</Badge>
       ) : days < CERTIFICATE_WARNING_DAYS ? (
-        <Badge tone="warning">Expires {untilText(days)}</Badge>
+        <Badge tone={urgency(days)}>Expires {untilText(days)}</Badge>
       ) : (
         <span className="text-xs text-slate-600">{untilText(days)}</span>
       )}
