@@ -86,6 +86,8 @@ export async function oidcBench(db: Database): Promise<OidcBench> {
     enabled: true,
     metadataUrl: row.metadataUrl,
     domains: [domain],
+    // A verified domain with auto-join: every bench sign-in is a first one.
+    domainAccess: new Map([[domain, { routes: true, autoJoin: true }]]),
     defaultRole: "viewer",
     allowIdpInitiated: false,
     entraTenantIds: [],

@@ -35,6 +35,7 @@ test("an admin sets up SAML and tests it; a new person signs in with SSO and lan
   await signInAs(page, admin.email, admin.password);
   await ssoPage.goto(tenant.id);
   const name = uniqueName("Corp SAML");
+  await ssoApi.verifyDomains(tenant.id, [domain]);
   await ssoPage.create({ type: "SAML 2.0", name, url: samlIdp.metadataUrl, domains: domain });
   await expect(ssoPage.status(name)).toHaveAttribute("data-status", "valid");
 

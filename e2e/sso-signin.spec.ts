@@ -52,6 +52,7 @@ test("an admin sets up OIDC and tests it; a new person signs in with SSO and lan
   await signInAs(page, admin.email, admin.password);
   await ssoPage.goto(tenant.id);
   const name = uniqueName("Corp OIDC");
+  await ssoApi.verifyDomains(tenant.id, [domain]);
   await ssoPage.openCreate();
   await ssoPage.fillProvider({ type: "OpenID Connect", name, url: op.discoveryUrl, domains: domain });
   const dialog = ssoPage.providerDialog.dialog;

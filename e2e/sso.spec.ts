@@ -23,6 +23,8 @@ test("an admin adds a SAML provider, disables it through the step-up dialog, and
   await expect(ssoPage.emptyState).toBeVisible();
 
   const name = uniqueName("Okta");
+  // An enabled provider routes only verified domains of its tenant (the Domains page).
+  await ssoApi.verifyDomains(tenant.id, ["acme.example", "acme.test"]);
   await ssoPage.create({ type: "SAML 2.0", name, url: `${idp.url}/saml.xml`, domains: "acme.example, acme.test" });
   await expect(ssoPage.toast.filter({ hasText: `${name} was added` })).toBeVisible();
   await expect(ssoPage.status(name)).toHaveAttribute("data-status", "valid");
@@ -109,6 +111,7 @@ test("the URL field follows the type, and bad values are explained inline", asyn
 
   // Refused by the server: a malformed domain (path domains.1), then a domain another provider
   // has (409 whose errors name domains.1 too).
+  await ssoApi.verifyDomains(tenant.id, ["ok.example"]);
   await ssoPage.fillProvider({ type: "SAML 2.0", name: "Second", url: `${idp.url}/saml.xml`, domains: "ok.example not_a_domain" });
   await expect(dialog.chips()).toHaveText(["ok.example"]);
   await dialog.submit.click();

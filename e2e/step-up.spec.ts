@@ -2,6 +2,7 @@ import type { Page } from "@playwright/test";
 import { expectNoSeriousA11yViolations } from "./axe";
 import { OPERATOR_TOKEN } from "./constants";
 import { SsoPage } from "./pages/sso-page";
+import { SsoApi } from "./sso-fixtures";
 import { StepUpDialog } from "./pages/step-up-dialog";
 import { expect, signInAs, test, uniqueName } from "./identity";
 
@@ -97,6 +98,7 @@ test("saving a provider's new domains asks for the password, then saves; a new U
   await ssoPage.goto(tenant.id);
 
   const domain = `step-up-${Date.now().toString(36)}.example`;
+  await new SsoApi(request).verifyDomains(tenant.id, [domain]);
   await ssoPage
     .row(provider)
     .getByRole("button", { name: `Edit ${provider}` })

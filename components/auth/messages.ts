@@ -33,6 +33,10 @@ export function ssoErrorMessage(reason: string | undefined | null): string | nul
       return "That sign-in took too long or was started in another browser. Start again.";
     case "idp_error":
       return "Your identity provider did not sign you in. Try again, or ask your administrator.";
+    case "domain_not_verified":
+      return "Your organisation has not verified this email domain yet, so SSO sign-in cannot use it. Ask your administrator.";
+    case "not_a_member":
+      return "You are not a member of this organisation yet. Ask your administrator for an invitation.";
     case "domain_mismatch":
     case "no_email":
     case "email_not_verified":

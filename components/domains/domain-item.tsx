@@ -5,6 +5,7 @@ import { Button } from "../ui/button";
 import { CopyButton } from "../ui/copy-button";
 import { cx } from "../ui/cx";
 import { RelativeTime } from "../ui/relative-time";
+import { Switch } from "../ui/switch";
 import { RefreshIcon, ShieldIcon, TrashIcon } from "../icons";
 import { DomainStateBadge } from "./state";
 
@@ -17,6 +18,9 @@ interface DomainItemProps {
   onVerify: () => void;
   onOverride: () => void;
   onDelete: () => void;
+  /** Turning auto-join on or off is on its way for this domain. */
+  joining: boolean;
+  onAutoJoin: (on: boolean) => void;
 }
 
 function RecordLine({ label, value }: { label: string; value: string }) {
@@ -34,7 +38,18 @@ function RecordLine({ label, value }: { label: string; value: string }) {
 }
 
 /** One domain: its state, the TXT record to publish with copy buttons, the last check, and its actions. */
-export function DomainItem({ domain, canWrite, isOperator, verifying, highlight, onVerify, onOverride, onDelete }: DomainItemProps) {
+export function DomainItem({
+  domain,
+  canWrite,
+  isOperator,
+  verifying,
+  highlight,
+  onVerify,
+  onOverride,
+  onDelete,
+  joining,
+  onAutoJoin,
+}: DomainItemProps) {
   const verified = domain.state === "verified";
   return (
     <li data-testid="domain-item" data-domain={domain.domain} className={cx("px-4 py-4 sm:px-6", highlight && "bg-indigo-50/60")}>
@@ -71,6 +86,25 @@ export function DomainItem({ domain, canWrite, isOperator, verifying, highlight,
               ? "Publish this TXT record again (or fix its value), then verify."
               : "Add this TXT record at your DNS provider, then verify. It may take a few minutes to appear."}
       </p>
+      <div className="mt-3 flex flex-wrap items-center gap-3 text-sm">
+        <p data-testid="domain-routing" className={domain.routes_sign_ins ? "text-slate-700" : "text-slate-600"}>
+          {domain.routes_sign_ins
+            ? domain.state === "pending"
+              ? "Routes SSO sign-ins for now (an SSO provider had it before domains were verified): verify it to keep it."
+              : "Routes SSO sign-ins to this tenant's providers."
+            : "Does not route SSO sign-ins until it is verified."}
+        </p>
+        <label className="inline-flex items-center gap-2">
+          <Switch
+            checked={domain.auto_join}
+            onCheckedChange={onAutoJoin}
+            busy={joining}
+            disabled={!canWrite || (!domain.routes_sign_ins && !domain.auto_join)}
+            aria-label={`Auto-join for ${domain.domain}`}
+          />
+          <span className="text-slate-700">Auto-join: new people with this email domain join by signing in with SSO</span>
+        </label>
+      </div>
       <dl className="mt-2 max-w-3xl space-y-1.5">
         <RecordLine label="Type" value="TXT" />
         <RecordLine label="Name" value={domain.verification.name} />

@@ -42,6 +42,17 @@ export function DomainsView({ tenantId }: { tenantId: string }) {
   const invalidate = () => queryClient.invalidateQueries(trpc.domains.pathFilter());
   const verify = useMutation(trpc.domains.verify.mutationOptions({ onSettled: invalidate }));
   const remove = useMutation(trpc.domains.delete.mutationOptions({ onSettled: invalidate }));
+  const autoJoin = useMutation(trpc.domains.update.mutationOptions({ onSettled: invalidate }));
+
+  function setAutoJoin(domain: Domain, on: boolean) {
+    autoJoin.mutate(
+      { tenant_id: tenantId, domain_id: domain.id, auto_join: on },
+      {
+        onSuccess: () => notify(on ? `New people at ${domain.domain} now join by signing in.` : `Auto-join is off for ${domain.domain}.`),
+        onError: (error) => notify(`Auto-join for ${domain.domain} was not changed: ${messageOf(error)}`, "danger"),
+      },
+    );
+  }
 
   function verifyNow(domain: Domain) {
     verify.mutate(
@@ -121,6 +132,8 @@ export function DomainsView({ tenantId }: { tenantId: string }) {
               verifying={verify.isPending && verify.variables?.domain_id === domain.id && !verify.variables.override}
               highlight={domain.id === highlightId}
               onVerify={() => verifyNow(domain)}
+              joining={autoJoin.isPending && autoJoin.variables?.domain_id === domain.id}
+              onAutoJoin={(on) => setAutoJoin(domain, on)}
               onOverride={() => setOpen({ kind: "override", domain })}
               onDelete={() => {
                 setDeleteError(null);

@@ -5,6 +5,7 @@ import type { SsoProvider } from "@/server/sso/schemas";
 import { CopyButton } from "../ui/copy-button";
 import { formatExact, RelativeTime } from "../ui/relative-time";
 import { DomainList } from "./domain-list";
+import { DomainRoutingNotice } from "./domain-routing-notice";
 import { CertificateExpiry, MetadataStatusBadge } from "./metadata-status";
 import { hasCertificates, PROVIDER_TYPE_INFO } from "./provider-types";
 
@@ -33,6 +34,7 @@ export function ProviderDetails({ provider, actions }: { provider: SsoProvider; 
   const saml = hasCertificates(provider);
   return (
     <div className="space-y-4">
+      <DomainRoutingNotice tenantId={provider.tenant_id} domains={provider.domains} />
       <dl className="grid gap-x-6 gap-y-4 sm:grid-cols-2 lg:grid-cols-3">
         <Item term="Type">{PROVIDER_TYPE_INFO[provider.provider_type].label}</Item>
         {provider.metadata_source === "xml" ? (

@@ -4,8 +4,16 @@ import { router } from "../trpc/init.ts";
 import { tenantProcedure } from "../trpc/procedures.ts";
 import { created, noContent, serviceContext } from "../trpc/context.ts";
 import { envelope, pageRequest } from "../contract/pagination.ts";
-import { CreateDomainInput, Domain, DomainPage, DomainPathInput, ListDomainsInput, VerifyDomainInput } from "./schemas.ts";
-import { createDomain, deleteDomain, getDomain, listDomains, presentDomain, verifyDomain } from "./service.ts";
+import {
+  CreateDomainInput,
+  Domain,
+  DomainPage,
+  DomainPathInput,
+  ListDomainsInput,
+  UpdateDomainInput,
+  VerifyDomainInput,
+} from "./schemas.ts";
+import { createDomain, deleteDomain, getDomain, listDomains, presentDomain, updateDomain, verifyDomain } from "./service.ts";
 
 const tags = ["Domains"];
 const base = "/tenants/{tenant_id}/domains";
@@ -44,6 +52,23 @@ export const domainsRouter = router({
     .input(DomainPathInput)
     .output(Domain)
     .query(async ({ ctx, input }) => presentDomain(await getDomain(serviceContext(ctx), input.domain_id))),
+
+  update: tenantProcedure("admin")
+    .meta({
+      openapi: {
+        method: "PATCH",
+        path: one,
+        tags,
+        summary: "Turn auto-join on or off",
+        description:
+          "`{auto_join}`: with it on, a person not yet a member who signs in through the tenant's SSO with an email in this domain " +
+          "joins with the provider's default role. Only a verified domain may turn it on (400 naming `auto_join`). Emits `domain.updated`.",
+        protect: true,
+      },
+    })
+    .input(UpdateDomainInput)
+    .output(Domain)
+    .mutation(async ({ ctx, input }) => presentDomain(await updateDomain(serviceContext(ctx), input))),
 
   verify: tenantProcedure("admin")
     .meta({

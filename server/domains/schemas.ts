@@ -97,6 +97,16 @@ export const Domain = z
       }),
     last_error: z.string().nullable().meta({ description: "Why the domain is not (or no longer) verified, in words; null when it is." }),
     next_check_at: z.iso.datetime().nullable().meta({ description: "When housekeeping looks again; null when it will not." }),
+    routes_sign_ins: z.boolean().meta({
+      description:
+        "Whether SSO sign-ins with an email here reach the tenant's provider: when verified, or, for a domain a provider routed " +
+        "before domains were verified, while it is still pending (until it fails).",
+    }),
+    auto_join: z.boolean().meta({
+      description:
+        "A person not yet a member who signs in through the tenant's SSO with an email here joins the tenant with the " +
+        "provider's default role. Only a verified domain may turn it on; off, only members (invited, say) sign in.",
+    }),
   })
   .meta({ id: "Domain" });
 export type Domain = z.infer<typeof Domain>;
@@ -108,6 +118,9 @@ export const CreateDomainInput = z.strictObject({ ...TenantPath, domain: DomainN
 export type CreateDomainInput = z.infer<typeof CreateDomainInput>;
 
 export const DomainPathInput = z.object(DomainPath);
+
+export const UpdateDomainInput = z.strictObject({ ...DomainPath, auto_join: JsonBoolean.optional() }).meta({ id: "UpdateDomainRequest" });
+export type UpdateDomainInput = z.infer<typeof UpdateDomainInput>;
 
 export const VerifyDomainInput = z
   .strictObject({

@@ -25,7 +25,15 @@ import {
   verifiedConflict,
   verifiedElsewhere,
 } from "./verification.ts";
-import type { CheckResult, CreateDomainInput, Domain, DomainState, VerificationMethod, VerifyDomainInput } from "./schemas.ts";
+import type {
+  CheckResult,
+  CreateDomainInput,
+  Domain,
+  DomainState,
+  UpdateDomainInput,
+  VerificationMethod,
+  VerifyDomainInput,
+} from "./schemas.ts";
 
 /** `control-plane-verification=` and 32 lowercase hex characters (128 random bits). */
 function newVerificationValue(): string {
@@ -46,6 +54,8 @@ export function presentDomain(row: DomainRow): Domain {
     last_check_result: row.lastCheckResult as CheckResult | null,
     last_error: row.lastError,
     next_check_at: row.nextCheckAt?.toISOString() ?? null,
+    routes_sign_ins: row.state === "verified" || (row.state === "pending" && row.routesWhilePending),
+    auto_join: row.autoJoin,
   };
 }
 
@@ -125,6 +135,33 @@ export async function verifyDomain(ctx: TenantServiceContext, input: VerifyDomai
   } catch (error) {
     return verifiedConflict(error, found.domain);
   }
+}
+
+/**
+ * Turns auto-join on or off. On needs a verified domain (or one that routes while pending, from
+ * before verification existed): joining by email is a claim of the domain's people.
+ */
+export async function updateDomain(ctx: TenantServiceContext, input: UpdateDomainInput): Promise<DomainRow> {
+  const found = await getDomain(ctx, input.domain_id);
+  return ctx.db.prisma.$transaction(async (tx) => {
+    const row = await lockDomain(tx, found.id);
+    if (!row) throw NotFound("Domain");
+    if (input.auto_join === undefined || input.auto_join === row.autoJoin) return row;
+    const routes = row.state === "verified" || (row.state === "pending" && row.routesWhilePending);
+    if (input.auto_join && !routes) {
+      throw new AppError("invalid_request", `Verify ${row.domain} before turning auto-join on`, {
+        errors: [{ path: "auto_join", message: "needs a verified domain" }],
+      });
+    }
+    const updated = await tx.domain.update({ where: { id: row.id }, data: { autoJoin: input.auto_join } });
+    await emitEvent(sqlIn(tx), actorOf(ctx.actor.principal, ctx.actor.request), {
+      type: "domain.updated",
+      tenantId: row.tenantId,
+      target: target(row),
+      details: { domain: row.domain, changes: { auto_join: { from: row.autoJoin, to: input.auto_join } } },
+    });
+    return updated;
+  });
 }
 
 export async function deleteDomain(ctx: TenantServiceContext, id: string): Promise<void> {

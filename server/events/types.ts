@@ -33,6 +33,7 @@ export const EVENT_TYPES = [
   "webhook.secret_rotated",
   "domain.created",
   "domain.verified",
+  "domain.updated",
   "domain.verification_failed",
   "domain.deleted",
   "api_token.created",

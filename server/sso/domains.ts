@@ -1,19 +1,64 @@
 /**
- * Routing email domains to providers: unique within a tenant across its providers, and
- * platform-wide among enabled providers (sign-in finds the provider by the email's domain).
+ * Routing email domains to providers: an enabled provider's domains must be verified domains of its
+ * tenant (server/domains), unique within a tenant across its providers, and platform-wide among
+ * enabled providers (sign-in finds the provider by the email's domain).
  */
-import type { Tx } from "../db/client.ts";
+import { sqlIn, type Tx } from "../db/client.ts";
+import type { SqlStatements } from "../db/sql.ts";
 import { AppError, Conflict } from "../errors.ts";
 
+/** What a tenant's domain allows sign-in: routing to its provider, and joining it as a new member. */
+export interface DomainAccess {
+  /** Verified, or pending from before domains were verified (routes_while_pending) and not yet failed. */
+  routes: boolean;
+  /** A person not yet a member joins the tenant by signing in (only where it routes). */
+  autoJoin: boolean;
+}
+
+/** The tenant's access of each of these domains; a domain the tenant does not have is absent. */
+export async function domainAccess(sql: SqlStatements, tenantId: string, domains: string[]): Promise<Map<string, DomainAccess>> {
+  if (domains.length === 0) return new Map();
+  const rows = await sql.query<{ domain: string; routes: boolean; auto_join: boolean }>(
+    `SELECT domain, (state = 'verified' OR (state = 'pending' AND routes_while_pending)) AS routes, auto_join
+       FROM domains WHERE tenant_id = $1::uuid AND domain = ANY($2::text[])`,
+    [tenantId, domains],
+  );
+  return new Map(rows.map((r) => [r.domain, { routes: r.routes, autoJoin: r.routes && r.auto_join }]));
+}
+
 /**
- * An enabled provider's domains must not be routed to another enabled provider anywhere on the
- * platform (sign-in finds the provider by the email's domain). Takes a transaction-scoped lock per
+ * An enabled provider routes only domains its tenant has verified (issue 22: any tenant could claim
+ * any domain and route its people's sign-ins to an IdP of its choosing). A domain that routed before
+ * verification existed keeps routing while pending (domainAccess), so existing providers keep working.
+ */
+async function assertDomainsVerified(tx: Tx, tenantId: string, domains: string[]) {
+  const access = await domainAccess(sqlIn(tx), tenantId, domains);
+  const unverified = domains.filter((domain) => !access.get(domain)?.routes);
+  if (unverified.length) {
+    throw new AppError(
+      "invalid_request",
+      `Domain ${unverified.join(", ")} is not a verified domain of this tenant: add it under Domains, publish its DNS record and verify it first`,
+      {
+        errors: unverified.map((name) => ({
+          path: `domains.${domains.indexOf(name)}`,
+          message: "is not a verified domain of this tenant",
+        })),
+      },
+    );
+  }
+}
+
+/**
+ * An enabled provider's domains must be verified domains of its tenant (400 naming each that is
+ * not), and not be routed to another enabled provider anywhere on the platform (sign-in finds the
+ * provider by the email's domain). Takes a transaction-scoped lock per
  * domain, in sorted order, so concurrent creates/enables of the same domain queue up here and the
  * loser gets this 409 naming the domain; the partial unique index sso_domains_enabled_domain_key
  * is the backstop (enableConflict maps its violation to the same 409).
  */
 export async function assertDomainsFree(tx: Tx, tenantId: string, domains: string[]) {
   if (domains.length === 0) return;
+  await assertDomainsVerified(tx, tenantId, domains);
   const sorted = [...new Set(domains)].sort();
   for (const domain of sorted) await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`sso_domain:${domain}`}, 0))`;
   const taken = await tx.ssoDomain.findMany({

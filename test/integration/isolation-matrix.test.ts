@@ -210,6 +210,9 @@ const EXAMPLES: Record<string, Example> = {
   "POST /tenants/{tenant_id}/domains/{domain_id}/verify": {
     request: (w) => ({ path: `/tenants/${w.tenantA.id}/domains/${w.domainId}/verify` }),
   },
+  "PATCH /tenants/{tenant_id}/domains/{domain_id}": {
+    request: (w) => ({ path: `/tenants/${w.tenantA.id}/domains/${w.domainId}`, body: { auto_join: false } }),
+  },
   "DELETE /tenants/{tenant_id}/domains/{domain_id}": { request: (w) => ({ path: `/tenants/${w.tenantA.id}/domains/${w.domainId}` }) },
 };
 

@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { randomUUID } from "node:crypto";
-import { client, db, tenantWithMembers } from "../support/fixtures.ts";
+import { client, db, tenantWithMembers, verifiedDomains } from "../support/fixtures.ts";
 import { startSamlIdp, type SamlIdp } from "../support/saml-idp.ts";
 import { TestBrowser } from "../support/browser.ts";
 import { eventsOf, oidcProvider, uniqueDomain } from "../support/sso-signin.ts";
@@ -94,6 +94,7 @@ describe("the broker flow", () => {
   test("SAML: authorize by domain → IdP → signed response at the ACS → code → token (client_secret_post) → profile", async () => {
     const world = await tenantWithMembers();
     const domain = uniqueDomain();
+    await verifiedDomains(world.tenant.id, [domain]);
     const admin = client(api.url, world.admin.token);
     const created = await admin.post(`/api/v1/tenants/${world.tenant.id}/sso`, {
       provider_type: "saml",

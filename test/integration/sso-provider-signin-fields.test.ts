@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { randomUUID } from "node:crypto";
 import { apiServer } from "../support/api-server.ts";
-import { client, db, tenantWithMembers } from "../support/fixtures.ts";
+import { client, db, tenantWithMembers, verifiedDomains } from "../support/fixtures.ts";
 import { startIdpServer, type IdpServer } from "../support/idp-server.ts";
 import { metadataChecksIdle } from "../../server/sso/checks.ts";
 import { appUrl } from "../../server/env.ts";
@@ -143,11 +143,15 @@ describe("OIDC client credentials", () => {
   });
 });
 
+// Only one tenant can verify a domain, but domains providers routed before verification existed
+// stay pending in each tenant that had them (routes_while_pending): the platform-wide rule holds there.
 describe("a domain belongs to one enabled provider on the whole platform", () => {
   test("create, PATCH domains and enable are each a 409 naming the domain", async () => {
     const a = await setup();
     const b = await setup();
     const domain = uniqueDomain();
+    await verifiedDomains(a.tenant.id, [domain], { legacy: true });
+    await verifiedDomains(b.tenant.id, [domain, "other.example"], { legacy: true });
     expect((await a.admin.post(a.base, { provider_type: "saml", name: "A", metadata_url: samlUrl(), domains: [domain] })).status).toBe(201);
 
     const create = await b.admin.post(b.base, {
@@ -160,7 +164,9 @@ describe("a domain belongs to one enabled provider on the whole platform", () =>
     expect(create.json).toMatchObject({ code: "conflict", detail: `Domain ${domain} is already routed to an enabled SSO provider` });
     expect(create.json.errors).toEqual([{ path: "domains.1", message: "is already routed to an enabled SSO provider" }]);
 
-    const other = await b.admin.post(b.base, { provider_type: "saml", name: "B", metadata_url: samlUrl(), domains: [uniqueDomain()] });
+    const otherDomain = uniqueDomain();
+    await verifiedDomains(b.tenant.id, [otherDomain]);
+    const other = await b.admin.post(b.base, { provider_type: "saml", name: "B", metadata_url: samlUrl(), domains: [otherDomain] });
     await b.stepUp();
     const patch = await b.admin.patch(`${b.base}/${other.json.id}`, { domains: [domain] });
     expect(patch.status).toBe(409);
@@ -189,6 +195,7 @@ describe("a domain belongs to one enabled provider on the whole platform", () =>
   test("under concurrency exactly one of several tenants enabling the same domain wins", async () => {
     const worlds = await Promise.all(Array.from({ length: 5 }, () => setup()));
     const domain = uniqueDomain();
+    for (const w of worlds) await verifiedDomains(w.tenant.id, [domain], { legacy: true });
     const providers = await Promise.all(
       worlds.map((w) =>
         w.admin.post(w.base, { provider_type: "saml", name: "Race", metadata_url: samlUrl(), domains: [domain], enabled: false }),
@@ -203,6 +210,7 @@ describe("a domain belongs to one enabled provider on the whole platform", () =>
     const a = await setup();
     const b = await setup();
     const domain = uniqueDomain();
+    await verifiedDomains(a.tenant.id, [domain], { legacy: true });
     await a.admin.post(a.base, { provider_type: "saml", name: "A", metadata_url: samlUrl(), domains: [domain] });
     const off = await b.admin.post(b.base, {
       provider_type: "saml",

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { randomUUID } from "node:crypto";
 import { apiServer } from "../support/api-server.ts";
-import { client, db, tenantWithMembers } from "../support/fixtures.ts";
+import { client, db, tenantWithMembers, verifiedDomains } from "../support/fixtures.ts";
 import { TestBrowser, type Hop } from "../support/browser.ts";
 import { startSamlIdp, type PostedForm, type SamlIdp } from "../support/saml-idp.ts";
 import { selfSignedCertificate } from "../support/x509.ts";
@@ -29,6 +29,7 @@ afterAll(async () => {
 async function samlProvider(options: { allowIdpInitiated?: boolean } = {}) {
   const world = await tenantWithMembers();
   const domain = uniqueDomain();
+  await verifiedDomains(world.tenant.id, [domain]);
   const admin = client(api.url, world.admin.token);
   const base = `/api/v1/tenants/${world.tenant.id}/sso`;
   const created = await admin.post(base, {

@@ -331,6 +331,7 @@ const samlProvider = (id: string): SignInProvider => ({
   enabled: true,
   metadataUrl: "",
   domains: [],
+  domainAccess: new Map(),
   defaultRole: "viewer",
   allowIdpInitiated: false,
   entraTenantIds: [],

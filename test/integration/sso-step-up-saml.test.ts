@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { randomUUID } from "node:crypto";
 import { freePort, startApi, type TestApi } from "../support/api.ts";
-import { client, tenantWithMembers } from "../support/fixtures.ts";
+import { client, tenantWithMembers, verifiedDomains } from "../support/fixtures.ts";
 import { startSamlIdp, type PostedForm, type SamlIdp } from "../support/saml-idp.ts";
 import { TestBrowser } from "../support/browser.ts";
 import { eventsOf, pathOf, sessionCookieOf, uniqueDomain } from "../support/sso-signin.ts";
@@ -29,6 +29,7 @@ afterAll(async () => {
 async function samlSession(sessionBegan: Date) {
   const world = await tenantWithMembers();
   const domain = uniqueDomain();
+  await verifiedDomains(world.tenant.id, [domain]);
   const admin = client(api.url, world.admin.token);
   const base = `/api/v1/tenants/${world.tenant.id}/sso`;
   const created = await admin.post(base, {

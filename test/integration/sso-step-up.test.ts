@@ -8,7 +8,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
 import { randomUUID } from "node:crypto";
 import { importJWK, SignJWT, type JWK } from "jose";
 import { apiServer } from "../support/api-server.ts";
-import { client, db, tenantWithMembers } from "../support/fixtures.ts";
+import { client, db, tenantWithMembers, verifiedDomains } from "../support/fixtures.ts";
 import { startOidcOp, type TestOp } from "../support/oidc-op.ts";
 import { startSamlIdp, type SamlIdp } from "../support/saml-idp.ts";
 import { TestBrowser } from "../support/browser.ts";
@@ -243,6 +243,7 @@ describe("SSO step-up through SAML", () => {
   test("ForceAuthn is asked; the same person steps up; someone else is refused", async () => {
     const world = await tenantWithMembers();
     const domain = uniqueDomain();
+    await verifiedDomains(world.tenant.id, [domain]);
     const admin = client(api.url, world.admin.token);
     const base = `/api/v1/tenants/${world.tenant.id}/sso`;
     const created = await admin.post(base, {

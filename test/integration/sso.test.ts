@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { randomUUID } from "node:crypto";
 import { apiServer } from "../support/api-server.ts";
-import { client, createToken, createUser, db, tenantWithMembers } from "../support/fixtures.ts";
+import { client, createToken, createUser, db, tenantWithMembers, verifiedDomains } from "../support/fixtures.ts";
 import { startIdpServer, type IdpServer } from "../support/idp-server.ts";
 import { metadataChecksIdle } from "../../server/sso/checks.ts";
 
@@ -41,6 +41,7 @@ describe("creating SSO providers", () => {
     const { base, admin, tenant } = await setup();
     const url = type === "saml" ? samlUrl() : oidcUrl();
     const domain = `${type.replace("_", "-")}-${randomUUID().slice(0, 8)}.example.com`;
+    await verifiedDomains(tenant.id, [domain]);
     const res = await admin.post(base, { provider_type: type, name, metadata_url: url, domains: [domain.toUpperCase()] });
     expect(res.status).toBe(201);
     expect(res.json).toMatchObject({
@@ -96,6 +97,7 @@ describe("creating SSO providers", () => {
     const a = await setup();
     const b = await setup();
     const domain = `acme-${randomUUID().slice(0, 8)}.test`;
+    await verifiedDomains(a.tenant.id, [domain]);
     expect((await a.admin.post(a.base, { provider_type: "saml", name: "One", metadata_url: samlUrl(), domains: [domain] })).status).toBe(
       201,
     );
@@ -114,8 +116,9 @@ describe("creating SSO providers", () => {
       metadata_url: samlUrl(),
       domains: [domain],
     });
-    expect(enabledElsewhere.status).toBe(409);
-    expect(enabledElsewhere.json.detail).toBe(`Domain ${domain} is already routed to an enabled SSO provider`);
+    // B has not verified it (and cannot: A has): an enabled provider of B may not route it.
+    expect(enabledElsewhere.status).toBe(400);
+    expect(enabledElsewhere.json.errors).toEqual([{ path: "domains.0", message: "is not a verified domain of this tenant" }]);
     const disabled = { provider_type: "saml", name: "Elsewhere", metadata_url: samlUrl(), domains: [domain], enabled: false };
     expect((await b.admin.post(b.base, disabled)).status).toBe(201);
   });
@@ -176,6 +179,7 @@ describe("enabling and disabling", () => {
     const created = await admin.post(base, { provider_type: "saml", name: "Old", metadata_url: samlUrl() });
     await metadataChecksIdle();
     expect((await admin.post("/api/v1/auth/step-up", { password: "admin-password" })).status).toBe(200);
+    await verifiedDomains(tenant.id, ["new.test"]);
     const res = await admin.patch(`${base}/${created.json.id}`, { name: "New", metadata_url: `${idp.url}/xxe.xml`, domains: ["new.test"] });
     expect(res.status).toBe(200);
     expect(res.json).toMatchObject({ name: "New", domains: ["new.test"], metadata: { status: "pending" } });
@@ -198,6 +202,7 @@ describe("enabling and disabling", () => {
 
   test("delete needs step-up; then 204, gone, and sso_provider.deleted", async () => {
     const { base, admin, tenant } = await setup();
+    await verifiedDomains(tenant.id, ["doomed.test"]);
     const created = await admin.post(base, { provider_type: "oidc", name: "Doomed", metadata_url: oidcUrl(), domains: ["doomed.test"] });
     const one = `${base}/${created.json.id}`;
     expect((await admin.delete(one)).status).toBe(401);

@@ -96,3 +96,28 @@ export async function tenantWithMembers(name = `Tenant ${randomBytes(3).toString
     viewer: { user: viewer, token: await createToken(viewer.id) },
   };
 }
+
+/**
+ * Makes these domains verified domains of the tenant (as an operator's override would), so an
+ * enabled SSO provider may route them; `autoJoin` (default on) lets new people join by signing in.
+ * `legacy`: pending instead, routing as a domain a provider had before domains were verified (the
+ * migration's routes_while_pending), which several tenants may hold at once.
+ */
+export async function verifiedDomains(
+  tenantId: string,
+  domains: string[],
+  options: { autoJoin?: boolean; legacy?: boolean } = {},
+): Promise<void> {
+  const { sql } = await database();
+  const legacy = options.legacy ?? false;
+  for (const domain of domains) {
+    await sql.query(
+      `INSERT INTO domains (tenant_id, domain, state, verification_value, verification_method, verified_at, auto_join, routes_while_pending)
+       VALUES ($1::uuid, $2, $4, 'control-plane-verification=' || replace(gen_random_uuid()::text, '-', ''),
+               CASE WHEN $5 THEN NULL ELSE 'override' END, CASE WHEN $5 THEN NULL ELSE now() END, $3, $5)
+       ON CONFLICT (tenant_id, domain) DO UPDATE SET state = EXCLUDED.state, verified_at = EXCLUDED.verified_at,
+         verification_method = EXCLUDED.verification_method, auto_join = $3, routes_while_pending = $5`,
+      [tenantId, domain, options.autoJoin ?? true, legacy ? "pending" : "verified", legacy],
+    );
+  }
+}

@@ -1,6 +1,6 @@
 /** Shared steps of the SSO sign-in tests: an app over real HTTP, providers, and a browser walking the flow. */
 import { randomUUID } from "node:crypto";
-import { client, createToken, db } from "./fixtures.ts";
+import { client, createToken, db, verifiedDomains } from "./fixtures.ts";
 import { TestBrowser, type Hop } from "./browser.ts";
 import type { TestOp } from "./oidc-op.ts";
 
@@ -17,10 +17,20 @@ export async function oidcProvider(
   adminToken: string,
   tenantId: string,
   op: TestOp,
-  options: { type?: string; metadataUrl?: string; domains: string[]; enabled?: boolean; defaultRole?: string },
+  options: {
+    type?: string;
+    metadataUrl?: string;
+    domains: string[];
+    enabled?: boolean;
+    defaultRole?: string;
+    /** The domains are made verified domains of the tenant first (default), with auto-join (default on). */
+    verified?: boolean;
+    autoJoin?: boolean;
+  },
 ): Promise<OidcSetup> {
   const clientId = `client-${randomUUID().slice(0, 8)}`;
   const secret = `secret-${randomUUID()}`;
+  if (options.verified !== false) await verifiedDomains(tenantId, options.domains, { autoJoin: options.autoJoin });
   const res = await client(apiUrl, adminToken).post(`/api/v1/tenants/${tenantId}/sso`, {
     provider_type: options.type ?? "oidc",
     name: `OP ${clientId}`,

@@ -55,6 +55,7 @@ const ERROR_OF: Partial<Record<RefusalReason, AuthorizeError>> = {
   unknown_provider: "invalid_request",
   disabled: "access_denied",
   domain_mismatch: "access_denied",
+  domain_not_verified: "access_denied",
 };
 
 export async function authorize(db: Database, request: RequestInfo, params: URLSearchParams): Promise<Authorized> {

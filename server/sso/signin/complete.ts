@@ -68,6 +68,7 @@ export const completeSignIn: CompleteSignIn = async (db, pending, provider, outc
     if (!outcome.ok) throw outcome.error;
     profile = outcome.profile;
     if (purpose !== "test") assertMaySignIn(provider, pending, profile);
+    if (purpose === "console") await assertMayJoin(db, provider, profile);
   } catch (error) {
     const refusal = error instanceof SsoRefused ? error : new SsoRefused("invalid_response", "the sign-in could not be completed");
     const email = outcome.ok ? outcome.profile.email : null;
@@ -113,6 +114,29 @@ function assertMaySignIn(provider: SignInProvider, pending: PendingSignIn | null
     throw new SsoRefused(
       "domain_mismatch",
       `the identity provider vouched for an address outside this provider's domains (${domain ?? "none"})`,
+    );
+  }
+  // The IdP vouches only for addresses of domains its tenant proved it owns (issue 22).
+  if (!provider.domainAccess.get(domain)?.routes) {
+    throw new SsoRefused("domain_not_verified", `${domain} is not a verified domain of this tenant`);
+  }
+}
+
+/**
+ * A console sign-in creates a membership only through a domain with auto-join on (verified: an
+ * admin turned it on); anyone else must be a member already (invited, say).
+ */
+async function assertMayJoin(db: Database, provider: SignInProvider, profile: SsoProfile) {
+  const domain = domainOf(profile.email);
+  if (domain && provider.domainAccess.get(domain)?.autoJoin) return;
+  const [member] = await db.sql.query(
+    `SELECT 1 FROM memberships m JOIN users u ON u.id = m.user_id WHERE m.tenant_id = $1::uuid AND u.email = $2`,
+    [provider.tenantId, profile.email],
+  );
+  if (!member) {
+    throw new SsoRefused(
+      "not_a_member",
+      `${profile.email} is not a member of this tenant, and ${domain ?? "its domain"} does not let new people join by signing in (auto-join)`,
     );
   }
 }

@@ -14,6 +14,7 @@
  *   3. the route calls `completeSignIn(db, pending, provider, outcome, request)` with the profile or
  *      the refusal, and redirects the browser where the result says.
  */
+import type { DomainAccess } from "../domains.ts";
 import type { RequestInfo, TenantRole } from "../../auth/principal.ts";
 import type { Database } from "../../db/client.ts";
 import type { ProviderType } from "../schemas.ts";
@@ -65,6 +66,8 @@ export const REFUSAL_REASONS = [
   "no_email", // the profile has no usable email address
   "email_not_verified", // OIDC: the OP did not vouch that the email is verified (./oidc-email.ts)
   "domain_mismatch", // the email's domain is not one of the provider's domains
+  "domain_not_verified", // the email's domain is the provider's, but not (or no longer) a verified domain of its tenant
+  "not_a_member", // the person is not a member of the tenant, and the email's domain does not auto-join
   "different_user", // step-up: the IdP vouched for someone other than the console session's user
   "not_reauthenticated", // step-up: the IdP reused an earlier sign-in (auth_time / AuthnInstant before the step-up began, or no AuthnInstant)
 ] as const;
@@ -137,6 +140,8 @@ export interface SignInProvider {
   /** Null when the (SAML) metadata was uploaded. */
   metadataUrl: string | null;
   domains: string[];
+  /** What each of `domains` allows now (server/sso/domains.ts): routing, and auto-join. */
+  domainAccess: ReadonlyMap<string, DomainAccess>;
   defaultRole: TenantRole;
   allowIdpInitiated: boolean;
   /** azure_ad: the Entra directories sign-ins may come from (lower-case tenant ids); empty: any. */

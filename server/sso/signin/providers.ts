@@ -4,12 +4,13 @@ import { isUuid } from "../../db/ids.ts";
 import { decryptSecret } from "../../secrets/encryption.ts";
 import type { ProviderType } from "../schemas.ts";
 import { SsoRefused, type SignInProvider } from "./protocol.ts";
+import { domainAccess, type DomainAccess } from "../domains.ts";
 
 const include = { domains: { select: { domain: true }, orderBy: { domain: "asc" } } } as const;
 
 type Row = NonNullable<Awaited<ReturnType<Database["prisma"]["ssoProvider"]["findFirst"]>>> & { domains: { domain: string }[] };
 
-function toSignInProvider(row: Row): SignInProvider {
+function toSignInProvider(row: Row, access: ReadonlyMap<string, DomainAccess>): SignInProvider {
   const oidc = row.protocol === "oidc";
   return {
     id: row.id,
@@ -20,6 +21,7 @@ function toSignInProvider(row: Row): SignInProvider {
     enabled: row.enabled,
     metadataUrl: row.metadataUrl,
     domains: row.domains.map((d) => d.domain),
+    domainAccess: access,
     defaultRole: row.defaultRole === "admin" ? "admin" : "viewer",
     allowIdpInitiated: row.allowIdpInitiated,
     entraTenantIds: row.entraTenantIds,
@@ -33,7 +35,8 @@ function toSignInProvider(row: Row): SignInProvider {
 export async function signInProviderById(db: Database, providerId: string): Promise<SignInProvider> {
   const row = isUuid(providerId) ? await db.prisma.ssoProvider.findUnique({ where: { id: providerId }, include }) : null;
   if (!row) throw new SsoRefused("unknown_provider", "no such SSO provider");
-  return toSignInProvider(row);
+  const domains = row.domains.map((d) => d.domain);
+  return toSignInProvider(row, await domainAccess(db.sql, row.tenantId, domains));
 }
 
 export function domainOf(email: string): string | null {
@@ -56,5 +59,8 @@ export async function signInProviderForEmail(db: Database, email: string): Promi
   if (!routed) throw new SsoRefused("unknown_domain", `no SSO provider is set up for ${domain}`);
   const provider = await signInProviderById(db, routed.providerId);
   if (!provider.enabled) throw new SsoRefused("disabled", "this SSO provider is disabled");
+  // Only a domain its tenant verified routes here (or one routed before verification existed, until it fails).
+  if (!provider.domainAccess.get(domain)?.routes)
+    throw new SsoRefused("domain_not_verified", `${domain} is not a verified domain of this organisation`);
   return provider;
 }
