@@ -44,7 +44,7 @@ export function DomainRoutingNotice({ tenantId, domains }: { tenantId: string; d
         </Alert>
       ) : null}
       {grace.map((d) => (
-        <Alert key={d.id} tone="info" title={`${d.domain} is not verified yet`}>
+        <Alert key={d.id} tone="warning" title={`${d.domain} is not verified yet`}>
           It keeps routing sign-ins until {formatExact(new Date(new Date(d.created_at).getTime() + LEGACY_DAYS * 86_400_000).toISOString())}{" "}
           because this provider had it before domains were verified. Publish its DNS record and verify it on {link}.
         </Alert>
