@@ -72,8 +72,8 @@ async function endAndRecord(
  * disabled or deleted SSO provider, and a removed member's SSO sessions scoped to that tenant.
  */
 export const endSessionsOnEvents: EventSubscriber = async (tx, events) => {
-  for (const { row } of events) {
-    const ended = endingOf(row);
+  for (const { row, actor } of events) {
+    const ended = endingOf(row, actor.sessionId ?? null);
     if (!ended) continue;
     await endSessions(tx, ended.selector, ended.reason);
     if ("providerId" in ended.selector) {
@@ -85,13 +85,18 @@ export const endSessionsOnEvents: EventSubscriber = async (tx, events) => {
   }
 };
 
-function endingOf(row: EmittedEvent["row"]): { selector: SessionSelector; reason: EndReason } | null {
+/**
+ * The sessions an event ends. A provider disabled or deleted from a session signed in through it
+ * leaves that one session be: the admin who chose it goes on (and would otherwise be locked out
+ * mid-action when SSO is their only way in); everyone else's end.
+ */
+function endingOf(row: EmittedEvent["row"], actingSession: string | null): { selector: SessionSelector; reason: EndReason } | null {
   if (!isUuid(row.target_id)) return null;
   switch (`${row.target_type} ${row.event_type}`) {
     case "sso_provider sso_provider.disabled":
-      return { selector: { providerId: row.target_id }, reason: "provider_disabled" };
+      return { selector: { providerId: row.target_id, exceptSessionId: actingSession }, reason: "provider_disabled" };
     case "sso_provider sso_provider.deleted":
-      return { selector: { providerId: row.target_id }, reason: "provider_deleted" };
+      return { selector: { providerId: row.target_id, exceptSessionId: actingSession }, reason: "provider_deleted" };
     case "user user.removed":
       return row.tenant_id ? { selector: { userId: row.target_id, tenantId: row.tenant_id }, reason: "member_removed" } : null;
     default:

@@ -116,7 +116,7 @@ export async function liveSession(
 export type SessionSelector =
   | { sessionId: string; userId?: string }
   | { userId: string; exceptSessionId?: string }
-  | { providerId: string }
+  | { providerId: string; exceptSessionId?: string | null }
   | { userId: string; tenantId: string };
 
 /**
@@ -141,7 +141,11 @@ function whereOf(selector: SessionSelector): [string, unknown[]] {
   if ("sessionId" in selector) {
     return selector.userId ? ["id = $3 AND user_id = $4::uuid", [selector.sessionId, selector.userId]] : ["id = $3", [selector.sessionId]];
   }
-  if ("providerId" in selector) return ["sso_provider_id = $3::uuid", [selector.providerId]];
+  if ("providerId" in selector) {
+    return selector.exceptSessionId
+      ? ["sso_provider_id = $3::uuid AND id <> $4", [selector.providerId, selector.exceptSessionId]]
+      : ["sso_provider_id = $3::uuid", [selector.providerId]];
+  }
   if ("tenantId" in selector) return ["user_id = $3::uuid AND sso_tenant_id = $4::uuid", [selector.userId, selector.tenantId]];
   if (selector.exceptSessionId) return ["user_id = $3::uuid AND id <> $4", [selector.userId, selector.exceptSessionId]];
   return ["user_id = $3::uuid", [selector.userId]];

@@ -17,6 +17,11 @@ export interface EventActor {
   email: string | null;
   ip: string | null;
   userAgent: string | null;
+  /**
+   * The console session the change was made in, when it was: not stored with the event, but
+   * subscribers see it (disabling a provider ends its sessions, not the one doing it).
+   */
+  sessionId?: string | null;
 }
 
 export function actorOf(principal: Principal | null, request: RequestInfo): EventActor {
@@ -25,6 +30,7 @@ export function actorOf(principal: Principal | null, request: RequestInfo): Even
     email: principal?.email ?? null,
     ip: request.ip,
     userAgent: request.userAgent,
+    ...(principal?.sessionId ? { sessionId: principal.sessionId } : {}),
   };
 }
 

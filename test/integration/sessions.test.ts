@@ -167,6 +167,29 @@ describe("SSO sessions", () => {
     },
   );
 
+  test("an admin who disables the provider from a session signed in through it goes on; everyone else's session ends", async () => {
+    const { tenant, admin, providerId, cookie: colleague } = await ssoSetup();
+    // A second person of the same domain, made admin, signs in through the provider too.
+    const domain = (await (await db()).ssoDomain.findFirstOrThrow({ where: { providerId } })).domain;
+    const sub = `sub-${randomUUID().slice(0, 8)}`;
+    op.accounts.set(sub, { sub, email: `${sub}@${domain}`, email_verified: true });
+    const browser = new TestBrowser();
+    expect((await signIn(browser, api.url, op.origin, `${sub}@${domain}`)).status).toBe(303);
+    const acting = await sessionCookieOf(browser);
+    const me = (await trpc(acting, "account.me")).data!.user as { id: string };
+    await (await db()).membership.update({ where: { tenantId_userId: { tenantId: tenant.id, userId: me.id } }, data: { role: "admin" } });
+    // Stepped up at the IdP (the console does it in a popup; server/sso/signin/step-up.ts).
+    const prisma = await db();
+    const live = await prisma.consoleSession.findFirstOrThrow({ where: { userId: me.id, endedAt: null } });
+    await prisma.stepUp.create({ data: { subject: `session:${live.id}`, userId: me.id, expiresAt: new Date(Date.now() + 600_000) } });
+
+    const off = await trpc(acting, "tenantSso.update", { tenant_id: tenant.id, provider_id: providerId, enabled: false }, "POST");
+    expect(off.status).toBe(200);
+    expect(await whoAmI(acting)).toBe(200);
+    expect(await whoAmI(colleague)).toBe(401);
+    expect((await client(api.url, admin.token).get(`/api/v1/tenants/${tenant.id}`)).status).toBe(200);
+  });
+
   test("removing the member from the tenant ends the SSO sessions scoped to it", async () => {
     const { tenant, admin, cookie } = await ssoSetup();
     expect(await whoAmI(cookie)).toBe(200);
