@@ -11,7 +11,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { TRPCError } from "@trpc/server";
 import { apiServer } from "../support/api-server.ts";
-import { client, db, tenantWithMembers } from "../support/fixtures.ts";
+import { client, db, tenantWithMembers, verifiedDomains } from "../support/fixtures.ts";
 import { startIdpServer, type IdpServer } from "../support/idp-server.ts";
 import { startSamlIdp, type SamlIdp } from "../support/saml-idp.ts";
 import { TestBrowser } from "../support/browser.ts";
@@ -213,6 +213,7 @@ describe("a provider configured from a file", () => {
   test("a SAML sign-in through the local IdP works against it", async () => {
     const { base, admin, tenant } = await setup();
     const domain = uniqueDomain();
+    await verifiedDomains(tenant.id, [domain]);
     const created = await admin.post(base, {
       provider_type: "saml",
       name: "From file",
