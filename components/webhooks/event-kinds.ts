@@ -10,10 +10,14 @@ export interface EventGroup {
   kinds: string[];
 }
 
-const GROUP_LABELS: Record<string, string> = {
+/** Every prefix of EVENT_TYPES has a label (test/unit/event-kinds.test.ts). */
+export const GROUP_LABELS: Record<string, string> = {
   tenant: "Tenant",
   user: "Users",
+  invitation: "Invitations",
   sso_provider: "SSO providers",
+  sso: "SSO sign-in",
+  domain: "Domains",
   webhook: "Webhooks",
   api_token: "API tokens",
   audit: "Audit log",
