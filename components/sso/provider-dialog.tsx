@@ -203,7 +203,7 @@ export function ProviderDialog({ tenantId, provider, ensureSteppedUp, onClose, o
         <Field
           id="sso-domains"
           label="Domains"
-          hint="Email domains that sign in here, separated by commas or spaces. Optional."
+          hint="Email domains that sign in here, separated by commas or spaces. Optional. An enabled provider takes only domains this tenant has verified (Domains page)."
           error={errors.domains}
         >
           {(control) => (
