@@ -55,7 +55,8 @@ export function SignInPanel({ tenantId, provider, canWrite }: { tenantId: string
             Paste into your identity provider ({provider.protocol === "saml" ? "SAML app" : "OIDC app"})
           </h3>
           <p className="mt-0.5 text-xs text-slate-600">
-            First sign-in joins this tenant as <span className="font-medium">{provider.default_role}</span>.
+            New people join this tenant as <span className="font-medium">{provider.default_role}</span> on their first sign-in through a
+            domain with auto-join on (Domains page); others must be members already.
             {provider.protocol === "oidc" && !provider.client_id ? " Add the client ID from your IdP to enable sign-in." : null}
           </p>
         </div>
