@@ -25,7 +25,14 @@ test("an admin adds a SAML provider, disables it through the step-up dialog, and
   const name = uniqueName("Okta");
   // An enabled provider routes only verified domains of its tenant (the Domains page).
   await ssoApi.verifyDomains(tenant.id, ["acme.example", "acme.test"]);
-  await ssoPage.create({ type: "SAML 2.0", name, url: `${idp.url}/saml.xml`, domains: "acme.example, acme.test" });
+  await ssoPage.openCreate();
+  await ssoPage.fillProvider({ type: "SAML 2.0", name, url: `${idp.url}/saml.xml`, domains: "acme.example, acme.test" });
+  // IdP-initiated sign-in is off unless asked for; asked for, the details warn about it.
+  const idpInitiated = ssoPage.providerDialog.dialog.getByLabel("Accept IdP-initiated sign-in (SAML)");
+  await expect(idpInitiated).not.toBeChecked();
+  await idpInitiated.check();
+  await ssoPage.providerDialog.submit.click();
+  await expect(ssoPage.providerDialog.dialog).toBeHidden();
   await expect(ssoPage.toast.filter({ hasText: `${name} was added` })).toBeVisible();
   await expect(ssoPage.status(name)).toHaveAttribute("data-status", "valid");
   await expect(ssoPage.certificate(name)).toContainText(CERTIFICATE_EXPIRY);
@@ -35,6 +42,8 @@ test("an admin adds a SAML provider, disables it through the step-up dialog, and
   await expect(details).toContainText("https://idp.example.test/saml");
   await expect(details).toContainText("https://idp.example.test/saml/redirect");
   await expect(details).toContainText("acme.example, acme.test");
+  await expect(details.getByTestId("idp-initiated-warning")).toContainText("IdP-initiated sign-in is on");
+  expect((await ssoApi.listProviders(tenant.id))[0]).toMatchObject({ allow_idp_initiated: true });
 
   // A wrong password: the dialog says so, and cancelling leaves the provider enabled.
   await ssoPage.switchOf(name).click();

@@ -14,7 +14,16 @@ import { Input } from "../ui/input";
 import { Select } from "../ui/select";
 import { DomainsInput } from "./domains-input";
 import { canUpload, MetadataSourceField, type MetadataFile } from "./metadata-source-field";
-import { addDomains, checkForm, FIELD_IDS, secretNoteOf, serverFieldErrors, splitDomains, type FormField } from "./provider-form";
+import {
+  addDomains,
+  checkForm,
+  FIELD_IDS,
+  secretNoteOf,
+  serverFieldErrors,
+  splitDomains,
+  splitTenantIds,
+  type FormField,
+} from "./provider-form";
 import { SignInFields, type SignInSettings } from "./signin-fields";
 import { PROVIDER_TYPE_INFO, PROVIDER_TYPE_OPTIONS, ProviderTypeIcon } from "./provider-types";
 
@@ -52,6 +61,8 @@ export function ProviderDialog({ tenantId, provider, ensureSteppedUp, onClose, o
     clientId: provider?.client_id ?? "",
     clientSecret: "",
     defaultRole: provider?.default_role ?? "viewer",
+    allowIdpInitiated: provider?.allow_idp_initiated ?? false,
+    entraTenantIds: provider?.entra_tenant_ids.join(", ") ?? "",
   });
 
   const invalidate = () => queryClient.invalidateQueries(trpc.tenantSso.pathFilter());
@@ -99,6 +110,8 @@ export function ProviderDialog({ tenantId, provider, ensureSteppedUp, onClose, o
     const clientId = signIn.clientId.trim();
     const settings = {
       default_role: signIn.defaultRole,
+      ...(type !== "oidc" ? { allow_idp_initiated: signIn.allowIdpInitiated } : {}),
+      ...(type === "azure_ad" ? { entra_tenant_ids: splitTenantIds(signIn.entraTenantIds) } : {}),
       ...(oidc && clientId ? { client_id: clientId } : {}),
       ...(oidc && signIn.clientSecret ? { client_secret: signIn.clientSecret } : {}),
     };

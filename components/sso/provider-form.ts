@@ -22,7 +22,16 @@ export interface ProviderFormValues {
 }
 
 export type FormField =
-  "provider_type" | "name" | "metadata_url" | "metadata_xml" | "domains" | "client_id" | "client_secret" | "default_role";
+  | "provider_type"
+  | "name"
+  | "metadata_url"
+  | "metadata_xml"
+  | "domains"
+  | "client_id"
+  | "client_secret"
+  | "default_role"
+  | "entra_tenant_ids"
+  | "allow_idp_initiated";
 
 export interface ServerFormErrors {
   /** Messages by FormField. */
@@ -41,7 +50,21 @@ export const FIELD_IDS: Array<[FormField, string]> = [
   ["client_id", "sso-client_id"],
   ["client_secret", "sso-client_secret"],
   ["default_role", "sso-default_role"],
+  ["entra_tenant_ids", "sso-entra_tenant_ids"],
+  ["allow_idp_initiated", "sso-allow_idp_initiated"],
 ];
+
+/** The Entra directory ids typed: commas, semicolons and whitespace separate; lower-cased as stored. */
+export function splitTenantIds(text: string): string[] {
+  return [
+    ...new Set(
+      text
+        .split(/[\s,;]+/)
+        .map((id) => id.trim().toLowerCase())
+        .filter(Boolean),
+    ),
+  ];
+}
 
 /**
  * The stored OIDC client secret as the form speaks of it: `dropping` when the URL typed is not the
@@ -114,9 +137,12 @@ export function serverFieldErrors(error: unknown, domains: string[], urlLabel: s
     client_id: "Client ID",
     client_secret: "Client secret",
     default_role: "Role on first sign-in",
+    entra_tenant_ids: "Entra directories",
+    allow_idp_initiated: "IdP-initiated sign-in",
   });
   const badDomains: number[] = [];
   for (const { path, message } of fieldErrorsOf(error)) {
+    if (/^entra_tenant_ids\.\d+$/.test(path)) fields.entra_tenant_ids ??= `Entra directories: ${message}`;
     const index = Number(/^domains\.(\d+)$/.exec(path)?.[1] ?? NaN);
     const domain = domains[index];
     if (domain === undefined) continue;

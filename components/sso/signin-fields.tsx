@@ -2,6 +2,7 @@
 
 import type { ProviderType } from "@/server/sso/schemas";
 import type { SecretNote } from "./provider-form";
+import { Checkbox } from "../ui/checkbox";
 import { Field } from "../ui/field";
 import { Input } from "../ui/input";
 import { Select } from "../ui/select";
@@ -11,6 +12,10 @@ export interface SignInSettings {
   /** Empty: keep the stored secret (edit) or none (create). Never filled from the server. */
   clientSecret: string;
   defaultRole: "viewer" | "admin";
+  /** SAML: accept responses the IdP sends unasked (its app launcher). */
+  allowIdpInitiated: boolean;
+  /** Entra ID: the directories (tenant GUIDs) accepted, as typed (commas or spaces between). */
+  entraTenantIds: string;
 }
 
 /** What the secret field says under it: whether one is stored, and that it must be entered again. */
@@ -27,7 +32,8 @@ function secretHint(secret: SecretNote, typed: boolean) {
 
 /**
  * What sign-in needs beyond the metadata: the OIDC client credentials (not for SAML-only types; the
- * secret is write-only) and the role a person gets on their first sign-in.
+ * secret is write-only), the role a person gets on their first sign-in, the Entra directories an
+ * Entra ID provider accepts, and whether SAML responses nobody asked for are accepted.
  */
 export function SignInFields({
   type,
@@ -40,7 +46,7 @@ export function SignInFields({
   value: SignInSettings;
   /** The stored secret of the provider edited ("none" when adding one). */
   secret: SecretNote;
-  errors: Partial<Record<"client_id" | "client_secret" | "default_role", string>>;
+  errors: Partial<Record<"client_id" | "client_secret" | "default_role" | "allow_idp_initiated" | "entra_tenant_ids", string>>;
   onChange: (next: SignInSettings) => void;
 }) {
   return (
@@ -88,7 +94,7 @@ export function SignInFields({
       <Field
         id="sso-default_role"
         label="Role on first sign-in"
-        hint="People who sign in for the first time join this tenant with this role."
+        hint="People who join this tenant through SSO (a domain with auto-join on) get this role."
         error={errors.default_role}
       >
         {(control) => (
@@ -103,6 +109,34 @@ export function SignInFields({
           </Select>
         )}
       </Field>
+      {type === "azure_ad" ? (
+        <Field
+          id="sso-entra_tenant_ids"
+          label="Entra directories"
+          hint="Tenant IDs (GUIDs) allowed to sign in, separated by commas or spaces. With a multi-tenant URL (common, organizations) list yours, or any Entra directory can answer. Optional."
+          error={errors.entra_tenant_ids}
+        >
+          {(control) => (
+            <Input
+              {...control}
+              name="entra_tenant_ids"
+              autoComplete="off"
+              spellCheck={false}
+              value={value.entraTenantIds}
+              onChange={(e) => onChange({ ...value, entraTenantIds: e.target.value })}
+            />
+          )}
+        </Field>
+      ) : null}
+      {type !== "oidc" ? (
+        <Checkbox
+          id="sso-allow_idp_initiated"
+          label="Accept IdP-initiated sign-in (SAML)"
+          description="Lets people start from the IdP's app launcher. Responses nobody asked for are then accepted, which a page elsewhere can abuse (login CSRF): leave it off unless your people need it."
+          checked={value.allowIdpInitiated}
+          onChange={(e) => onChange({ ...value, allowIdpInitiated: e.target.checked })}
+        />
+      ) : null}
     </fieldset>
   );
 }

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { addDomains, checkForm, splitDomains } from "../../components/sso/provider-form.ts";
+import { addDomains, checkForm, serverFieldErrors, splitDomains, splitTenantIds } from "../../components/sso/provider-form.ts";
 
 describe("splitDomains", () => {
   test("commas, semicolons and any whitespace separate; entries are lower-cased", () => {
@@ -58,5 +58,19 @@ describe("checkForm", () => {
     expect(checkForm(upload, "Metadata URL")).toEqual({ metadata_xml: "Choose the IdP's metadata file (.xml)" });
     expect(checkForm({ ...upload, metadata_xml: "<md:EntityDescriptor/>" }, "Metadata URL")).toEqual({});
     expect(checkForm(upload, "Metadata URL", true)).toEqual({});
+  });
+});
+
+describe("Entra directories", () => {
+  test("typed ids split on commas, semicolons and spaces, lower-cased, each once", () => {
+    expect(
+      splitTenantIds(" 9188040D-6C67-4C5B-B112-36A304B66DAD, 72f988bf-86f1-41af-91ab-2d7cd011db47;9188040d-6c67-4c5b-b112-36a304b66dad "),
+    ).toEqual(["9188040d-6c67-4c5b-b112-36a304b66dad", "72f988bf-86f1-41af-91ab-2d7cd011db47"]);
+    expect(splitTenantIds("  ")).toEqual([]);
+  });
+
+  test("the server's entra_tenant_ids.N error lands on the field", () => {
+    const error = { data: { errors: [{ path: "entra_tenant_ids.1", message: "must be an Entra tenant id (a GUID)" }] } };
+    expect(serverFieldErrors(error, [], "URL")?.fields.entra_tenant_ids).toBe("Entra directories: must be an Entra tenant id (a GUID)");
   });
 });
