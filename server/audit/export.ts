@@ -6,10 +6,7 @@
  * The export's own `audit.exported` event is written first, in its own transaction, after the
  * snapshot (the chain head's sequence and the newest matching row) is taken: it is never in it.
  */
-import type { Readable as NodeReadable } from "node:stream";
 import { stringify } from "csv-stringify/sync";
-import pg from "pg";
-import type { Database } from "../db/client.ts";
 import type { SqlRunner } from "../db/sql.ts";
 import { log, errorFields } from "../log.ts";
 import type { TenantServiceContext } from "../service-context.ts";
@@ -27,6 +24,7 @@ import {
   type Bound,
 } from "./query.ts";
 import type { AuditEventRow } from "../events/types.ts";
+import { copySlotFree, copyStream } from "./export-copy.ts";
 
 /** Rows per keyset query: small batches keep what a scavenge finds alive (and promotes) small. */
 export const EXPORT_BATCH = 500;
@@ -185,79 +183,6 @@ function rowStream(
   );
 }
 
-/** At most this many exports hold a pooled connection for a COPY at once; more use keyset batches. */
-const MAX_COPY_EXPORTS = 3;
-/** A COPY export whose client has not asked for more in this long is dropped (its connection freed). */
-const COPY_IDLE_MS = 60_000;
-let copyExports = 0;
-
-/** COPY takes no bind parameters: the filter's values go in as escaped literals. */
-function inline(text: string, params: unknown[]): string {
-  const literal = (value: unknown): string =>
-    Array.isArray(value)
-      ? `ARRAY[${value.map(literal).join(", ")}]`
-      : pg.escapeLiteral(value instanceof Date ? value.toISOString() : String(value));
-  return text.replace(/\$(\d+)/g, (_, n: string) => literal(params[Number(n) - 1]));
-}
-
-/**
- * Postgres, CSV: the snapshot as one `COPY (SELECT …) TO STDOUT (FORMAT csv, HEADER)`, streamed
- * straight from the connection to the response with backpressure. Postgres writes the CSV (RFC
- * 4180 quoting) and applies the formula guard; the rows never become JavaScript objects, so a
- * million rows cost the app almost no CPU or memory.
- */
-async function copyStream(copyOut: NonNullable<Database["copyOut"]>, filter: AuditFilter, requestId: string) {
-  const query = allEventsQuery(filter, CSV_CELLS);
-  copyExports++;
-  let stream: NodeReadable;
-  try {
-    stream = await copyOut(`COPY (${inline(query.text, query.params)}) TO STDOUT WITH (FORMAT csv, HEADER true)`);
-  } catch (error) {
-    copyExports--;
-    throw error;
-  }
-  stream.once("close", () => copyExports--);
-  stream.on("error", (error) => {
-    if (!stalled) log.error("audit export failed while streaming", { request_id: requestId, ...errorFields(error) });
-  });
-  // A client that stays connected but stops reading would hold the connection for ever.
-  let stalled = false;
-  let idle: NodeJS.Timeout | undefined;
-  const arm = () => {
-    clearTimeout(idle);
-    idle = setTimeout(() => {
-      stalled = true;
-      log.warn("audit export dropped: the client stopped reading", { request_id: requestId });
-      stream.destroy(new Error("export client stalled"));
-    }, COPY_IDLE_MS);
-    idle.unref();
-  };
-  const chunks = stream[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
-  arm();
-  return new ReadableStream<Uint8Array>(
-    {
-      async pull(controller) {
-        arm();
-        try {
-          const { done, value } = await chunks.next();
-          if (done) {
-            clearTimeout(idle);
-            controller.close();
-          } else controller.enqueue(new Uint8Array(value.buffer, value.byteOffset, value.byteLength));
-        } catch (error) {
-          clearTimeout(idle);
-          controller.error(error);
-        }
-      },
-      cancel() {
-        clearTimeout(idle);
-        stream.destroy();
-      },
-    },
-    { highWaterMark: 0 },
-  );
-}
-
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 
 export interface AuditExport {
@@ -298,8 +223,8 @@ export async function exportEvents(
   const start = newest ? { at: new Date(newest.timestamp), id: newest.id, inclusive: true } : undefined;
   const copyOut = ctx.db.copyOut;
   const body =
-    format === "csv" && copyOut && copyExports < MAX_COPY_EXPORTS
-      ? await copyStream(copyOut, filter, requestId)
+    format === "csv" && copyOut && copySlotFree()
+      ? await copyStream(copyOut, allEventsQuery(filter, CSV_CELLS), requestId)
       : rowStream(sql, filter, start, FORMATS[format], requestId);
   return { filename, contentType: FORMATS[format].contentType, body };
 }
