@@ -1,7 +1,7 @@
 import { X509Certificate } from "node:crypto";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { SIGNING_CERT_PEM } from "../test/support/idp-server";
+import { idpFixturesDir } from "../test/support/idp-fixtures";
 import { expectNoSeriousA11yViolations } from "./axe";
 import { expect, signInAs, test, uniqueName } from "./sso-fixtures";
 
@@ -135,7 +135,7 @@ test("the URL field follows the type, and bad values are explained inline", asyn
 });
 
 /** Real IdPs' metadata files, read in place (never copied into the project). */
-const IDP_FIXTURES = fileURLToPath(new URL("../../shared/fixtures/idp/", import.meta.url));
+const IDP_FIXTURES = idpFixturesDir();
 
 test("an admin adds a Google Workspace SAML provider by uploading its metadata file; a bad file is explained under the field", async ({
   page,

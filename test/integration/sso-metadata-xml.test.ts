@@ -19,9 +19,9 @@ import { eventsOf, pathOf, uniqueDomain } from "../support/sso-signin.ts";
 import { consoleAs } from "../support/console-caller.ts";
 import { metadataChecksIdle, recheckStalePending } from "../../server/sso/checks.ts";
 import { database } from "../../server/db/client.ts";
+import { idpFixturesDir } from "../support/idp-fixtures.ts";
 
-const repoRoot = path.resolve(import.meta.dirname, "../..");
-const fixtures = path.resolve(repoRoot, "../shared/fixtures/idp");
+const fixtures = idpFixturesDir();
 const fixture = (name: string) => readFileSync(path.join(fixtures, name), "utf8");
 
 const api = apiServer({ appUrl: true });
