@@ -23,7 +23,7 @@ const PURE_SERVER_MODULES = [
  * (server/app/pages.ts), and the problem titles the static
  * /docs/errors page lists.
  */
-const SERVER_ENTRY_POINTS = ["account/session", "contract/problem", "tenants/pages", "app/pages"];
+const SERVER_ENTRY_POINTS = ["account/session", "contract/problem", "tenants/pages", "app/pages", "setup-links/page"];
 
 /** `@/server/…` or `../server/…`, except the given modules (with or without `.ts`). */
 const serverImportsExcept = (allowed) => `^(?:@/|(?:\\.\\./)+)server/(?!(?:${allowed.join("|")})(?:\\.ts)?$)`;
@@ -36,7 +36,7 @@ const serverImportsExcept = (allowed) => `^(?:@/|(?:\\.\\./)+)server/(?!(?:${all
  * server, health, metrics). A folder imports its own layer and those below; each zone below is an
  * import that would run up.
  */
-const DOMAINS = ["account", "audit", "domains", "invitations", "members", "sso", "tenants", "tokens", "webhooks"];
+const DOMAINS = ["account", "audit", "domains", "invitations", "members", "setup-links", "sso", "tenants", "tokens", "webhooks"];
 const PLATFORM = ["auth", "contract", "db", "delivery", "events", "jobs", "mail", "outbound", "secrets"];
 /** Every folder of server/ by layer, lowest first; test/unit/architecture.test.ts holds docs/architecture.md to it. */
 export const SERVER_LAYERS = { platform: PLATFORM, trpc: ["trpc"], domains: DOMAINS, app: ["app"], edges: ["http", "ops"] };

@@ -18,6 +18,7 @@ export const GROUP_LABELS: Record<string, string> = {
   sso_provider: "SSO providers",
   sso: "SSO sign-in",
   domain: "Domains",
+  setup_link: "Setup links",
   webhook: "Webhooks",
   api_token: "API tokens",
   audit: "Audit log",

@@ -12,6 +12,8 @@ import { ssoApplicationsRouter } from "../sso/broker/router.ts";
 import { auditRouter } from "../audit/router.ts";
 import { invitationsRouter } from "../invitations/router.ts";
 import { domainsRouter } from "../domains/router.ts";
+import { setupLinksRouter } from "../setup-links/router.ts";
+import { setupRouter } from "../setup-links/guided-router.ts";
 
 export const appRouter = router({
   tenants: tenantsRouter,
@@ -29,6 +31,9 @@ export const appRouter = router({
   audit: auditRouter,
   invitations: invitationsRouter,
   domains: domainsRouter,
+  setupLinks: setupLinksRouter,
+  // The guided setup of a setup link (console only, /api/setup/trpc).
+  setup: setupRouter,
 });
 
 export type AppRouter = typeof appRouter;

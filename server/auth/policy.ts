@@ -11,6 +11,8 @@
  *   SSO session         signed in through tenant T's provider: T only (404 elsewhere), never a
  *                       platform role (principals are built with platformRole null), and so are
  *                       the tokens minted in it
+ *   setup link          a customer's IT admin: its tenant's guided flow of its intent only
+ *                       (setup procedures); any other procedure is 403, another tenant 404
  */
 import type { Principal, TenantRole } from "./principal.ts";
 
@@ -51,7 +53,17 @@ export function tenantRoleOf(principal: Principal, tenantId: string, membership:
  * tenant-scoped token's. (A token minted in an SSO session carries both, equal.)
  */
 export function scopeTenantOf(principal: Principal): string | null {
-  return principal.ssoTenantId ?? principal.token?.tenantId ?? null;
+  return principal.setupLink?.tenantId ?? principal.ssoTenantId ?? principal.token?.tenantId ?? null;
+}
+
+/**
+ * A setup link reaches no procedure but its guided flow's: in its tenant a 403 (it is there, but not
+ * for this link), elsewhere a 404 like any confined principal. Null for everyone else.
+ */
+export function setupLinkRefusal(principal: Principal, tenantId: unknown): "forbidden" | "not_found" | null {
+  if (!principal.setupLink) return null;
+  const other = typeof tenantId === "string" && tenantId !== "" && tenantId !== principal.setupLink.tenantId;
+  return other ? "not_found" : "forbidden";
 }
 
 export function roleSatisfies(role: TenantRole, required: TenantRole): boolean {

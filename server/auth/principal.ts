@@ -22,6 +22,26 @@ export interface Principal {
   ssoTenantId?: string | null;
   /** The SSO provider a console session was signed in through (it steps up there too). */
   ssoProviderId?: string | null;
+  /**
+   * Set when the caller is a customer's IT admin working through a setup link: no account
+   * (`userId` is the link's id), one tenant, one guided flow. Only the setup procedures accept it
+   * (server/trpc/procedures.ts); every other procedure answers 403.
+   */
+  setupLink?: SetupLinkGrant | null;
+}
+
+export const SETUP_INTENTS = ["sso", "directory_sync", "domain_verification"] as const;
+export type SetupIntent = (typeof SETUP_INTENTS)[number];
+
+/** What a setup link lets its holder do, and who made it (named on everything done through it). */
+export interface SetupLinkGrant {
+  id: string;
+  tenantId: string;
+  intent: SetupIntent;
+  /** The setup session (browser) it was opened in, and when that session ends. */
+  sessionId: string;
+  sessionExpiresAt: Date;
+  createdBy: { id: string | null; email: string | null };
 }
 
 /** Where a request came from, recorded on audit events. */

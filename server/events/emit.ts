@@ -22,9 +22,21 @@ export interface EventActor {
    * subscribers see it (disabling a provider ends its sessions, not the one doing it).
    */
   sessionId?: string | null;
+  /** A setup link's holder: recorded in the event's details with the link's creator (actor id `setup_link:<id>`). */
+  setupLink?: { id: string; createdBy: { id: string | null; email: string | null } };
 }
 
 export function actorOf(principal: Principal | null, request: RequestInfo): EventActor {
+  const link = principal?.setupLink;
+  if (link) {
+    return {
+      id: `setup_link:${link.id}`,
+      email: null,
+      ip: request.ip,
+      userAgent: request.userAgent,
+      setupLink: { id: link.id, createdBy: link.createdBy },
+    };
+  }
   return {
     id: principal?.userId ?? null,
     email: principal?.email ?? null,
@@ -157,6 +169,13 @@ interface ToEmit {
   appendedBy?: AppendedBy;
 }
 
+/** The event's details, naming the setup link (and who made it) when one was used. */
+function detailsOf({ actor, event }: ToEmit): Record<string, unknown> {
+  if (!actor.setupLink) return event.details ?? {};
+  const { id, createdBy } = actor.setupLink;
+  return { ...event.details, setup_link: { id, created_by_id: createdBy.id, created_by_email: createdBy.email } };
+}
+
 /**
  * Records events in one statement, in the order given, then runs the subscribers in the same
  * transaction; returns the rows in that order.
@@ -174,7 +193,7 @@ async function record(tx: EventTx, items: ToEmit[]): Promise<AuditEventRow[]> {
     column((i) => i.actor.userAgent),
     column((i) => i.event.target?.type ?? null),
     column((i) => i.event.target?.id ?? null),
-    column((i) => JSON.stringify(i.event.details ?? {})),
+    column((i) => JSON.stringify(detailsOf(i))),
     column((i) => ("timestamp" in i.event ? i.event.timestamp?.toISOString() : undefined) ?? null),
     // A name only with a target; an empty one is no name.
     column((i) => (i.event.target?.name ? i.event.target.name : null)),

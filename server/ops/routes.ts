@@ -80,6 +80,8 @@ export const ROUTES: readonly Route[] = [
   perIpRoute("/api/sso/saml/[providerId]/metadata", "/api/sso/saml/{provider_id}/metadata"),
   perIpRoute("/api/sso/saml/[providerId]/post", "/api/sso/saml/{provider_id}/post"),
   { ...perIpRoute("/api/sso/saml/[providerId]/acs", "/api/sso/saml/{provider_id}/acs"), crossSite: true },
+  perIpRoute("/api/setup/trpc/[trpc]", "/api/setup/trpc/{procedure}"),
+  perIpRoute("/setup/[token]", "/setup/{token}"),
   // Any other /api path: a problem+json 404 rather than an HTML page.
   route("/api/[...path]", "{unmatched}"),
   route("/favicon.ico", "/favicon.ico"),

@@ -121,8 +121,11 @@ function assertTypeFields(
   if (input.client_secret) throw InvalidField("client_secret", "is only for OIDC providers");
 }
 
-/** Creates the provider, then checks its metadata URL in the background (after the commit); a document is read first. */
-export async function createProvider({ db, actor, tenantId }: TenantServiceContext, input: CreateSsoInput) {
+/**
+ * Creates the provider, then checks its metadata URL in the background (after the commit); a document is read first.
+ * `id`: the id a setup link reserved, so that the values its IT admin pasted into their IdP hold.
+ */
+export async function createProvider({ db, actor, tenantId }: TenantServiceContext, input: CreateSsoInput, id?: string) {
   const source = createSource(input.provider_type, input);
   assertTypeFields(input.provider_type, input);
   const domains = input.domains ?? [];
@@ -131,6 +134,7 @@ export async function createProvider({ db, actor, tenantId }: TenantServiceConte
       const enabled = input.enabled ?? true;
       const row = await tx.ssoProvider.create({
         data: {
+          ...(id ? { id } : {}),
           tenantId,
           providerType: input.provider_type,
           name: input.name,

@@ -1,11 +1,12 @@
 import type { OpenApiMeta } from "trpc-to-openapi";
 import type { z } from "zod";
+import type { SetupIntent } from "../auth/principal.ts";
 
 /**
  * Who may call a procedure, set by the procedure builders (procedures.ts) so that tests and docs
- * can read it: anyone signed in, operators only, or a tenant role.
+ * can read it: anyone signed in, operators only, a tenant role, or a setup link's guided flow.
  */
-export type Access = "user" | "operator" | "tenant:viewer" | "tenant:admin";
+export type Access = "user" | "operator" | "tenant:viewer" | "tenant:admin" | `setup:${SetupIntent | "any"}`;
 
 /** One of the successes of an operation that has several, each with its own body (a schema with a `meta({ id })`). */
 export interface Outcome {

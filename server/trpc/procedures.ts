@@ -5,17 +5,19 @@
  *   operatorReadProcedure       platform operators, reading
  *   operatorProcedure           platform operators (writes: not with a read-only token)
  *   tenantProcedure(role)       a tenant role or above in the tenant of the call (404 outside it)
+ *   setupProcedure(intent)      a setup link's holder, in the guided flow of that intent (none
+ *                               of the others accepts one: 403, or 404 for another tenant)
  * The rules themselves are in server/auth/policy.ts. Step-up is asked by the service
  * (`assertSteppedUp`) once it has found the resource, so that another tenant's resource is a 404
  * whether or not the caller stepped up, and so that it can depend on the change (disabling an SSO
  * provider needs it, enabling does not); such procedures carry `stepUp: true` in their meta.
  */
-import { AppError, DatabaseUnavailable, Forbidden, InvalidField } from "../errors.ts";
+import { AppError, DatabaseUnavailable, Forbidden, InvalidField, NotFound } from "../errors.ts";
 import { findBadText } from "../contract/fields.ts";
 import { isDatabaseUnavailable } from "../db/unavailable.ts";
-import { isOperator, mayWrite, roleSatisfies } from "../auth/policy.ts";
+import { isOperator, mayWrite, roleSatisfies, setupLinkRefusal } from "../auth/policy.ts";
 import { resolveTenantAccess } from "../auth/access.ts";
-import type { TenantRole } from "../auth/principal.ts";
+import type { Principal, SetupIntent, TenantRole } from "../auth/principal.ts";
 import { requirePrincipal } from "../auth/credentials.ts";
 import { baseProcedure, middleware } from "./init.ts";
 import { toTRPCError } from "./errors.ts";
@@ -41,9 +43,18 @@ const storableTextAndDomainErrors = middleware(async ({ next, getRawInput }) => 
 
 export const publicProcedure = baseProcedure.use(storableTextAndDomainErrors);
 
+/** The caller, refusing a setup link's holder (only setupProcedure takes one). */
+function requireAccount(ctx: Parameters<typeof requirePrincipal>[0], tenantId?: unknown): Principal {
+  const principal = requirePrincipal(ctx);
+  const refusal = setupLinkRefusal(principal, tenantId);
+  if (refusal === "not_found") throw NotFound("Tenant");
+  if (refusal) throw Forbidden("A setup link opens its guided setup only");
+  return principal;
+}
+
 export const authedProcedure = publicProcedure
   .meta({ access: "user" })
-  .use(({ ctx, next }) => next({ ctx: { principal: requirePrincipal(ctx) } }));
+  .use(({ ctx, next }) => next({ ctx: { principal: requireAccount(ctx) } }));
 
 /** A signed-in caller doing a write: a read-only token is refused. */
 export const writeProcedure = authedProcedure.meta({ write: true }).use(({ ctx, next }) => {
@@ -71,12 +82,27 @@ export const operatorProcedure = authedProcedure.meta({ access: "operator", writ
 export function tenantProcedure(role: TenantRole) {
   // authedProcedure's check and the tenant's in one middleware (each costs every request).
   return publicProcedure.meta({ access: `tenant:${role}`, write: role === "admin" }).use(async ({ ctx, next, getRawInput }) => {
-    const principal = requirePrincipal(ctx);
     const raw = (await getRawInput()) as { tenant_id?: unknown } | undefined;
+    const principal = requireAccount(ctx, raw?.tenant_id);
     const tenant = await resolveTenantAccess(ctx.db.sql, principal, raw?.tenant_id);
     if (!roleSatisfies(tenant.role, role)) {
       throw Forbidden(principal.token?.readOnly ? "This token is read-only" : `This needs the tenant ${role} role`);
     }
     return next({ ctx: { principal, tenant } });
+  });
+}
+
+/**
+ * The holder of a setup link for `intent`, in the link's tenant (`ctx.tenant`, as admin: what the
+ * guided flow does is what the link's creator, a tenant admin, handed over). Anyone else: 403.
+ */
+export function setupProcedure(intent: SetupIntent | "any") {
+  return publicProcedure.meta({ access: `setup:${intent}`, write: true }).use(({ ctx, next }) => {
+    const principal = requirePrincipal(ctx);
+    const link = principal.setupLink;
+    if (!link) throw Forbidden("Only a setup link's guided setup may do this");
+    if (intent !== "any" && link.intent !== intent)
+      throw Forbidden(`This setup link is for ${link.intent.replace("_", " ")}, not ${intent.replace("_", " ")}`);
+    return next({ ctx: { principal, tenant: { id: link.tenantId, role: "admin" as TenantRole } } });
   });
 }

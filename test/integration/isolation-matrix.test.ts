@@ -214,6 +214,14 @@ const EXAMPLES: Record<string, Example> = {
     request: (w) => ({ path: `/tenants/${w.tenantA.id}/domains/${w.domainId}`, body: { auto_join: false } }),
   },
   "DELETE /tenants/{tenant_id}/domains/{domain_id}": { request: (w) => ({ path: `/tenants/${w.tenantA.id}/domains/${w.domainId}` }) },
+  "GET /tenants/{tenant_id}/setup-links": { request: (w) => ({ path: `/tenants/${w.tenantA.id}/setup-links` }) },
+  "POST /tenants/{tenant_id}/setup-links": { request: (w) => ({ path: `/tenants/${w.tenantA.id}/setup-links`, body: { intent: "sso" } }) },
+  "GET /tenants/{tenant_id}/setup-links/{setup_link_id}": {
+    request: (w) => ({ path: `/tenants/${w.tenantA.id}/setup-links/${UNKNOWN_ID}` }),
+  },
+  "DELETE /tenants/{tenant_id}/setup-links/{setup_link_id}": {
+    request: (w) => ({ path: `/tenants/${w.tenantA.id}/setup-links/${UNKNOWN_ID}` }),
+  },
 };
 
 const operations = Object.values(appRouter._def.procedures as unknown as Record<string, { _def: { meta?: Meta } }>)

@@ -57,6 +57,8 @@ export async function beginConsoleSignIn(db: Database, request: RequestInfo, ema
 export async function beginTestSignIn(
   ctx: TenantServiceContext,
   providerId: string,
+  /** A setup link's test: bound to the browser's binding cookie rather than a user, and its result shown on `returnTo`. */
+  setup?: { binding: string; returnTo: string },
 ): Promise<{ url: string; result_url: string; request_id: string }> {
   await getProvider(ctx, providerId); // 404 outside the tenant
   const provider = await signInProviderById(ctx.db, providerId);
@@ -66,6 +68,7 @@ export async function beginTestSignIn(
     protocol: provider.protocol,
     purpose: "test",
     initiatedBy: ctx.actor.principal.userId,
+    returnTo: setup?.returnTo ?? null,
   });
   let url: string | null = null;
   let refusal: SsoRefused | null = null;
@@ -75,7 +78,7 @@ export async function beginTestSignIn(
     if (!(error instanceof SsoRefused)) throw error;
     refusal = error;
   }
-  await storePending(ctx.db, pending, userBinding(ctx.actor.principal.userId));
+  await storePending(ctx.db, pending, setup ? cookieBinding(setup.binding) : userBinding(ctx.actor.principal.userId));
   const resultUrl = testResultPath(pending);
   if (refusal) {
     await recordRefusal(ctx.db, ctx.actor.request, refusal, { tenantId: provider.tenantId, providerId: provider.id, purpose: "test" });

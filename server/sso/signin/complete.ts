@@ -27,8 +27,9 @@ import {
   type SsoProfile,
 } from "./protocol.ts";
 
-export const testResultPath = (p: { tenantId: string; providerId: string; id: string }) =>
-  `/tenants/${p.tenantId}/sso/${p.providerId}/test/${p.id}`;
+/** A Test sign-in's result page: the console's, or where a setup link's guided flow asked for it. */
+export const testResultPath = (p: { tenantId: string; providerId: string; id: string; returnTo: string | null }) =>
+  p.returnTo ?? `/tenants/${p.tenantId}/sso/${p.providerId}/test/${p.id}`;
 
 export const loginErrorPath = (reason: string) => `/login?sso_error=${encodeURIComponent(reason)}`;
 
