@@ -4,6 +4,7 @@ import { useState } from "react";
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { Domain } from "@/server/domains/schemas";
 import { useTenantRole } from "../console/use-tenant-role";
+import { SetupLinksCard } from "../setup/setup-links-card";
 import { messageOf, useTRPC } from "../trpc";
 import { Badge } from "../ui/badge";
 import { Button } from "../ui/button";
@@ -157,6 +158,7 @@ export function DomainsView({ tenantId }: { tenantId: string }) {
         />
         {body()}
       </Card>
+      {canWrite ? <SetupLinksCard tenantId={tenantId} intent="domain_verification" /> : null}
 
       {open?.kind === "add" ? (
         <AddDomainDialog

@@ -1,19 +1,15 @@
 "use client";
 
-import { useState } from "react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { SETUP_IDPS, IDP_PROVIDER_TYPE, type SetupIdp } from "@/server/setup-links/schemas";
-import type { MetadataSource, SsoProvider } from "@/server/sso/schemas";
-import { fieldErrorsOf, messageOf, useTRPC } from "../trpc";
+import { SETUP_IDPS, type SetupIdp } from "@/server/setup-links/schemas";
+import type { SsoProvider } from "@/server/sso/schemas";
+import { messageOf, useTRPC } from "../trpc";
 import { Alert } from "../ui/alert";
 import { Button } from "../ui/button";
-import { Checkbox } from "../ui/checkbox";
-import { Field } from "../ui/field";
-import { Input } from "../ui/input";
 import { cx } from "../ui/cx";
-import { MetadataSourceField, type MetadataFile } from "../sso/metadata-source-field";
 import { IDP_GUIDES, SAML_ATTRIBUTES } from "./idp-guides";
 import { Step, TestOutcome, ValueRow } from "./setup-parts";
+import { EnableStep, MetadataForm, MetadataStep, TestStep } from "./sso-steps";
 
 interface SsoState {
   idp: SetupIdp | null;
@@ -102,7 +98,7 @@ export function SsoSetup({ state }: { state: SsoState }) {
         ) : null}
       </Step>
       <Step n={3} title="Back here: its metadata" state={!idp ? "ahead" : provider ? "done" : "current"}>
-        {idp && guide ? <MetadataForm idp={idp} hint={guide.metadata} provider={provider} onSaved={refresh} /> : null}
+        {idp && guide ? <MetadataStep idp={idp} hint={guide.metadata} provider={provider} onSaved={refresh} /> : null}
       </Step>
       <Step n={4} title="Test sign-in" state={!provider ? "ahead" : tested ? "done" : "current"} testId="step-test">
         <TestStep lastTest={lastTest.data ?? null} />
@@ -111,142 +107,6 @@ export function SsoSetup({ state }: { state: SsoState }) {
         {provider ? <EnableStep provider={provider} verified={state.verified_domains} onDone={refresh} /> : null}
       </Step>
     </ol>
-  );
-}
-
-/** The IdP's metadata as a URL or a file (and the OIDC client); creates or updates the link's provider. */
-function MetadataForm({
-  idp,
-  hint,
-  provider,
-  onSaved,
-}: {
-  idp: SetupIdp;
-  hint: string;
-  provider: SsoProvider | null;
-  onSaved: () => void;
-}) {
-  const trpc = useTRPC();
-  const type = provider?.provider_type ?? IDP_PROVIDER_TYPE[idp];
-  const [source, setSource] = useState<MetadataSource>(idp === "google_workspace" || idp === "jumpcloud" ? "xml" : "url");
-  const [url, setUrl] = useState(provider?.metadata_url ?? "");
-  const [file, setFile] = useState<MetadataFile | null>(null);
-  const [fileError, setFileError] = useState<string | null>(null);
-  const [client, setClient] = useState({ id: "", secret: "" });
-  const save = useMutation(trpc.setup.sso.save.mutationOptions({ onSuccess: onSaved }));
-  const fieldError = (path: string) => fieldErrorsOf(save.error).find((e) => e.path === path)?.message;
-  const oidc = IDP_GUIDES[idp].protocol === "oidc";
-
-  function submit(event: React.FormEvent) {
-    event.preventDefault();
-    save.mutate({
-      ...(source === "xml" ? (file ? { metadata_xml: file.xml } : {}) : { metadata_url: url.trim() }),
-      ...(oidc && client.id ? { client_id: client.id.trim() } : {}),
-      ...(oidc && client.secret ? { client_secret: client.secret } : {}),
-    });
-  }
-
-  return (
-    <form onSubmit={submit} className="space-y-4" noValidate>
-      <p className="text-sm text-slate-700">{hint}</p>
-      <MetadataSourceField
-        type={type}
-        provider={provider ?? undefined}
-        source={source}
-        onSource={setSource}
-        url={url}
-        onUrl={setUrl}
-        file={file}
-        onFile={setFile}
-        errors={{ metadata_url: fieldError("metadata_url"), metadata_xml: fileError ?? fieldError("metadata_xml") }}
-        onFileError={setFileError}
-      />
-      {oidc ? (
-        <div className="grid gap-4 sm:grid-cols-2">
-          <Field id="setup-client-id" label="Client ID" error={fieldError("client_id")}>
-            {(c) => <Input {...c} value={client.id} autoComplete="off" onChange={(e) => setClient({ ...client, id: e.target.value })} />}
-          </Field>
-          <Field
-            id="setup-client-secret"
-            label="Client secret"
-            hint="Stored encrypted; never shown again."
-            error={fieldError("client_secret")}
-          >
-            {(c) => (
-              <Input
-                {...c}
-                type="password"
-                value={client.secret}
-                autoComplete="off"
-                onChange={(e) => setClient({ ...client, secret: e.target.value })}
-              />
-            )}
-          </Field>
-        </div>
-      ) : null}
-      {save.error && !fieldErrorsOf(save.error).length ? <Alert tone="danger">{messageOf(save.error)}</Alert> : null}
-      <Button type="submit" loading={save.isPending}>
-        {provider ? "Save the new metadata" : "Save"}
-      </Button>
-    </form>
-  );
-}
-
-function TestStep({ lastTest }: { lastTest: Parameters<typeof TestOutcome>[0]["result"] | null }) {
-  const trpc = useTRPC();
-  const start = useMutation(trpc.setup.sso.startTest.mutationOptions({ onSuccess: ({ url }) => window.location.assign(url) }));
-  return (
-    <>
-      <p className="text-sm text-slate-700">
-        Sign in at your identity provider as one of the people you assigned. Nobody is signed in here: you see what it sent.
-      </p>
-      {lastTest ? <TestOutcome result={lastTest} /> : null}
-      {start.error ? <Alert tone="danger">{messageOf(start.error)}</Alert> : null}
-      <Button variant={lastTest?.status === "succeeded" ? "secondary" : "primary"} loading={start.isPending} onClick={() => start.mutate()}>
-        {lastTest ? "Test again" : "Run Test sign-in"}
-      </Button>
-    </>
-  );
-}
-
-/** Enables the provider for the tenant's verified domains the IT admin ticks. */
-function EnableStep({ provider, verified, onDone }: { provider: SsoProvider; verified: string[]; onDone: () => void }) {
-  const trpc = useTRPC();
-  const [domains, setDomains] = useState<string[]>(provider.domains.length ? provider.domains : verified);
-  const enable = useMutation(trpc.setup.sso.enable.mutationOptions({ onSuccess: onDone }));
-  if (provider.enabled) {
-    return (
-      <Alert tone="success" title="Single sign-on is on">
-        People with an email at {provider.domains.join(", ") || "the tenant's domains"} now sign in through {provider.name}. You can close
-        this page.
-      </Alert>
-    );
-  }
-  return (
-    <>
-      {verified.length ? (
-        <fieldset className="space-y-2">
-          <legend className="text-sm font-medium text-slate-700">Email domains that sign in here (verified by the tenant)</legend>
-          {verified.map((domain) => (
-            <Checkbox
-              key={domain}
-              id={`setup-domain-${domain}`}
-              label={domain}
-              checked={domains.includes(domain)}
-              onChange={(event) => setDomains(event.target.checked ? [...domains, domain] : domains.filter((d) => d !== domain))}
-            />
-          ))}
-        </fieldset>
-      ) : (
-        <p className="text-sm text-slate-700">
-          The tenant has no verified email domain yet: people sign in by choosing this provider, and a domain can be added later.
-        </p>
-      )}
-      {enable.error ? <Alert tone="danger">{messageOf(enable.error)}</Alert> : null}
-      <Button loading={enable.isPending} onClick={() => enable.mutate({ domains })}>
-        Enable single sign-on
-      </Button>
-    </>
   );
 }
 

@@ -16,6 +16,7 @@ import { PlusIcon } from "../icons";
 import { ProviderDialog } from "./provider-dialog";
 import { ProvidersTable } from "./providers-table";
 import { CertificateBanner } from "./certificate-banner";
+import { SetupLinksCard } from "../setup/setup-links-card";
 import { withStepUp } from "../auth/with-step-up";
 
 type Editing = { provider?: SsoProvider } | null;
@@ -101,6 +102,7 @@ export function SsoView({ tenantId }: { tenantId: string }) {
           }
         />
       </Card>
+      {canWrite ? <SetupLinksCard tenantId={tenantId} intent="sso" /> : null}
 
       {editing ? (
         <ProviderDialog

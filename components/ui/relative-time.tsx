@@ -24,8 +24,9 @@ const UNITS: Array<[Intl.RelativeTimeFormatUnit, number]> = [
 const relative = new Intl.RelativeTimeFormat("en", { numeric: "auto" });
 const exact = new Intl.DateTimeFormat("en", { dateStyle: "medium", timeStyle: "long", timeZone: "UTC" });
 
-export function formatRelative(date: Date, now: number): string {
-  const diff = Math.min(0, date.getTime() - now);
+/** Past times only, unless `future` (a deadline): a time a moment ahead (clock skew) reads "just now". */
+export function formatRelative(date: Date, now: number, future = false): string {
+  const diff = future ? date.getTime() - now : Math.min(0, date.getTime() - now);
   for (const [unit, ms] of UNITS) {
     if (Math.abs(diff) >= ms) return relative.format(Math.round(diff / ms), unit);
   }
@@ -37,15 +38,15 @@ export function useNow(): number | null {
   return useSyncExternalStore(subscribe, nowToMinute, () => null);
 }
 
-/** "3 hours ago", with the exact UTC time in a tooltip and in the machine-readable attribute. */
-export function RelativeTime({ iso }: { iso: string }) {
+/** "3 hours ago" (or with `future`, "in 7 days"), with the exact UTC time in a tooltip and in the machine-readable attribute. */
+export function RelativeTime({ iso, future = false }: { iso: string; future?: boolean }) {
   // null on the server and during hydration: shows the exact date there, so markup matches.
   const now = useNow();
   const date = new Date(iso);
   const full = exact.format(date);
   return (
     <time dateTime={iso} title={full}>
-      {now === null ? full : formatRelative(date, now)}
+      {now === null ? full : formatRelative(date, now, future)}
     </time>
   );
 }

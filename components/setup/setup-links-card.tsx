@@ -1,0 +1,111 @@
+"use client";
+
+import { useState } from "react";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import type { SetupIntent } from "@/server/auth/principal";
+import { messageOf, useTRPC } from "../trpc";
+import { useStepUp } from "../auth/step-up-dialog";
+import { withStepUp } from "../auth/with-step-up";
+import { Alert } from "../ui/alert";
+import { Button } from "../ui/button";
+import { Card, CardBody, CardHeader } from "../ui/card";
+import { CopyButton } from "../ui/copy-button";
+import { RelativeTime } from "../ui/relative-time";
+import { SecretValue, ShownOncePanel } from "../ui/shown-once-panel";
+
+const WHAT = {
+  sso: "Send your customer's IT admin a link to a guided setup of their identity provider: no account needed, this tenant's SSO only, for 7 days.",
+  domain_verification:
+    "Send whoever runs the domain's DNS a link to add and verify it here: no account needed, this tenant's domains only, for 7 days.",
+  directory_sync: "Send your customer's IT admin a link to connect their directory.",
+} as const;
+
+/**
+ * A tenant admin's setup links of one intent: make one (step-up; its URL shown once), see the live
+ * ones and revoke them. Shown to admins only (`canWrite`).
+ */
+export function SetupLinksCard({ tenantId, intent }: { tenantId: string; intent: SetupIntent }) {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const { ensureSteppedUp, dialog } = useStepUp();
+  const [made, setMade] = useState<{ id: string; url: string } | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const links = useQuery(trpc.setupLinks.list.queryOptions({ tenant_id: tenantId, page_size: 100 }));
+  const invalidate = () => queryClient.invalidateQueries(trpc.setupLinks.pathFilter());
+  const create = useMutation(trpc.setupLinks.create.mutationOptions({ onSettled: invalidate }));
+  const revoke = useMutation(trpc.setupLinks.delete.mutationOptions({ onSettled: invalidate }));
+  const live = (links.data?.results ?? []).filter((l) => l.intent === intent && l.state === "active");
+
+  async function make() {
+    setError(null);
+    try {
+      await withStepUp(ensureSteppedUp, "create a setup link", async () => {
+        const link = await create.mutateAsync({ tenant_id: tenantId, intent });
+        setMade({ id: link.id, url: link.url });
+      });
+    } catch (failure) {
+      setError(messageOf(failure));
+    }
+  }
+
+  return (
+    <Card aria-labelledby={`setup-links-${intent}`} data-testid={`setup-links-${intent}`} className="mt-6">
+      <CardHeader
+        title={<span id={`setup-links-${intent}`}>Setup links</span>}
+        description={WHAT[intent]}
+        actions={
+          <Button variant="secondary" loading={create.isPending} onClick={() => void make()}>
+            Create setup link
+          </Button>
+        }
+      />
+      <CardBody className="space-y-4">
+        {error ? <Alert tone="danger">{error}</Alert> : null}
+        {made ? (
+          <ShownOncePanel
+            id="setup-link"
+            title="Send this link"
+            hint="It is shown once. Whoever opens it can do this setup until it expires or you revoke it."
+            focusKey={made.id}
+            onDismiss={() => setMade(null)}
+          >
+            <div className="mt-3 flex items-start gap-2">
+              <SecretValue value={made.url} testId="setup-link-url" />
+              <CopyButton value={made.url} label="Copy setup link" />
+            </div>
+          </ShownOncePanel>
+        ) : null}
+        {live.length ? (
+          <ul className="divide-y divide-slate-200 text-sm" aria-label="Live setup links">
+            {live.map((link) => (
+              <li key={link.id} className="flex flex-wrap items-center justify-between gap-2 py-2">
+                <span className="text-slate-700">
+                  Made by {link.created_by_email ?? "an operator"} · expires <RelativeTime iso={link.expires_at} future />
+                  {link.last_opened_at ? (
+                    <>
+                      {" "}
+                      · opened <RelativeTime iso={link.last_opened_at} />
+                    </>
+                  ) : (
+                    " · not opened yet"
+                  )}
+                </span>
+                <Button
+                  variant="ghost"
+                  size="sm"
+                  loading={revoke.isPending && revoke.variables?.setup_link_id === link.id}
+                  onClick={() => revoke.mutate({ tenant_id: tenantId, setup_link_id: link.id })}
+                >
+                  Revoke
+                </Button>
+              </li>
+            ))}
+          </ul>
+        ) : (
+          <p className="text-sm text-slate-600">No live links.</p>
+        )}
+      </CardBody>
+      {dialog}
+    </Card>
+  );
+}

@@ -1,0 +1,149 @@
+/**
+ * Setup links in the browser: a tenant admin makes an `sso` link in the console (step-up, the URL
+ * shown once); the customer's IT admin, with no account, opens it in a fresh browser, picks Okta,
+ * uploads Okta's metadata file, runs Test sign-in against the local SAML IdP and enables the
+ * provider. Okta's published metadata (../shared/fixtures/idp/saml-okta.xml, read in place) is
+ * uploaded with its SSO endpoint and signing certificate pointed at the test IdP, which signs as
+ * Okta's entity ID: the real document's shape, an IdP the test can reach.
+ */
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { randomUUID } from "node:crypto";
+import { startSamlIdp, type SamlIdp } from "../test/support/saml-idp";
+import { idpFixturesDir } from "../test/support/idp-fixtures";
+import { OPERATOR_PASSWORD, OPERATOR_TOKEN } from "./constants";
+import { StepUpDialog } from "./pages/step-up-dialog";
+import { expect, signInAs, test as base } from "./sso-fixtures";
+
+const SHOTS = process.env.E2E_SCREENSHOTS;
+
+const test = base.extend<object, { samlIdp: SamlIdp }>({
+  samlIdp: [
+    async ({}, provide) => {
+      const idp = await startSamlIdp();
+      await provide(idp);
+      await idp.close();
+    },
+    { scope: "worker" },
+  ],
+});
+
+/** Okta's metadata file, its SSO URLs and certificate swapped for the test IdP's; the IdP then signs as Okta's entity. */
+function oktaMetadataFor(idp: SamlIdp): string {
+  const okta = readFileSync(path.join(idpFixturesDir(), "saml-okta.xml"), "utf8");
+  idp.entityId = /entityID="([^"]+)"/.exec(okta)![1]!;
+  const xml = okta
+    .replace(/(<ds:X509Certificate>)[\s\S]*?(<\/ds:X509Certificate>)/, `$1${idp.keys[0]!.certificateBase64}$2`)
+    .replace(/Location="[^"]+"/g, `Location="${idp.ssoUrl}"`);
+  const file = path.join(mkdtempSync(path.join(tmpdir(), "setup-link-")), "okta-metadata.xml");
+  writeFileSync(file, xml);
+  return file;
+}
+
+test("an IT admin with no account sets up Okta through an sso setup link: metadata file, Test sign-in, enable", async ({
+  page,
+  browser,
+  people,
+  ssoApi,
+  samlIdp,
+  request,
+}) => {
+  const { tenant, person: admin } = await people.tenantWith("admin", "Setup link");
+  const domain = `corp-${randomUUID().slice(0, 8)}.example`;
+  await ssoApi.verifyDomains(tenant.id, [domain]);
+
+  // The tenant admin makes the link on the SSO page: a step-up, then the URL, shown once.
+  await signInAs(page, admin.email, admin.password);
+  await page.goto(`/tenants/${tenant.id}/sso`);
+  const card = page.getByTestId("setup-links-sso");
+  await card.getByRole("button", { name: "Create setup link" }).click();
+  await new StepUpDialog(page).submit(admin.password);
+  const url = (await card.getByTestId("setup-link-url").textContent())!;
+  expect(url).toMatch(/\/setup\/[A-Za-z0-9_-]{43}$/);
+  if (SHOTS) await page.screenshot({ path: `${SHOTS}/setup-link-made-desktop.png`, fullPage: true });
+
+  // The IT admin: another browser, no account.
+  const itContext = await browser.newContext();
+  const it = await itContext.newPage();
+  await it.goto(new URL(url).pathname);
+  await it.waitForURL("**/setup");
+  await expect(it.getByRole("heading", { level: 1, name: "Set up single sign-on" })).toBeVisible();
+  await expect(it.getByText(`${admin.email} asked you to do this.`)).toBeVisible();
+
+  await it.getByRole("group", { name: "Identity providers" }).getByRole("button", { name: "Okta" }).click();
+  const acs = it.getByTestId("setup-acs-url");
+  await expect(acs).toHaveText(/\/api\/sso\/saml\/[0-9a-f-]{36}\/acs$/);
+  await expect(it.getByTestId("setup-entity-id")).toHaveText(/\/api\/sso\/saml\/[0-9a-f-]{36}\/metadata$/);
+  await expect(it.getByText("Audience URI (SP Entity ID)", { exact: true })).toBeVisible();
+  if (SHOTS) await it.screenshot({ path: `${SHOTS}/setup-sso-okta-desktop.png`, fullPage: true });
+
+  await it.getByRole("radio", { name: "Upload metadata file" }).check();
+  await it.getByLabel("Metadata file", { exact: true }).setInputFiles(oktaMetadataFor(samlIdp));
+  await it.getByRole("button", { name: "Save", exact: true }).click();
+  const testStep = it.getByTestId("step-test");
+  await expect(testStep).toHaveAttribute("data-state", "current");
+
+  // Test sign-in: through the IdP and back to the guided page, which shows what it sent.
+  samlIdp.user.nameId = `tess@${domain}`;
+  await testStep.getByRole("button", { name: "Run Test sign-in" }).click();
+  await it.waitForURL("**/setup?step=test");
+  await expect(it.getByText("Test sign-in succeeded")).toBeVisible();
+  await expect(it.getByTestId("setup-test-profile")).toContainText(`tess@${domain}`);
+  await expect(testStep).toHaveAttribute("data-state", "done");
+
+  const enableStep = it.getByTestId("step-enable");
+  await expect(enableStep.getByLabel(domain)).toBeChecked();
+  await enableStep.getByRole("button", { name: "Enable single sign-on" }).click();
+  await expect(it.getByText("Single sign-on is on")).toBeVisible();
+  if (SHOTS) await it.screenshot({ path: `${SHOTS}/setup-sso-done-desktop.png`, fullPage: true });
+  await it.setViewportSize({ width: 390, height: 844 });
+  if (SHOTS) await it.screenshot({ path: `${SHOTS}/setup-sso-done-phone.png`, fullPage: true });
+
+  // The provider is on, for the verified domain, made by the link on the admin's behalf.
+  const [provider] = await ssoApi.listProviders(tenant.id);
+  expect(provider).toMatchObject({ name: "Okta", enabled: true, domains: [domain] });
+  const audit = await request.get(`/api/v1/tenants/${tenant.id}/audit?event_type=sso_provider.enabled`, {
+    headers: { Authorization: `Bearer ${OPERATOR_TOKEN}` },
+  });
+  const [enabled] = ((await audit.json()) as { results: Array<{ actor: { id: string }; details: Record<string, unknown> }> }).results;
+  expect(enabled!.actor.id).toMatch(/^setup_link:/);
+  expect(enabled!.details.setup_link).toMatchObject({ created_by_email: admin.email });
+  await itContext.close();
+});
+
+test("a domain_verification link shows the TXT record to publish and what Verify found", async ({ browser, people, request }) => {
+  const { tenant } = await people.tenantWith("admin", "Domain link");
+  const made = await request.post(`/api/v1/tenants/${tenant.id}/setup-links`, {
+    headers: { Authorization: `Bearer ${OPERATOR_TOKEN}` },
+    data: { intent: "domain_verification" },
+  });
+  // The operator's bootstrap token has not stepped up: the link needs one.
+  expect(made.status()).toBe(401);
+  const stepUp = await request.post("/api/v1/auth/step-up", {
+    headers: { Authorization: `Bearer ${OPERATOR_TOKEN}` },
+    data: { password: OPERATOR_PASSWORD },
+  });
+  expect(stepUp.status(), await stepUp.text()).toBe(200);
+  const link = await request.post(`/api/v1/tenants/${tenant.id}/setup-links`, {
+    headers: { Authorization: `Bearer ${OPERATOR_TOKEN}` },
+    data: { intent: "domain_verification" },
+  });
+  expect(link.status(), await link.text()).toBe(201);
+  const { url } = (await link.json()) as { url: string };
+
+  const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
+  const it = await context.newPage();
+  await it.goto(new URL(url).pathname);
+  await expect(it.getByRole("heading", { level: 1, name: "Verify your email domain" })).toBeVisible();
+  const domain = `dns-${randomUUID().slice(0, 8)}.example.com`;
+  await it.getByLabel("Domain").fill(domain);
+  await it.getByRole("button", { name: "Add domain" }).click();
+  const record = it.getByTestId("setup-domain");
+  await expect(record.getByTestId("setup-txt-name")).toHaveText(`_control-plane-verification.${domain}`);
+  await expect(record.getByTestId("setup-txt-value")).toHaveText(/^control-plane-verification=[0-9a-f]{32}$/);
+  await record.getByRole("button", { name: "Verify" }).click();
+  await expect(record.getByTestId("setup-domain-error")).toBeVisible();
+  if (SHOTS) await it.screenshot({ path: `${SHOTS}/setup-domain-phone.png`, fullPage: true });
+  await context.close();
+});
