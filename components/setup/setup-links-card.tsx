@@ -9,6 +9,7 @@ import { withStepUp } from "../auth/with-step-up";
 import { Alert } from "../ui/alert";
 import { Button } from "../ui/button";
 import { Card, CardBody, CardHeader } from "../ui/card";
+import { Select } from "../ui/select";
 import { CopyButton } from "../ui/copy-button";
 import { RelativeTime } from "../ui/relative-time";
 import { SecretValue, ShownOncePanel } from "../ui/shown-once-panel";
@@ -35,12 +36,16 @@ export function SetupLinksCard({ tenantId, intent }: { tenantId: string; intent:
   const create = useMutation(trpc.setupLinks.create.mutationOptions({ onSettled: invalidate }));
   const revoke = useMutation(trpc.setupLinks.delete.mutationOptions({ onSettled: invalidate }));
   const live = (links.data?.results ?? []).filter((l) => l.intent === intent && l.state === "active");
+  // An sso link may be for one existing provider: it opens at that provider's metadata (certificate) update.
+  const providers = useQuery({ ...trpc.tenantSso.list.queryOptions({ tenant_id: tenantId, page_size: 100 }), enabled: intent === "sso" });
+  const [providerId, setProviderId] = useState("");
+  const nameOf = (id: string | null) => providers.data?.results.find((p) => p.id === id)?.name;
 
   async function make() {
     setError(null);
     try {
       await withStepUp(ensureSteppedUp, "create a setup link", async () => {
-        const link = await create.mutateAsync({ tenant_id: tenantId, intent });
+        const link = await create.mutateAsync({ tenant_id: tenantId, intent, ...(providerId ? { sso_provider_id: providerId } : {}) });
         setMade({ id: link.id, url: link.url });
       });
     } catch (failure) {
@@ -54,9 +59,26 @@ export function SetupLinksCard({ tenantId, intent }: { tenantId: string; intent:
         title={<span id={`setup-links-${intent}`}>Setup links</span>}
         description={WHAT[intent]}
         actions={
-          <Button variant="secondary" loading={create.isPending} onClick={() => void make()}>
-            Create setup link
-          </Button>
+          <span className="flex flex-wrap items-center gap-2">
+            {intent === "sso" && providers.data?.results.length ? (
+              <Select
+                className="w-auto"
+                aria-label="What the link sets up"
+                value={providerId}
+                onChange={(event) => setProviderId(event.target.value)}
+              >
+                <option value="">A new provider</option>
+                {providers.data.results.map((p) => (
+                  <option key={p.id} value={p.id}>
+                    Update {p.name}
+                  </option>
+                ))}
+              </Select>
+            ) : null}
+            <Button variant="secondary" loading={create.isPending} onClick={() => void make()}>
+              Create setup link
+            </Button>
+          </span>
         }
       />
       <CardBody className="space-y-4">
@@ -80,6 +102,7 @@ export function SetupLinksCard({ tenantId, intent }: { tenantId: string; intent:
             {live.map((link) => (
               <li key={link.id} className="flex flex-wrap items-center justify-between gap-2 py-2">
                 <span className="text-slate-700">
+                  {link.sso_provider_id && nameOf(link.sso_provider_id) ? `For ${nameOf(link.sso_provider_id)} · ` : ""}
                   Made by {link.created_by_email ?? "an operator"} · expires <RelativeTime iso={link.expires_at} future />
                   {link.last_opened_at ? (
                     <>

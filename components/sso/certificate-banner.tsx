@@ -124,7 +124,7 @@ function CertificateAlert({
       <p data-testid="certificate-banner" data-provider-id={provider.id}>
         Ask your identity provider&apos;s admin for a new signing certificate in its SAML app
         {canWrite
-          ? ", then refresh the metadata here (or edit the provider if its metadata moved). "
+          ? ", then refresh the metadata here (or edit the provider if its metadata moved), or send them a setup link for this provider (Setup links, below) to do it themselves. "
           : "; a tenant admin then refreshes the metadata here. "}
         {expired
           ? "Until this provider has the new certificate, sign-ins through it may fail."
