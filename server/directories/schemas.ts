@@ -9,6 +9,15 @@ import { JsonBoolean, text } from "../contract/fields.ts";
 export const DIRECTORY_PROVIDERS = ["okta", "entra_id", "google_workspace", "onelogin", "jumpcloud", "generic"] as const;
 export type DirectoryProvider = (typeof DIRECTORY_PROVIDERS)[number];
 
+export const DIRECTORY_PROVIDER_NAMES: Record<DirectoryProvider, string> = {
+  okta: "Okta",
+  entra_id: "Microsoft Entra ID",
+  google_workspace: "Google Workspace",
+  onelogin: "OneLogin",
+  jumpcloud: "JumpCloud",
+  generic: "Other SCIM 2.0 client",
+};
+
 export const DIRECTORY_ROLES = ["admin", "viewer"] as const;
 export type DirectoryRole = (typeof DIRECTORY_ROLES)[number];
 
