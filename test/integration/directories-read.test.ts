@@ -3,6 +3,7 @@
  * written straight into the tables as the SCIM endpoint would leave them, and the sync activity's
  * 30-day retention job.
  */
+import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import { apiServer } from "../support/api-server.ts";
 import { client, db, tenantWithMembers } from "../support/fixtures.ts";
@@ -330,5 +331,28 @@ describe("sync activity", () => {
       data: { directoryId, method: "GET", path: "/Users", status: 200, durationMs: 1, summary: "old", createdAt: new Date(now - 31 * DAY) },
     });
     expect(await job!.run(await database(), { budgetMs: 10_000 })).toEqual({ scim_requests_purged: 1 });
+  });
+});
+
+describe("odd query values against a real directory", () => {
+  test("never a 5xx: any search, group_id, state, failed, cursor or page on the lists", { timeout: 60_000 }, async () => {
+    const { one, admin, groups } = await seeded();
+    const value = fc.oneof(
+      fc.string({ maxLength: 20 }),
+      fc.constantFrom("%", "_", "\\", "'", '"', "*", "(", "null", groups.admins.id, crypto.randomUUID(), "active", "true", "0", "-1"),
+    );
+    const query = fc.record(
+      { search: value, group_id: value, state: value, failed: value, cursor: value, page: value, page_size: value },
+      { requiredKeys: [] },
+    );
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom("users", "groups", "requests"), query, async (list, params) => {
+        const search = new URLSearchParams(params as Record<string, string>).toString();
+        const res = await admin.get(`${one}/${list}?${search}`);
+        expect(res.status, `${list}?${search} → ${res.text.slice(0, 200)}`).toBeLessThan(500);
+        if (res.status === 200) expect(res.json.results.length).toBeLessThanOrEqual(res.json.count);
+      }),
+      { seed: 23, numRuns: 150 },
+    );
   });
 });
