@@ -68,15 +68,8 @@ function userConditions(directoryId: string, filter: UserFilter, params: unknown
   const term = filter.search?.trim();
   if (term) {
     params.push(containsPattern(term));
-    const p = `$${params.length}`;
-    const emails = `CASE jsonb_typeof(u.resource->'emails') WHEN 'array' THEN u.resource->'emails' ELSE '[]'::jsonb END`;
-    const matches = [
-      `u.user_name_lower LIKE ${p}`,
-      `u.primary_email LIKE ${p}`,
-      `lower(u.given_name) LIKE ${p}`,
-      `lower(u.family_name) LIKE ${p}`,
-      `EXISTS (SELECT 1 FROM jsonb_array_elements(${emails}) e WHERE lower(e->>'value') LIKE ${p})`,
-    ];
+    // search_text: the user name, names and every email, lower-cased (migration 20261201030000).
+    const matches = [`u.search_text LIKE $${params.length}`];
     if (isUuid(term)) {
       params.push(term);
       matches.push(`u.id = $${params.length}::uuid`);
