@@ -89,6 +89,7 @@ describe("fixed filters", () => {
     seed(
       "bjensen@example.com",
       {
+        schemas: ["urn:ietf:params:scim:schemas:core:2.0:User", ENTERPRISE_USER],
         name: { givenName: "Barbara", familyName: "Jensen" },
         title: "Tour Guide",
         userType: "Employee",
@@ -121,6 +122,7 @@ describe("fixed filters", () => {
     ['userName sw "J"', ["jsmith@example.org"]],
     ['urn:ietf:params:scim:schemas:core:2.0:User:userName sw "j"', ["jsmith@example.org"]],
     ["title pr", ["bjensen@example.com"]],
+    ['schemas eq "urn:ietf:params:scim:schemas:extension:enterprise:2.0:User"', ["bjensen@example.com"]],
     ['title pr and userType eq "Employee"', ["bjensen@example.com"]],
     ['title pr or userType eq "Intern"', ["bjensen@example.com"]],
     ['userType eq "Employee" and (emails co "example.com" or emails.value co "example.org")', ["bjensen@example.com"]],

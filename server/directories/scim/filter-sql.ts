@@ -110,6 +110,11 @@ class Compiler {
       const target = this.jsonChild(base, undefined, path.attr, false);
       return { single: path.sub === null ? target : this.jsonChild(target.sql, undefined, path.sub, false) };
     }
+    if (urn === core && path.attr.toLowerCase() === "schemas" && path.sub === null) {
+      // `schemas eq "urn:…:enterprise:2.0:User"` (an RFC example): the resource's list of URNs.
+      const scope = this.jsonScope("(r.resource -> 'schemas')", SCHEMAS);
+      return { scope: { ...scope, element: () => ({ kind: "json", sql: "e", attribute: { ...SCHEMAS, multiValued: false } }) }, sub: null };
+    }
     const attribute = lookupAttribute(this.kind, urn === core ? null : urn, path.attr);
     if (attribute && attribute.type !== "complex" && path.sub !== null) throw invalidFilter(`'${attribute.name}' has no sub-attributes`);
     if (urn === core && attribute) {
@@ -277,6 +282,19 @@ class Compiler {
     }
   }
 }
+
+/** The `schemas` list every resource carries (RFC 7643 §3): not in a schema, but filterable. */
+const SCHEMAS: ScimAttribute = {
+  name: "schemas",
+  type: "reference",
+  multiValued: true,
+  description: "The schema URNs of the resource.",
+  required: true,
+  caseExact: false,
+  mutability: "readWrite",
+  returned: "always",
+  uniqueness: "none",
+};
 
 const SQL_OPS = { eq: "=", gt: ">", ge: ">=", lt: "<", le: "<=" } as Record<string, string>;
 
