@@ -241,7 +241,7 @@ function canonicalObject(attributes: ScimAttribute[], value: Json, where: string
   for (const [key, item] of Object.entries(value)) {
     const known = findAttribute(attributes, key);
     if (!known) result[key] = item;
-    else if (item !== null) result[known.name] = canonicalValue(known, item, `${where}.${known.name}`);
+    else if (item !== null && item !== undefined) result[known.name] = canonicalValue(known, item, `${where}.${known.name}`);
   }
   return result;
 }
@@ -278,7 +278,7 @@ export function canonicalizeResource(kind: ResourceKind, input: Record<string, u
     if (!known) result[key] = item;
     // Read-only ones are the server's (id, meta, a User's groups); a password is never kept.
     else if (known.mutability === "readOnly" || known.mutability === "writeOnly") return;
-    else if (item !== null) result[known.name] = canonicalValue(known, item, known.name);
+    else if (item !== null && item !== undefined) result[known.name] = canonicalValue(known, item, known.name);
   };
   for (const [key, item] of Object.entries(input)) put(key, item);
   return result;
