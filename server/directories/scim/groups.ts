@@ -63,7 +63,7 @@ export async function listGroupsOf(ctx: ScimContext): Promise<Outcome> {
   const params: unknown[] = [ctx.directory.id];
   const where = filter ? filterToSql("Group", parseFilter(filter), params) : null;
   const { startIndex, count } = pageOf(query, DEFAULT_COUNT, MAX_RESULTS);
-  const { total, rows } = await store.listGroups(ctx.db, where, params, startIndex - 1, count);
+  const { total, rows } = await store.listGroups(ctx.db.sql, where, params, startIndex - 1, count);
   // Entra lists with excludedAttributes=members: then no member is read at all.
   const members = wantsMembers(ctx)
     ? await store.membersOf(
@@ -108,7 +108,7 @@ async function writeMembers(ctx: ScimContext, tx: Tx, group: GroupRow, before: s
 async function emitMemberEvents(ctx: ScimContext, tx: Tx, group: GroupRow, change: MemberChange): Promise<void> {
   const ids = [...change.added, ...change.removed];
   if (!ids.length) return;
-  const users = await usersWithGroups(tx, ids);
+  const users = await usersWithGroups(sqlIn(tx), ids);
   const [{ n }] = (await tx.$queryRawUnsafe<{ n: number }[]>(
     `SELECT count(*)::int AS n FROM directory_group_members WHERE group_id = $1::uuid`,
     group.id,

@@ -4,6 +4,7 @@
  * PATCH may add a thousand at once: one statement each way).
  */
 import type { Database, Tx } from "../../db/client.ts";
+import type { SqlStatements } from "../../db/sql.ts";
 import type { DirectoryGroup as GroupRow, Prisma } from "../../db/generated/client.ts";
 import { isUuid } from "../../db/ids.ts";
 import { invalidValue, scimNotFound } from "./errors.ts";
@@ -53,8 +54,17 @@ export async function lockGroup(tx: Tx, directoryId: string, id: string): Promis
   return row;
 }
 
+/** A group row over alias `r` under the model's names, for raw reads. */
+const GROUP_COLUMNS = `r.id::text, r.directory_id::text AS "directoryId", r.tenant_id::text AS "tenantId", r.external_id AS "externalId",
+  r.display_name AS "displayName", r.display_name_lower AS "displayNameLower", r.resource, r.version,
+  to_json(r.created_at) #>> '{}' AS "createdAt", to_json(r.updated_at) #>> '{}' AS "updatedAt"`;
+
+/**
+ * A page of the directory's groups matching `where` (SQL over alias `r`, from filterToSql), oldest
+ * first, and how many match in all: one statement (a page past the end counts apart).
+ */
 export async function listGroups(
-  db: Database,
+  sql: SqlStatements,
   where: string | null,
   /** `$1` the directory id, then the filter's values. */
   params: unknown[],
@@ -62,18 +72,25 @@ export async function listGroups(
   limit: number,
 ): Promise<{ total: number; rows: GroupRow[] }> {
   const condition = `r.directory_id = $1::uuid${where ? ` AND (${where})` : ""}`;
-  const [{ total }] = (await db.sql.query<{ total: number }>(
+  type Raw = Omit<GroupRow, "createdAt" | "updatedAt"> & { createdAt: string; updatedAt: string; total: number };
+  const rows =
+    limit === 0
+      ? []
+      : await sql.query<Raw>(
+          `SELECT ${GROUP_COLUMNS}, count(*) OVER ()::int AS total FROM directory_groups r WHERE ${condition}
+            ORDER BY r.created_at, r.id OFFSET ${offset} LIMIT ${limit}`,
+          params,
+        );
+  if (rows.length)
+    return {
+      total: rows[0]!.total,
+      rows: rows.map(({ total: _total, ...row }) => ({ ...row, createdAt: new Date(row.createdAt), updatedAt: new Date(row.updatedAt) })),
+    };
+  const [{ total }] = (await sql.query<{ total: number }>(
     `SELECT count(*)::int AS total FROM directory_groups r WHERE ${condition}`,
     params,
   )) as [{ total: number }];
-  if (limit === 0 || offset >= total) return { total, rows: [] };
-  const ids = await db.sql.query<{ id: string }>(
-    `SELECT r.id FROM directory_groups r WHERE ${condition} ORDER BY r.created_at, r.id OFFSET ${offset} LIMIT ${limit}`,
-    params,
-  );
-  const rows = await db.prisma.directoryGroup.findMany({ where: { id: { in: ids.map((r) => r.id) } } });
-  const byId = new Map(rows.map((row) => [row.id, row]));
-  return { total, rows: ids.flatMap(({ id }) => byId.get(id) ?? []) };
+  return { total, rows: [] };
 }
 
 export interface Member {

@@ -52,7 +52,8 @@ async function scimUser(ctx: ScimContext, row: UserRow) {
 }
 
 export async function getUser(ctx: ScimContext, id: string): Promise<Outcome> {
-  const resource = await scimUser(ctx, await findUser(ctx.db, ctx.directory.id, id));
+  const { row, groups } = await findUser(ctx.db.sql, ctx.directory.id, id);
+  const resource = userResource(ctx.base, row, refsOf(ctx, groups));
   return { response: { ...resourceResponse(200, resource), body: project(resource, projectionOf(ctx.request.query, "User")) } };
 }
 
@@ -63,13 +64,9 @@ export async function listUsersOf(ctx: ScimContext): Promise<Outcome> {
   const params: unknown[] = [ctx.directory.id];
   const where = filter ? filterToSql("User", parseFilter(filter), params) : null;
   const { startIndex, count } = pageOf(query, DEFAULT_COUNT, MAX_RESULTS);
-  const { total, rows } = await listUsers(ctx.db, where, params, startIndex - 1, count);
-  const groups = await groupsOfUsers(
-    ctx.db,
-    rows.map((r) => r.id),
-  );
+  const { total, users } = await listUsers(ctx.db.sql, where, params, startIndex - 1, count);
   const projection = projectionOf(query, "User");
-  const resources = rows.map((row) => project(userResource(ctx.base, row, refsOf(ctx, groups.get(row.id) ?? [])), projection));
+  const resources = users.map(({ row, groups }) => project(userResource(ctx.base, row, refsOf(ctx, groups)), projection));
   const note = `${filter ? `filter=${filter.slice(0, 200)} ` : ""}→ ${total} result${total === 1 ? "" : "s"}`;
   return { response: listResponse(resources, total, startIndex), note };
 }
