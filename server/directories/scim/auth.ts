@@ -21,7 +21,14 @@ export async function authenticateDirectory(db: Database, directoryId: string, b
   if (!bearer) throw new ScimUnauthorized("Send the directory's token as Authorization: Bearer <token>");
   const refused = new ScimUnauthorized("The token is not valid for this directory");
   if (!bearer.startsWith(DIRECTORY_TOKEN_PREFIX) || !isUuid(directoryId)) throw refused;
-  const directory = await db.prisma.directory.findUnique({ where: { tokenHash: hashDirectoryToken(bearer) } });
+  // Raw SQL on the hot path (every SCIM request), as the API tokens' lookup is.
+  const [directory] = await db.sql.query<DirectoryRow>(
+    `SELECT id::text, tenant_id::text AS "tenantId", name, provider, enabled, token_hash AS "tokenHash", token_hint AS "tokenHint",
+            default_role AS "defaultRole", role_mappings AS "roleMappings", last_request_at AS "lastRequestAt",
+            created_at AS "createdAt", updated_at AS "updatedAt"
+       FROM directories WHERE token_hash = $1`,
+    [hashDirectoryToken(bearer)],
+  );
   if (!directory || directory.id !== directoryId.toLowerCase() || !directory.enabled) throw refused;
   return directory;
 }
