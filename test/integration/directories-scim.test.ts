@@ -154,6 +154,14 @@ describe("Users", () => {
     const again = await scim.post(at("/Users"), userBody("BOB@example.com"), scimJson);
     expect(again.status).toBe(409);
     expect(again.json).toMatchObject({ schemas: [ERROR], status: "409", scimType: "uniqueness" });
+    const other = await newUser(scim, at, "robert@example.com");
+    const renamed = await scim.patch(
+      at(`/Users/${other.id}`),
+      { schemas: [PATCH_OP], Operations: [{ op: "replace", path: "userName", value: "Bob@Example.com" }] },
+      scimJson,
+    );
+    expect(renamed.status).toBe(409);
+    expect(renamed.json.scimType).toBe("uniqueness");
   });
 
   test("unknown and malformed ids are 404; bad JSON 400; other media types 415; big bodies 413", async () => {
