@@ -92,6 +92,16 @@ describe("authentication and isolation", () => {
     }
   });
 
+  test("a disabled directory's refusals are in its sync activity; other refusals are nobody's", async () => {
+    const disabled = await directory({ enabled: false });
+    expect((await disabled.scim.get(disabled.at("/Users"))).status).toBe(401);
+    const rows = await (await db()).scimRequest.findMany({ where: { directoryId: disabled.dir.id } });
+    expect(rows.map((r) => [r.path, r.status])).toEqual([["/Users", 401]]);
+    const other = await directory();
+    expect((await client(api.url, disabled.dir.token).get(other.at("/Users"))).status).toBe(401);
+    expect(await (await db()).scimRequest.count({ where: { directoryId: other.dir.id } })).toBe(0);
+  });
+
   test("a directory token opens nothing on /api/v1", async () => {
     const { dir, tenant } = await directory();
     const res = await client(api.url, dir.token).get(`/api/v1/tenants/${tenant.id}`);

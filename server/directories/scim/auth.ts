@@ -12,7 +12,11 @@ import { DIRECTORY_TOKEN_PREFIX } from "../schemas.ts";
 import { ScimError } from "./errors.ts";
 
 export class ScimUnauthorized extends ScimError {
-  constructor(detail: string) {
+  /** The directory the token is for, when it is the path's but disabled: its admin sees the refusals in the sync activity. */
+  constructor(
+    detail: string,
+    readonly disabledDirectory: DirectoryRow | null = null,
+  ) {
     super(401, null, detail);
   }
 }
@@ -29,6 +33,7 @@ export async function authenticateDirectory(db: Database, directoryId: string, b
        FROM directories WHERE token_hash = $1`,
     [hashDirectoryToken(bearer)],
   );
-  if (!directory || directory.id !== directoryId.toLowerCase() || !directory.enabled) throw refused;
+  if (!directory || directory.id !== directoryId.toLowerCase()) throw refused;
+  if (!directory.enabled) throw new ScimUnauthorized(refused.detail, directory);
   return directory;
 }

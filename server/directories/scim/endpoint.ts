@@ -70,6 +70,8 @@ export async function handleScim(db: Database, request: ScimRequest): Promise<Sc
   const started = performance.now();
   const [directoryId = "", ...segments] = request.path.split("/").filter(Boolean).map(decode);
   let directory: DirectoryRow | null = null;
+  /** The directory whose sync activity records this request (a disabled one's refusals too). */
+  let logged: DirectoryRow | null = null;
   let usage: Usage | null = null;
   let outcome: Outcome;
   try {
@@ -78,8 +80,10 @@ export async function handleScim(db: Database, request: ScimRequest): Promise<Sc
     } catch (error) {
       // Callers without a valid token are counted by address, as on /api/v1.
       usage = await hitAddress(db.sql, request.info.ip);
+      if (error instanceof ScimUnauthorized) logged = error.disabledDirectory;
       throw error;
     }
+    logged = directory;
     usage = await hitAddress(db.sql, directory.id, directoryPolicy());
     if (usage?.limited) throw new ScimError(429, null, limitedDetail(usage));
     const ctx: ScimContext = {
@@ -95,10 +99,10 @@ export async function handleScim(db: Database, request: ScimRequest): Promise<Sc
   }
   const response = outcome.response;
   if (usage) Object.assign(response.headers, rateLimitHeaders(usage));
-  if (directory) {
+  if (logged) {
     const path = `/${segments.join("/")}`;
     await logScimRequest(db.sql, {
-      directoryId: directory.id,
+      directoryId: logged.id,
       method: request.method,
       path,
       status: response.status,
