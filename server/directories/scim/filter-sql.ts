@@ -251,7 +251,9 @@ class Compiler {
       default: {
         if (typeof value !== "string") throw invalidFilter(`'${where}' is a string: compare it with a quoted string`);
         const caseExact = target.attribute?.caseExact ?? false;
-        const text = `(CASE WHEN jsonb_typeof(${json}) = 'string' THEN ${json} #>> '{}' END)`;
+        // A known attribute's values are strings in the stored form (canonicalizeResource checks);
+        // one we don't know may hold anything, and only its strings compare as strings.
+        const text = target.attribute ? `(${json} #>> '{}')` : `(CASE WHEN jsonb_typeof(${json}) = 'string' THEN ${json} #>> '{}' END)`;
         return this.textCompare(caseExact ? text : `lower(${text})`, op, value, caseExact);
       }
     }
