@@ -164,6 +164,18 @@ describe("fixed filters", () => {
     }
   });
 
+  test("id eq: case-exact, on the uuid column", async () => {
+    const id = ids[0]!;
+    expect(await find(`id eq "${id}"`)).toEqual([id]);
+    expect(await find(`id eq "${id.toUpperCase()}"`)).toEqual([]);
+    expect(await find(`id ne "${id}"`)).toHaveLength(2);
+    expect(await find(`id sw "${id.slice(0, 8)}"`)).toEqual([id]);
+    const params: unknown[] = [dir];
+    const where = filterToSql("User", parseFilter(`id eq "${id}"`), params);
+    // The uuid column itself, not its text: the primary key's index applies.
+    expect(where).toBe("r.id = $2::uuid");
+  });
+
   test("userName eq is an index seek on (directory_id, user_name_lower)", async () => {
     const big = await newDirectory(sql);
     await sql.query(
