@@ -79,6 +79,13 @@ describe("canonicalizeResource", () => {
     expect(canonicalizeResource("User", { [USER_SCHEMA]: { userName: "u", TITLE: "t" } })).toEqual({ userName: "u", title: "t" });
   });
 
+  test("a __proto__ member is dropped, not made the prototype", () => {
+    const stored = canonicalizeResource("User", JSON.parse('{"userName":"u","__proto__":{"admin":true},"name":{"__proto__":{"x":1}}}'));
+    expect(stored).toEqual({ userName: "u", name: {} });
+    expect(Object.getPrototypeOf(stored)).toBe(Object.prototype);
+    expect((stored as { admin?: unknown }).admin).toBeUndefined();
+  });
+
   test("a single object where a list is expected becomes a list", () => {
     expect(canonicalizeResource("User", { userName: "u", emails: { value: "a@b" } })).toEqual({
       userName: "u",
