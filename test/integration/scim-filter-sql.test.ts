@@ -14,7 +14,8 @@ import type { SqlStatements } from "../../server/db/sql.ts";
 import { migrate } from "../../server/db/migrate.ts";
 import { parseFilter } from "../../server/directories/scim/filter.ts";
 import { filterToSql } from "../../server/directories/scim/filter-sql.ts";
-import { ENTERPRISE_USER, type ResourceKind } from "../../server/directories/scim/schema.ts";
+import { matchesFilter } from "../../server/directories/scim/filter-match.ts";
+import { ENTERPRISE_USER, SCIM_SCHEMAS, type ResourceKind } from "../../server/directories/scim/schema.ts";
 import { createTenant } from "../support/fixtures.ts";
 
 type Json = Record<string, unknown>;
@@ -161,6 +162,18 @@ describe("fixed filters", () => {
         expect.objectContaining({ status: 400, scimType: "invalidFilter" }),
       );
     }
+  });
+
+  test("id eq: case-exact, on the uuid column", async () => {
+    const id = ids[0]!;
+    expect(await find(`id eq "${id}"`)).toEqual([id]);
+    expect(await find(`id eq "${id.toUpperCase()}"`)).toEqual([]);
+    expect(await find(`id ne "${id}"`)).toHaveLength(2);
+    expect(await find(`id sw "${id.slice(0, 8)}"`)).toEqual([id]);
+    const params: unknown[] = [dir];
+    const where = filterToSql("User", parseFilter(`id eq "${id}"`), params);
+    // The uuid column itself, not its text: the primary key's index applies.
+    expect(where).toBe("r.id = $2::uuid");
   });
 
   test("userName eq is an index seek on (directory_id, user_name_lower)", async () => {
@@ -419,5 +432,35 @@ describe("property: our SQL matches what scim2-parse-filter matches (RFC-normali
     );
     // The generators must make filters that split populations, or the comparison proves little.
     expect(nonEmpty).toBeGreaterThan(compared / 5);
+  });
+});
+
+describe("property: a PATCH path's value filter selects what the SQL filter does", () => {
+  test("emails[…] in memory (filter-match.ts) and in SQL agree", { timeout: 300_000 }, async () => {
+    const subAttributes = SCIM_SCHEMAS[0]!.attributes.find((attribute) => attribute.name === "emails")!.subAttributes;
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(userArb, { minLength: 1, maxLength: 8 }),
+        fc.array(elementFilter, { minLength: 5, maxLength: 5 }),
+        async (users, filters) => {
+          const directory = await newDirectory(sql);
+          const seeds = users.map(toSeed);
+          const ids = await insertUsers(sql, directory, seeds);
+          for (const inner of filters) {
+            const parsed = parseFilter(`emails[${inner}]`);
+            if (parsed.op !== "[]") throw new Error("a value filter");
+            const inMemory = ids
+              .filter((_, i) => {
+                const emails = seeds[i]!.resource.emails;
+                return Array.isArray(emails) && emails.some((email) => matchesFilter(email, parsed.filter, subAttributes));
+              })
+              .sort();
+            expect(await matching(sql, "User", directory, `emails[${inner}]`), inner).toEqual(inMemory);
+          }
+          await sql.query("DELETE FROM directories WHERE id = $1", [directory]);
+        },
+      ),
+      { numRuns: Number(process.env.SCIM_PROPERTY_RUNS ?? 150) / 3 },
+    );
   });
 });

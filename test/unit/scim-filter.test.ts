@@ -131,6 +131,7 @@ describe("bad filters are 400 invalidFilter, naming where", () => {
     ["userName eq 01", "expected a value"],
     ['emails.value[type eq "work"]', "not a sub-attribute"],
     [`${"(".repeat(60)}a pr${")".repeat(60)}`, "too deeply nested"],
+    [Array.from({ length: 201 }, () => "a pr").join(" or "), "more than 200 comparisons"],
   ])("%j → %s", (text, problem) => {
     let error: unknown;
     try {

@@ -12,7 +12,8 @@ import { coreSchemaOf, findAttribute, knownSchemaUrn, lookupAttribute, type Reso
 
 /** Something a comparison reads: a text/boolean/timestamptz SQL expression or a jsonb one. */
 type Target =
-  | { kind: "text"; sql: string; caseExact: boolean; lowered?: boolean }
+  /** `uuid`: the uuid column behind a text id, compared directly when the value is an id (its index). */
+  | { kind: "text"; sql: string; caseExact: boolean; lowered?: boolean; uuid?: string }
   | { kind: "bool"; sql: string }
   | { kind: "time"; sql: string }
   | { kind: "json"; sql: string; attribute: ScimAttribute | null };
@@ -146,7 +147,7 @@ class Compiler {
     const user = this.kind === "User";
     switch (attribute.name) {
       case "id":
-        return text("r.id::text", true);
+        return { single: { kind: "text", sql: "r.id::text", caseExact: true, uuid: "r.id" } };
       case "externalId":
         return text("r.external_id", true);
       case "userName":
@@ -188,7 +189,9 @@ class Compiler {
       element: (sub) => {
         switch (sub?.toLowerCase() ?? "value") {
           case "value":
-            return { kind: "text", sql: members ? "m.user_id::text" : "m.group_id::text", caseExact: true };
+            return members
+              ? { kind: "text", sql: "m.user_id::text", caseExact: true, uuid: "m.user_id" }
+              : { kind: "text", sql: "m.group_id::text", caseExact: true, uuid: "m.group_id" };
           case "type":
             return { kind: "text", sql: members ? "'User'" : "'direct'", caseExact: false };
           case "display":
@@ -234,6 +237,7 @@ class Compiler {
     }
     if (target.kind === "text") {
       if (typeof value !== "string") throw invalidFilter(`'${where}' is a string: compare it with a quoted string`);
+      if (op === "eq" && target.uuid && UUID.test(value)) return `${target.uuid} = ${this.param(value, "uuid")}`;
       return this.textCompare(target.lowered || target.caseExact ? target.sql : `lower(${target.sql})`, op, value, target.caseExact);
     }
     const type = target.attribute?.type ?? (typeof value === "string" ? "string" : typeof value === "number" ? "decimal" : "boolean");
@@ -251,7 +255,9 @@ class Compiler {
       default: {
         if (typeof value !== "string") throw invalidFilter(`'${where}' is a string: compare it with a quoted string`);
         const caseExact = target.attribute?.caseExact ?? false;
-        const text = `(CASE WHEN jsonb_typeof(${json}) = 'string' THEN ${json} #>> '{}' END)`;
+        // A known attribute's values are strings in the stored form (canonicalizeResource checks);
+        // one we don't know may hold anything, and only its strings compare as strings.
+        const text = target.attribute ? `(${json} #>> '{}')` : `(CASE WHEN jsonb_typeof(${json}) = 'string' THEN ${json} #>> '{}' END)`;
         return this.textCompare(caseExact ? text : `lower(${text})`, op, value, caseExact);
       }
     }
@@ -295,6 +301,9 @@ const SCHEMAS: ScimAttribute = {
   returned: "always",
   uniqueness: "none",
 };
+
+/** Ids as this service writes them (lowercase): `id` is caseExact, so only these can be equal. */
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 const SQL_OPS = { eq: "=", gt: ">", ge: ">=", lt: "<", le: "<=" } as Record<string, string>;
 

@@ -36,10 +36,13 @@ const NAME = /^(?:[A-Za-z][\w-]*|\$ref)$/;
 const WORD = /[\w$.:-]/;
 const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
 const MAX_DEPTH = 50;
+/** Comparisons in one filter: enough for any IdP, few enough that the SQL stays small. */
+const MAX_TERMS = 200;
 
 class Parser {
   pos = 0;
   depth = 0;
+  terms = 0;
   constructor(
     readonly text: string,
     readonly error: (detail: string) => ScimError,
@@ -153,6 +156,7 @@ class Parser {
   }
 
   comparison(path: AttrPath): Filter {
+    if (++this.terms > MAX_TERMS) this.fail(`more than ${MAX_TERMS} comparisons`);
     const op = this.word().toLowerCase();
     if (op === "pr") return { op: "pr", path };
     if (!(COMPARE_OPS as readonly string[]).includes(op)) this.fail(op ? `unknown operator '${op}'` : "expected an operator");

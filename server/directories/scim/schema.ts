@@ -240,6 +240,7 @@ function canonicalObject(attributes: ScimAttribute[], value: Json, where: string
   const result: Json = {};
   for (const [key, item] of Object.entries(value)) {
     const known = findAttribute(attributes, key);
+    if (key === "__proto__") continue; // would set the object's prototype, not a member
     if (!known) result[key] = item;
     else if (item !== null && item !== undefined) result[known.name] = canonicalValue(known, item, `${where}.${known.name}`);
   }
@@ -275,6 +276,7 @@ export function canonicalizeResource(kind: ResourceKind, input: Record<string, u
       return;
     }
     const known = lookupAttribute(kind, null, key);
+    if (key === "__proto__") return; // would set the object's prototype, not a member
     if (!known) result[key] = item;
     // Read-only ones are the server's (id, meta, a User's groups); a password is never kept.
     else if (known.mutability === "readOnly" || known.mutability === "writeOnly") return;
