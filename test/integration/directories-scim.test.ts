@@ -186,6 +186,15 @@ describe("Users", () => {
     const big = await scim.post(at("/Users"), JSON.stringify(userBody("big@example.com", { title: "x".repeat(1024 * 1024) })), scimJson);
     expect(big.status).toBe(413);
     expect((await scim.post(at("/Users"), { schemas: [USER], name: { givenName: "No" } }, scimJson)).status).toBe(400);
+    const nul = await scim.post(at("/Users"), userBody("nul\u0000@example.com"), scimJson);
+    expect(nul.status).toBe(400);
+    expect(nul.json.scimType).toBe("invalidValue");
+    const deep = await scim.post(at("/Users"), `{"userName":"deep@example.com","x":${"[".repeat(6000)}${"]".repeat(6000)}}`, scimJson);
+    expect(deep.status).toBe(400);
+    const nulFilter = await scim.get(at("/Users?filter=userName%20eq%20%22a%00%22"));
+    expect(nulFilter.status).toBe(400);
+    expect(nulFilter.json.scimType).toBe("invalidFilter");
+    expect((await scim.get(at("/Users/a%00b"))).status).toBe(404);
     const json = await scim.post(at("/Users"), userBody("plain-json@example.com"));
     expect(json.status).toBe(201);
   });
@@ -373,6 +382,9 @@ describe("request log and events", () => {
     expect(rows[0]!.summary).toBe("POST /Users logged@example.com → 201");
     expect(rows[1]!.summary).toBe('GET /Users filter=userName eq "logged@example.com" → 1 result');
     expect(rows.every((r) => !r.summary.includes(dir.token))).toBe(true);
+    await scim.get(at("/Users/a%00b"));
+    const last = await (await db()).scimRequest.findFirst({ where: { directoryId: dir.id }, orderBy: { id: "desc" } });
+    expect(last).toMatchObject({ path: "/Users/a%00b", status: 404 });
     const directoryRow = await (await db()).directory.findUniqueOrThrow({ where: { id: dir.id } });
     expect(directoryRow.lastRequestAt).not.toBeNull();
   });

@@ -17,7 +17,7 @@ import { createGroup, deleteGroup, getGroup, listGroupsOf, patchGroup, replaceGr
 import { createUser, deleteUser, getUser, listUsersOf, patchUser, replaceUser } from "./users.ts";
 import { logScimRequest } from "./request-log.ts";
 import { baseUrlOf } from "./resource.ts";
-import { scimResponse, type Outcome, type ScimRequest, type ScimResponse } from "./respond.ts";
+import { assertQueryText, scimResponse, type Outcome, type ScimRequest, type ScimResponse } from "./respond.ts";
 
 type Handler = (ctx: ScimContext, id: string) => Outcome | Promise<Outcome>;
 /** Per resource path: the handlers of the collection and of one of its members, by method. */
@@ -93,6 +93,7 @@ export async function handleScim(db: Database, request: ScimRequest): Promise<Sc
       base: baseUrlOf(request.origin, directory.id),
       request,
     };
+    assertQueryText(request.query);
     outcome = await dispatch(ctx, segments);
   } catch (error) {
     outcome = { response: errorAnswer(error, request) };
@@ -100,7 +101,8 @@ export async function handleScim(db: Database, request: ScimRequest): Promise<Sc
   const response = outcome.response;
   if (usage) Object.assign(response.headers, rateLimitHeaders(usage));
   if (logged) {
-    const path = `/${segments.join("/")}`;
+    // As sent (still percent-encoded): a decoded %00 could not be stored.
+    const path = `/${request.path.split("/").filter(Boolean).slice(1).join("/")}`;
     await logScimRequest(db.sql, {
       directoryId: logged.id,
       method: request.method,

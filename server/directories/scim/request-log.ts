@@ -16,6 +16,9 @@ export interface LoggedRequest {
 }
 
 const MAX_SUMMARY = 500;
+
+/** Text as Postgres stores it: a NUL shown as `\0`, lone surrogates as U+FFFD (a summary quotes what the IdP sent). */
+const storable = (text: string) => text.replace(/\u0000/g, "\\0").toWellFormed();
 const MAX_PATH = 300;
 
 export async function logScimRequest(sql: SqlRunner, entry: LoggedRequest): Promise<void> {
@@ -29,10 +32,10 @@ export async function logScimRequest(sql: SqlRunner, entry: LoggedRequest): Prom
     [
       entry.directoryId,
       entry.method,
-      entry.path.slice(0, MAX_PATH),
+      storable(entry.path.slice(0, MAX_PATH)),
       entry.status,
       Math.round(entry.durationMs),
-      entry.summary.slice(0, MAX_SUMMARY),
+      storable(entry.summary.slice(0, MAX_SUMMARY)),
       entry.scimType,
     ],
   );

@@ -3,6 +3,7 @@
  * one), and the pieces every handler answers with: `application/scim+json`, ListResponse, meta.
  */
 import type { RequestInfo } from "../../auth/principal.ts";
+import { findBadText, textProblem } from "../../contract/fields.ts";
 import { ScimError } from "./errors.ts";
 
 export const SCIM_CONTENT_TYPE = "application/scim+json; charset=utf-8";
@@ -79,6 +80,14 @@ export function assertIfMatch(ifMatch: string | null, version: number): void {
     throw new ScimError(412, null, `The resource's version is ${versionTag(version)}; it was changed since`);
 }
 
+/** Query parameters reach SQL (a filter's values): a NUL or a lone surrogate is a 400 naming the parameter. */
+export function assertQueryText(query: URLSearchParams): void {
+  for (const [name, value] of query) {
+    const problem = textProblem(name) ?? textProblem(value);
+    if (problem) throw new ScimError(400, name === "filter" ? "invalidFilter" : "invalidValue", `${name} ${problem}`);
+  }
+}
+
 /** The request's JSON body: application/scim+json or application/json (Okta sends the latter), else 415. */
 export function jsonBody(request: ScimRequest): unknown {
   if (request.body === null) throw new ScimError(413, null, "The request body exceeds 1 MiB");
@@ -90,6 +99,9 @@ export function jsonBody(request: ScimRequest): unknown {
     const parsed: unknown = JSON.parse(request.body);
     if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed))
       throw new ScimError(400, "invalidSyntax", "The body must be a JSON object");
+    // What Postgres cannot store (NUL, lone surrogates) and nesting past MAX_JSON_DEPTH: 400, never a 500.
+    const bad = findBadText(parsed);
+    if (bad) throw new ScimError(400, "invalidValue", `${bad.path || "body"} ${bad.message}`);
     return parsed;
   } catch (error) {
     if (error instanceof ScimError) throw error;
