@@ -81,7 +81,7 @@ export async function handleScim(db: Database, request: ScimRequest): Promise<Sc
       // Callers without a valid token are counted by address, as on /api/v1.
       usage = await hitAddress(db.sql, request.info.ip);
       if (error instanceof ScimUnauthorized) logged = error.disabledDirectory;
-      throw error;
+      throw usage?.limited ? new ScimError(429, null, limitedDetail(usage)) : error;
     }
     logged = directory;
     usage = await hitAddress(db.sql, directory.id, directoryPolicy());
