@@ -68,9 +68,9 @@ class Compiler {
         const target = resolved.scope.element(filter.op === "pr" ? resolved.sub : (resolved.sub ?? "value"));
         if (filter.op !== "ne") return resolved.scope.exists(this.predicate(target, filter.op, value, filter.path, false));
         // ne on a multi-valued attribute: some present value differs, or there is none at all.
-        const present = this.present(target);
-        const differs = `(${present} AND ${this.predicate(target, "ne", value, filter.path, false)})`;
-        return `(NOT ${resolved.scope.exists(present)} OR ${resolved.scope.exists(differs)})`;
+        const assigned = this.assigned(target);
+        const differs = `(${assigned} AND ${this.predicate(target, "ne", value, filter.path, false)})`;
+        return `(NOT ${resolved.scope.exists(assigned)} OR ${resolved.scope.exists(differs)})`;
       }
     }
   }
@@ -214,6 +214,11 @@ class Compiler {
     if (op === "ne") return `(NOT ${this.predicate(target, "eq", value, path, true)})`;
     const comparison = this.compare(target, op, value, where);
     return negated ? `COALESCE(${comparison}, false)` : comparison;
+  }
+
+  /** Has a value at all (unlike `pr`, "" counts: `emails.value ne ""` is false for an empty one). */
+  assigned(target: Target): string {
+    return target.kind === "json" ? `COALESCE(${target.sql} <> 'null'::jsonb, false)` : `(${target.sql} IS NOT NULL)`;
   }
 
   present(target: Target): string {
