@@ -104,6 +104,8 @@ const EnvSchema = z.object({
   // Every request per address to the routes Next serves that take calls without a token:
   // /api/trpc, /api/auth/*, /api/sso/*, the console's export (server/ops/entry-limit.ts).
   RATE_LIMIT_PER_IP_CONSOLE: count("RATE_LIMIT_PER_IP_CONSOLE", 1200),
+  // SCIM requests per window per directory (server/directories/scim/endpoint.ts): an IdP's sync.
+  RATE_LIMIT_PER_DIRECTORY: count("RATE_LIMIT_PER_DIRECTORY", 1200),
   RATE_LIMIT_WINDOW_SECONDS: count("RATE_LIMIT_WINDOW_SECONDS", 60, 86_400).refine(
     (n) => n > 0,
     "RATE_LIMIT_WINDOW_SECONDS must be 1 or more",

@@ -16,9 +16,9 @@ import type { SqlRunner } from "../db/sql.ts";
 import { env } from "../env.ts";
 
 export interface Policy {
-  name: "per-token" | "per-token-ingest" | "per-ip" | "per-ip-console";
+  name: "per-token" | "per-token-ingest" | "per-ip" | "per-ip-console" | "per-directory";
   /** What its windows' keys start with, before the token id or the address: each policy counts apart. */
-  partition: "token" | "token-ingest" | "ip" | "console-ip";
+  partition: "token" | "token-ingest" | "ip" | "console-ip" | "directory";
   quota: number;
   windowSeconds: number;
   /** Requests an instance claims per upsert: 1 (exact) up to 50, at most 2% of the quota. */
@@ -66,6 +66,8 @@ export const ingestPolicy = () => policy("per-token-ingest", "token-ingest", env
 export const addressPolicy = () => policy("per-ip", "ip", env().RATE_LIMIT_PER_IP);
 /** Every request to the console's, sign-in's and SSO's routes, per address, where it enters (server/ops/entry-limit.ts). */
 export const consolePolicy = () => policy("per-ip-console", "console-ip", env().RATE_LIMIT_PER_IP_CONSOLE);
+/** SCIM requests per directory (its IdP's token), server/directories/scim/endpoint.ts; counted with `hitAddress(sql, directoryId, directoryPolicy())`. */
+export const directoryPolicy = () => policy("per-directory", "directory", env().RATE_LIMIT_PER_DIRECTORY);
 
 interface Lease {
   /** Requests claimed and not yet served. */

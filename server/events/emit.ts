@@ -236,6 +236,19 @@ export async function emitEvent(tx: EventTx, actor: EventActor, event: EventInpu
 }
 
 /**
+ * Several events of one actor in one statement, in the order given (a SCIM PATCH adding a
+ * thousand members to a group emits a thousand `directory_group.user_added`): emitEvent's
+ * guarantees, one round trip.
+ */
+export async function emitEvents(tx: EventTx, actor: EventActor, events: EventInput[]): Promise<RecordedEvent[]> {
+  const stored = await record(
+    tx,
+    events.map((event) => ({ actor, event })),
+  );
+  return stored.map((row) => ({ id: row.id, timestamp: row.timestamp, sequence: row.sequence }));
+}
+
+/**
  * An event about a user rather than one tenant (sign-in, step-up, an unscoped API token): recorded
  * in each tenant the user belongs to, so every tenant's audit log shows it, or once as a platform
  * event when the user belongs to none.

@@ -9,6 +9,7 @@
  * so a row matches exactly the requests Next sends to its route file, whatever the rows' order.
  */
 import { handleRest } from "../http/rest.ts";
+import { handleScimRequest } from "../http/scim.ts";
 import { openApiDocument } from "../http/openapi.ts";
 import { liveResponse, readyResponse } from "./health.ts";
 import { metricsResponse } from "./metrics.ts";
@@ -64,6 +65,8 @@ const READS: ReadonlySet<string> = new Set(["GET", "HEAD"]);
 export const ROUTES: readonly Route[] = [
   route("/api/v1/[...path]", restLabel, { handler: handleRest, bodyAside: true }),
   route("/api/v1/openapi.json", "/api/v1/openapi.json"),
+  // SCIM 2.0 for identity providers (Directory Sync): the directory's own bearer token.
+  route("/api/scim/v2/[...path]", scimLabel, { handler: handleScimRequest, bodyAside: true }),
   route("/api/health/live", "/api/health/live", { handler: liveResponse, methods: READS }),
   route("/api/health/ready", "/api/health/ready", { handler: readyResponse, methods: READS }),
   route("/api/metrics", "/api/metrics", { handler: metricsResponse, methods: READS }),
@@ -139,6 +142,16 @@ export function refuseAtEntry(route: Route | undefined, req: IncomingMessage, tr
 
 export function routeOf(path: string): string {
   return labelOf(routeFor(path), path);
+}
+
+/** `/api/scim/v2/{directory_id}/Users/{id}`: the resource's name (any case, as IdPs send it) kept, ids never. */
+function scimLabel(path: string): string {
+  const [, resource, id] = path.slice("/api/scim/v2/".length).split("/");
+  const known = ["Users", "Groups", "ServiceProviderConfig", "ResourceTypes", "Schemas"].find(
+    (name) => name.toLowerCase() === resource?.toLowerCase(),
+  );
+  if (!known) return "/api/scim/v2/{directory_id}/{unmatched}";
+  return `/api/scim/v2/{directory_id}/${known}${id ? "/{id}" : ""}`;
 }
 
 const REST_PREFIX = "/api/v1";

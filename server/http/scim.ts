@@ -1,0 +1,63 @@
+/**
+ * The SCIM endpoint's HTTP side: a web Request (the node server's, or Next's in `next dev`) as the
+ * plain request server/directories/scim/endpoint.ts takes, and its answer as a Response.
+ */
+import { database } from "../db/client.ts";
+import { bearerOf } from "../auth/credentials.ts";
+import { publicUrl, requestIdOf, requestInfo } from "../contract/request.ts";
+import { decodeUtf8 } from "../contract/fields.ts";
+import { handleScim } from "../directories/scim/endpoint.ts";
+import { MAX_SCIM_BODY_BYTES, type ScimRequest } from "../directories/scim/respond.ts";
+import { bodyReadAside } from "./node.ts";
+
+export const SCIM_PREFIX = "/api/scim/v2";
+const BODY_METHODS = new Set(["POST", "PUT", "PATCH"]);
+/** Bodies up to this size are read to the end even when too large, so the client sees the 413 (as body.ts does). */
+const DRAIN_LIMIT_BYTES = 16 * MAX_SCIM_BODY_BYTES;
+
+export async function handleScimRequest(req: Request): Promise<Response> {
+  const url = publicUrl(req);
+  const requestId = requestIdOf(req);
+  const method = req.method.toUpperCase();
+  const request: ScimRequest = {
+    method,
+    path: url.pathname.slice(SCIM_PREFIX.length),
+    query: url.searchParams,
+    origin: url.origin,
+    bearer: bearerOf(req),
+    contentType: req.headers.get("content-type"),
+    ifMatch: req.headers.get("if-match"),
+    body: BODY_METHODS.has(method) ? await bodyText(req) : "",
+    info: requestInfo(req, requestId),
+  };
+  const answer = await handleScim(await database(), request);
+  const headers = new Headers(answer.headers);
+  headers.set("X-Request-Id", requestId);
+  return new Response(answer.body === null ? null : JSON.stringify(answer.body), { status: answer.status, headers });
+}
+
+/** The body as text; null past 1 MiB (the endpoint answers 413). Bytes that are not UTF-8 read as U+FFFD, then fail as JSON. */
+async function bodyText(req: Request): Promise<string | null> {
+  const aside = bodyReadAside(req);
+  if (aside) return aside.byteLength > MAX_SCIM_BODY_BYTES ? null : (decodeUtf8(aside) ?? "\uFFFD");
+  if (!req.body) return "";
+  if (Number(req.headers.get("content-length") ?? "0") > DRAIN_LIMIT_BYTES) {
+    await req.body.cancel();
+    return null;
+  }
+  const reader = req.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > DRAIN_LIMIT_BYTES) {
+      await reader.cancel();
+      break;
+    }
+    if (size <= MAX_SCIM_BODY_BYTES) chunks.push(value);
+  }
+  if (size > MAX_SCIM_BODY_BYTES) return null;
+  return decodeUtf8(Buffer.concat(chunks)) ?? "\uFFFD";
+}
