@@ -197,20 +197,21 @@ async function applyToMemberships(
   });
   const memberOf = new Map(memberships.map((m) => [m.userId, m]));
   const details = { method: "directory", directory_id: directory.id };
-  // The last-admin rule, counted as this call's changes go.
-  let adminsLeft = admins.length;
+  const leavers: Leaver[] = [...people.values()]
+    .filter((p) => !p.active)
+    .map(({ email }) => {
+      const user = users.get(email) ?? null;
+      return { email, user, member: user ? (memberOf.get(user.id) ?? null) : null };
+    });
+  // The last-admin rule, counted as this call's changes go (leavers go first, whatever their role).
+  let adminsLeft = admins.length - leavers.filter((l) => l.member?.role === "admin").length;
   const joining: NewMembership[] = [];
   const changing: { member: MemberRef; role: TenantRole; details: typeof details }[] = [];
   const dropping: { member: MemberRef; details: Record<string, unknown> }[] = [];
-  const leavers: Leaver[] = [];
   for (const person of people.values()) {
-    const user = users.get(person.email) ?? null;
-    const member = user ? (memberOf.get(user.id) ?? null) : null;
-    if (!person.active) {
-      leavers.push({ email: person.email, user, member });
-      continue;
-    }
-    if (!user) continue;
+    const user = users.get(person.email);
+    if (!person.active || !user) continue;
+    const member = memberOf.get(user.id) ?? null;
     if (person.role && !member) {
       joining.push({ user, role: person.role, details: { ...details, new_user: user.created ?? false } });
       if (person.role === "admin") adminsLeft++;
