@@ -95,6 +95,18 @@ describe("deactivating a directory user who is a console member", () => {
     expect(await membershipOf(tenant.id, admin.user.email)).toBeNull();
   });
 
+  test("an admin leaving and another demoted in one call: the leaver is counted gone first, the other stays admin", async () => {
+    const { tenant, admin } = await tenantWithMembers();
+    const second = await createUser({ email: `second-${randomUUID().slice(0, 8)}@example.com` });
+    await (await db()).membership.create({ data: { tenantId: tenant.id, userId: second.id, role: "admin" } });
+    const directory = await makeDirectory(tenant.id, { defaultRole: "viewer" });
+    const leaving = await addDirectoryUser(directory, admin.user.email, { active: false });
+    const staying = await addDirectoryUser(directory, second.email);
+    await reconcile(directory.id, [staying.id, leaving.id]);
+    expect(await membershipOf(tenant.id, admin.user.email)).toBeNull();
+    expect(await membershipOf(tenant.id, second.email)).toBe("admin");
+  });
+
   test("a DELETE (deleting) deprovisions as deactivation does", async () => {
     const { tenant, person, directory, directoryUser } = await linkedMember();
     const token = await createToken(person.id, { tenantId: tenant.id });
