@@ -37,6 +37,8 @@ interface Decided {
   name: string | null;
   active: boolean;
   role: TenantRole | null;
+  /** The email of the console user it was linked to, when that is not its email any more. */
+  formerEmail: string | null;
 }
 
 /** What the tenant's directories together say about one person (an email). */
@@ -78,6 +80,7 @@ async function decide(tx: Tx, directory: DirectoryRow, ids: string[], deleting: 
       primaryEmail: true,
       givenName: true,
       familyName: true,
+      user: { select: { email: true } },
       groups: { select: { group: { select: { displayName: true, externalId: true } } } },
     },
   });
@@ -85,9 +88,12 @@ async function decide(tx: Tx, directory: DirectoryRow, ids: string[], deleting: 
   const defaultRole = asDirectoryRole(directory.defaultRole);
   return rows.map((row) => {
     const active = row.active && !deleting;
+    const email = row.primaryEmail?.toLowerCase() ?? null;
+    const linkedTo = row.user?.email.toLowerCase() ?? null;
     return {
       id: row.id,
-      email: row.primaryEmail?.toLowerCase() ?? null,
+      email,
+      formerEmail: linkedTo !== email ? linkedTo : null,
       name: [row.givenName, row.familyName].filter(Boolean).join(" ") || null,
       active,
       // An inactive user has no console role, whatever their groups.
@@ -104,10 +110,14 @@ async function decide(tx: Tx, directory: DirectoryRow, ids: string[], deleting: 
 
 /**
  * Every person these users are, with what all the tenant's directory users of their email say:
- * this call's users as just decided, the others (other directories) as stored.
+ * this call's users as just decided, the others (other directories) as stored. A console user a
+ * directory user was linked to before its email changed is a person too: when no directory user
+ * has their email any more, the directories give them no role (else the account a leaver used
+ * before a rename would outlive their deprovisioning).
  */
 async function peopleOf(tx: Tx, tenantId: string, decided: Decided[], deleting: string[]): Promise<Map<string, Person>> {
-  const emails = [...new Set(decided.flatMap((d) => (d.email ? [d.email] : [])))];
+  const former = decided.flatMap((d) => (d.formerEmail ? [d.formerEmail] : []));
+  const emails = [...new Set([...decided.flatMap((d) => (d.email ? [d.email] : [])), ...former])];
   const people = new Map<string, Person>();
   if (emails.length === 0) return people;
   const mine = new Map(decided.map((d) => [d.id, d]));
@@ -125,6 +135,7 @@ async function peopleOf(tx: Tx, tenantId: string, decided: Decided[], deleting: 
     }
     people.set(row.email, person);
   }
+  for (const email of former) if (!people.has(email)) people.set(email, { email, active: true, role: null });
   return people;
 }
 

@@ -151,6 +151,22 @@ describe("memberships from role mappings", () => {
     expect(await eventsOf(tenant.id, "user.updated")).toHaveLength(120);
   });
 
+  test("a user whose email changes: the new address's account gets the role, the old one loses it", async () => {
+    const { tenant } = await tenantWithMembers();
+    const directory = await makeDirectory(tenant.id, { defaultRole: "viewer" });
+    const [before, after] = [email(), email()];
+    const user = await addDirectoryUser(directory, before);
+    await reconcile(directory.id, [user.id]);
+    expect(await membershipOf(tenant.id, before)).toBe("viewer");
+
+    await (await db()).directoryUser.update({ where: { id: user.id }, data: { primaryEmail: after } });
+    await reconcile(directory.id, [user.id]);
+    expect(await membershipOf(tenant.id, after)).toBe("viewer");
+    expect(await membershipOf(tenant.id, before)).toBeNull();
+    const linked = await (await db()).user.findUniqueOrThrow({ where: { email: after } });
+    expect((await (await db()).directoryUser.findUniqueOrThrow({ where: { id: user.id } })).userId).toBe(linked.id);
+  });
+
   test("a reconcile that changes nothing emits nothing", async () => {
     const { tenant } = await tenantWithMembers();
     const directory = await makeDirectory(tenant.id, { defaultRole: "viewer" });
