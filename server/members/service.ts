@@ -153,13 +153,28 @@ const userTarget = (userId: string, email: string) => ({ type: "user", id: userI
  */
 export async function createMembershipsIn(tx: Tx, actor: EventActor, tenantId: string, items: readonly NewMembership[]): Promise<void> {
   if (items.length === 0) return;
-  await tx.membership.createMany({ data: items.map(({ user, role }) => ({ tenantId, userId: user.id, role })) });
+  // A membership another transaction made meanwhile (two SCIM requests about one person) is theirs,
+  // event included: skipped here rather than failing this change.
+  const made = await sqlIn(tx).query<{ user_id: string }>(
+    `INSERT INTO memberships (tenant_id, user_id, role)
+     SELECT $1::uuid, v.user_id, v.role FROM unnest($2::uuid[], $3::text[]) AS v(user_id, role)
+     ON CONFLICT (tenant_id, user_id) DO NOTHING RETURNING user_id::text AS user_id`,
+    [tenantId, items.map((i) => i.user.id), items.map((i) => i.role)],
+  );
+  const inserted = new Set(made.map((m) => m.user_id));
   await emitEvents(
     sqlIn(tx),
-    items.map(({ user, role, details }) => ({
-      actor,
-      event: { type: "user.created", tenantId, target: userTarget(user.id, user.email), details: { email: user.email, role, ...details } },
-    })),
+    items
+      .filter((i) => inserted.has(i.user.id))
+      .map(({ user, role, details }) => ({
+        actor,
+        event: {
+          type: "user.created",
+          tenantId,
+          target: userTarget(user.id, user.email),
+          details: { email: user.email, role, ...details },
+        },
+      })),
   );
 }
 

@@ -167,6 +167,17 @@ describe("memberships from role mappings", () => {
     expect((await (await db()).directoryUser.findUniqueOrThrow({ where: { id: user.id } })).userId).toBe(linked.id);
   });
 
+  test("two requests about one person at once: one membership, one user.created, no failure", async () => {
+    const { tenant } = await tenantWithMembers();
+    const [first, second] = [await makeDirectory(tenant.id), await makeDirectory(tenant.id)];
+    const address = email();
+    const [a, b] = [await addDirectoryUser(first, address), await addDirectoryUser(second, address)];
+    await Promise.all([reconcile(first.id, [a.id]), reconcile(second.id, [b.id])]);
+    expect(await membershipOf(tenant.id, address)).toBe("viewer");
+    const user = await (await db()).user.findUniqueOrThrow({ where: { email: address } });
+    expect((await eventsOf(tenant.id, "user.created")).filter((e) => e.targetId === user.id)).toHaveLength(1);
+  });
+
   test("a reconcile that changes nothing emits nothing", async () => {
     const { tenant } = await tenantWithMembers();
     const directory = await makeDirectory(tenant.id, { defaultRole: "viewer" });
