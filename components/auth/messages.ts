@@ -35,6 +35,8 @@ export function ssoErrorMessage(reason: string | undefined | null): string | nul
       return "Your identity provider did not sign you in. Try again, or ask your administrator.";
     case "domain_not_verified":
       return "Your organisation has not verified this email domain yet, so SSO sign-in cannot use it. Ask your administrator.";
+    case "deprovisioned":
+      return "Your organisation's directory has deactivated your account. Ask your administrator.";
     case "not_a_member":
       return "You are not a member of this organisation yet. Ask your administrator for an invitation.";
     case "domain_mismatch":

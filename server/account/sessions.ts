@@ -72,9 +72,15 @@ async function endAndRecord(
  * disabled or deleted SSO provider, and a removed member's SSO sessions scoped to that tenant.
  */
 export const endSessionsOnEvents: EventSubscriber = async (tx, events) => {
+  // Members removed together (a directory deprovisioning many at once) end in one statement per tenant.
+  const removed = new Map<string, string[]>();
   for (const { row, actor } of events) {
     const ended = endingOf(row, actor.sessionId ?? null);
     if (!ended) continue;
+    if ("tenantId" in ended.selector && "userId" in ended.selector) {
+      removed.set(ended.selector.tenantId, [...(removed.get(ended.selector.tenantId) ?? []), ended.selector.userId]);
+      continue;
+    }
     await endSessions(tx, ended.selector, ended.reason);
     if ("providerId" in ended.selector) {
       await tx.query(`UPDATE api_tokens SET revoked_at = $2 WHERE sso_provider_id = $1::uuid AND revoked_at IS NULL`, [
@@ -83,6 +89,7 @@ export const endSessionsOnEvents: EventSubscriber = async (tx, events) => {
       ]);
     }
   }
+  for (const [tenantId, userIds] of removed) await endSessions(tx, { userIds, tenantId }, "member_removed");
 };
 
 /**

@@ -26,7 +26,8 @@ export type EndReason =
   | "password_reset"
   | "provider_disabled"
   | "provider_deleted"
-  | "member_removed";
+  | "member_removed"
+  | "deprovisioned";
 
 export interface SessionStart {
   userId: string;
@@ -117,7 +118,8 @@ export type SessionSelector =
   | { sessionId: string; userId?: string }
   | { userId: string; exceptSessionId?: string }
   | { providerId: string; exceptSessionId?: string | null }
-  | { userId: string; tenantId: string };
+  | { userId: string; tenantId: string }
+  | { userIds: readonly string[]; tenantId: string };
 
 /**
  * Ends the live sessions the selector names (and drops their step-ups); answers how many ended.
@@ -146,6 +148,7 @@ function whereOf(selector: SessionSelector): [string, unknown[]] {
       ? ["sso_provider_id = $3::uuid AND id <> $4", [selector.providerId, selector.exceptSessionId]]
       : ["sso_provider_id = $3::uuid", [selector.providerId]];
   }
+  if ("userIds" in selector) return ["user_id = ANY($3::uuid[]) AND sso_tenant_id = $4::uuid", [selector.userIds, selector.tenantId]];
   if ("tenantId" in selector) return ["user_id = $3::uuid AND sso_tenant_id = $4::uuid", [selector.userId, selector.tenantId]];
   if (selector.exceptSessionId) return ["user_id = $3::uuid AND id <> $4", [selector.userId, selector.exceptSessionId]];
   return ["user_id = $3::uuid", [selector.userId]];

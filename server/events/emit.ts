@@ -249,6 +249,15 @@ export async function emitEvents(tx: EventTx, actor: EventActor, events: EventIn
 }
 
 /**
+ * Several events of the platform, each with its own actor, in one statement, in the order given:
+ * what one change does to many people at once (a directory provisioning a thousand members of a
+ * group) costs one insert.
+ */
+export async function emitActorEvents(tx: EventTx, items: { actor: EventActor; event: EventInput }[]): Promise<void> {
+  await record(tx, items);
+}
+
+/**
  * An event about a user rather than one tenant (sign-in, step-up, an unscoped API token): recorded
  * in each tenant the user belongs to, so every tenant's audit log shows it, or once as a platform
  * event when the user belongs to none.

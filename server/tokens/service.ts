@@ -2,7 +2,7 @@
  * API tokens: minted for a user (shown once), listed, revoked. A token is never broader than the
  * caller minting it: a tenant-scoped token can only mint tokens for the same tenant.
  */
-import { sqlIn } from "../db/client.ts";
+import { sqlIn, type Tx } from "../db/client.ts";
 import { keysetPage, keysetWhere, type PageRequest } from "../db/keyset.ts";
 import { Forbidden, InvalidField, NotFound } from "../errors.ts";
 import { clock } from "../clock.ts";
@@ -10,7 +10,7 @@ import { generateTokenValue, hashToken, lastFourOf } from "../auth/tokens.ts";
 import { asPlatformRole, asTenantRole, type Principal } from "../auth/principal.ts";
 import type { ServiceContext } from "../service-context.ts";
 import { mayActForOthers, scopeTenantOf, tenantRoleOf } from "../auth/policy.ts";
-import { actorOf, emitEvent, emitForUser } from "../events/emit.ts";
+import { actorOf, emitEvent, emitActorEvents, emitForUser, type EventActor } from "../events/emit.ts";
 import type { ApiToken, CreateTokenInput } from "./schemas.ts";
 import { isUuid } from "../db/ids.ts";
 
@@ -148,15 +148,30 @@ export async function revokeToken({ db, actor: { principal, request } }: Service
   if (!token || token.revokedAt || !(mine || mayActForOthers(principal))) throw NotFound("API token");
   const scope = scopeTenantOf(principal);
   if (scope && token.tenantId !== scope) throw NotFound("API token");
-  await db.prisma.$transaction(async (tx) => {
-    await tx.apiToken.update({ where: { id: token.id }, data: { revokedAt: clock.now() } });
-    const event = {
-      type: "api_token.revoked" as const,
-      target: { type: "api_token", id: token.id, name: token.name },
-      details: { name: token.name, user_id: token.userId, tenant_id: token.tenantId },
-    };
-    const actor = actorOf(principal, request);
-    if (token.tenantId) await emitEvent(sqlIn(tx), actor, { ...event, tenantId: token.tenantId });
-    else await emitForUser(sqlIn(tx), actor, token.userId, event);
+  await db.prisma.$transaction((tx) => revokeTokensIn(tx, actorOf(principal, request), [token]));
+}
+
+/**
+ * Revokes the tokens in the caller's transaction and emits `api_token.revoked` for each. Shared
+ * with a directory's deprovisioning (server/directories/lifecycle.ts), which adds why.
+ */
+export async function revokeTokensIn(
+  tx: Tx,
+  actor: EventActor,
+  tokens: readonly { id: string; name: string; userId: string; tenantId: string | null }[],
+  details: Record<string, unknown> = {},
+): Promise<void> {
+  if (tokens.length === 0) return;
+  await tx.apiToken.updateMany({ where: { id: { in: tokens.map((t) => t.id) } }, data: { revokedAt: clock.now() } });
+  const eventOf = (token: (typeof tokens)[number]) => ({
+    type: "api_token.revoked" as const,
+    target: { type: "api_token", id: token.id, name: token.name },
+    details: { name: token.name, user_id: token.userId, tenant_id: token.tenantId, ...details },
   });
+  const scoped = tokens.filter((t) => t.tenantId);
+  await emitActorEvents(
+    sqlIn(tx),
+    scoped.map((token) => ({ actor, event: { ...eventOf(token), tenantId: token.tenantId } })),
+  );
+  for (const token of tokens) if (!token.tenantId) await emitForUser(sqlIn(tx), actor, token.userId, eventOf(token));
 }

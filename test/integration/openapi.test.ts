@@ -121,6 +121,7 @@ describe("GET /api/v1/openapi.json", () => {
       "provider_type",
       "protocol",
       "raw_attributes",
+      "directory_user_id",
     ]);
     expect(doc.paths["/sso/applications"]?.post?.responses["201"]).toBeDefined();
     expect(doc.paths["/sso/applications/{application_id}/rotate-secret"]?.post?.responses["200"]).toBeDefined();

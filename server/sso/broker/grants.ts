@@ -7,6 +7,7 @@
  */
 import { createHash, randomBytes } from "node:crypto";
 import { type Database, sqlIn } from "../../db/client.ts";
+import type { SqlStatements } from "../../db/sql.ts";
 import type { RequestInfo } from "../../auth/principal.ts";
 import { clock } from "../../clock.ts";
 import { emitEvent } from "../../events/emit.ts";
@@ -35,13 +36,24 @@ export function uuidV5(namespace: string, name: string): string {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
-export function brokerProfile(provider: SignInProvider, profile: SsoProfile): BrokerProfile {
+/** A directory user's part of the profile: their id and the names of their directory groups. */
+export interface DirectoryPart {
+  directoryUserId: string;
+  groups: string[];
+}
+
+/**
+ * The profile an application receives. For a directory user of the tenant, `groups` are their
+ * directory groups (what the tenant's IdP provisioned, kept current by SCIM) rather than the
+ * sign-in's claim, which IdPs often omit or truncate; the claim stays in `raw_attributes`.
+ */
+export function brokerProfile(provider: SignInProvider, profile: SsoProfile, directory: DirectoryPart | null = null): BrokerProfile {
   return {
     id: uuidV5(provider.id, profile.id),
     email: profile.email,
     first_name: profile.first_name,
     last_name: profile.last_name,
-    groups: profile.groups,
+    groups: directory ? directory.groups : profile.groups,
     idp_id: profile.id,
     issuer: profile.issuer,
     tenant_id: provider.tenantId,
@@ -49,6 +61,7 @@ export function brokerProfile(provider: SignInProvider, profile: SsoProfile): Br
     provider_type: provider.providerType,
     protocol: provider.protocol,
     raw_attributes: profile.raw_attributes,
+    ...(directory ? { directory_user_id: directory.directoryUserId } : {}),
   };
 }
 
@@ -62,9 +75,10 @@ export async function issueCode(
   provider: SignInProvider,
   profile: SsoProfile,
   request: RequestInfo,
+  directory: DirectoryPart | null = null,
 ): Promise<string> {
   const code = randomBytes(32).toString("base64url");
-  const presented = brokerProfile(provider, profile);
+  const presented = brokerProfile(provider, profile, directory);
   await db.prisma.$transaction(async (tx) => {
     await tx.ssoAuthorizationCode.create({
       data: {
@@ -170,4 +184,20 @@ export async function purgeExpiredBrokerGrants(db: Database): Promise<number> {
   const codes = await db.prisma.ssoAuthorizationCode.deleteMany({ where: { expiresAt: { lt: before } } });
   const tokens = await db.prisma.ssoAccessToken.deleteMany({ where: { expiresAt: { lt: before } } });
   return codes.count + tokens.count;
+}
+
+/**
+ * Ends what the broker handed out to these people (by email) for this tenant: codes not yet
+ * redeemed and access tokens, so /api/sso/token and /api/sso/profile refuse them at once. A
+ * deprovisioned directory user's (server/directories/lifecycle.ts), in the caller's transaction.
+ */
+export async function revokeBrokerGrantsOf(sql: SqlStatements, tenantId: string, emails: readonly string[]): Promise<number> {
+  if (emails.length === 0) return 0;
+  const [row] = await sql.query<{ n: number }>(
+    `WITH tokens AS (DELETE FROM sso_access_tokens WHERE tenant_id = $1::uuid AND profile->>'email' = ANY($2::text[]) RETURNING 1),
+          codes AS (DELETE FROM sso_authorization_codes WHERE tenant_id = $1::uuid AND profile->>'email' = ANY($2::text[]) AND consumed_at IS NULL RETURNING 1)
+     SELECT (SELECT count(*) FROM tokens)::int + (SELECT count(*) FROM codes)::int AS n`,
+    [tenantId, emails],
+  );
+  return row?.n ?? 0;
 }

@@ -37,7 +37,11 @@ export const BROKER_SCHEMAS: Json = {
       email: str("Lower-cased; always in one of the provider's domains."),
       first_name: { type: ["string", "null"] },
       last_name: { type: ["string", "null"] },
-      groups: { type: "array", items: { type: "string" } },
+      groups: {
+        type: "array",
+        items: { type: "string" },
+        description: "For a directory user of the tenant, the names of their directory groups; otherwise the IdP's groups claim.",
+      },
       idp_id: str("The person's id at the IdP, as the IdP sent it: OIDC `sub`, SAML NameID (as WorkOS's `idp_id`)."),
       issuer: str("Which IdP vouched: the OIDC issuer (`iss`), or the SAML Issuer / entity ID."),
       tenant_id: str("The tenant whose provider signed the person in: trust the profile for this tenant only.", { format: "uuid" }),
@@ -45,6 +49,9 @@ export const BROKER_SCHEMAS: Json = {
       provider_type: { type: "string", enum: ["saml", "oidc", "google_workspace", "azure_ad"] },
       protocol: { type: "string", enum: ["saml", "oidc"] },
       raw_attributes: { type: "object", additionalProperties: true, description: "Every claim or attribute received." },
+      directory_user_id: str("Present when the person is a user of one of the tenant's directories (Directory Sync): that user's id.", {
+        format: "uuid",
+      }),
     },
   },
   OAuthError: {

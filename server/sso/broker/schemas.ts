@@ -101,4 +101,6 @@ export interface BrokerProfile {
   provider_type: string;
   protocol: "oidc" | "saml";
   raw_attributes: Record<string, unknown>;
+  /** When the person is a directory user of the tenant (Directory Sync): their id; `groups` are then their directory groups. */
+  directory_user_id?: string;
 }

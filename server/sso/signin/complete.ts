@@ -18,6 +18,7 @@ import { storeTestResult } from "./pending.ts";
 import { issueCode } from "../broker/grants.ts";
 import { errorLocation } from "../broker/oauth.ts";
 import { domainOf } from "./providers.ts";
+import { directoryStandingOf, type DirectoryStanding } from "../../directories/standing.ts";
 import {
   SsoRefused,
   type CompleteSignIn,
@@ -65,11 +66,16 @@ export async function recordRefusal(
 export const completeSignIn: CompleteSignIn = async (db, pending, provider, outcome, request) => {
   const purpose = pending?.purpose ?? "console";
   let profile: SsoProfile;
+  let directory: DirectoryStanding | null = null;
   try {
     if (!outcome.ok) throw outcome.error;
     profile = outcome.profile;
-    if (purpose !== "test") assertMaySignIn(provider, pending, profile);
-    if (purpose === "console") await assertMayJoin(db, provider, profile);
+    if (purpose !== "test") {
+      assertMaySignIn(provider, pending, profile);
+      directory = await directoryStandingOf(db.sql, provider.tenantId, profile.email);
+      assertNotDeprovisioned(directory, profile);
+    }
+    if (purpose === "console") await assertMayJoin(db, provider, profile, directory);
   } catch (error) {
     const refusal = error instanceof SsoRefused ? error : new SsoRefused("invalid_response", "the sign-in could not be completed");
     const email = outcome.ok ? outcome.profile.email : null;
@@ -93,10 +99,11 @@ export const completeSignIn: CompleteSignIn = async (db, pending, provider, outc
   if (purpose === "broker") {
     // The OAuth broker: no user, no session; a one-time code for the application (server/sso/broker/).
     if (!pending?.broker) return { location: loginErrorPath("invalid_response"), session: null };
-    return { location: await issueCode(db, { ...pending, broker: pending.broker }, provider, profile, request), session: null };
+    const code = await issueCode(db, { ...pending, broker: pending.broker }, provider, profile, request, activeIn(directory));
+    return { location: code, session: null };
   }
   const session = await db.prisma.$transaction(async (tx) => {
-    const userId = await signInMember(tx, provider, profile, request);
+    const userId = await signInMember(tx, provider, profile, request, activeIn(directory)?.role ?? provider.defaultRole);
     const start = { userId, ssoTenantId: provider.tenantId, providerId: provider.id, request };
     return { userId, sessionId: await startSession(sqlIn(tx), start) };
   });
@@ -123,11 +130,27 @@ function assertMaySignIn(provider: SignInProvider, pending: PendingSignIn | null
   }
 }
 
+/** An inactive directory user of the tenant signs in nowhere in it, console or broker (issue 23). */
+function assertNotDeprovisioned(directory: DirectoryStanding | null, profile: SsoProfile) {
+  if (directory?.state === "deprovisioned") {
+    throw new SsoRefused("deprovisioned", `${profile.email} was deprovisioned by the tenant's directory`);
+  }
+}
+
+const activeIn = (directory: DirectoryStanding | null) => (directory?.state === "active" ? directory : null);
+
 /**
  * A console sign-in creates a membership only through a domain with auto-join on (verified: an
- * admin turned it on); anyone else must be a member already (invited, say).
+ * admin turned it on); anyone else must be a member already (invited, say). A directory user's
+ * membership is the directory's to give (server/directories/lifecycle.ts): one it gives no role
+ * may not join by signing in, whatever auto-join says.
  */
-async function assertMayJoin(db: Database, provider: SignInProvider, profile: SsoProfile) {
+async function assertMayJoin(db: Database, provider: SignInProvider, profile: SsoProfile, directory: DirectoryStanding | null) {
+  const fromDirectory = activeIn(directory);
+  if (fromDirectory?.role) return;
+  if (fromDirectory) {
+    throw new SsoRefused("not_a_member", `the tenant's directory gives ${profile.email} no console role`);
+  }
   const domain = domainOf(profile.email);
   if (domain && provider.domainAccess.get(domain)?.autoJoin) return;
   const [member] = await db.sql.query(
@@ -144,16 +167,23 @@ async function assertMayJoin(db: Database, provider: SignInProvider, profile: Ss
 
 /**
  * The user for the profile's email, created on first sign-in, and a membership in the provider's
- * tenant with its default role when there is none (an existing member keeps their role).
+ * tenant with `role` (the directory's for a directory user, else the provider's default role)
+ * when there is none (an existing member keeps their role).
  */
-async function signInMember(tx: Tx, provider: SignInProvider, profile: SsoProfile, request: RequestInfo): Promise<string> {
+async function signInMember(
+  tx: Tx,
+  provider: SignInProvider,
+  profile: SsoProfile,
+  request: RequestInfo,
+  role: TenantRole,
+): Promise<string> {
   const name = [profile.first_name, profile.last_name].filter(Boolean).join(" ") || null;
   // Two first sign-ins at once: one creates, the other finds it.
   await tx.$executeRaw`INSERT INTO users (email, name) VALUES (${profile.email}, ${name}) ON CONFLICT (email) DO NOTHING`;
   const user = await tx.user.findUniqueOrThrow({ where: { email: profile.email } });
   const actor: EventActor = { id: user.id, email: user.email, ip: request.ip, userAgent: request.userAgent };
   const joined = await tx.$queryRaw<{ role: TenantRole }[]>`
-    INSERT INTO memberships (tenant_id, user_id, role) VALUES (${provider.tenantId}::uuid, ${user.id}::uuid, ${provider.defaultRole})
+    INSERT INTO memberships (tenant_id, user_id, role) VALUES (${provider.tenantId}::uuid, ${user.id}::uuid, ${role})
     ON CONFLICT (tenant_id, user_id) DO NOTHING RETURNING role`;
   const target = { type: "user", id: user.id, name: user.email };
   if (joined.length) {
@@ -161,7 +191,7 @@ async function signInMember(tx: Tx, provider: SignInProvider, profile: SsoProfil
       type: "user.created",
       tenantId: provider.tenantId,
       target,
-      details: { email: user.email, role: provider.defaultRole, method: "sso", provider_id: provider.id },
+      details: { email: user.email, role, method: "sso", provider_id: provider.id },
     });
   }
   await emitEvent(sqlIn(tx), actor, {

@@ -68,6 +68,7 @@ export const REFUSAL_REASONS = [
   "domain_mismatch", // the email's domain is not one of the provider's domains
   "domain_not_verified", // the email's domain is the provider's, but not (or no longer) a verified domain of its tenant
   "not_a_member", // the person is not a member of the tenant, and the email's domain does not auto-join
+  "deprovisioned", // the person is an inactive (deprovisioned) directory user of the tenant (Directory Sync)
   "different_user", // step-up: the IdP vouched for someone other than the console session's user
   "not_reauthenticated", // step-up: the IdP reused an earlier sign-in (auth_time / AuthnInstant before the step-up began, or no AuthnInstant)
 ] as const;
