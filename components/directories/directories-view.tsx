@@ -20,7 +20,7 @@ import { KeyIcon, PlusIcon, TrashIcon } from "../icons";
 import { DirectoryIcon } from "./icon";
 import { providerLabel } from "./provider-steps";
 import { DIRECTORIES_PAGE_SIZE, directoriesInput } from "./queries";
-import { LastRequest } from "./status";
+import { counted, LastRequest } from "./status";
 import type { Directory } from "./types";
 import { useDirectoryActions, type DirectoryActions } from "./use-directory-actions";
 
@@ -57,7 +57,7 @@ function DirectoryRow({
         </Link>
         <p className="text-xs text-slate-600">{providerLabel(directory.provider)}</p>
         <p className="text-xs text-slate-600 sm:hidden">
-          {directory.user_count} users · {directory.group_count} groups
+          {counted(directory.user_count, "user")} · {counted(directory.group_count, "group")}
         </p>
       </Td>
       <Td className="hidden tabular-nums sm:table-cell">{directory.user_count}</Td>

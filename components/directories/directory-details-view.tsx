@@ -24,7 +24,7 @@ import { RequestsSection } from "./requests-section";
 import { RoleMappingsEditor } from "./role-mappings-editor";
 import { SectionTabs } from "./section-tabs";
 import { PasteValue, SetupSteps } from "./setup-steps";
-import { LastRequest } from "./status";
+import { counted, LastRequest } from "./status";
 import type { Directory } from "./types";
 import { useDirectoryActions } from "./use-directory-actions";
 import { UsersSection } from "./users-section";
@@ -213,7 +213,7 @@ export function DirectoryDetailsView({ tenantId, directoryId, tab }: { tenantId:
               </Item>
               <Item term="Users and groups">
                 <span data-testid="directory-counts">
-                  {directory.user_count} users · {directory.group_count} groups
+                  {counted(directory.user_count, "user")} · {counted(directory.group_count, "group")}
                 </span>
               </Item>
               <Item term="Token">

@@ -154,59 +154,63 @@ export function RoleMappingsEditor({
           <ol className="space-y-3" data-testid="role-mappings">
             {rows.map((row, i) => (
               <li key={row.key} data-testid="role-mapping" className="space-y-1">
-                <div className="flex flex-wrap items-center gap-2 sm:flex-nowrap">
-                  <span className="w-5 shrink-0 text-right text-xs text-slate-500 tabular-nums" aria-hidden="true">
+                <div className="flex items-start gap-2">
+                  <span className="w-5 shrink-0 pt-2 text-right text-xs text-slate-500 tabular-nums" aria-hidden="true">
                     {i + 1}.
                   </span>
-                  <label htmlFor={`mapping-group-${row.key}`} className="sr-only">
-                    Group of row {i + 1}
-                  </label>
-                  <Input
-                    id={`mapping-group-${row.key}`}
-                    list="directory-group-names"
-                    autoComplete="off"
-                    placeholder="Group name or IdP id"
-                    value={row.group}
-                    aria-invalid={rowErrors[i] ? true : undefined}
-                    aria-describedby={rowErrors[i] ? `mapping-error-${row.key}` : undefined}
-                    onChange={(event) => change(rows.map((r) => (r.key === row.key ? { ...r, group: event.target.value } : r)))}
-                    className="min-w-0 flex-1 basis-48"
-                  />
-                  <label htmlFor={`mapping-role-${row.key}`} className="sr-only">
-                    Role of row {i + 1}
-                  </label>
-                  <Select
-                    id={`mapping-role-${row.key}`}
-                    value={row.role}
-                    onChange={(event) =>
-                      change(rows.map((r) => (r.key === row.key ? { ...r, role: event.target.value as DirectoryRole } : r)))
-                    }
-                    className="w-28 shrink-0"
-                  >
-                    <option value="viewer">Viewer</option>
-                    <option value="admin">Admin</option>
-                  </Select>
-                  <div className="flex shrink-0 gap-0.5">
-                    <Button variant="ghost" size="sm" disabled={i === 0} onClick={() => move(i, -1)} aria-label={`Move row ${i + 1} up`}>
-                      <ChevronDownIcon className="size-4 rotate-180" />
-                    </Button>
-                    <Button
-                      variant="ghost"
-                      size="sm"
-                      disabled={i === rows.length - 1}
-                      onClick={() => move(i, 1)}
-                      aria-label={`Move row ${i + 1} down`}
-                    >
-                      <ChevronDownIcon className="size-4" />
-                    </Button>
-                    <Button
-                      variant="ghost"
-                      size="sm"
-                      onClick={() => change(rows.filter((r) => r.key !== row.key))}
-                      aria-label={`Remove row ${i + 1}`}
-                    >
-                      <TrashIcon className="size-4" />
-                    </Button>
+                  <div className="grid min-w-0 flex-1 grid-cols-[minmax(0,1fr)_auto] items-center gap-2 sm:grid-cols-[minmax(0,1fr)_7rem_auto]">
+                    <div className="col-span-2 min-w-0 sm:col-span-1">
+                      <label htmlFor={`mapping-group-${row.key}`} className="sr-only">
+                        Group of row {i + 1}
+                      </label>
+                      <Input
+                        id={`mapping-group-${row.key}`}
+                        list="directory-group-names"
+                        autoComplete="off"
+                        placeholder="Group name or IdP id"
+                        value={row.group}
+                        aria-invalid={rowErrors[i] ? true : undefined}
+                        aria-describedby={rowErrors[i] ? `mapping-error-${row.key}` : undefined}
+                        onChange={(event) => change(rows.map((r) => (r.key === row.key ? { ...r, group: event.target.value } : r)))}
+                      />
+                    </div>
+                    <div>
+                      <label htmlFor={`mapping-role-${row.key}`} className="sr-only">
+                        Role of row {i + 1}
+                      </label>
+                      <Select
+                        id={`mapping-role-${row.key}`}
+                        value={row.role}
+                        onChange={(event) =>
+                          change(rows.map((r) => (r.key === row.key ? { ...r, role: event.target.value as DirectoryRole } : r)))
+                        }
+                      >
+                        <option value="viewer">Viewer</option>
+                        <option value="admin">Admin</option>
+                      </Select>
+                    </div>
+                    <div className="flex gap-0.5">
+                      <Button variant="ghost" size="sm" disabled={i === 0} onClick={() => move(i, -1)} aria-label={`Move row ${i + 1} up`}>
+                        <ChevronDownIcon className="size-4 rotate-180" />
+                      </Button>
+                      <Button
+                        variant="ghost"
+                        size="sm"
+                        disabled={i === rows.length - 1}
+                        onClick={() => move(i, 1)}
+                        aria-label={`Move row ${i + 1} down`}
+                      >
+                        <ChevronDownIcon className="size-4" />
+                      </Button>
+                      <Button
+                        variant="ghost"
+                        size="sm"
+                        onClick={() => change(rows.filter((r) => r.key !== row.key))}
+                        aria-label={`Remove row ${i + 1}`}
+                      >
+                        <TrashIcon className="size-4" />
+                      </Button>
+                    </div>
                   </div>
                 </div>
                 {rowErrors[i] ? (

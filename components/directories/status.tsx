@@ -2,6 +2,11 @@ import { Badge } from "../ui/badge";
 import { RelativeTime } from "../ui/relative-time";
 import type { DirectoryUser, ScimRequestEntry } from "./types";
 
+/** "1 user", "2 users". */
+export function counted(n: number, noun: string): string {
+  return `${n} ${noun}${n === 1 ? "" : "s"}`;
+}
+
 /** When the IdP last called, or that it never has (the first thing to check when nothing syncs). */
 export function LastRequest({ at }: { at: string | null }) {
   if (!at) return <span className="text-slate-600">No requests yet</span>;
