@@ -24,6 +24,7 @@ const FEATURES: Feature[] = [
   { name: "auth", subscribers: [endSessionsOnEvents], jobs: async () => (await import("../auth/jobs.ts")).authJobs },
   { name: "sso", jobs: async () => (await import("../sso/jobs.ts")).ssoJobs },
   { name: "domains", jobs: async () => (await import("../domains/jobs.ts")).domainJobs },
+  { name: "directories", jobs: async () => (await import("../directories/jobs.ts")).directoryJobs },
   { name: "audit", jobs: async () => (await import("../audit/jobs.ts")).auditJobs },
   { name: "webhooks", subscribers: [enqueueDeliveries], jobs: async () => (await import("../webhooks/jobs.ts")).webhookJobs },
 ];

@@ -13,6 +13,7 @@ import { auditRouter } from "../audit/router.ts";
 import { invitationsRouter } from "../invitations/router.ts";
 import { domainsRouter } from "../domains/router.ts";
 import { setupLinksRouter } from "../setup-links/router.ts";
+import { directoriesRouter } from "../directories/router.ts";
 import { setupRouter } from "../setup-links/guided-router.ts";
 
 export const appRouter = router({
@@ -32,6 +33,7 @@ export const appRouter = router({
   invitations: invitationsRouter,
   domains: domainsRouter,
   setupLinks: setupLinksRouter,
+  directories: directoriesRouter,
   // The guided setup of a setup link (console only, /api/setup/trpc).
   setup: setupRouter,
 });

@@ -185,3 +185,13 @@ export const ScimRequestEntry = z
   })
   .meta({ id: "ScimRequest" });
 export type ScimRequestEntry = z.infer<typeof ScimRequestEntry>;
+
+export const ListScimRequestsInput = PageQuery.extend({
+  ...DirectoryPath,
+  failed: z
+    .enum(["true", "false"], { error: "must be true or false" })
+    .optional()
+    .meta({ description: "`true`: only the requests answered with an error (status 400 or above); `false`: only the others." }),
+});
+export type ListScimRequestsInput = z.infer<typeof ListScimRequestsInput>;
+export const ScimRequestPage = pageOf(ScimRequestEntry).meta({ id: "ScimRequestPage" });

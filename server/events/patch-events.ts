@@ -1,7 +1,7 @@
 /**
  * What a PATCH on a resource that can be switched on and off records: `<kind>.updated` with the
- * fields it changed, and `<kind>.enabled`/`.disabled` when `enabled` flips. SSO providers and
- * webhooks both use it, so their events have the same shape.
+ * fields it changed, and `<kind>.enabled`/`.disabled` when `enabled` flips. SSO providers,
+ * webhooks and directories use it, so their events have the same shape.
  */
 import type { EventInput, EventTarget } from "./emit.ts";
 
@@ -36,7 +36,10 @@ export function flips(enabled: Patch["enabled"]): boolean {
 }
 
 /** The events of a PATCH, in order (`.updated` first); none when it changes nothing. */
-export function patchEvents(kind: "sso_provider" | "webhook", { tenantId, target, label, changes, enabled }: Patch): EventInput[] {
+export function patchEvents(
+  kind: "sso_provider" | "webhook" | "directory",
+  { tenantId, target, label, changes, enabled }: Patch,
+): EventInput[] {
   const events: EventInput[] = [];
   if (Object.keys(changes).length) events.push({ type: `${kind}.updated`, tenantId, target, details: { ...label, changes } });
   if (flips(enabled)) {

@@ -28,6 +28,9 @@ interface World {
   webhookId: string;
   deliveryId: string;
   domainId: string;
+  directoryId: string;
+  directoryUserId: string;
+  directoryGroupId: string;
   viewerId: string;
   adminEmail: string;
   adminTokenId: string;
@@ -222,6 +225,37 @@ const EXAMPLES: Record<string, Example> = {
   "DELETE /tenants/{tenant_id}/setup-links/{setup_link_id}": {
     request: (w) => ({ path: `/tenants/${w.tenantA.id}/setup-links/${UNKNOWN_ID}` }),
   },
+  "GET /tenants/{tenant_id}/directories": { request: (w) => ({ path: `/tenants/${w.tenantA.id}/directories` }) },
+  "POST /tenants/{tenant_id}/directories": {
+    request: (w) => ({ path: `/tenants/${w.tenantA.id}/directories`, body: { name: "Matrix directory" } }),
+  },
+  "GET /tenants/{tenant_id}/directories/{directory_id}": {
+    request: (w) => ({ path: `/tenants/${w.tenantA.id}/directories/${w.directoryId}` }),
+  },
+  "PATCH /tenants/{tenant_id}/directories/{directory_id}": {
+    request: (w) => ({ path: `/tenants/${w.tenantA.id}/directories/${w.directoryId}`, body: { name: "Renamed" } }),
+  },
+  "DELETE /tenants/{tenant_id}/directories/{directory_id}": {
+    request: (w) => ({ path: `/tenants/${w.tenantA.id}/directories/${w.directoryId}` }),
+  },
+  "POST /tenants/{tenant_id}/directories/{directory_id}/rotate-token": {
+    request: (w) => ({ path: `/tenants/${w.tenantA.id}/directories/${w.directoryId}/rotate-token` }),
+  },
+  "GET /tenants/{tenant_id}/directories/{directory_id}/users": {
+    request: (w) => ({ path: `/tenants/${w.tenantA.id}/directories/${w.directoryId}/users` }),
+  },
+  "GET /tenants/{tenant_id}/directories/{directory_id}/users/{directory_user_id}": {
+    request: (w) => ({ path: `/tenants/${w.tenantA.id}/directories/${w.directoryId}/users/${w.directoryUserId}` }),
+  },
+  "GET /tenants/{tenant_id}/directories/{directory_id}/groups": {
+    request: (w) => ({ path: `/tenants/${w.tenantA.id}/directories/${w.directoryId}/groups` }),
+  },
+  "GET /tenants/{tenant_id}/directories/{directory_id}/groups/{directory_group_id}": {
+    request: (w) => ({ path: `/tenants/${w.tenantA.id}/directories/${w.directoryId}/groups/${w.directoryGroupId}` }),
+  },
+  "GET /tenants/{tenant_id}/directories/{directory_id}/requests": {
+    request: (w) => ({ path: `/tenants/${w.tenantA.id}/directories/${w.directoryId}/requests` }),
+  },
 };
 
 const operations = Object.values(appRouter._def.procedures as unknown as Record<string, { _def: { meta?: Meta } }>)
@@ -310,9 +344,26 @@ beforeAll(async () => {
   const domain = await prisma.domain.create({
     data: { tenantId: a.tenant.id, domain: "alpha-matrix.example.com", verificationValue: "control-plane-verification=matrix" },
   });
+  const directory = await prisma.directory.create({
+    data: { tenantId: a.tenant.id, name: "Alpha directory", tokenHash: "1".repeat(64), tokenHint: "1111" },
+  });
+  const directoryUser = await prisma.directoryUser.create({
+    data: {
+      directoryId: directory.id,
+      tenantId: a.tenant.id,
+      userName: "matrix@alpha.example",
+      resource: { userName: "matrix@alpha.example" },
+    },
+  });
+  const directoryGroup = await prisma.directoryGroup.create({
+    data: { directoryId: directory.id, tenantId: a.tenant.id, displayName: "Matrix group", resource: { displayName: "Matrix group" } },
+  });
   world = {
     tenantA: a.tenant,
     domainId: domain.id,
+    directoryId: directory.id,
+    directoryUserId: directoryUser.id,
+    directoryGroupId: directoryGroup.id,
     webhookId: webhook.id,
     deliveryId: delivery.id,
     providerId: provider.id,
