@@ -74,19 +74,19 @@ const test = base.extend<{ directoriesApi: DirectoriesApi; directoriesPage: Dire
   directoriesPage: async ({ page }, provide) => provide(new DirectoriesPage(page)),
 });
 
-/** Desktop, phone and dark screenshots, when E2E_SCREENSHOTS names a directory. */
+/** Desktop and phone screenshots, light then dark, when E2E_SCREENSHOTS names a directory. */
 async function shoot(page: Page, name: string) {
   const dir = process.env.E2E_SCREENSHOTS;
   if (!dir) return;
   const size = page.viewportSize();
   await page.screenshot({ path: `${dir}/directories-${name}-desktop.png`, fullPage: true });
-  await page.emulateMedia({ colorScheme: "dark" });
-  await page.screenshot({ path: `${dir}/directories-${name}-dark.png`, fullPage: true });
   await page.setViewportSize({ width: 390, height: 844 });
-  await page.screenshot({ path: `${dir}/directories-${name}-phone-dark.png`, fullPage: true });
-  await page.emulateMedia({ colorScheme: "light" });
   await page.screenshot({ path: `${dir}/directories-${name}-phone.png`, fullPage: true });
+  await page.emulateMedia({ colorScheme: "dark" });
+  await page.screenshot({ path: `${dir}/directories-${name}-phone-dark.png`, fullPage: true });
   if (size) await page.setViewportSize(size);
+  await page.screenshot({ path: `${dir}/directories-${name}-dark.png`, fullPage: true });
+  await page.emulateMedia({ colorScheme: "light" });
 }
 
 test("an admin creates a directory, copies its SCIM URL and token once, maps groups to roles, disables, rotates and deletes it", async ({

@@ -64,7 +64,7 @@ export function scimRequestsInput(tenantId: string, directoryId: string, failed:
     tenant_id: tenantId,
     directory_id: directoryId,
     page_size: SCIM_REQUESTS_PAGE_SIZE,
-    ...(failed ? { failed: true } : {}),
+    ...(failed ? { failed: "true" as const } : {}),
     ...(cursor ? { cursor } : {}),
   };
 }
