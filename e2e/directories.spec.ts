@@ -259,6 +259,11 @@ test("people a SCIM client pushes show up as users, groups and sync activity; a 
   await page.getByRole("searchbox", { name: "Search users" }).fill("lovelace");
   await expect(page.getByTestId("directory-user-row")).toHaveCount(1);
   await expect(directories.userRow(ada)).toBeVisible();
+  await page.getByRole("searchbox", { name: "Search users" }).fill("nobody by that name");
+  await expect(page.getByRole("heading", { name: "No users match" })).toBeVisible();
+  await page.getByRole("button", { name: "Clear filters" }).click();
+  await expect(page.getByTestId("directory-user-row")).toHaveCount(2);
+  await expect(page.getByRole("searchbox", { name: "Search users" })).toHaveValue("");
 
   // Ada's page: her group, role from the mapping, emails and attributes.
   await directories.userRow(ada).getByRole("link").click();

@@ -1,6 +1,6 @@
 "use client";
 
-import { useState } from "react";
+import { useRef, useState } from "react";
 import Link from "next/link";
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import { useQuery } from "@tanstack/react-query";
@@ -75,7 +75,12 @@ export function UsersSection({ tenantId, directory }: { tenantId: string; direct
   const router = useRouter();
   const pathname = usePathname();
   const params = useSearchParams();
-  const filters = userFiltersOf(params);
+  // The filters start from the URL and are mirrored into it; the state (not the URL, which
+  // router.replace updates a moment later) is what the next change builds on.
+  const [filters, setFilterState] = useState(() => userFiltersOf(params));
+  const latest = useRef(filters);
+  // Bumped by "Clear filters": the search box starts over with an empty text.
+  const [cleared, setCleared] = useState(0);
   const [position, setPosition] = useState<TablePosition>(FIRST_PAGE);
   const query = useQuery({
     ...trpc.directories.listUsers.queryOptions(directoryUsersInput(tenantId, directory.id, filters, position.cursor)),
@@ -87,12 +92,14 @@ export function UsersSection({ tenantId, directory }: { tenantId: string; direct
   });
 
   const setFilters = (next: Partial<UserFilters>) => {
-    const merged = { ...filters, ...next };
+    const merged = { ...latest.current, ...next };
+    latest.current = merged;
+    setFilterState(merged);
+    setPosition(FIRST_PAGE);
     const query = new URLSearchParams({ tab: "users" });
     if (merged.search) query.set("search", merged.search);
     if (merged.state) query.set("state", merged.state);
     if (merged.group) query.set("group", merged.group);
-    setPosition(FIRST_PAGE);
     router.replace(consoleUrl.withQuery(pathname, query), { scroll: false });
   };
   const filtered = Boolean(filters.search || filters.state || filters.group);
@@ -107,6 +114,7 @@ export function UsersSection({ tenantId, directory }: { tenantId: string; direct
       />
       <div className="flex flex-col gap-3 border-b border-slate-200 px-4 py-3 sm:flex-row sm:flex-wrap sm:items-center sm:px-6">
         <SearchBox
+          key={cleared}
           id="directory-user-search"
           label="Search users"
           placeholder="Search name, user name or email"
@@ -155,7 +163,13 @@ export function UsersSection({ tenantId, directory }: { tenantId: string; direct
               title="No users match"
               description="Try another search, or clear the filters."
               action={
-                <Button variant="secondary" onClick={() => setFilters({ search: "", state: "", group: "" })}>
+                <Button
+                  variant="secondary"
+                  onClick={() => {
+                    setFilters({ search: "", state: "", group: "" });
+                    setCleared((n) => n + 1);
+                  }}
+                >
                   Clear filters
                 </Button>
               }
