@@ -271,7 +271,7 @@ test("people a SCIM client pushes show up as users, groups and sync activity; a 
   await expect(page.getByTestId("user-groups")).toHaveText("Engineering");
   await expect(page.getByTestId("custom-attributes")).toContainText('"department": "Analytical Engines"');
   await expect(page.getByTestId("raw-attributes")).toContainText(ada);
-  await expect(page.getByText("00u-ada")).toBeVisible();
+  await expect(page.getByText("00u-ada", { exact: true })).toBeVisible();
   await expectNoSeriousA11yViolations(page);
   await shoot(page, "user");
 

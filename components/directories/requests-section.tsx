@@ -47,7 +47,8 @@ function RequestRow({ entry }: { entry: ScimRequestEntry }) {
         </p>
         <p className="text-xs whitespace-normal text-slate-600">
           {entry.summary}
-          {entry.scim_type ? <span className="font-mono"> ({entry.scim_type})</span> : null}
+          {/* The SCIM error type, unless the summary names it already. */}
+          {entry.scim_type && !entry.summary.includes(entry.scim_type) ? <span className="font-mono"> ({entry.scim_type})</span> : null}
         </p>
       </Td>
       <Td className="align-top">
