@@ -51,7 +51,7 @@ export function BackLink({ href, children }: { href: string; children: ReactNode
 }
 
 /** Where the IdP's requests go, and its steps; the token itself was shown once, so only its hint is here. */
-function SetupCard({ directory }: { directory: Directory }) {
+function SetupCard({ directory, canWrite }: { directory: Directory; canWrite: boolean }) {
   const guide = PROVIDER_STEPS[directory.provider];
   return (
     <Card aria-labelledby="setup-title">
@@ -72,8 +72,8 @@ function SetupCard({ directory }: { directory: Directory }) {
               <PasteValue label={guide.labels.url} value={directory.scim_base_url} testId="scim-base-url" />
               <p className="text-slate-600">
                 {guide.labels.token}: the token shown when the directory was created (ends in{" "}
-                <code className="font-mono text-xs text-slate-800">{directory.token_hint}</code>). Lost it? Rotate the token to get a new
-                one.
+                <code className="font-mono text-xs text-slate-800">{directory.token_hint}</code>).
+                {canWrite ? " Lost it? Rotate the token to get a new one." : null}
               </p>
             </div>
           }
@@ -107,7 +107,7 @@ function Overview({
         groupNames={groups.data?.results.map((group) => group.name) ?? []}
         onSave={onSave}
       />
-      <SetupCard directory={directory} />
+      <SetupCard directory={directory} canWrite={canWrite} />
     </div>
   );
 }

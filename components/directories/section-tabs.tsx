@@ -22,7 +22,7 @@ export function SectionTabs({
   const tabs: DirectoryTab[] = ["overview", "users", "groups", "activity"];
   return (
     <nav aria-label="Directory sections" className="-mx-4 overflow-x-auto px-4 [scrollbar-width:none] sm:mx-0 sm:px-0">
-      <ul className="flex gap-1 rounded-lg bg-slate-100 p-1 sm:inline-flex">
+      <ul className="flex w-max gap-1 rounded-lg bg-slate-100 p-1">
         {tabs.map((tab) => {
           const current = tab === active;
           const count = tab === "users" ? counts.users : tab === "groups" ? counts.groups : null;
