@@ -5,6 +5,7 @@
 
 const tenant = (tenantId: string) => `/tenants/${tenantId}`;
 const webhook = (tenantId: string, webhookId: string) => `${tenant(tenantId)}/webhooks/${webhookId}`;
+const directory = (tenantId: string, directoryId: string) => `${tenant(tenantId)}/directories/${directoryId}`;
 
 /** `path?query`, or `path` alone when the query is empty. */
 function withQuery(path: string, query: URLSearchParams | string | undefined): string {
@@ -41,6 +42,11 @@ export const consoleUrl = {
   /** The webhook's page, scrolled to its deliveries with this one opened. */
   delivery: (tenantId: string, webhookId: string, deliveryId: string) =>
     `${webhook(tenantId, webhookId)}?delivery=${encodeURIComponent(deliveryId)}#deliveries`,
+  directories: (tenantId: string) => `${tenant(tenantId)}/directories`,
+  /** A directory's page, on one of its sections (`?tab=users`, with the users list's filters). */
+  directory: (tenantId: string, directoryId: string, query?: URLSearchParams | string) =>
+    withQuery(directory(tenantId, directoryId), query),
+  directoryUser: (tenantId: string, directoryId: string, userId: string) => `${directory(tenantId, directoryId)}/users/${userId}`,
   /** The audit export download (a console route handler, not a page). */
   auditExport: (tenantId: string, query: URLSearchParams) => `/api/console/tenants/${encodeURIComponent(tenantId)}/audit/export?${query}`,
   /** `pathname` with a new query string (none when empty): the same page, other parameters. */

@@ -21,6 +21,7 @@ export const TENANT_TABS: TenantTab[] = [
   { label: "Domains", segment: "domains" },
   { label: "Audit log", segment: "audit" },
   { label: "Webhooks", segment: "webhooks" },
+  { label: "Directory Sync", segment: "directories" },
 ];
 
 export function tenantTabHref(tenantId: string, tab: TenantTab): string {
