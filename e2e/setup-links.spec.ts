@@ -2,7 +2,8 @@
  * Setup links in the browser: a tenant admin makes an `sso` link in the console (step-up, the URL
  * shown once); the customer's IT admin, with no account, opens it in a fresh browser, picks Okta,
  * uploads Okta's metadata file, runs Test sign-in against the local SAML IdP and enables the
- * provider. Okta's published metadata (../shared/fixtures/idp/saml-okta.xml, read in place) is
+ * provider; a domain_verification link at phone width; a directory_sync link until the first user
+ * arrives. Okta's published metadata (../shared/fixtures/idp/saml-okta.xml, read in place) is
  * uploaded with its SSO endpoint and signing certificate pointed at the test IdP, which signs as
  * Okta's entity ID: the real document's shape, an IdP the test can reach.
  */
@@ -145,5 +146,50 @@ test("a domain_verification link shows the TXT record to publish and what Verify
   await record.getByRole("button", { name: "Verify" }).click();
   await expect(record.getByTestId("setup-domain-error")).toBeVisible();
   if (SHOTS) await it.screenshot({ path: `${SHOTS}/setup-domain-phone.png`, fullPage: true });
+  await context.close();
+});
+
+test("a directory_sync link: the IT admin picks Entra ID, copies the SCIM URL and token, and sees the first user arrive", async ({
+  browser,
+  people,
+  request,
+}) => {
+  const { tenant } = await people.tenantWith("admin", "Directory link");
+  const auth = { Authorization: `Bearer ${OPERATOR_TOKEN}` };
+  const stepUp = await request.post("/api/v1/auth/step-up", { headers: auth, data: { password: OPERATOR_PASSWORD } });
+  expect(stepUp.status(), await stepUp.text()).toBe(200);
+  const link = await request.post(`/api/v1/tenants/${tenant.id}/setup-links`, { headers: auth, data: { intent: "directory_sync" } });
+  expect(link.status(), await link.text()).toBe(201);
+  const { url } = (await link.json()) as { url: string };
+
+  const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
+  const it = await context.newPage();
+  await it.goto(new URL(url).pathname);
+  await expect(it.getByRole("heading", { level: 1, name: "Connect your directory" })).toBeVisible();
+  await it.getByRole("group", { name: "Identity providers" }).getByRole("button", { name: "Microsoft Entra ID" }).click();
+  await expect(it.getByText("Tenant URL", { exact: true })).toBeVisible();
+  const scimUrl = (await it.getByTestId("setup-scim-url").textContent())!;
+  const token = (await it.getByTestId("setup-scim-token").textContent())!;
+  expect(scimUrl).toMatch(/\/api\/scim\/v2\/[0-9a-f-]{36}$/);
+  expect(token).toMatch(/^scim_/);
+  await expect(it.getByTestId("setup-directory-status")).toContainText("Waiting for the first request from Microsoft Entra ID");
+  if (SHOTS) await it.screenshot({ path: `${SHOTS}/setup-directory-waiting-phone.png`, fullPage: true });
+
+  // Entra ID's first push, as its provisioning service sends it.
+  const pushed = await request.post(`${new URL(scimUrl).pathname}/Users`, {
+    headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/scim+json" },
+    data: {
+      schemas: ["urn:ietf:params:scim:schemas:core:2.0:User", "urn:ietf:params:scim:schemas:extension:enterprise:2.0:User"],
+      externalId: "0a1b2c3d",
+      userName: `grace-${randomUUID().slice(0, 8)}@corp.example`,
+      active: true,
+      name: { givenName: "Grace", familyName: "Hopper" },
+      emails: [{ primary: true, type: "work", value: "grace@corp.example" }],
+    },
+  });
+  expect(pushed.status(), await pushed.text()).toBe(201);
+  await expect(it.getByText("1 user and 0 groups received")).toBeVisible();
+  await expect(it.getByTestId("step-directory-status")).toHaveAttribute("data-state", "done");
+  if (SHOTS) await it.screenshot({ path: `${SHOTS}/setup-directory-received-phone.png`, fullPage: true });
   await context.close();
 });

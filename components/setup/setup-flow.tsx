@@ -6,6 +6,7 @@ import { Alert } from "../ui/alert";
 import { Skeleton } from "../ui/skeleton";
 import { SsoSetup } from "./sso-setup";
 import { DomainSetup } from "./domain-setup";
+import { DirectorySetup } from "./directory-setup";
 
 const TITLES = {
   sso: "Set up single sign-on",
@@ -37,6 +38,7 @@ export function SetupFlow() {
         </p>
       </header>
       {data.sso ? <SsoSetup state={data.sso} /> : null}
+      {data.directory ? <DirectorySetup initial={data.directory.directory} /> : null}
       {data.intent === "domain_verification" ? <DomainSetup /> : null}
     </div>
   );

@@ -8,7 +8,15 @@ import { setupProcedure } from "../trpc/procedures.ts";
 import { serviceContext, type Context } from "../trpc/context.ts";
 import type { Principal, SetupLinkGrant } from "../auth/principal.ts";
 import { createDomain, listDomains, presentDomain, verifyDomain } from "../domains/service.ts";
-import { AddDomainInput, ChooseIdpInput, EnableSsoInput, SaveIdpInput, VerifyDomainStepInput } from "./schemas.ts";
+import {
+  AddDomainInput,
+  ChooseIdpInput,
+  CreateSetupDirectoryInput,
+  EnableSsoInput,
+  SaveIdpInput,
+  VerifyDomainStepInput,
+} from "./schemas.ts";
+import { createSetupDirectory, directoryState, rotateSetupDirectoryToken } from "./flow-directory.ts";
 import { chooseIdp, enableSetupProvider, lastSetupTest, refreshIdp, saveIdp, ssoState, startSetupTest } from "./flow-sso.ts";
 
 type SetupCtx = Context & { principal: Principal; tenant: { id: string } };
@@ -28,6 +36,7 @@ export const setupRouter = router({
       link_expires_at: row.expiresAt.toISOString(),
       session_expires_at: link.sessionExpiresAt.toISOString(),
       sso: link.intent === "sso" ? await ssoState(service(ctx), link) : null,
+      directory: link.intent === "directory_sync" ? await directoryState(service(ctx), link) : null,
     };
   }),
 
@@ -44,6 +53,15 @@ export const setupRouter = router({
     enable: setupProcedure("sso")
       .input(EnableSsoInput)
       .mutation(({ ctx, input }) => enableSetupProvider(service(ctx), grant(ctx), input.domains)),
+  }),
+
+  directory: router({
+    /** Polled by the live status ("waiting for the first request" / "N users received"). */
+    state: setupProcedure("directory_sync").query(({ ctx }) => directoryState(service(ctx), grant(ctx))),
+    create: setupProcedure("directory_sync")
+      .input(CreateSetupDirectoryInput)
+      .mutation(({ ctx, input }) => createSetupDirectory(service(ctx), grant(ctx), input.provider)),
+    rotateToken: setupProcedure("directory_sync").mutation(({ ctx }) => rotateSetupDirectoryToken(service(ctx), grant(ctx))),
   }),
 
   domains: router({

@@ -3,6 +3,7 @@ import { pageOf, PageQuery } from "../contract/page-query.ts";
 import { SETUP_INTENTS } from "../auth/principal.ts";
 import { CreateSsoInput, UpdateSsoInput } from "../sso/schemas.ts";
 import { DomainName } from "../domains/schemas.ts";
+import { DIRECTORY_PROVIDERS } from "../directories/schemas.ts";
 
 export { SETUP_INTENTS };
 
@@ -35,6 +36,10 @@ export const SetupLink = z
       .uuid()
       .nullable()
       .meta({ description: "`sso`: the provider the link works on (given for an existing one; set once the IT admin picks their IdP)." }),
+    directory_id: z
+      .uuid()
+      .nullable()
+      .meta({ description: "`directory_sync`: the directory the link works on (given for an existing one; set once the IT admin creates it)." }),
     expires_at: z.iso.datetime().meta({ description: "The link must be opened before this; a session started from it lasts 4 hours." }),
     created_by: z.uuid().nullable().meta({ description: "The user who made the link (named on everything done through it)." }),
     created_by_email: z.string().nullable(),
@@ -70,10 +75,20 @@ export const CreateSetupLinkInput = z
       .max(100)
       .optional()
       .meta({ description: "`sso` only: an existing provider of the tenant; the link opens at its certificate (metadata) update." }),
+    directory_id: z
+      .string({ error: "must be a string" })
+      .max(100)
+      .optional()
+      .meta({
+        description:
+          "`directory_sync` only: an existing directory of the tenant; the link opens at its connection step (where a new token can be made).",
+      }),
   })
   .superRefine((input, ctx) => {
     if (input.sso_provider_id !== undefined && input.intent !== "sso")
       ctx.addIssue({ code: "custom", path: ["sso_provider_id"], message: "is only for intent sso" });
+    if (input.directory_id !== undefined && input.intent !== "directory_sync")
+      ctx.addIssue({ code: "custom", path: ["directory_id"], message: "is only for intent directory_sync" });
   })
   .meta({ id: "CreateSetupLinkRequest" });
 export type CreateSetupLinkInput = z.infer<typeof CreateSetupLinkInput>;
@@ -128,3 +143,8 @@ export const TestResultInput = z.strictObject({ request_id: z.string().max(100) 
 
 export const AddDomainInput = z.strictObject({ domain: DomainName });
 export const VerifyDomainStepInput = z.strictObject({ domain_id: z.string().max(100) });
+
+/** The guided directory setup's first step: which IdP will push (picks its steps), and a name. */
+export const CreateSetupDirectoryInput = z.strictObject({
+  provider: z.enum(DIRECTORY_PROVIDERS, { error: "must be one of the listed identity providers" }),
+});

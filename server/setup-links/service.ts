@@ -30,6 +30,7 @@ export function presentSetupLink(row: SetupLinkRow, now = clock.now()): SetupLin
     intent: row.intent as SetupIntent,
     state: row.revokedAt ? "revoked" : row.expiresAt <= now ? "expired" : "active",
     sso_provider_id: row.ssoProviderId,
+    directory_id: row.directoryId,
     expires_at: row.expiresAt.toISOString(),
     created_by: row.createdById,
     created_by_email: row.createdByEmail,
@@ -66,8 +67,6 @@ export async function createSetupLink(
   { db, actor, tenantId }: TenantServiceContext,
   input: CreateSetupLinkInput,
 ): Promise<{ row: SetupLinkRow; url: string }> {
-  // Until Directory Sync lands there is nothing for such a link to set up.
-  if (input.intent === "directory_sync") throw InvalidField("intent", "directory_sync is not available yet on this server");
   const now = clock.now();
   const { token, hash } = newLinkToken();
   const row = await db.prisma.$transaction(async (tx) => {
@@ -78,6 +77,12 @@ export async function createSetupLink(
         : null;
       if (!provider) throw InvalidField("sso_provider_id", "is not an SSO provider of this tenant");
     }
+    if (input.directory_id !== undefined) {
+      const directory = isUuid(input.directory_id)
+        ? await tx.directory.findFirst({ where: { id: input.directory_id, tenantId }, select: { id: true } })
+        : null;
+      if (!directory) throw InvalidField("directory_id", "is not a directory of this tenant");
+    }
     const user = isUuid(actor.principal.userId) ? await tx.user.findUnique({ where: { id: actor.principal.userId } }) : null;
     const created = await tx.setupLink.create({
       data: {
@@ -85,6 +90,7 @@ export async function createSetupLink(
         intent: input.intent,
         tokenHash: hash,
         ssoProviderId: input.sso_provider_id ?? null,
+        directoryId: input.directory_id ?? null,
         createdById: user?.id ?? null,
         createdByEmail: user?.email ?? actor.principal.email,
         expiresAt: new Date(now.getTime() + (input.expires_in ?? DEFAULT_EXPIRES_IN_S) * 1000),
@@ -95,7 +101,9 @@ export async function createSetupLink(
       type: "setup_link.created",
       tenantId,
       target: target(created),
-      details: { intent: created.intent, expires_at: created.expiresAt.toISOString(), sso_provider_id: created.ssoProviderId },
+      details: { intent: created.intent, expires_at: created.expiresAt.toISOString(), sso_provider_id: created.ssoProviderId,
+        directory_id: created.directoryId,
+      },
     });
     return created;
   });

@@ -185,6 +185,75 @@ describe("what a link reaches", () => {
     expect(res.status).toBe(404);
   });
 
+  test("a directory_sync link creates one directory, shows its token once, and watches the IdP's first requests", async () => {
+    const { tenant, admin, link, adminClient } = await makeLink("directory_sync");
+    const { cookie } = await open(link.url);
+    const before = await call(cookie!, "setup.state");
+    expect(before.data).toMatchObject({ intent: "directory_sync", directory: { directory: null } });
+    expect((await call(cookie!, "setup.directory.create", { provider: "nope" })).status).toBe(400);
+    const made = await call(cookie!, "setup.directory.create", { provider: "okta" });
+    expect(made.status).toBe(200);
+    expect(made.data.directory).toMatchObject({ tenant_id: tenant.id, provider: "okta", user_count: 0, last_request_at: null });
+    expect(made.data.token).toMatch(/^scim_/);
+    expect((await call(cookie!, "setup.directory.create", { provider: "okta" })).status).toBe(409);
+    const state = await call(cookie!, "setup.directory.state");
+    expect(state.data.directory.id).toBe(made.data.directory.id);
+    expect(JSON.stringify(state.data)).not.toContain(made.data.token);
+    const linkRow = await (await db()).setupLink.findUniqueOrThrow({ where: { id: link.id } });
+    expect(linkRow.directoryId).toBe(made.data.directory.id);
+
+    // The IdP's first request shows in the live status.
+    const scim = (token: string) => ({ authorization: `Bearer ${token}`, "content-type": "application/scim+json" });
+    const url = new URL(made.data.directory.scim_base_url).pathname;
+    const pushed = await fetch(new URL(`${url}/Users`, api.url), {
+      method: "POST",
+      headers: scim(made.data.token),
+      body: JSON.stringify({
+        schemas: ["urn:ietf:params:scim:schemas:core:2.0:User"],
+        userName: "ada@setup.example.com",
+        name: { givenName: "Ada", familyName: "Lovelace" },
+        emails: [{ value: "ada@setup.example.com", primary: true, type: "work" }],
+        active: true,
+      }),
+    });
+    expect(pushed.status).toBe(201);
+    const after = await call(cookie!, "setup.directory.state");
+    expect(after.data.directory).toMatchObject({ user_count: 1 });
+    expect(after.data.directory.last_request_at).not.toBeNull();
+
+    // A lost token is replaced: the old one stops working at once.
+    const rotated = await call(cookie!, "setup.directory.rotateToken");
+    expect(rotated.data.token).not.toBe(made.data.token);
+    expect((await fetch(new URL(`${url}/Users`, api.url), { headers: scim(made.data.token) })).status).toBe(401);
+    expect((await fetch(new URL(`${url}/Users`, api.url), { headers: scim(rotated.data.token) })).status).toBe(200);
+
+    const [created] = await events(tenant.id, "directory.created");
+    expect(created).toMatchObject({ actorId: `setup_link:${link.id}` });
+    expect(created!.details).toMatchObject({ setup_link: { id: link.id, created_by_email: admin.user.email } });
+    // The link reaches nothing else of Directory Sync: the admin's API is theirs.
+    expect((await call(cookie!, "directories.list", { tenant_id: tenant.id })).status).toBe(403);
+    expect((await call(cookie!, "setup.sso.chooseIdp", { idp: "okta" })).status).toBe(403);
+    const listed = await adminClient.get(`/api/v1/tenants/${tenant.id}/setup-links/${link.id}`);
+    expect(listed.json.directory_id).toBe(made.data.directory.id);
+  });
+
+  test("a directory_sync link for an existing directory opens at its connection step; directory_id is checked", async () => {
+    const { tenant, adminClient } = await steppedUpAdmin();
+    const dir = await adminClient.post(`/api/v1/tenants/${tenant.id}/directories`, { name: "Corp", provider: "entra_id" });
+    expect(dir.status).toBe(201);
+    const wrong = await adminClient.post(base(tenant.id), { intent: "sso", directory_id: dir.json.id });
+    expect(wrong.json.errors[0].path).toBe("directory_id");
+    const notOurs = await adminClient.post(base(tenant.id), { intent: "directory_sync", directory_id: tenant.id });
+    expect(notOurs.json.errors[0].path).toBe("directory_id");
+    const res = await adminClient.post(base(tenant.id), { intent: "directory_sync", directory_id: dir.json.id });
+    expect(res.status).toBe(201);
+    expect(res.json.directory_id).toBe(dir.json.id);
+    const { cookie } = await open(res.json.url);
+    const state = await call(cookie!, "setup.directory.state");
+    expect(state.data.directory).toMatchObject({ id: dir.json.id, provider: "entra_id" });
+    expect((await call(cookie!, "setup.directory.create", { provider: "okta" })).status).toBe(409);
+  });
+
   test("an sso link reserves the provider, creates it from the metadata, and enables it for verified domains only", async () => {
     const { tenant, link } = await makeLink("sso");
     const { cookie } = await open(link.url);
