@@ -36,7 +36,19 @@ const serverImportsExcept = (allowed) => `^(?:@/|(?:\\.\\./)+)server/(?!(?:${all
  * server, health, metrics). A folder imports its own layer and those below; each zone below is an
  * import that would run up.
  */
-const DOMAINS = ["account", "audit", "directories", "domains", "invitations", "members", "setup-links", "sso", "tenants", "tokens", "webhooks"];
+const DOMAINS = [
+  "account",
+  "audit",
+  "directories",
+  "domains",
+  "invitations",
+  "members",
+  "setup-links",
+  "sso",
+  "tenants",
+  "tokens",
+  "webhooks",
+];
 const PLATFORM = ["auth", "contract", "db", "delivery", "events", "jobs", "mail", "outbound", "secrets"];
 /** Every folder of server/ by layer, lowest first; test/unit/architecture.test.ts holds docs/architecture.md to it. */
 export const SERVER_LAYERS = { platform: PLATFORM, trpc: ["trpc"], domains: DOMAINS, app: ["app"], edges: ["http", "ops"] };

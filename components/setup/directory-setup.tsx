@@ -103,7 +103,12 @@ export function DirectorySetup({ initial }: { initial: Directory | null }) {
           </>
         ) : null}
       </Step>
-      <Step n={3} title="The first people arrive" state={!directory ? "ahead" : received ? "done" : "current"} testId="step-directory-status">
+      <Step
+        n={3}
+        title="The first people arrive"
+        state={!directory ? "ahead" : received ? "done" : "current"}
+        testId="step-directory-status"
+      >
         {directory ? <LiveStatus directory={directory} /> : null}
       </Step>
     </ol>

@@ -36,10 +36,9 @@ export const SetupLink = z
       .uuid()
       .nullable()
       .meta({ description: "`sso`: the provider the link works on (given for an existing one; set once the IT admin picks their IdP)." }),
-    directory_id: z
-      .uuid()
-      .nullable()
-      .meta({ description: "`directory_sync`: the directory the link works on (given for an existing one; set once the IT admin creates it)." }),
+    directory_id: z.uuid().nullable().meta({
+      description: "`directory_sync`: the directory the link works on (given for an existing one; set once the IT admin creates it).",
+    }),
     expires_at: z.iso.datetime().meta({ description: "The link must be opened before this; a session started from it lasts 4 hours." }),
     created_by: z.uuid().nullable().meta({ description: "The user who made the link (named on everything done through it)." }),
     created_by_email: z.string().nullable(),
@@ -75,14 +74,10 @@ export const CreateSetupLinkInput = z
       .max(100)
       .optional()
       .meta({ description: "`sso` only: an existing provider of the tenant; the link opens at its certificate (metadata) update." }),
-    directory_id: z
-      .string({ error: "must be a string" })
-      .max(100)
-      .optional()
-      .meta({
-        description:
-          "`directory_sync` only: an existing directory of the tenant; the link opens at its connection step (where a new token can be made).",
-      }),
+    directory_id: z.string({ error: "must be a string" }).max(100).optional().meta({
+      description:
+        "`directory_sync` only: an existing directory of the tenant; the link opens at its connection step (where a new token can be made).",
+    }),
   })
   .superRefine((input, ctx) => {
     if (input.sso_provider_id !== undefined && input.intent !== "sso")

@@ -101,7 +101,10 @@ export async function createSetupLink(
       type: "setup_link.created",
       tenantId,
       target: target(created),
-      details: { intent: created.intent, expires_at: created.expiresAt.toISOString(), sso_provider_id: created.ssoProviderId,
+      details: {
+        intent: created.intent,
+        expires_at: created.expiresAt.toISOString(),
+        sso_provider_id: created.ssoProviderId,
         directory_id: created.directoryId,
       },
     });
