@@ -203,8 +203,6 @@ test("people a SCIM client pushes show up as users, groups and sync activity; a 
     role_mappings: [{ group: "Engineering", role: "viewer" }],
   });
   const scim = new ScimClient(request, directory.scim_base_url, directory.token);
-  const probe = await scim.send("GET", "/Users?count=1");
-  test.skip(probe.status === 404 && !probe.body?.schemas, "the SCIM endpoint is not in this build");
 
   const enterprise = "urn:ietf:params:scim:schemas:extension:enterprise:2.0:User";
   const ada = uniqueEmail("ada");

@@ -6,7 +6,7 @@
 import { sqlIn, type Tx } from "../db/client.ts";
 import type { EventActor } from "../events/emit.ts";
 import { endSessions } from "../auth/sessions.ts";
-import { removeMembershipsIn, type MemberRef } from "../members/service.ts";
+import { removeMembershipsIn, type MemberRef } from "../members/memberships.ts";
 import { revokeTokensIn } from "../tokens/service.ts";
 import { revokeBrokerGrantsOf } from "../sso/broker/grants.ts";
 

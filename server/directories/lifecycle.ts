@@ -19,14 +19,14 @@ import type { TenantRole } from "../auth/principal.ts";
 import { isUuid } from "../db/ids.ts";
 import { clock } from "../clock.ts";
 import { log } from "../log.ts";
+import { lockAdmins } from "../members/service.ts";
 import {
   changeMemberRolesIn,
   createMembershipsIn,
-  lockAdmins,
   removeMembershipsIn,
   type MemberRef,
   type NewMembership,
-} from "../members/service.ts";
+} from "../members/memberships.ts";
 import { asDirectoryRole, broaderRole, mappedRole, roleMappingsOf } from "./lifecycle-roles.ts";
 import { deprovision, type Leaver } from "./lifecycle-deprovision.ts";
 

@@ -8,25 +8,8 @@
  */
 import { invalidFilter } from "./errors.ts";
 import { pathText, type AttrPath, type CompareOp, type Filter, type Literal } from "./filter.ts";
+import { mappedColumn, type Resolved, type Scope, type Target } from "./filter-columns.ts";
 import { coreSchemaOf, findAttribute, knownSchemaUrn, lookupAttribute, type ResourceKind, type ScimAttribute } from "./schema.ts";
-
-/** Something a comparison reads: a text/boolean/timestamptz SQL expression or a jsonb one. */
-type Target =
-  /** `uuid`: the uuid column behind a text id, compared directly when the value is an id (its index). */
-  | { kind: "text"; sql: string; caseExact: boolean; lowered?: boolean; uuid?: string }
-  | { kind: "bool"; sql: string }
-  | { kind: "time"; sql: string }
-  | { kind: "json"; sql: string; attribute: ScimAttribute | null };
-
-/** What a value filter or a multi-valued attribute ranges over. */
-interface Scope {
-  /** The condition, true for some element. */
-  exists(condition: string): string;
-  /** The element's sub-attribute (null: the element itself, for `pr`). */
-  element(sub: string | null): Target;
-}
-
-type Resolved = { single: Target } | { scope: Scope; sub: string | null };
 
 class Compiler {
   constructor(
@@ -119,7 +102,7 @@ class Compiler {
     const attribute = lookupAttribute(this.kind, urn === core ? null : urn, path.attr);
     if (attribute && attribute.type !== "complex" && path.sub !== null) throw invalidFilter(`'${attribute.name}' has no sub-attributes`);
     if (urn === core && attribute) {
-      const mapped = this.mapped(attribute, path);
+      const mapped = mappedColumn(this.kind, attribute, path);
       if (mapped) return mapped;
     }
     const base = urn === core ? "r.resource" : `(r.resource -> '${urn}')`;
@@ -138,67 +121,6 @@ class Compiler {
         sub === null
           ? { kind: "json", sql: "e", attribute: { ...attribute, multiValued: false } }
           : this.jsonChild("e", attribute.subAttributes, sub, true),
-    };
-  }
-
-  /** The attributes with a column of their own, and the memberships. */
-  mapped(attribute: ScimAttribute, path: AttrPath): Resolved | null {
-    const text = (sql: string, caseExact: boolean, lowered = false): Resolved => ({ single: { kind: "text", sql, caseExact, lowered } });
-    const user = this.kind === "User";
-    switch (attribute.name) {
-      case "id":
-        return { single: { kind: "text", sql: "r.id::text", caseExact: true, uuid: "r.id" } };
-      case "externalId":
-        return text("r.external_id", true);
-      case "userName":
-        return user ? text("r.user_name_lower", false, true) : null;
-      case "displayName":
-        return user ? null : text("r.display_name_lower", false, true);
-      case "active":
-        return user ? { single: { kind: "bool", sql: "r.active" } } : null;
-      case "meta":
-        switch (path.sub?.toLowerCase()) {
-          case "created":
-            return { single: { kind: "time", sql: "r.created_at" } };
-          case "lastmodified":
-            return { single: { kind: "time", sql: "r.updated_at" } };
-          case "resourcetype":
-            return text(`'${this.kind}'`, true);
-          case "version":
-            return text(`('W/"' || r.version || '"')`, true);
-          default:
-            throw invalidFilter(`'${pathText(path)}' is not filterable`);
-        }
-      case "members":
-        return user ? null : { scope: this.membershipScope("members"), sub: path.sub };
-      case "groups":
-        return user ? { scope: this.membershipScope("groups"), sub: path.sub } : null;
-      default:
-        return null;
-    }
-  }
-
-  /** A Group's members or a User's groups: rows of directory_group_members, not jsonb. */
-  membershipScope(name: "members" | "groups"): Scope {
-    const members = name === "members";
-    return {
-      exists: (condition) =>
-        members
-          ? `EXISTS (SELECT 1 FROM directory_group_members m WHERE m.group_id = r.id AND ${condition})`
-          : `EXISTS (SELECT 1 FROM directory_group_members m JOIN directory_groups g ON g.id = m.group_id WHERE m.user_id = r.id AND ${condition})`,
-      element: (sub) => {
-        switch (sub?.toLowerCase() ?? "value") {
-          case "value":
-            return members
-              ? { kind: "text", sql: "m.user_id::text", caseExact: true, uuid: "m.user_id" }
-              : { kind: "text", sql: "m.group_id::text", caseExact: true, uuid: "m.group_id" };
-          case "type":
-            return { kind: "text", sql: members ? "'User'" : "'direct'", caseExact: false };
-          case "display":
-            if (!members) return { kind: "text", sql: "g.display_name_lower", caseExact: false, lowered: true };
-        }
-        throw invalidFilter(`'${name}.${sub}' is not filterable`);
-      },
     };
   }
 
