@@ -1,7 +1,7 @@
 // `npm test`: lint, type-check, Vitest (unit + integration against a real Postgres), a production
 // build, and Playwright e2e in Debian's Chromium against that build. Stops at the first failing
 // step and exits non-zero; ends with one summary line of the tests run.
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import pg from "pg";
 
@@ -61,10 +61,40 @@ try {
   process.exit(1);
 }
 
+/** Steps that only read the checkout, run side by side; each one's output is printed whole when it ends. */
+async function together(steps) {
+  console.log(`\n▶ ${steps.map(([name]) => name).join(", ")} (side by side)`);
+  const outcomes = await Promise.all(
+    steps.map(
+      ([name, command, args]) =>
+        new Promise((resolve) => {
+          const started = Date.now();
+          const child = spawn(command, args, { stdio: ["ignore", "pipe", "pipe"], env: process.env });
+          let output = "";
+          child.stdout.on("data", (chunk) => (output += chunk));
+          child.stderr.on("data", (chunk) => (output += chunk));
+          child.on("close", (status) => {
+            const seconds = ((Date.now() - started) / 1000).toFixed(1);
+            console.log(`\n▶ ${name}: ${[command, ...args].join(" ")}\n${output.trimEnd()}`);
+            console.log(status === 0 ? `✔ ${name} (${seconds}s)` : `✖ ${name} failed after ${seconds}s`);
+            resolve(status ?? 1);
+          });
+        }),
+    ),
+  );
+  const failed = outcomes.find((status) => status !== 0);
+  if (failed !== undefined) {
+    summary();
+    process.exit(failed);
+  }
+}
+
 const bin = (name) => `node_modules/.bin/${name}`;
-step("lint", bin("eslint"), ["--max-warnings=0", "."]);
-step("format (Prettier)", bin("prettier"), ["--check", "."]);
-step("type-check", bin("tsc"), ["--noEmit"]);
+await together([
+  ["lint", bin("eslint"), ["--max-warnings=0", "."]],
+  ["format (Prettier)", bin("prettier"), ["--check", "."]],
+  ["type-check", bin("tsc"), ["--noEmit"]],
+]);
 step("unit + integration (Vitest, real Postgres)", bin("vitest"), [
   "run",
   "--reporter=default",
