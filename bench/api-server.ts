@@ -1,6 +1,6 @@
 /**
- * scripts/serve.ts without Next: the same start-up and the same REST edge (handleRest) for
- * /api/v1/*, and nothing else (no console, no OpenAPI document). For API benchmarks on a machine
+ * scripts/serve.ts without Next: the same start-up and the same handlers for /api/v1/* (handleRest)
+ * and /api/scim/v2/* (handleScimRequest), and nothing else (no console, no OpenAPI document). For API benchmarks on a machine
  * where a production build of the console is not at hand (`--api-only`): what an /api/v1 request
  * runs is identical, serve.ts hands those requests to the same function. WEB_CONCURRENCY workers
  * as serve.ts.
@@ -10,6 +10,7 @@ import { env } from "../server/env.ts";
 import { prepareDatabase, startServer } from "../server/app/startup.ts";
 import { serveInCluster, SHUTDOWN_MESSAGE } from "../server/ops/cluster.ts";
 import { handleRest } from "../server/http/rest.ts";
+import { handleScimRequest, SCIM_PREFIX } from "../server/http/scim.ts";
 import { readWebRequest, sendWebResponse, settleClientAddress } from "../server/http/node.ts";
 import { SECURITY_HEADERS } from "../security-headers.mjs";
 
@@ -29,7 +30,7 @@ await serveInCluster({
       // As the node server does where requests enter: the client address is the socket's.
       settleClientAddress(req, false);
       readWebRequest(req, `http://${req.headers.host ?? `localhost:${port}`}`, { aside: true })
-        .then(handleRest)
+        .then(path.startsWith(`${SCIM_PREFIX}/`) ? handleScimRequest : handleRest)
         .then((response) => sendWebResponse(res, response))
         .catch(() => {
           if (!res.headersSent) res.writeHead(500);

@@ -99,10 +99,10 @@ async function databasePids(): Promise<number[]> {
   );
 }
 
-async function call(url: string, token: string, method: string, body?: unknown): Promise<Answer> {
+async function call(url: string, token: string, method: string, body?: unknown, type = SCIM): Promise<Answer> {
   const res = await fetch(url, {
     method,
-    headers: { authorization: `Bearer ${token}`, "content-type": SCIM, accept: SCIM },
+    headers: { authorization: `Bearer ${token}`, "content-type": type, accept: type },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const text = await res.text();
@@ -133,7 +133,8 @@ async function main() {
       env: { RATE_LIMIT_PER_TOKEN: "0", RATE_LIMIT_PER_IP: "0", RATE_LIMIT_PER_DIRECTORY: "0", WEB_CONCURRENCY: "1" },
     });
     const base = app.url;
-    const rest = (path: string, body: unknown) => expectStatus(path, call(`${base}/api/v1${path}`, operator, "POST", body), 201);
+    const rest = (path: string, body: unknown) =>
+      expectStatus(path, call(`${base}/api/v1${path}`, operator, "POST", body, "application/json"), 201);
     const tenant = await rest("/tenants", { name: "SCIM bench" });
     const directory = await rest(`/tenants/${tenant.id}/directories`, { name: "Bench IdP", provider: "okta" });
     const scim = directory.scim_base_url.replace(/^https?:\/\/[^/]+/, base);
@@ -172,7 +173,7 @@ async function main() {
     const baseline = await concurrently(
       USERS,
       async (i) => {
-        const body = userBody(i + USERS * 10);
+        const body = { ...userBody(i), externalId: `baseline-${i}`, userName: `baseline-${i}@bench.example.com` };
         await pool.query(
           `INSERT INTO directory_users (directory_id, tenant_id, external_id, user_name, given_name, family_name, primary_email, resource)
            VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
@@ -181,7 +182,7 @@ async function main() {
       },
       () => [process.pid, []],
     );
-    await pool.query("DELETE FROM directory_users WHERE user_name LIKE $1", [`user%@bench.example.com`]).catch(() => undefined);
+    await pool.query("DELETE FROM directory_users WHERE user_name LIKE 'baseline-%@bench.example.com'");
     await pool.end();
     log(`baseline inserts: ${(USERS / baseline.wall).toFixed(0)}/s`);
 
