@@ -42,20 +42,36 @@ class Compiler {
         if (scope) throw invalidFilter("value filters cannot be nested");
         const resolved = this.resolve(filter.path);
         const inner = "scope" in resolved && resolved.sub === null ? resolved.scope : this.complexScope(filter.path, resolved);
-        return inner.exists(this.compile(filter.filter, inner, false));
+        return this.withEmailIndex(filter.path, equalValues(filter.filter), inner.exists(this.compile(filter.filter, inner, false)));
       }
       default: {
         const resolved = scope ? { single: this.inElement(scope, filter.path) } : this.resolve(filter.path);
         const value = filter.op === "pr" ? undefined : filter.value;
         if ("single" in resolved) return this.predicate(resolved.single, filter.op, value, filter.path, negated);
         const target = resolved.scope.element(filter.op === "pr" ? resolved.sub : (resolved.sub ?? "value"));
-        if (filter.op !== "ne") return resolved.scope.exists(this.predicate(target, filter.op, value, filter.path, false));
+        if (filter.op !== "ne") {
+          const exists = resolved.scope.exists(this.predicate(target, filter.op, value, filter.path, false));
+          const valueEq = filter.op === "eq" && typeof value === "string" && (resolved.sub ?? "value").toLowerCase() === "value";
+          return this.withEmailIndex(filter.path, valueEq ? [value] : [], exists);
+        }
         // ne on a multi-valued attribute: some present value differs, or there is none at all.
         const assigned = this.assigned(target);
         const differs = `(${assigned} AND ${this.predicate(target, "ne", value, filter.path, false)})`;
         return `(NOT ${resolved.scope.exists(assigned)} OR ${resolved.scope.exists(differs)})`;
       }
     }
+  }
+
+  /**
+   * A User's `emails` compared for equality on `value`: the same test against the indexed
+   * `email_values` (lower(every emails[*].value), migration 20261201040000) beside the exact one,
+   * which it implies, so the answer is unchanged and the planner can seek instead of scanning.
+   */
+  withEmailIndex(path: AttrPath, values: string[], exact: string): string {
+    const core = path.urn === null || path.urn.toLowerCase() === coreSchemaOf(this.kind).toLowerCase();
+    if (this.kind !== "User" || !core || path.attr.toLowerCase() !== "emails" || values.length === 0) return exact;
+    const hints = values.map((value) => `r.email_values @> ARRAY[lower(${this.param(value, "text")})]`);
+    return `(${hints.join(" AND ")} AND ${exact})`;
   }
 
   inElement(scope: Scope, path: AttrPath): Target {
@@ -214,6 +230,14 @@ class Compiler {
         return `${left} COLLATE "C" ${SQL_OPS[op]} ${right}`;
     }
   }
+}
+
+/** The strings a value filter's elements must equal on `value` (`[type eq "work" and value eq "…"]`): its top-level `and`s only. */
+function equalValues(filter: Filter): string[] {
+  if (filter.op === "and") return [...equalValues(filter.left), ...equalValues(filter.right)];
+  if (filter.op !== "eq" || typeof filter.value !== "string") return [];
+  const { urn, attr, sub } = filter.path;
+  return urn === null && sub === null && attr.toLowerCase() === "value" ? [filter.value] : [];
 }
 
 /** The `schemas` list every resource carries (RFC 7643 §3): not in a schema, but filterable. */
