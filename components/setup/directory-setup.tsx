@@ -9,7 +9,8 @@ import { Button } from "../ui/button";
 import { cx } from "../ui/cx";
 import { RelativeTime } from "../ui/relative-time";
 import { Spinner } from "../ui/spinner";
-import { DIRECTORY_GUIDES } from "./directory-guides";
+import { PROVIDER_STEPS } from "../directories/provider-steps";
+import { SetupSteps } from "../directories/setup-steps";
 import { Step, ValueRow } from "./setup-parts";
 
 /** How often the live status asks whether the IdP has called yet. */
@@ -38,7 +39,7 @@ export function DirectorySetup({ initial }: { initial: Directory | null }) {
   const rotate = useMutation(trpc.setup.directory.rotateToken.mutationOptions({ onSuccess: onMade }));
   const [picked, setPicked] = useState<DirectoryProvider | null>(null);
   const provider = directory?.provider ?? picked;
-  const guide = provider ? DIRECTORY_GUIDES[provider] : null;
+  const guide = provider ? PROVIDER_STEPS[provider] : null;
   const received = directory ? directory.user_count + directory.group_count : 0;
 
   return (
@@ -75,17 +76,17 @@ export function DirectorySetup({ initial }: { initial: Directory | null }) {
         state={!directory ? "ahead" : received ? "done" : "current"}
         testId="step-directory-connect"
       >
-        {directory && guide ? (
+        {directory && provider && guide ? (
           <>
-            <ol className="list-decimal space-y-1.5 pl-5 text-sm text-slate-700">
-              {guide.steps.map((line) => (
-                <li key={line}>{line}</li>
-              ))}
-            </ol>
-            <dl className="space-y-2">
-              <ValueRow label={guide.labels.url} value={directory.scim_base_url} testId="setup-scim-url" />
-              {token ? <ValueRow label={guide.labels.token} value={token} testId="setup-scim-token" /> : null}
-            </dl>
+            <SetupSteps
+              provider={provider}
+              values={
+                <dl className="space-y-2">
+                  <ValueRow label={guide.labels.url} value={directory.scim_base_url} testId="setup-scim-url" />
+                  {token ? <ValueRow label={guide.labels.token} value={token} testId="setup-scim-token" /> : null}
+                </dl>
+              }
+            />
             {token ? (
               <p className="text-sm text-amber-800">Copy the token now: it is shown only this once.</p>
             ) : (
