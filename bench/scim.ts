@@ -281,6 +281,10 @@ ${filterTable}
 `;
     console.log(`\n${table}\n\n${filterTable}\n`);
     if (!flags["no-markdown"]) writeRunSection("scim.md", section, "## SCIM (Directory Sync)");
+  } catch (error) {
+    // What the server said last: the cause of a 500 is in its log, not in the SCIM error.
+    if (app) console.error(`\nthe app's last lines:\n${app.output()}`);
+    throw error;
   } finally {
     if (app) await stopServer(app);
     await withClient(ADMIN_URL, (c) => c.query(`DROP DATABASE IF EXISTS ${DB_NAME} WITH (FORCE)`));

@@ -52,21 +52,27 @@ interface Person {
  * Recomputes each given directory user's role and console membership, and deprovisions those
  * inactive (or in `deleting`, about to be removed): membership ended, tokens revoked, sessions
  * and broker tokens ended. Unknown ids are ignored.
+ *
+ * `announce` emits the caller's own events (the user written, the group made), after the reading
+ * and before the memberships' events: the tenant's audit chain head is locked from a
+ * transaction's first event to its COMMIT, so what can be read before waits outside that lock (an
+ * IdP's initial sync writes many users of one tenant at once).
  */
 export async function reconcileDirectoryUsers(
   tx: Tx,
   directory: DirectoryRow,
   userIds: readonly string[],
   actor: EventActor,
-  options: { deleting?: boolean } = {},
+  options: { deleting?: boolean; announce?: () => Promise<void> } = {},
 ): Promise<void> {
+  const announce = options.announce ?? (async () => undefined);
   const ids = [...new Set(userIds)].filter(isUuid);
-  if (ids.length === 0) return;
-  const decided = await decide(tx, directory, ids, options.deleting ?? false);
-  if (decided.length === 0) return;
+  const decided = ids.length ? await decide(tx, directory, ids, options.deleting ?? false) : [];
+  if (decided.length === 0) return announce();
   const people = await peopleOf(tx, directory.tenantId, decided, options.deleting ? ids : []);
   const users = await consoleUsersOf(tx, decided, people);
   await storeDecisions(tx, decided, users);
+  await announce();
   await applyToMemberships(tx, directory, people, users, actor);
 }
 

@@ -13,3 +13,11 @@ export interface ScimContext {
   base: string;
   request: ScimRequest;
 }
+
+/**
+ * The transaction options of every SCIM write. An IdP's initial sync writes many users of one
+ * tenant at once, and each write's events queue on the tenant's audit chain head (held until
+ * COMMIT); a group write may add thousands of members with their events. Prisma's default 5 s
+ * would turn that queue into 500s on a busy database: wait up to 10 s to start, 30 s to finish.
+ */
+export const SCIM_WRITE = { maxWait: 10_000, timeout: 30_000 };

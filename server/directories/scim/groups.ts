@@ -11,7 +11,7 @@ import { sqlIn } from "../../db/client.ts";
 import { emitEvent, emitEvents, type EventInput } from "../../events/emit.ts";
 import { reconcileDirectoryUsers } from "../lifecycle.ts";
 import { presentDirectoryGroup, presentDirectoryUser } from "../present.ts";
-import type { ScimContext } from "./context.ts";
+import { SCIM_WRITE, type ScimContext } from "./context.ts";
 import { mutability } from "./errors.ts";
 import { parseFilter } from "./filter.ts";
 import { filterToSql } from "./filter-sql.ts";
@@ -33,9 +33,6 @@ import {
 import { groupResource, pageOf, project, projectionOf, type ScimRef } from "./resource.ts";
 
 type Json = Record<string, unknown>;
-
-/** A write may add or remove thousands of members with their events: more than Prisma's default 5 s on a busy database. */
-const MEMBER_WRITE = { maxWait: 10_000, timeout: 30_000 };
 
 const refsOf = (ctx: ScimContext, members: store.Member[]): ScimRef[] =>
   members.map((m) => ({ ...m, $ref: `${ctx.base}/Users/${m.value}` }));
@@ -157,11 +154,14 @@ export async function createGroup(ctx: ScimContext): Promise<Outcome> {
   const { row, change } = await ctx.db.prisma.$transaction(async (tx) => {
     const created = await store.insertGroup(tx, ctx.directory, store.storedGroup(resource), columns);
     const change = await writeMembers(ctx, tx, created, [], wanted);
-    await emitGroup(ctx, tx, "directory_group.created", created);
-    await emitMemberEvents(ctx, tx, created, change);
-    await reconcileDirectoryUsers(tx, ctx.directory, change.added, ctx.actor);
+    await reconcileDirectoryUsers(tx, ctx.directory, change.added, ctx.actor, {
+      announce: async () => {
+        await emitGroup(ctx, tx, "directory_group.created", created);
+        await emitMemberEvents(ctx, tx, created, change);
+      },
+    });
     return { row: created, change };
-  }, MEMBER_WRITE);
+  }, SCIM_WRITE);
   const note = `${columns.displayName} (${change.added.length} members${ignoredNote(change)})`;
   return { response: resourceResponse(201, await scimGroup(ctx, row), true), note };
 }
@@ -220,7 +220,7 @@ async function writeGroup(ctx: ScimContext, id: string, next: (row: GroupRow, me
     const affected = renamed ? [...new Set([...before, ...change.added])] : [...change.added, ...change.removed];
     if (affected.length) await reconcileDirectoryUsers(tx, ctx.directory, affected, ctx.actor);
     return { row, change };
-  }, MEMBER_WRITE);
+  }, SCIM_WRITE);
   const note = `${row.displayName} (+${change.added.length} −${change.removed.length} members${ignoredNote(change)})`;
   const resource = wantsMembers(ctx) ? await scimGroup(ctx, row) : groupResource(ctx.base, row, null);
   const body = project(resource, projectionOf(ctx.request.query, "Group"));
@@ -238,6 +238,6 @@ export async function deleteGroup(ctx: ScimContext, id: string): Promise<Outcome
     // Its members may lose the role it mapped to.
     await reconcileDirectoryUsers(tx, ctx.directory, members, ctx.actor);
     return row.displayName;
-  }, MEMBER_WRITE);
+  }, SCIM_WRITE);
   return { response: scimResponse(204, null), note: name };
 }

@@ -10,7 +10,7 @@ import { emitEvent } from "../../events/emit.ts";
 import type { EventType } from "../../events/types.ts";
 import { reconcileDirectoryUsers } from "../lifecycle.ts";
 import { presentDirectoryUser } from "../present.ts";
-import type { ScimContext } from "./context.ts";
+import { SCIM_WRITE, type ScimContext } from "./context.ts";
 import { mutability, ScimError, uniqueness } from "./errors.ts";
 import { parseFilter } from "./filter.ts";
 import { filterToSql } from "./filter-sql.ts";
@@ -112,10 +112,11 @@ export async function createUser(ctx: ScimContext): Promise<Outcome> {
     () =>
       ctx.db.prisma.$transaction(async (tx) => {
         const created = await insertUser(tx, ctx.directory, resource, columns);
-        await emitUser(ctx, tx, "directory_user.created", created);
-        await reconcileDirectoryUsers(tx, ctx.directory, [created.id], ctx.actor);
+        await reconcileDirectoryUsers(tx, ctx.directory, [created.id], ctx.actor, {
+          announce: () => emitUser(ctx, tx, "directory_user.created", created),
+        });
         return created;
-      }),
+      }, SCIM_WRITE),
   );
   return { response: resourceResponse(201, userResource(ctx.base, row, []), true), note: columns.userName };
 }
@@ -128,10 +129,12 @@ async function change(ctx: ScimContext, tx: Tx, row: UserRow, next: Json): Promi
   const updated = await updateUser(tx, row, next, columns);
   const others = (r: Json) => ({ ...r, active: undefined });
   const activeChanged = row.active !== updated.active;
-  if (!activeChanged || !sameJson(others(before), others({ ...next, userName: columns.userName })))
-    await emitUser(ctx, tx, "directory_user.updated", updated);
-  if (activeChanged) await emitUser(ctx, tx, updated.active ? "directory_user.reactivated" : "directory_user.deactivated", updated);
-  await reconcileDirectoryUsers(tx, ctx.directory, [updated.id], ctx.actor);
+  const announce = async () => {
+    if (!activeChanged || !sameJson(others(before), others({ ...next, userName: columns.userName })))
+      await emitUser(ctx, tx, "directory_user.updated", updated);
+    if (activeChanged) await emitUser(ctx, tx, updated.active ? "directory_user.reactivated" : "directory_user.deactivated", updated);
+  };
+  await reconcileDirectoryUsers(tx, ctx.directory, [updated.id], ctx.actor, { announce });
   return updated;
 }
 
@@ -164,7 +167,7 @@ async function writeUser(ctx: ScimContext, id: string, next: (row: UserRow) => J
         const resource = next(current);
         userName = String(resource.userName ?? "");
         return change(ctx, tx, current, resource);
-      }),
+      }, SCIM_WRITE),
   );
   const resource = await scimUser(ctx, row);
   const body = project(resource, projectionOf(ctx.request.query, "User"));
@@ -184,6 +187,6 @@ export async function deleteUser(ctx: ScimContext, id: string): Promise<Outcome>
     await emitUser(ctx, tx, "directory_user.deleted", inactive);
     await tx.directoryUser.delete({ where: { id: row.id } });
     return row.userName;
-  });
+  }, SCIM_WRITE);
   return { response: scimResponse(204, null), note: userName };
 }
