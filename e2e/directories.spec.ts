@@ -6,6 +6,7 @@
 import type { APIRequestContext, Page } from "@playwright/test";
 import { expectNoSeriousA11yViolations } from "./axe";
 import { OPERATOR_TOKEN } from "./constants";
+import { ScimClient } from "./directories-fixtures";
 import { expect, PASSWORD, signInAs, test as base, uniqueEmail, uniqueName } from "./identity";
 import { DirectoriesPage } from "./pages/directories-page";
 
@@ -42,30 +43,6 @@ class DirectoriesApi {
     const response = await this.request.get(`/api/v1/tenants/${tenantId}/directories/${id}`, { headers: this.headers });
     expect(response.status(), await response.text()).toBe(200);
     return (await response.json()) as ApiDirectory;
-  }
-}
-
-/** A SCIM client as an IdP would be, on a directory's base URL with its token. */
-class ScimClient {
-  constructor(
-    private readonly request: APIRequestContext,
-    private readonly base: string,
-    private readonly token: string,
-  ) {}
-
-  async send(method: "GET" | "POST" | "PATCH" | "DELETE", path: string, body?: unknown) {
-    const response = await this.request.fetch(`${this.base}${path}`, {
-      method,
-      headers: { Authorization: `Bearer ${this.token}`, "Content-Type": "application/scim+json" },
-      data: body === undefined ? undefined : JSON.stringify(body),
-    });
-    return { status: response.status(), body: (await response.json().catch(() => null)) as Record<string, unknown> | null };
-  }
-
-  async created(path: string, body: unknown): Promise<string> {
-    const { status, body: answer } = await this.send("POST", path, body);
-    expect(status, JSON.stringify(answer)).toBe(201);
-    return answer!.id as string;
   }
 }
 

@@ -7,7 +7,6 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { createHash, randomBytes, randomUUID } from "node:crypto";
-import { startOidcOp, type TestOp } from "../test/support/oidc-op";
 import { BASE_URL, OPERATOR_EMAIL, OPERATOR_PASSWORD } from "./constants";
 import { expectNoSeriousA11yViolations } from "./axe";
 import { ApplicationsPage } from "./pages/applications-page";
@@ -77,15 +76,7 @@ async function startClientApp(): Promise<ClientApp> {
   return app;
 }
 
-const test = base.extend<object, { op: TestOp; clientApp: ClientApp }>({
-  op: [
-    async ({}, provide) => {
-      const op = await startOidcOp();
-      await provide(op);
-      await op.close();
-    },
-    { scope: "worker" },
-  ],
+const test = base.extend<object, { clientApp: ClientApp }>({
   clientApp: [
     async ({}, provide) => {
       const app = await startClientApp();

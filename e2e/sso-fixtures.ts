@@ -1,10 +1,12 @@
 /**
  * Fixtures for the SSO journeys, on top of the identity ones (tenants with a member who can sign
  * in): a local identity provider the app can fetch metadata from (e2e/serve.mjs allows private
- * addresses), providers made over the REST API, and the SSO page.
+ * addresses), a real OpenID Provider to sign in through (started by the first test that asks for
+ * it), providers made over the REST API, and the SSO page.
  */
 import type { APIRequestContext } from "@playwright/test";
 import { startIdpServer, type IdpServer } from "../test/support/idp-server";
+import { startOidcOp, type TestOp } from "../test/support/oidc-op";
 import { OPERATOR_TOKEN } from "./constants";
 import { expect, signInAs, test as base, uniqueName } from "./identity";
 import { SsoPage } from "./pages/sso-page";
@@ -59,12 +61,20 @@ export class SsoApi {
   }
 }
 
-export const test = base.extend<{ ssoApi: SsoApi; ssoPage: SsoPage }, { idp: IdpServer }>({
+export const test = base.extend<{ ssoApi: SsoApi; ssoPage: SsoPage }, { idp: IdpServer; op: TestOp }>({
   idp: [
     async ({}, provide) => {
       const idp = await startIdpServer();
       await provide(idp);
       await idp.close();
+    },
+    { scope: "worker" },
+  ],
+  op: [
+    async ({}, provide) => {
+      const op = await startOidcOp();
+      await provide(op);
+      await op.close();
     },
     { scope: "worker" },
   ],

@@ -5,22 +5,10 @@
  * again with SSO when the session expired mid-edit, and steps up at the IdP.
  */
 import { randomUUID } from "node:crypto";
-import { startOidcOp, type TestOp } from "../test/support/oidc-op";
 import { expectNoSeriousA11yViolations } from "./axe";
 import { OPERATOR_TOKEN } from "./constants";
 import { SsoPage } from "./pages/sso-page";
-import { expect, signInAs, test as base, uniqueName } from "./sso-fixtures";
-
-const test = base.extend<object, { op: TestOp }>({
-  op: [
-    async ({}, provide) => {
-      const op = await startOidcOp();
-      await provide(op);
-      await op.close();
-    },
-    { scope: "worker" },
-  ],
-});
+import { expect, signInAs, test, uniqueName } from "./sso-fixtures";
 
 const shots = process.env.E2E_SCREENSHOTS;
 

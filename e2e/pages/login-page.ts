@@ -29,4 +29,11 @@ export class LoginPage {
     await this.password.fill(password);
     await this.submit.click();
   }
+
+  /** "Continue with SSO" with a work email: on to the identity provider its domain routes to. */
+  async continueWithSso(email: string) {
+    await this.page.getByRole("button", { name: "Continue with SSO" }).click();
+    await this.page.getByLabel("Work email").fill(email);
+    await this.page.getByRole("form", { name: "Sign in with SSO" }).getByRole("button", { name: "Continue with SSO" }).click();
+  }
 }
