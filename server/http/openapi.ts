@@ -9,6 +9,7 @@ import type { Meta } from "../trpc/meta.ts";
 import { PROBLEM_TITLES } from "../contract/problem.ts";
 import { auditExportPath } from "../audit/openapi.ts";
 import { BROKER_SCHEMAS, BROKER_SECURITY_SCHEMES, brokerPaths } from "../sso/broker/openapi.ts";
+import { SCIM_SCHEMAS, SCIM_SECURITY_SCHEMES, scimPaths } from "../directories/scim/openapi.ts";
 
 type Json = Record<string, unknown>;
 
@@ -67,8 +68,12 @@ function build(): OpenAPIObject {
   const components = (doc.components ??= {}) as Json;
   components.schemas ??= {};
   (components.schemas as Json).Problem = PROBLEM_SCHEMA;
-  Object.assign(components.schemas as Json, BROKER_SCHEMAS);
-  components.securitySchemes = { ...(components.securitySchemes as Json | undefined), ...BROKER_SECURITY_SCHEMES };
+  Object.assign(components.schemas as Json, BROKER_SCHEMAS, SCIM_SCHEMAS);
+  components.securitySchemes = {
+    ...(components.securitySchemes as Json | undefined),
+    ...BROKER_SECURITY_SCHEMES,
+    ...SCIM_SECURITY_SCHEMES,
+  };
   components.headers = {
     ...(components.headers as Json | undefined),
     "X-Request-Id": { description: "Identifies this request in logs and problem reports.", schema: { type: "string" } },
@@ -158,10 +163,10 @@ let cached: OpenAPIObject | undefined;
 /** The document, with `servers` pointing at the given origin. */
 export function openApiDocument(origin: string): OpenAPIObject {
   cached ??= build();
-  // The OAuth broker's endpoints live outside /api/v1: each path names its own server (the origin).
+  // The OAuth broker's and SCIM's endpoints live outside /api/v1: each path names its own server (the origin).
   return {
     ...cached,
     servers: [{ url: `${origin}/api/v1` }],
-    paths: { ...cached.paths, ...(brokerPaths(origin) as OpenAPIObject["paths"]) },
+    paths: { ...cached.paths, ...(brokerPaths(origin) as OpenAPIObject["paths"]), ...(scimPaths(origin) as OpenAPIObject["paths"]) },
   };
 }

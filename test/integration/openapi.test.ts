@@ -1,6 +1,8 @@
 import { beforeAll, describe, expect, test } from "vitest";
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { apiServer } from "../support/api-server.ts";
+import { createTestDirectory } from "../support/directories.ts";
+import { createTenant } from "../support/fixtures.ts";
 import { operationAt, type Method, type OpenApiDocument } from "../support/openapi-document.ts";
 import { appRouter } from "../../server/app/router.ts";
 import type { Meta } from "../../server/trpc/meta.ts";
@@ -125,5 +127,63 @@ describe("GET /api/v1/openapi.json", () => {
     ]);
     expect(doc.paths["/sso/applications"]?.post?.responses["201"]).toBeDefined();
     expect(doc.paths["/sso/applications/{application_id}/rotate-secret"]?.post?.responses["200"]).toBeDefined();
+  });
+
+  test("the SCIM endpoint is documented outside /api/v1, and every operation it documents answers as documented", async () => {
+    const tenant = await createTenant();
+    const dir = await createTestDirectory(tenant.id);
+    const scimPaths = Object.keys(doc.paths).filter((path) => path.startsWith("/api/scim/v2/"));
+    expect(scimPaths.sort()).toEqual(
+      ["Groups", "Groups/{id}", "ResourceTypes", "Schemas", "ServiceProviderConfig", "Users", "Users/{id}"].map(
+        (rest) => `/api/scim/v2/{directory_id}/${rest}`,
+      ),
+    );
+    const send = async (method: string, path: string, body?: unknown) => {
+      const res = await fetch(`${api.url}${path}`, {
+        method,
+        headers: { authorization: `Bearer ${dir.token}`, "content-type": "application/scim+json" },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      return { status: res.status, json: (await res.json().catch(() => null)) as { id?: string } | null };
+    };
+    const made = {
+      Users: (
+        await send("POST", `/api/scim/v2/${dir.id}/Users`, {
+          schemas: ["urn:ietf:params:scim:schemas:core:2.0:User"],
+          userName: "doc@example.com",
+        })
+      ).json!.id!,
+      Groups: (
+        await send("POST", `/api/scim/v2/${dir.id}/Groups`, {
+          schemas: ["urn:ietf:params:scim:schemas:core:2.0:Group"],
+          displayName: "Doc",
+        })
+      ).json!.id!,
+    };
+    const bodies: Record<string, unknown> = {
+      "post Users": { schemas: ["urn:ietf:params:scim:schemas:core:2.0:User"], userName: "doc2@example.com" },
+      "post Groups": { schemas: ["urn:ietf:params:scim:schemas:core:2.0:Group"], displayName: "Doc 2" },
+      "put Users": { schemas: ["urn:ietf:params:scim:schemas:core:2.0:User"], userName: "doc@example.com", active: true },
+      "put Groups": { schemas: ["urn:ietf:params:scim:schemas:core:2.0:Group"], displayName: "Doc" },
+      patch: {
+        schemas: ["urn:ietf:params:scim:api:messages:2.0:PatchOp"],
+        Operations: [{ op: "replace", path: "externalId", value: "x" }],
+      },
+    };
+    // Deletes last: the other operations need the resources.
+    const order = (method: string) => (method === "delete" ? 1 : 0);
+    const calls = scimPaths.flatMap((path) =>
+      (["get", "post", "put", "patch", "delete"] as const).filter((m) => doc.paths[path]?.[m]).map((method) => ({ path, method })),
+    );
+    for (const { path, method } of calls.sort((a, b) => order(a.method) - order(b.method))) {
+      const item = doc.paths[path]!;
+      expect(item.servers, path).toEqual([{ url: api.url }]);
+      const kind = path.includes("/Users") ? "Users" : "Groups";
+      const url = path.replace("{directory_id}", dir.id).replace("{id}", made[kind]);
+      const body = bodies[`${method} ${kind}`] ?? (method === "patch" ? bodies.patch : undefined);
+      const { status } = await send(method.toUpperCase(), url, body);
+      const documented = Object.keys(item[method]!.responses).filter((code) => code.startsWith("2"));
+      expect(documented, `${method} ${path} answered ${status}`).toContain(String(status));
+    }
   });
 });
