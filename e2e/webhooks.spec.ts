@@ -23,6 +23,8 @@ test("an admin adds a webhook to a local receiver, sends a test event, sees it d
   await webhooksPage.openCreate();
   await expect(webhooksPage.webhookDialog.allEvents).toBeChecked();
   await expect(webhooksPage.webhookDialog.generateSecret).toBeChecked();
+  // This server runs with OUTBOUND_ALLOW_PRIVATE=true, and the URL's hint says so (the receiver is plain http on 127.0.0.1).
+  await expect(webhooksPage.webhookDialog.url).toHaveAccessibleDescription(/^Must be https, or plain http to a private or local host/);
   await webhooksPage.fill({ url, description: "Orders service", events: ["user.created", "sso_provider.enabled"] });
   await expectNoSeriousA11yViolations(page);
   await webhooksPage.webhookDialog.submit.click();

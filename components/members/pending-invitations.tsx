@@ -2,7 +2,7 @@
 
 import { useState } from "react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import type { Invitation } from "@/server/invitations/schemas";
+import type { Invitation, SentInvitation } from "@/server/invitations/schemas";
 import { messageOf, useTRPC } from "../trpc";
 import { Alert } from "../ui/alert";
 import { Badge } from "../ui/badge";
@@ -12,6 +12,7 @@ import { ConfirmDialog } from "../ui/confirm-dialog";
 import { formatExact, useNow } from "../ui/relative-time";
 import { Table, TBody, Td, Th, THead, Tr } from "../ui/table";
 import { useToast } from "../ui/toast";
+import { InvitationLinkDialog, useMailServer, withLink } from "./invitation-link";
 import { ROLE_LABEL } from "./roles";
 
 const DAY = 24 * 60 * 60_000;
@@ -32,13 +33,18 @@ function ExpiresIn({ iso }: { iso: string }) {
 /** Enough for any tenant's open invitations on one screen; older ones expire after 7 days anyway. */
 const PENDING_PAGE_SIZE = 100;
 
-/** Invitations not yet accepted (admins only): resend a fresh link or revoke. Hidden when there are none. */
+/**
+ * Invitations not yet accepted (admins only): resend a fresh link or revoke. Without a mail server,
+ * "Copy link" makes the fresh link and hands it to the admin. Hidden when there are none.
+ */
 export function PendingInvitations({ tenantId }: { tenantId: string }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const notify = useToast();
   const [revoking, setRevoking] = useState<Invitation | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const [unsent, setUnsent] = useState<ReturnType<typeof withLink>>(null);
+  const mailServer = useMailServer(tenantId);
   const query = useQuery(
     trpc.invitations.list.queryOptions({
       tenant_id: tenantId,
@@ -50,6 +56,21 @@ export function PendingInvitations({ tenantId }: { tenantId: string }) {
   const resend = useMutation(trpc.invitations.resend.mutationOptions({ onSettled: refresh }));
   const revoke = useMutation(trpc.invitations.revoke.mutationOptions({ onSuccess: refresh }));
 
+  function resent(sent: SentInvitation) {
+    const link = withLink(sent);
+    if (link) {
+      // Best effort: after the round trip some browsers no longer count the click as the user's; the dialog's button still copies.
+      navigator.clipboard?.writeText(link.link).catch(() => undefined);
+      setUnsent(link);
+    } else if (sent.email_sent) {
+      notify(
+        <>
+          New invitation link sent to <span className="font-medium">{sent.email}</span>.
+        </>,
+      );
+    } else setError(`The mail to ${sent.email} could not be sent. Try again later.`);
+  }
+
   const invitations = query.data?.results ?? [];
   if (invitations.length === 0 && !query.isError) return null;
 
@@ -57,7 +78,11 @@ export function PendingInvitations({ tenantId }: { tenantId: string }) {
     <Card aria-labelledby="invitations-title" className="mt-6">
       <CardHeader
         title={<span id="invitations-title">Pending invitations</span>}
-        description="Sent but not accepted yet. Resending mails a new link and the old one stops working."
+        description={
+          mailServer === false
+            ? "Not accepted yet. No mail server is configured: Copy link makes a new link for you to pass on, and the old one stops working."
+            : "Sent but not accepted yet. Resending mails a new link and the old one stops working."
+        }
       />
       {error || query.isError ? (
         <div className="border-b border-slate-200 px-4 py-3 sm:px-6">
@@ -79,7 +104,7 @@ export function PendingInvitations({ tenantId }: { tenantId: string }) {
           {invitations.map((invitation) => (
             <Tr key={invitation.id} data-testid="invitation-row">
               <Td className="w-full max-w-0">
-                <span className="block break-all font-medium text-slate-900">{invitation.email}</span>
+                <span className="block font-medium break-all whitespace-normal text-slate-900">{invitation.email}</span>
                 <span className="mt-1 block text-xs text-slate-600 sm:hidden">
                   {ROLE_LABEL[invitation.role]} · expires <ExpiresIn iso={invitation.expires_at} />
                 </span>
@@ -95,27 +120,17 @@ export function PendingInvitations({ tenantId }: { tenantId: string }) {
                   <Button
                     variant="secondary"
                     size="sm"
-                    aria-label={`Resend invitation to ${invitation.email}`}
+                    aria-label={`${mailServer === false ? "Copy a new link for" : "Resend"} invitation to ${invitation.email}`}
                     loading={resend.isPending && resend.variables?.invitation_id === invitation.id}
                     onClick={() => {
                       setError(null);
                       resend.mutate(
                         { tenant_id: tenantId, invitation_id: invitation.id },
-                        {
-                          onSuccess: (sent) =>
-                            sent.email_sent
-                              ? notify(
-                                  <>
-                                    New invitation link sent to <span className="font-medium">{sent.email}</span>.
-                                  </>,
-                                )
-                              : setError(`The mail to ${sent.email} could not be sent. Try again later.`),
-                          onError: (e) => setError(messageOf(e)),
-                        },
+                        { onSuccess: resent, onError: (e) => setError(messageOf(e)) },
                       );
                     }}
                   >
-                    Resend
+                    {mailServer === false ? "Copy link" : "Resend"}
                   </Button>
                   <Button
                     variant="secondary"
@@ -131,6 +146,7 @@ export function PendingInvitations({ tenantId }: { tenantId: string }) {
           ))}
         </TBody>
       </Table>
+      {unsent ? <InvitationLinkDialog invitation={unsent} onClose={() => setUnsent(null)} /> : null}
       {revoking ? (
         <ConfirmDialog
           title="Revoke invitation?"

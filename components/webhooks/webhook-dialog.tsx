@@ -12,7 +12,7 @@ import { Input } from "../ui/input";
 import { subscribesToAll } from "./event-kinds";
 import { EventsPicker, type EventsChoice } from "./events-picker";
 import type { Webhook } from "./types";
-import { checkForm, eventsOf, FIELD_IDS, serverFieldErrors } from "./webhook-form";
+import { checkForm, eventsOf, FIELD_IDS, serverFieldErrors, urlRule, useUrlPolicy } from "./webhook-form";
 
 interface WebhookDialogProps {
   tenantId: string;
@@ -102,6 +102,7 @@ export function WebhookDialog({ tenantId, webhook, steppingUpIfAsked, onClose, o
   const [ownSecret, setOwnSecret] = useState(false);
   const [secret, setSecret] = useState("");
   const { errors, formError, setFormError, show, clear, fail } = useFormErrors(FIELD_IDS);
+  const urlPolicy = useUrlPolicy(tenantId);
 
   const invalidate = () => queryClient.invalidateQueries(trpc.webhooks.pathFilter());
   const create = useMutation(trpc.webhooks.create.mutationOptions({ onSuccess: invalidate }));
@@ -155,8 +156,8 @@ export function WebhookDialog({ tenantId, webhook, steppingUpIfAsked, onClose, o
           label="Endpoint URL"
           hint={
             webhook
-              ? "Must be https. Every future event goes here, so changing it asks you to confirm it's you."
-              : "Must be https. It should answer 2xx within 5 seconds."
+              ? `${urlRule(urlPolicy)} Every future event goes here, so changing it asks you to confirm it's you.`
+              : `${urlRule(urlPolicy)} It should answer 2xx within 5 seconds.`
           }
           error={errors.url}
         >

@@ -3,9 +3,11 @@
  * The server stays the authority (its URL policy reads the server's environment), so the client
  * only catches what is plainly missing or malformed, with the server's limits.
  */
+import { useQuery } from "@tanstack/react-query";
+import type { OutboundPolicy } from "@/server/outbound/schemas";
 import { MAX_DESCRIPTION_LENGTH, MIN_SECRET_LENGTH } from "@/server/webhooks/schemas";
 import { serverErrors, type FieldErrors } from "../form-errors";
-import { fieldErrorsOf } from "../trpc";
+import { fieldErrorsOf, useTRPC } from "../trpc";
 import { ALL_EVENTS } from "./event-kinds";
 import type { EventsChoice } from "./events-picker";
 
@@ -29,6 +31,17 @@ const LABELS = { url: "URL", description: "Description", events: "Events", secre
 
 export function eventsOf(choice: EventsChoice): string[] {
   return choice.all ? [ALL_EVENTS] : choice.kinds;
+}
+
+/** Where this server lets a webhook point (plain http to private hosts under OUTBOUND_ALLOW_PRIVATE); undefined while loading. */
+export function useUrlPolicy(tenantId: string): OutboundPolicy | undefined {
+  const trpc = useTRPC();
+  return useQuery(trpc.webhooks.urlPolicy.queryOptions({ tenant_id: tenantId }, { staleTime: Infinity })).data;
+}
+
+/** The URL field's rule, as its hint says it. */
+export function urlRule(policy: OutboundPolicy | undefined): string {
+  return policy?.private_hosts ? "Must be https, or plain http to a private or local host (this server allows them)." : "Must be https.";
 }
 
 function isWebUrl(value: string): boolean {

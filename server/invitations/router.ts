@@ -3,15 +3,18 @@ import { router } from "../trpc/init.ts";
 import { publicProcedure, tenantProcedure } from "../trpc/procedures.ts";
 import { createdMany, noContent, serviceContext } from "../trpc/context.ts";
 import { envelope, pageRequest } from "../contract/pagination.ts";
+import { mailServerConfigured } from "../mail/mailer.ts";
 import {
   AcceptedInvitation,
   AcceptInvitationInput,
   CreateInvitationInput,
   InvitationPage,
+  InvitationDelivery,
   InvitationPathInput,
   InvitationPreview,
   InvitationTokenInput,
   ListInvitationsInput,
+  TenantPathInput,
   SentInvitation,
 } from "./schemas.ts";
 import {
@@ -99,6 +102,12 @@ export const invitationsRouter = router({
       await revokeInvitation(serviceContext(ctx), input.invitation_id);
       noContent(ctx);
     }),
+
+  /** Console only: whether links go out by mail, or (no mail server) the admin passes them on. */
+  delivery: tenantProcedure("admin")
+    .input(TenantPathInput)
+    .output(InvitationDelivery)
+    .query(() => ({ mail_server: mailServerConfigured() })),
 
   preview: publicProcedure
     .meta({

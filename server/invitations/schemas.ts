@@ -27,9 +27,21 @@ export const Invitation = z
   .meta({ id: "Invitation" });
 export type Invitation = z.infer<typeof Invitation>;
 
-/** The reply to create and resend: the invitation, and whether its mail was handed to the mail server. */
+/**
+ * The reply to create and resend: the invitation, whether its mail was handed to a mail server, and
+ * the link itself only where no mail server is configured. There the message lies in a file on the
+ * server and the inviter is its only courier; with a mail server, the mail's arrival is what proves
+ * the invitee holds the address, so the link is never shown to the inviter.
+ */
 export const SentInvitation = Invitation.extend({
-  email_sent: z.boolean().meta({ description: "False when the mail could not be sent (resend later); the invitation exists either way." }),
+  email_sent: z.boolean().meta({
+    description:
+      "False when no mail went out: the mail server refused it or could not be reached (resend later), or none is configured (see `link`). The invitation exists either way.",
+  }),
+  link: z.string().nullable().meta({
+    description:
+      "Only when the server has no mail server configured (SMTP_URL unset): the invitation link, which was written to the server's mail folder instead of sent. Pass it on to the invitee. Null otherwise.",
+  }),
 }).meta({ id: "SentInvitation" });
 export type SentInvitation = z.infer<typeof SentInvitation>;
 
@@ -45,6 +57,11 @@ export const CreateInvitationInput = z
 export type CreateInvitationInput = z.infer<typeof CreateInvitationInput>;
 
 export const InvitationPathInput = z.object(InvitationPath);
+export const TenantPathInput = z.object(TenantPath);
+
+export const InvitationDelivery = z.object({
+  mail_server: z.boolean().meta({ description: "False: no mail server is configured; invitation links are given to the inviter." }),
+});
 
 const LinkToken = z.string({ error: "is required" }).min(1, "is required").max(MAX_LINK_TOKEN_LENGTH, "is not a valid link token");
 

@@ -92,12 +92,20 @@ async function findInvitation(db: Tx, tenantId: string, id: string): Promise<Inv
   return row;
 }
 
-/** Mails the link; a failure is logged and reported as `email_sent: false` (the admin can resend). */
-async function mailInvitation(db: Tx, row: InvitationRow, token: string, inviter: string | null): Promise<boolean> {
+/**
+ * Mails the link. A failure is logged and reported as `email_sent: false` (the admin can resend);
+ * with no mail server configured, the mail goes to a file and the link comes back to the inviter.
+ */
+async function mailInvitation(
+  db: Tx,
+  row: InvitationRow,
+  token: string,
+  inviter: string | null,
+): Promise<Pick<SentInvitation, "email_sent" | "link">> {
   const tenant = await db.tenant.findUniqueOrThrow({ where: { id: row.tenantId }, select: { name: true } });
   const link = consoleLink("/invite", token);
   try {
-    await sendMail({
+    const delivery = await sendMail({
       to: row.email,
       subject: `You are invited to ${tenant.name} on Control Plane`,
       text:
@@ -105,10 +113,10 @@ async function mailInvitation(db: Tx, row: InvitationRow, token: string, inviter
         `Accept the invitation:\n${link}\n\n` +
         `The link works once and expires on ${row.expiresAt.toUTCString()}. If you did not expect it, ignore this message.\n`,
     });
-    return true;
+    return delivery.via === "smtp" ? { email_sent: true, link: null } : { email_sent: false, link };
   } catch (error) {
     log.error("invitation mail not sent", { invitation_id: row.id, error: error instanceof Error ? error.message : String(error) });
-    return false;
+    return { email_sent: false, link: null };
   }
 }
 
@@ -143,7 +151,7 @@ export async function createInvitation(
     });
     return created;
   });
-  return { ...presentInvitation(row), email_sent: await mailInvitation(db.prisma, row, token, actor.principal.email) };
+  return { ...presentInvitation(row), ...(await mailInvitation(db.prisma, row, token, actor.principal.email)) };
 }
 
 export async function resendInvitation({ db, actor, tenantId }: TenantServiceContext, id: string): Promise<SentInvitation> {
@@ -167,7 +175,7 @@ export async function resendInvitation({ db, actor, tenantId }: TenantServiceCon
     });
     return tx.invitation.findUniqueOrThrow({ where: { id: current.id } });
   });
-  return { ...presentInvitation(row), email_sent: await mailInvitation(db.prisma, row, token, actor.principal.email) };
+  return { ...presentInvitation(row), ...(await mailInvitation(db.prisma, row, token, actor.principal.email)) };
 }
 
 /** Revokes a pending or expired invitation (its link dies); revoking one already revoked is a no-op. */

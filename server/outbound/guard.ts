@@ -12,6 +12,7 @@ import http from "node:http";
 import https from "node:https";
 import { BlockList, isIP, type LookupFunction } from "node:net";
 import { env } from "../env.ts";
+import { PRIVATE_REFUSED } from "./schemas.ts";
 
 export type OutboundFailure = "invalid_url" | "blocked" | "timeout" | "too_large" | "network" | "redirect";
 
@@ -115,7 +116,8 @@ export async function safeFetch(raw: string, request: SafeRequest): Promise<Safe
     }
   }
   const anyPrivate = addresses.some((a) => isPrivateAddress(a.address));
-  if (anyPrivate && !allowPrivate) throw new OutboundError("blocked", `${host} resolves to a private or loopback address`);
+  if (anyPrivate && !allowPrivate)
+    throw new OutboundError("blocked", `${host} resolves to a private or loopback address (${PRIVATE_REFUSED})`);
   if (url.protocol === "http:" && !(allowPrivate && anyPrivate)) {
     throw new OutboundError("invalid_url", "public hosts must be reached over https");
   }

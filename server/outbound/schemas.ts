@@ -19,3 +19,15 @@ export const OutboundUrl = z
       return false;
     }
   }, "must be an absolute https URL");
+
+/** What this server lets outbound URLs point at (OUTBOUND_ALLOW_PRIVATE), for the console's forms. */
+export const OutboundPolicy = z.object({
+  private_hosts: z.boolean().meta({ description: "True: private and loopback hosts are allowed, over plain http too." }),
+});
+export type OutboundPolicy = z.infer<typeof OutboundPolicy>;
+
+/**
+ * Said with every refusal of a private address: the tenant admin learns it is this server's
+ * rule, the operator which variable lifts it (local IdPs and receivers, tests).
+ */
+export const PRIVATE_REFUSED = "refused on this server; operators: OUTBOUND_ALLOW_PRIVATE=true allows them";

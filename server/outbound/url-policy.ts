@@ -9,6 +9,11 @@ import { isIP } from "node:net";
 import { env } from "../env.ts";
 import { InvalidRequest } from "../errors.ts";
 import { isPrivateAddress } from "./guard.ts";
+import { PRIVATE_REFUSED, type OutboundPolicy } from "./schemas.ts";
+
+export function outboundPolicy(): OutboundPolicy {
+  return { private_hosts: env().OUTBOUND_ALLOW_PRIVATE };
+}
 
 /** Why `value` may not be stored as an outbound URL (none: it may). Expects an OutboundUrl-shaped value. */
 export function outboundUrlProblems(value: string): string[] {
@@ -19,12 +24,18 @@ export function outboundUrlProblems(value: string): string[] {
     return ["must be an absolute https URL"];
   }
   const allowPrivate = env().OUTBOUND_ALLOW_PRIVATE;
-  if (url.protocol !== "https:" && !(allowPrivate && url.protocol === "http:")) return ["must be an absolute https URL"];
+  if (url.protocol !== "https:" && !(allowPrivate && url.protocol === "http:")) {
+    return [
+      url.protocol === "http:"
+        ? `must be https (plain http only for private and loopback hosts, which are ${PRIVATE_REFUSED})`
+        : "must be an absolute https URL",
+    ];
+  }
   const problems: string[] = [];
   if (url.username || url.password) problems.push("must not contain credentials");
   const host = url.hostname.replace(/^\[|\]$/g, "");
   const literalPrivate = (isIP(host) && isPrivateAddress(host)) || host === "localhost" || host.endsWith(".localhost");
-  if (literalPrivate && !allowPrivate) problems.push("must not point at a private or loopback address");
+  if (literalPrivate && !allowPrivate) problems.push(`must not point at a private or loopback address (${PRIVATE_REFUSED})`);
   return problems;
 }
 

@@ -4,6 +4,8 @@ import { router } from "../trpc/init.ts";
 import { tenantProcedure } from "../trpc/procedures.ts";
 import { created, noContent, serviceContext } from "../trpc/context.ts";
 import { envelope, pageRequest } from "../contract/pagination.ts";
+import { OutboundPolicy } from "../outbound/schemas.ts";
+import { outboundPolicy } from "../outbound/url-policy.ts";
 import {
   CreateWebhookInput,
   DeliveryPage,
@@ -11,6 +13,7 @@ import {
   ListDeliveriesInput,
   ListWebhooksInput,
   RotateSecretInput,
+  TenantPathInput,
   UpdateWebhookInput,
   Webhook,
   WebhookDelivery,
@@ -188,4 +191,10 @@ export const webhooksRouter = router({
     .mutation(async ({ ctx, input }) =>
       presentDelivery(await retryDelivery(serviceContext(ctx), { webhookId: input.webhook_id, deliveryId: input.delivery_id })),
     ),
+
+  /** Console only: where a webhook may point on this server (the form's URL rule follows it). */
+  urlPolicy: tenantProcedure("admin")
+    .input(TenantPathInput)
+    .output(OutboundPolicy)
+    .query(() => outboundPolicy()),
 });

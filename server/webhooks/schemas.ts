@@ -111,6 +111,7 @@ const TenantPath = { tenant_id: z.string().max(100) };
 const WebhookPath = { ...TenantPath, webhook_id: z.string().max(100) };
 
 export const ListWebhooksInput = PageQuery.extend(TenantPath);
+export const TenantPathInput = z.object(TenantPath);
 export const WebhookPage = pageOf(Webhook).meta({ id: "WebhookPage" });
 
 export const CreateWebhookInput = z

@@ -6,6 +6,7 @@ import { checkCredentials } from "../../server/account/users.ts";
 import { hashLinkToken } from "../../server/account/link-tokens.ts";
 import { clock } from "../../server/clock.ts";
 import { env } from "../../server/env.ts";
+import { consoleAs } from "../support/console-caller.ts";
 
 const servers = mailServers();
 
@@ -21,8 +22,10 @@ async function invite(tenantId: string, token: string, email: string, role = "vi
 }
 
 describe("invitations", () => {
-  test("the mail goes through SMTP_URL (the test's loopback SMTP server)", () => {
+  test("the mail goes through SMTP_URL (the test's loopback SMTP server), and the console knows it", async () => {
     expect(env().SMTP_URL).toBe(servers.smtp.url);
+    const { tenant, admin } = await tenantWithMembers();
+    expect(await (await consoleAs(admin.user.id)).invitations.delivery({ tenant_id: tenant.id })).toEqual({ mail_server: true });
   });
 
   test("an admin invites a new person: mail with a link; following it sets a password and joins with the role", async () => {
@@ -36,6 +39,8 @@ describe("invitations", () => {
       status: "pending",
       invited_by: admin.user.id,
       email_sent: true,
+      // Mailed: the inviter never sees the link (only the mail's arrival proves the address).
+      link: null,
     });
     expect(new Date(invitation.expires_at).getTime() - Date.now()).toBeGreaterThan(7 * 24 * 3600_000 - 60_000);
     expect(mail.subject).toContain(tenant.name);
@@ -118,7 +123,7 @@ describe("invitations", () => {
     const { invitation, token: first } = await invite(tenant.id, admin.token, email);
     const res = await client(servers.api.url, admin.token).post(`/api/v1/tenants/${tenant.id}/invitations/${invitation.id}/resend`);
     expect(res.status, res.text).toBe(200);
-    expect(res.json).toMatchObject({ id: invitation.id, status: "pending", email_sent: true });
+    expect(res.json).toMatchObject({ id: invitation.id, status: "pending", email_sent: true, link: null });
     const second = linkIn(await servers.smtp.waitFor(email, { skip: 1 }), "/invite").token;
     expect(second).not.toBe(first);
     expect(

@@ -70,6 +70,7 @@ describe("metadata checks against a local server", () => {
     try {
       const result = await checkMetadata("saml", `${idp.url}/saml.xml`);
       expect(result).toMatchObject({ status: "unreachable", error: expect.stringMatching(/private or loopback/) });
+      expect(result.error).toContain("operators: OUTBOUND_ALLOW_PRIVATE=true allows them");
       await expect(safeFetch("http://localhost:1/", { timeoutMs: 1000, maxBytes: 10 })).rejects.toMatchObject({ kind: "blocked" });
       await expect(safeFetch("https://[::1]/", { timeoutMs: 1000, maxBytes: 10 })).rejects.toMatchObject({ kind: "blocked" });
       await expect(safeFetch("http://example.com/", { timeoutMs: 1000, maxBytes: 10 })).rejects.toMatchObject({

@@ -11,6 +11,8 @@ import { database } from "../../server/db/client.ts";
 import { emitEvent } from "../../server/events/emit.ts";
 import { deliverDueWebhooks } from "../../server/webhooks/sink.ts";
 import { encryptSecret } from "../../server/secrets/encryption.ts";
+import { env } from "../../server/env.ts";
+import { codeOf, consoleAs } from "../support/console-caller.ts";
 
 process.env.OUTBOUND_ALLOW_PRIVATE = "false";
 
@@ -29,11 +31,25 @@ test.each([
   "https://localhost/hook",
   "https://10.1.2.3/hook",
   "http://hooks.example.test/hook",
-])("create refuses %s (400 naming url)", async (url) => {
+])("create refuses %s (400 naming url, and for operators the variable that would allow it)", async (url) => {
   const { tenant, admin } = await tenantWithMembers();
   const res = await client(api.url, admin.token).post(`/api/v1/tenants/${tenant.id}/webhooks`, { url, events: ["*"] });
   expect(res.status).toBe(400);
   expect(res.json.errors[0].path).toBe("url");
+  expect(res.json.errors[0].message).toMatch(/refused on this server; operators: OUTBOUND_ALLOW_PRIVATE=true allows them/);
+});
+
+test("the console's webhook form learns whether this server allows private hosts (tenant admins only)", async () => {
+  const { tenant, admin, viewer } = await tenantWithMembers();
+  const caller = await consoleAs(admin.user.id);
+  expect(await caller.webhooks.urlPolicy({ tenant_id: tenant.id })).toEqual({ private_hosts: false });
+  env().OUTBOUND_ALLOW_PRIVATE = true;
+  try {
+    expect(await caller.webhooks.urlPolicy({ tenant_id: tenant.id })).toEqual({ private_hosts: true });
+  } finally {
+    env().OUTBOUND_ALLOW_PRIVATE = false;
+  }
+  expect(await codeOf((await consoleAs(viewer.user.id)).webhooks.urlPolicy({ tenant_id: tenant.id }))).toBe("FORBIDDEN");
 });
 
 test("a host resolving to a private address at delivery time is refused: ssrf_refused, nothing sent, retried later", async () => {
