@@ -54,6 +54,13 @@ interface Fixtures {
   signedIn: void;
   /** Fails the test on any Content-Security-Policy violation in its pages (runs for every test). */
   cspViolations: void;
+  /**
+   * The console errors a spec file expects, by the reason they are expected (a 4xx the page
+   * handles, say); opt in with `test.use({ allowedConsoleErrors: {} })`. Unset (false): not checked.
+   */
+  allowedConsoleErrors: Record<string, RegExp> | false;
+  /** Fails the test on any console error or uncaught page error the spec does not allow (hydration errors included). */
+  consoleErrors: void;
 }
 
 // The fixture callback is named `provide`, not `use`, so the React hooks lint rule leaves it alone.
@@ -79,6 +86,23 @@ export const test = base.extend<Fixtures>({
       });
       await provide();
       expect(violations, "Content-Security-Policy violations").toEqual([]);
+    },
+    { auto: true },
+  ],
+  allowedConsoleErrors: [false, { option: true }],
+  consoleErrors: [
+    async ({ context, allowedConsoleErrors: allowed }, provide) => {
+      if (allowed === false) return provide();
+      const errors: string[] = [];
+      context.on("console", (message) => {
+        if (message.type() === "error") errors.push(`${message.location().url}: ${message.text()}`);
+      });
+      context.on("weberror", (error) => errors.push(`uncaught: ${error.error().stack ?? error.error().message}`));
+      await provide();
+      expect(
+        errors.filter((error) => !Object.values(allowed).some((pattern) => pattern.test(error))),
+        "console errors",
+      ).toEqual([]);
     },
     { auto: true },
   ],

@@ -1,6 +1,14 @@
 import { expect, PASSWORD, signInAs, test, uniqueEmail } from "./identity";
 import { OPERATOR_EMAIL, OPERATOR_PASSWORD } from "./constants";
 
+// Fails on any console or page error the journeys do not expect (e2e/fixtures.ts, consoleErrors).
+test.use({
+  allowedConsoleErrors: {
+    "the last admin demoting themselves is refused; the page says why": /\/api\/trpc\/members\.update\?.*status of 409/,
+    "inviting a member is refused; the dialog shows the answer": /\/api\/trpc\/invitations\.create\?.*status of 409/,
+  },
+});
+
 // Admin-set first passwords are for platform operators only; tenant admins invite (invitations.spec.ts).
 test("an operator adds a viewer with a password; the viewer signs in and can only look", async ({ page, people, membersPage, request }) => {
   const { tenant, person: admin } = await people.tenantWith("admin", "Viewer journey");

@@ -1,5 +1,14 @@
 import { expect, test, uniqueName } from "./fixtures";
 
+// Fails on any console or page error the journeys do not expect (e2e/fixtures.ts, consoleErrors).
+const MISSING_TENANT = "00000000-0000-4000-8000-000000000000";
+test.use({
+  allowedConsoleErrors: {
+    "a tenant that does not exist: the 404 page": new RegExp(`/tenants/${MISSING_TENANT}/members: .*status of 404`),
+    "the same missing tenant, asked for by the console shell": /\/api\/trpc\/tenants\.get\?.*status of 404/,
+  },
+});
+
 test.beforeEach(async ({ signedIn: _, tenantsPage }) => {
   await tenantsPage.waitUntilLoaded();
 });
@@ -64,7 +73,7 @@ test("a tenant opens from the list and from the tenant switcher", async ({ page,
 });
 
 test("a tenant id that does not exist is a 404 with the branded page and a way back", async ({ page, tenantDetailPage }) => {
-  const response = await page.goto("/tenants/00000000-0000-4000-8000-000000000000/members");
+  const response = await page.goto(`/tenants/${MISSING_TENANT}/members`);
   expect(response?.status()).toBe(404);
   await expect(tenantDetailPage.notFound).toBeVisible();
   // Inside the console shell, with no links into the tenant that was asked for.

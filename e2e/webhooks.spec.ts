@@ -1,6 +1,13 @@
 import { expectNoSeriousA11yViolations } from "./axe";
 import { expect, signatureOf, signInAs, test, uniqueName } from "./webhooks-fixtures";
 
+// Fails on any console or page error the journeys do not expect (e2e/fixtures.ts, consoleErrors).
+test.use({
+  allowedConsoleErrors: {
+    "the form journey sends bad values; the 400 is shown on the fields": /\/api\/trpc\/webhooks\.create\?.*status of 400/,
+  },
+});
+
 test("an admin adds a webhook to a local receiver, sends a test event, sees it delivered, switches it off and on, and deletes it", async ({
   page,
   people,

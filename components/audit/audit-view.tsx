@@ -33,7 +33,13 @@ import { useTargetLinks, type TargetLinks } from "./targets";
 import type { AuditEventView, AuditPageView } from "./types";
 
 /** The filter parameters of the API, named as a person reads them in an error message. */
-const FILTER_LABELS = { event_type: "Event type", actor_id: "Actor", start_date: "Start date", end_date: "End date" } as const;
+const FILTER_LABELS = {
+  event_type: "Event type",
+  actor_id: "Actor",
+  actor_email: "Actor",
+  start_date: "Start date",
+  end_date: "End date",
+} as const;
 
 /** The filter fields the server's 400 named, with its words; null when it named none of them. */
 function filterErrorsOf(error: unknown): FilterErrors | null {

@@ -32,8 +32,10 @@ export function ChainStatus({ tenantId }: { tenantId: string }) {
     badge = <Badge tone="danger">Broken at #{String(verify.data.first_invalid_sequence)}</Badge>;
   }
 
+  // A <span>: it sits in the card header's description, a <p>. A <p> inside it would be closed by
+  // the browser's HTML parser before React hydrates, and hydration would fail (React error #418).
   return (
-    <p
+    <span
       data-testid="chain-status"
       aria-live="polite"
       title="Each event's hash covers the one before it, so a changed or missing event breaks the chain."
@@ -41,6 +43,6 @@ export function ChainStatus({ tenantId }: { tenantId: string }) {
     >
       <span>Hash chain:</span>
       {badge}
-    </p>
+    </span>
   );
 }

@@ -2,7 +2,7 @@
  * The audit browser's filters as they live in the URL (so a link can be shared and a reload keeps
  * them) and as the audit API takes them.
  *
- *   ?type=user.*,tenant.created  &actor=<user id>  &range=24h | range=custom&from=<ISO>&to=<ISO>
+ *   ?type=user.*,tenant.created  &actor=<actor id or email>  &range=24h | range=custom&from=<ISO>&to=<ISO>
  *   &cursor=<keyset cursor>&skip=<rows before the page>
  */
 import { consoleUrl } from "../console/urls";
@@ -27,7 +27,7 @@ const PRESET_MS: Record<RangePreset, number> = { "1h": HOUR, "24h": DAY, "7d": 7
 export interface AuditFilters {
   /** Event types as typed: exact kinds, `prefix.*`, comma-separated. */
   type: string;
-  /** An actor's user id. */
+  /** An actor: an email (anything with an `@`, matched in any case) or an actor id. */
   actor: string;
   range: Range;
   /** ISO 8601 instants of a custom range (start inclusive, end exclusive); passed on as given. */
@@ -92,6 +92,7 @@ export function hasFilters(filters: AuditFilters): boolean {
 export interface ApiFilters {
   event_type?: string;
   actor_id?: string;
+  actor_email?: string;
   start_date?: string;
   end_date?: string;
 }
@@ -108,7 +109,8 @@ export function apiFiltersOf(filters: AuditFilters, anchor: number): ApiFilters 
     .filter(Boolean)
     .join(",");
   if (type) api.event_type = type;
-  if (filters.actor.trim()) api.actor_id = filters.actor.trim();
+  const actor = filters.actor.trim();
+  if (actor) api[actor.includes("@") ? "actor_email" : "actor_id"] = actor;
   if (isPreset(filters.range)) {
     api.start_date = new Date(anchor - PRESET_MS[filters.range]).toISOString();
     api.end_date = new Date(anchor).toISOString();

@@ -31,6 +31,8 @@ export class AuditPage {
   readonly table: Locator;
   readonly rows: Locator;
   readonly filters: Locator;
+  /** On a phone: the button that shows and hides the filters. */
+  readonly filtersButton: Locator;
   readonly eventType: Locator;
   readonly actor: Locator;
   readonly range: Locator;
@@ -47,6 +49,7 @@ export class AuditPage {
     this.table = page.getByRole("table", { name: "Audit events" });
     this.rows = this.table.getByTestId("audit-row");
     this.filters = page.getByRole("search", { name: "Filter audit events" });
+    this.filtersButton = page.getByRole("button", { name: /^Filters/ });
     this.eventType = this.filters.getByRole("combobox", { name: "Event type" });
     this.actor = this.filters.getByRole("combobox", { name: "Actor" });
     this.range = this.filters.getByRole("combobox", { name: "Date range" });

@@ -30,6 +30,7 @@ export function auditExportPath(problems: Json): Json {
         filter("start_date", "ISO 8601 date or date-time, inclusive (UTC when no offset is given)."),
         filter("end_date", "ISO 8601 date or date-time, exclusive (UTC when no offset is given)."),
         filter("actor_id", "Only events by this actor."),
+        filter("actor_email", "Only events whose actor email is this one, in any letter case (exact otherwise)."),
       ],
       responses: {
         "200": {

@@ -20,6 +20,7 @@ export interface AuditFilterParams {
   start_date?: string;
   end_date?: string;
   actor_id?: string;
+  actor_email?: string;
 }
 
 export interface AuditFilter {
@@ -29,6 +30,8 @@ export interface AuditFilter {
   start?: Date;
   end?: Date;
   actorId?: string;
+  /** An actor email, matched in any letter case (through the (tenant_id, lower(actor_email), timestamp, id) index). */
+  actorEmail?: string;
   /** Export snapshot: only events at or below this chain sequence. */
   maxSequence?: number;
   /** How many events the tenant holds (its chain head), to skip the month windows on small tenants. */
@@ -102,23 +105,32 @@ export function resolveFilter(tenantId: string, params: AuditFilterParams, head:
   if (params.start_date) filter.start = parseIsoDate(params.start_date)!;
   if (params.end_date) filter.end = parseIsoDate(params.end_date)!;
   if (params.actor_id) filter.actorId = params.actor_id;
+  if (params.actor_email) filter.actorEmail = params.actor_email;
   return filter;
 }
 
 /**
  * Total events matching: from the chain head when only kinds (or nothing) filter, else from the
- * count rollups (counts.ts); counted row by row only for an export snapshot.
+ * count rollups (counts.ts); counted row by row for an export snapshot, and for an actor email,
+ * which has no rollups: its index carries the email, so the count reads that index alone.
  */
 export async function countEvents(sql: SqlRunner, filter: AuditFilter, head: ChainHead): Promise<number> {
   if (filter.kinds?.length === 0) return 0;
-  const onlyKinds = !filter.start && !filter.end && !filter.actorId && filter.maxSequence === undefined;
+  const onlyKinds = !filter.start && !filter.end && !filter.actorId && !filter.actorEmail && filter.maxSequence === undefined;
   // The head's per-kind counts, not its sequence: retention purges the oldest events.
   if (onlyKinds) return (filter.kinds ?? Object.keys(head.kinds)).reduce((sum, kind) => sum + (head.kinds[kind] ?? 0), 0);
-  if (filter.maxSequence === undefined) return countFromRollups(sql, filter);
+  if (filter.maxSequence === undefined && !filter.actorEmail) return countFromRollups(sql, filter);
   const params: unknown[] = [];
   const where = whereClause(filter, params);
   const kinds = filter.kinds ? ` AND e.event_type = ANY($${params.push(filter.kinds)}::text[])` : "";
-  const [row] = await sql.query<{ count: number }>(`SELECT count(*)::int AS count FROM audit_events e WHERE ${where}${kinds}`, params);
+  // An email's count recurs page after page: prepared, as the rollup counts are (planning it over
+  // every monthly partition costs ten times its index-only scan).
+  const prepare = filter.maxSequence === undefined ? { prepare: true } : undefined;
+  const [row] = await sql.query<{ count: number }>(
+    `SELECT count(*)::int AS count FROM audit_events e WHERE ${where}${kinds}`,
+    params,
+    prepare,
+  );
   return row!.count;
 }
 
@@ -132,7 +144,7 @@ export interface Bound {
 const later = (a: Date | undefined, b: Date | undefined) => (a && b ? (a > b ? a : b) : (a ?? b));
 
 /**
- * Everything but the kind: tenant, dates, actor, snapshot, and `recordedFrom` (partitions). Appends
+ * Everything but the kind: tenant, dates, actor (id, email), snapshot, and `recordedFrom` (partitions). Appends
  * to `params`.
  */
 function whereClause(filter: AuditFilter, params: unknown[], recordedFrom?: Date): string {
@@ -142,6 +154,7 @@ function whereClause(filter: AuditFilter, params: unknown[], recordedFrom?: Date
   if (filter.start) where.push(`e."timestamp" >= $${params.push(filter.start)}::timestamptz`);
   if (filter.end) where.push(`e."timestamp" < $${params.push(filter.end)}::timestamptz`);
   if (filter.actorId) where.push(`e.actor_id = $${params.push(filter.actorId)}`);
+  if (filter.actorEmail) where.push(`lower(e.actor_email) = lower($${params.push(filter.actorEmail)})`);
   if (filter.maxSequence !== undefined) where.push(`e.sequence <= $${params.push(filter.maxSequence)}::bigint`);
   return where.join(" AND ");
 }
@@ -205,11 +218,11 @@ async function findInPartitions(
   // of the rows (over JIT's threshold at millions), and never replaces per-call planning.
   const [limit, offset] = [integer(take), integer(skip)];
   // Keyset pages (no offset) are the hot path: prepared, planned once per connection, and kept
-  // to that plan (see GENERIC_PLANS in db/sql.ts). Not with an actor: which index serves it best
+  // to that plan (see GENERIC_PLANS in db/sql.ts). Not with an actor (id or email): which index serves it best
   // (the actor's, the kind's or time's) depends on the actor's and kind's sizes, which only a plan
   // for the values sees; a generic plan, forced or chosen by Postgres, took the wrong one (1.1-2.3
   // ms against 0.1-0.25, docs/benchmarks/audit-history.md). Planned per call, over the few partitions left, instead.
-  const prepare = { prepare: skip > 0 || filter.actorId ? false : ("generic" as const) };
+  const prepare = { prepare: skip > 0 || filter.actorId || filter.actorEmail ? false : ("generic" as const) };
   if (!filter.kinds || filter.kinds.length === 1) {
     const kind = filter.kinds ? ` AND e.event_type = $${params.push(filter.kinds[0])}` : "";
     return sql.query<AuditEventRow>(

@@ -9,8 +9,6 @@ import { created, createdMany, serviceContext } from "../trpc/context.ts";
 import { envelope, pageRequest } from "../contract/pagination.ts";
 import {
   AppendAuditBatchInput,
-  AuditActorByEmail,
-  AuditActorByEmailInput,
   AppendAuditInTenantInput,
   AuditEvent,
   AuditEventBatch,
@@ -24,7 +22,7 @@ import {
   TenantAuditInput,
   VerifyAuditInput,
 } from "./schemas.ts";
-import { actorByEmail, appendEvent, appendEvents, eventTypes, getEvent, listEvents } from "./service.ts";
+import { appendEvent, appendEvents, eventTypes, getEvent, listEvents } from "./service.ts";
 import { presentEvent } from "./query.ts";
 import { verifyChain } from "./verify.ts";
 import { existingTargets } from "./targets.ts";
@@ -64,12 +62,6 @@ export const auditRouter = router({
     .input(TenantAuditInput)
     .output(AuditEventTypes)
     .query(({ ctx }) => eventTypes(serviceContext(ctx))),
-
-  /** The console's actor filter takes an email (not on REST, whose filter is `actor_id`). */
-  actorByEmail: tenantProcedure("viewer")
-    .input(AuditActorByEmailInput)
-    .output(AuditActorByEmail)
-    .query(({ ctx, input }) => actorByEmail(serviceContext(ctx), input)),
 
   /** Which targets of the events shown still exist, for the console's links (not on REST). */
   existingTargets: tenantProcedure("viewer")

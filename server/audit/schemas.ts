@@ -3,7 +3,6 @@ import { z } from "zod";
 import { text } from "../contract/fields.ts";
 import { pageOf, PageQuery } from "../contract/page-query.ts";
 import { EVENT_SOURCE_TYPES, EVENT_TYPES } from "../events/types.ts";
-import { Email } from "../members/schemas.ts";
 
 /** A kind to filter by: exact (`user.login`) or a prefix (`user.*`). */
 const KIND_PATTERN = /^[a-z][a-z0-9_]*(\.[a-z][a-z0-9_]*)*(\.\*)?$/;
@@ -45,7 +44,10 @@ const IsoDateParam = z
   .max(40, "must be an ISO 8601 date or date-time")
   .refine((v) => parseIsoDate(v) !== null, "must be an ISO 8601 date or date-time (e.g. 2026-01-31 or 2026-01-31T12:00:00Z)");
 
-/** The filters of the list and the export (all optional), as query parameters. */
+/**
+ * The filters of the list and the export (all optional), as query parameters. Each description is
+ * on the inner schema: the OpenAPI generator unwraps `.optional()` and would drop one set on it.
+ */
 export const auditFilterFields = {
   event_type: z
     .string()
@@ -54,11 +56,20 @@ export const auditFilterFields = {
       const items = v.split(",").map((s) => s.trim());
       return items.length <= 50 && items.every((item) => KIND_PATTERN.test(item));
     }, "must be event kinds separated by commas (at most 50), each exact (user.login) or a prefix (user.*)")
-    .optional()
-    .meta({ description: "Exact kind (`user.login`), comma list (`user.login,user.step_up`) or prefix (`user.*`)." }),
-  start_date: IsoDateParam.optional().meta({ description: "ISO 8601 date or date-time, inclusive (UTC when no offset is given)." }),
-  end_date: IsoDateParam.optional().meta({ description: "ISO 8601 date or date-time, exclusive (UTC when no offset is given)." }),
-  actor_id: text().min(1, "must not be empty").max(200, "must be at most 200 characters").optional(),
+    .meta({ description: "Exact kind (`user.login`), comma list (`user.login,user.step_up`) or prefix (`user.*`)." })
+    .optional(),
+  start_date: IsoDateParam.meta({ description: "ISO 8601 date or date-time, inclusive (UTC when no offset is given)." }).optional(),
+  end_date: IsoDateParam.meta({ description: "ISO 8601 date or date-time, exclusive (UTC when no offset is given)." }).optional(),
+  actor_id: text()
+    .min(1, "must not be empty")
+    .max(200, "must be at most 200 characters")
+    .meta({ description: "Only events by this actor id." })
+    .optional(),
+  actor_email: text()
+    .min(1, "must not be empty")
+    .max(320, "must be at most 320 characters")
+    .meta({ description: "Only events whose actor email is this one, in any letter case (exact otherwise)." })
+    .optional(),
 };
 
 const TenantPath = { tenant_id: z.string().max(100) };
@@ -141,12 +152,6 @@ const LinkableTarget = z.object({ type: z.enum(LINKABLE_TARGET_TYPES), id: z.str
 export const ExistingTargetsInput = z.object({ ...TenantPath, targets: z.array(LinkableTarget).max(100) });
 export const ExistingTargets = z.object({ results: z.array(LinkableTarget) });
 
-/** The console's actor filter: a user's email, to filter by their id. */
-export const AuditActorByEmailInput = z.object({ ...TenantPath, email: Email });
-export const AuditActorByEmail = z.object({
-  /** The user's id, or null when no user with this email can have acted in the tenant (see actorByEmail). */
-  user_id: z.string().nullable(),
-});
 export const TenantAuditInput = z.object(TenantPath);
 
 export const AuditEventTypes = z

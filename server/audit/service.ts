@@ -33,24 +33,6 @@ export async function getEvent(ctx: TenantServiceContext, input: { event_id: str
   return presentEvent(row);
 }
 
-/**
- * The user an email names, for the console's actor filter: a member of the tenant, or anyone found
- * as an actor in its log (a former member, an operator who acted here), else null. Whoever has no
- * tie to the tenant is null like an unknown email, platform staff included: a platform role alone
- * does not count, or any viewer could learn which emails are the platform's operators. The filter
- * loses nothing: someone who never acted in the tenant has no events in it to find.
- */
-export async function actorByEmail(ctx: TenantServiceContext, input: { email: string }): Promise<{ user_id: string | null }> {
-  const [user] = await ctx.db.sql.query<{ id: string }>(
-    `SELECT u.id FROM users u
-      WHERE u.email = $1
-        AND (EXISTS (SELECT 1 FROM memberships m WHERE m.user_id = u.id AND m.tenant_id = $2::uuid)
-             OR EXISTS (SELECT 1 FROM audit_events e WHERE e.tenant_id = $2::uuid AND e.actor_id = u.id::text))`,
-    [input.email, ctx.tenantId],
-  );
-  return { user_id: user?.id ?? null };
-}
-
 /** The kinds recorded in the tenant's log with their counts, by name (kept by the chain trigger). */
 export async function eventTypes(ctx: TenantServiceContext) {
   const { kinds } = await chainHead(ctx.db.sql, ctx.tenantId);

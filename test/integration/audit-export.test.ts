@@ -239,7 +239,15 @@ describe("who may export", () => {
 
 test("the OpenAPI document describes the export", async () => {
   const op = operationAt(await fetchOpenApiDocument(api.url), "GET", "/tenants/{tenant_id}/audit/export");
-  expect(op.parameters.map((p) => p.name)).toEqual(["tenant_id", "format", "event_type", "start_date", "end_date", "actor_id"]);
+  expect(op.parameters.map((p) => p.name)).toEqual([
+    "tenant_id",
+    "format",
+    "event_type",
+    "start_date",
+    "end_date",
+    "actor_id",
+    "actor_email",
+  ]);
   expect(Object.keys(op.responses["200"]?.content ?? {})).toEqual(["application/json", "text/csv"]);
   expect(op.responses["404"]).toEqual({ $ref: "#/components/responses/Problem404" });
 });

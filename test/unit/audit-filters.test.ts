@@ -85,6 +85,11 @@ describe("audit filters as the API takes them", () => {
     expect(apiFiltersOf(NO_FILTERS, anchor)).toEqual({});
   });
 
+  test("an actor with an @ is an email (matched by the API in any case), anything else an actor id", () => {
+    expect(apiFiltersOf({ ...NO_FILTERS, actor: " Billing@Example.com " }, anchor)).toEqual({ actor_email: "Billing@Example.com" });
+    expect(apiFiltersOf({ ...NO_FILTERS, actor: "billing-service" }, anchor)).toEqual({ actor_id: "billing-service" });
+  });
+
   test("the export URL carries the format and exactly the given filters", () => {
     const url = exportUrl("t 1", "csv", { event_type: "user.*", start_date: "2026-01-01", actor_id: "" });
     expect(url).toBe("/api/console/tenants/t%201/audit/export?format=csv&event_type=user.*&start_date=2026-01-01");
