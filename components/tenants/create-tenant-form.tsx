@@ -21,7 +21,7 @@ export const TENANT_NAME_INPUT_ID = "tenant-name";
 /** Existing tenants with exactly this name (any case): creating another is allowed, but worth a warning. */
 function useNamesakes(name: string) {
   const wanted = name.trim().toLowerCase();
-  const matches = useTenantSearch(name, { pageSize: 50, enabled: wanted.length > 0 });
+  const matches = useTenantSearch(name, { pageSize: 50, enabled: wanted.length > 0, advisory: true });
   if (!wanted || !matches.settled) return [];
   return (matches.data?.results ?? []).filter((tenant) => tenant.name.toLowerCase() === wanted);
 }
