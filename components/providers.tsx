@@ -24,7 +24,10 @@ async function onQueryError(error: unknown, queryClient: QueryClient) {
 
 function makeQueryClient() {
   const queryClient: QueryClient = new QueryClient({
-    queryCache: new QueryCache({ onError: (error) => void onQueryError(error, queryClient) }),
+    queryCache: new QueryCache({
+      // A query marked `advisory` (a hint while typing) fails quietly: what the person does next asks.
+      onError: (error, query) => void (query.meta?.advisory ? undefined : onQueryError(error, queryClient)),
+    }),
     defaultOptions: {
       queries: {
         staleTime: 30_000,

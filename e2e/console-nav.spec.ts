@@ -4,7 +4,7 @@
  * a real, branded 404.
  */
 import { expectNoSeriousA11yViolations } from "./axe";
-import { OPERATOR_EMAIL, OPERATOR_PASSWORD } from "./constants";
+import { OPERATOR_EMAIL, OPERATOR_PASSWORD, OPERATOR_TOKEN } from "./constants";
 import { expect, signInAs, test, uniqueName } from "./identity";
 import { ConsoleShell } from "./pages/console";
 
@@ -25,8 +25,8 @@ test("Ctrl+K opens the tenant switcher: type part of a name, arrow down, Enter o
   await expect(input).toBeFocused();
   await input.fill(`zephyr ${tag.toUpperCase()}`);
   const options = shell.switcherDialog.getByRole("option");
-  // The tenant open now is marked "current".
-  await expect(options).toHaveText([second.name, `${first.name}current`]);
+  // Each with the start of its ID (two tenants may share a name); the one open now is marked "current".
+  await expect(options).toHaveText([`${second.name}${second.id.slice(0, 8)}`, `${first.name}${first.id.slice(0, 8)}current`]);
   await expect(options.first()).toHaveAttribute("aria-selected", "true");
   await expectNoSeriousA11yViolations(page);
   if (SHOTS) await page.screenshot({ path: `${SHOTS}/switcher-desktop.png` });
@@ -38,10 +38,16 @@ test("Ctrl+K opens the tenant switcher: type part of a name, arrow down, Enter o
   await page.waitForURL(`**/tenants/${second.id}/members`);
   await expect(shell.selectedTenant).toHaveText(second.name);
 
-  // An exact id finds the tenant too; nothing found says so; Escape closes.
+  // A pasted id and Enter at once, before its answer is in, open that tenant (not the row shown before).
   await page.keyboard.press("Control+k");
+  await expect(options.first()).toHaveAttribute("aria-selected", "true");
   await input.fill(first.id);
-  await expect(options).toHaveText([first.name]);
+  await page.keyboard.press("Enter");
+  await page.waitForURL(`**/tenants/${first.id}/members`);
+  await expect(shell.selectedTenant).toHaveText(first.name);
+
+  // Nothing found says so; Escape closes.
+  await page.keyboard.press("Control+k");
   await input.fill(`no such ${tag}`);
   await expect(shell.switcherDialog.getByText(`No tenant matches “no such ${tag}”.`)).toBeVisible();
   await page.keyboard.press("Escape");
@@ -74,8 +80,15 @@ test("the tenants list searches by name, keeps the search in the URL, and says w
 test("the sidebar highlights Audit log and Webhooks on their pages and keeps the tenant on API tokens and Profile", async ({
   page,
   people,
+  request,
 }) => {
   const tenant = await people.createTenant(uniqueName("Nav"));
+  const hook = await request.post(`/api/v1/tenants/${tenant.id}/webhooks`, {
+    headers: { Authorization: `Bearer ${OPERATOR_TOKEN}` },
+    data: { url: "https://hooks.example.test/nav", events: ["tenant.created"] },
+  });
+  expect(hook.status(), await hook.text()).toBe(201);
+  const webhookId = ((await hook.json()) as { id: string }).id;
   await signInAs(page, OPERATOR_EMAIL, OPERATOR_PASSWORD);
   const nav = page.getByRole("complementary").getByRole("navigation", { name: "Main" });
   const shell = new ConsoleShell(page);
@@ -87,6 +100,16 @@ test("the sidebar highlights Audit log and Webhooks on their pages and keeps the
   await page.waitForURL(`**/tenants/${tenant.id}/webhooks`);
   await expect(nav.getByRole("link", { name: "Webhooks" })).toHaveAttribute("aria-current", "page");
   await expect(nav.getByRole("link", { name: "Audit log" })).not.toHaveAttribute("aria-current", "page");
+
+  // A webhook's page: its ID on one line, on a desktop and on a phone.
+  await page.goto(`/tenants/${tenant.id}/webhooks/${webhookId}`);
+  const id = page.getByRole("main").getByText(webhookId, { exact: true });
+  for (const width of [1280, 390]) {
+    await page.setViewportSize({ width, height: 800 });
+    expect((await id.boundingBox())!.height, `the webhook ID at ${width} px`).toBeLessThan(20);
+    if (SHOTS) await page.screenshot({ path: `${SHOTS}/webhook-${width}.png`, fullPage: true });
+  }
+  await page.setViewportSize({ width: 1280, height: 720 });
 
   await nav.getByRole("link", { name: "API tokens" }).click();
   await page.waitForURL((url) => url.pathname === "/tokens" && url.searchParams.get("tenant") === tenant.id);
@@ -113,6 +136,11 @@ test("a member of exactly one tenant lands in it; another tenant's URL is a 404 
   const nav = page.getByRole("complementary").getByRole("navigation", { name: "Main" });
   await expect(nav.getByRole("link", { name: "Audit log" })).toHaveCount(0);
   await expectNoSeriousA11yViolations(page);
+
+  // So is an unknown webhook of their own tenant, as any unknown id.
+  const webhook = await page.goto(`/tenants/${tenant.id}/webhooks/00000000-0000-4000-8000-000000000000`);
+  expect(webhook?.status()).toBe(404);
+  await expect(page.getByRole("heading", { level: 1, name: "Page not found" })).toBeVisible();
 });
 
 test("an unknown route is a 404: branded, inside the console when signed in, with a way back", async ({ page, browser }) => {

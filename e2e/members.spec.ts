@@ -63,6 +63,9 @@ test("an admin changes roles: promoting asks first, naming the person; the last 
   const other = await people.addMember(tenant.id, { email: uniqueEmail("other"), role: "viewer" });
 
   await signInAs(page, admin.email, admin.password);
+  // The first members come with the page's HTML (rendered on the server).
+  const html = await (await page.request.get(`/tenants/${tenant.id}/members`)).text();
+  expect(html).toContain('data-testid="member-row"');
   await membersPage.goto(tenant.id);
 
   await membersPage.roleSelect(admin.email).selectOption("viewer");

@@ -56,7 +56,7 @@ test("an operator creates a support user, finds them, and promotes them to opera
   await expect(page.getByRole("complementary").getByRole("link", { name: "Platform users" })).toBeVisible();
 });
 
-test("support staff have no Platform users page (not in the navigation, a 404 at its URL) and are labelled Support in a tenant", async ({
+test("support staff see Platform users read-only (no create, no role change) and are labelled Support in a tenant", async ({
   page,
   people,
 }) => {
@@ -68,8 +68,12 @@ test("support staff have no Platform users page (not in the navigation, a 404 at
   const access = page.getByRole("term").filter({ hasText: "Your access" }).locator("xpath=following-sibling::dd");
   await expect(access).toContainText("Support");
   await expect(access).not.toContainText("Viewer");
-  await expect(page.getByRole("complementary").getByRole("link", { name: "Platform users" })).toHaveCount(0);
+  await page.getByRole("complementary").getByRole("link", { name: "Platform users" }).click();
+  await page.waitForURL((url) => url.pathname === "/users");
+  await expect(page.getByRole("heading", { level: 1, name: "Platform users" })).toBeVisible();
+  await expect(page.getByTestId("user-row").filter({ hasText: support.email })).toContainText("Support");
+  await expect(page.getByRole("button", { name: "Create user" })).toHaveCount(0);
+  await expect(page.getByRole("combobox", { name: /^Platform role of / })).toHaveCount(0);
   const response = await page.goto("/users");
-  expect(response?.status()).toBe(404);
-  await expect(page.getByRole("heading", { level: 1, name: "Page not found" })).toBeVisible();
+  expect(response?.status()).toBe(200);
 });

@@ -42,6 +42,9 @@ test("an admin adds a SAML provider, disables it through the step-up dialog, and
   await expect(details).toContainText("https://idp.example.test/saml");
   await expect(details).toContainText("https://idp.example.test/saml/redirect");
   await expect(details).toContainText("acme.example, acme.test");
+  // Our entity ID (to give the IdP) and the IdP's are labelled apart.
+  await expect(details.getByRole("term")).toContainText(["Entity ID", "IdP entity ID"]);
+  await expect(details.getByRole("term").filter({ hasText: /^Entity ID$/ })).toHaveCount(1);
   await expect(details.getByTestId("idp-initiated-warning")).toContainText("IdP-initiated sign-in is on");
   expect((await ssoApi.listProviders(tenant.id))[0]).toMatchObject({ allow_idp_initiated: true });
 

@@ -58,8 +58,19 @@ test("pages forward and back through tenants created over the API", async ({ pag
 test("a tenant opens from the list and from the tenant switcher", async ({ page, api, tenantsPage, tenantDetailPage }) => {
   const first = await api.createTenant(uniqueName("Initech"));
   const second = await api.createTenant(uniqueName("Umbrella"));
+  // The first rows come with the page's HTML (rendered on the server).
+  const html = await (await page.request.get("/tenants")).text();
+  expect(html).toContain(`href="/tenants/${second.id}"`);
   await page.reload();
   await tenantsPage.waitUntilLoaded();
+
+  // A name in use (in any case) is worth a warning naming the tenant by ID, but not a refusal.
+  await tenantsPage.nameInput.fill(first.name.toUpperCase());
+  const warning = page.getByText(`A tenant named “${first.name}” already exists (${first.id.slice(0, 8)}).`);
+  await expect(warning).toBeVisible();
+  await tenantsPage.createButton.click();
+  await expect(tenantsPage.toast).toContainText(`Tenant ${first.name.toUpperCase()} created`);
+  await expect(warning).toBeHidden();
 
   await tenantsPage.table.getByRole("link", { name: first.name, exact: true }).click();
   await page.waitForURL(`**/tenants/${first.id}`);

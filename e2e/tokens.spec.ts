@@ -8,7 +8,7 @@ test("an admin creates a token, uses it against the API, then revokes it", async
   await expect(tokensPage.emptyState).toBeVisible();
 
   const name = uniqueName("Deploy");
-  await tokensPage.create({ name, tenant: tenant.name });
+  await tokensPage.create({ name, tenant });
   await expect(tokensPage.newTokenPanel).toContainText("You will not see it again");
   const value = (await tokensPage.newTokenValue.textContent())!.trim();
   expect(value.length).toBeGreaterThan(20);

@@ -28,7 +28,7 @@ export const NAV: NavItem[] = [
   { label: "Webhooks", kind: "tenant", href: (id) => consoleUrl.webhooks(id!), icon: WebhookIcon },
   { label: "Directory Sync", kind: "tenant", href: (id) => consoleUrl.directories(id!), icon: DirectoryIcon },
   { label: "API tokens", kind: "account", href: (id) => consoleUrl.tokens(id), icon: KeyIcon },
-  { label: "Platform users", kind: "account", href: (id) => consoleUrl.users(id), icon: IdBadgeIcon, roles: ["operator"] },
+  { label: "Platform users", kind: "account", href: (id) => consoleUrl.users(id), icon: IdBadgeIcon, roles: ["operator", "support"] },
   { label: "Applications", kind: "account", href: (id) => consoleUrl.applications(id), icon: AppsIcon, roles: ["operator"] },
   {
     label: "Certificates",

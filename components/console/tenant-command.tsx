@@ -3,10 +3,12 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from "react";
 import { usePathname, useRouter } from "next/navigation";
 import { Command } from "cmdk";
+import { shortTenantId } from "../tenants/tenant-label";
 import { useTenantSearch } from "../tenants/use-tenant-search";
 import { Dialog } from "../ui/dialog";
 import { Spinner } from "../ui/spinner";
 import { BuildingIcon, SearchIcon } from "../icons";
+import { usePaletteSelection } from "./palette-selection";
 import { useSelectedTenant } from "./selected-tenant";
 import { consoleUrl } from "./urls";
 
@@ -32,6 +34,7 @@ function TenantCommandDialog({ onClose }: { onClose: () => void }) {
   const tenants = useTenantSearch(term);
   const results = tenants.data?.results ?? [];
   const more = (tenants.data?.count ?? 0) - results.length;
+  const { value, setValue, onKeyDown } = usePaletteSelection(results, tenants.settled && !tenants.isError, choose);
 
   function choose(id: string) {
     onClose();
@@ -46,7 +49,15 @@ function TenantCommandDialog({ onClose }: { onClose: () => void }) {
       size="md"
       className="sm:mt-[12vh] sm:mb-auto"
     >
-      <Command shouldFilter={false} loop label="Search tenants" className="space-y-3">
+      <Command
+        shouldFilter={false}
+        loop
+        label="Search tenants"
+        value={value}
+        onValueChange={setValue}
+        onKeyDown={onKeyDown}
+        className="space-y-3"
+      >
         <div className="relative">
           <SearchIcon className="pointer-events-none absolute top-2.5 left-3 size-4 text-slate-500" />
           <Command.Input
@@ -78,6 +89,7 @@ function TenantCommandDialog({ onClose }: { onClose: () => void }) {
             >
               <BuildingIcon className="size-4 shrink-0 text-slate-500" />
               <span className="min-w-0 flex-1 truncate">{tenant.name}</span>
+              <span className="shrink-0 font-mono text-xs text-slate-600">{shortTenantId(tenant.id)}</span>
               {tenant.id === selected.id ? <span className="text-xs text-slate-600">current</span> : null}
             </Command.Item>
           ))}

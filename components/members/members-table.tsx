@@ -8,16 +8,15 @@ import { Badge } from "../ui/badge";
 import { Button } from "../ui/button";
 import { cx } from "../ui/cx";
 import { EmptyState } from "../ui/empty-state";
-import { actionsColumn, keepPage, ListTable, pageInput, type ListColumn } from "../ui/list-table";
+import { actionsColumn, keepPage, ListTable, type ListColumn } from "../ui/list-table";
 import type { TablePosition } from "../ui/pagination";
 import { RelativeTime } from "../ui/relative-time";
 import { Select } from "../ui/select";
 import { Skeleton } from "../ui/skeleton";
 import { Td, Tr } from "../ui/table";
 import { UsersIcon } from "../icons";
+import { MEMBERS_PAGE_SIZE, membersInput } from "./queries";
 import { ROLE_LABEL, ROLE_OPTIONS } from "./roles";
-
-export const MEMBERS_PAGE_SIZE = 20;
 
 export interface MemberActions {
   changeRole: (member: Member, role: TenantRole) => void;
@@ -120,7 +119,7 @@ function MemberCell({
 export function MembersTable({ tenantId, position, onMove, actions, selfId, pendingId, highlightId }: MembersTableProps) {
   const trpc = useTRPC();
   const query = useQuery({
-    ...trpc.members.list.queryOptions({ tenant_id: tenantId, ...pageInput(position, MEMBERS_PAGE_SIZE) }),
+    ...trpc.members.list.queryOptions(membersInput(tenantId, position.cursor)),
     ...keepPage,
   });
 

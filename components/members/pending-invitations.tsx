@@ -9,29 +9,23 @@ import { Badge } from "../ui/badge";
 import { Button } from "../ui/button";
 import { Card, CardHeader } from "../ui/card";
 import { ConfirmDialog } from "../ui/confirm-dialog";
-import { formatExact, useNow } from "../ui/relative-time";
+import { formatDaysUntil, formatExact, useNow } from "../ui/relative-time";
 import { Table, TBody, Td, Th, THead, Tr } from "../ui/table";
 import { useToast } from "../ui/toast";
 import { InvitationLinkDialog, useMailServer, withLink } from "./invitation-link";
+import { pendingInvitationsInput } from "./queries";
 import { ROLE_LABEL } from "./roles";
 
-const DAY = 24 * 60 * 60_000;
-const inDays = new Intl.RelativeTimeFormat("en", { numeric: "auto" });
-
-/** "in 7 days" (the relative-time helper speaks of the past only), the exact time in a tooltip. */
+/** "in 7 days", the exact time in a tooltip. */
 function ExpiresIn({ iso }: { iso: string }) {
   const now = useNow();
   const full = formatExact(iso);
-  const days = now === null ? null : Math.max(0, Math.ceil((Date.parse(iso) - now) / DAY));
   return (
     <time dateTime={iso} title={full}>
-      {days === null ? full : inDays.format(days, "day")}
+      {now === null ? full : formatDaysUntil(new Date(iso), now)}
     </time>
   );
 }
-
-/** Enough for any tenant's open invitations on one screen; older ones expire after 7 days anyway. */
-const PENDING_PAGE_SIZE = 100;
 
 /**
  * Invitations not yet accepted (admins only): resend a fresh link or revoke. Without a mail server,
@@ -45,13 +39,7 @@ export function PendingInvitations({ tenantId }: { tenantId: string }) {
   const [error, setError] = useState<string | null>(null);
   const [unsent, setUnsent] = useState<ReturnType<typeof withLink>>(null);
   const mailServer = useMailServer(tenantId);
-  const query = useQuery(
-    trpc.invitations.list.queryOptions({
-      tenant_id: tenantId,
-      status: "pending",
-      page_size: PENDING_PAGE_SIZE,
-    }),
-  );
+  const query = useQuery(trpc.invitations.list.queryOptions(pendingInvitationsInput(tenantId)));
   const refresh = () => queryClient.invalidateQueries(trpc.invitations.list.pathFilter());
   const resend = useMutation(trpc.invitations.resend.mutationOptions({ onSettled: refresh }));
   const revoke = useMutation(trpc.invitations.revoke.mutationOptions({ onSuccess: refresh }));

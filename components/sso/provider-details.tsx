@@ -68,8 +68,8 @@ export function ProviderDetails({ provider, actions }: { provider: SsoProvider; 
             </span>
           </Item>
         ) : null}
-        <Item term={saml ? "Entity ID" : "Issuer"}>
-          <Value value={saml ? metadata.entity_id : metadata.issuer} copyLabel={saml ? "Copy the entity ID" : "Copy the issuer"} />
+        <Item term={saml ? "IdP entity ID" : "Issuer"}>
+          <Value value={saml ? metadata.entity_id : metadata.issuer} copyLabel={saml ? "Copy the IdP entity ID" : "Copy the issuer"} />
         </Item>
         <Item term={saml ? "SSO URL" : "Authorization endpoint"}>
           <Value value={metadata.sso_url} />

@@ -13,8 +13,18 @@ import { Input } from "../ui/input";
 import { useToast } from "../ui/toast";
 import { PlusIcon } from "../icons";
 import { useHydrated } from "../use-hydrated";
+import { shortTenantId } from "./tenant-label";
+import { useTenantSearch } from "./use-tenant-search";
 
 export const TENANT_NAME_INPUT_ID = "tenant-name";
+
+/** Existing tenants with exactly this name (any case): creating another is allowed, but worth a warning. */
+function useNamesakes(name: string) {
+  const wanted = name.trim().toLowerCase();
+  const matches = useTenantSearch(name, { pageSize: 50, enabled: wanted.length > 0, advisory: true });
+  if (!wanted || !matches.settled) return [];
+  return (matches.data?.results ?? []).filter((tenant) => tenant.name.toLowerCase() === wanted);
+}
 
 /** "must not be empty" on `name` reads as "Name must not be empty". */
 const LABELS = { name: "Name" };
@@ -28,6 +38,7 @@ export function CreateTenantForm({ onCreated }: { onCreated: (tenantId: string) 
   const hydrated = useHydrated();
   const [name, setName] = useState("");
   const { errors, formError, setFormError, show, clear, fail } = useFormErrors(ORDER);
+  const namesakes = useNamesakes(name);
 
   const create = useMutation(
     trpc.tenants.create.mutationOptions({
@@ -88,6 +99,13 @@ export function CreateTenantForm({ onCreated }: { onCreated: (tenantId: string) 
             Create tenant
           </Button>
         </form>
+        {namesakes.length > 0 && !create.isPending ? (
+          <Alert tone="warning" className="mt-4">
+            {namesakes.length === 1 ? "A tenant" : `${namesakes.length} tenants`} named “{namesakes[0]!.name}” already{" "}
+            {namesakes.length === 1 ? "exists" : "exist"} ({namesakes.map((t) => shortTenantId(t.id)).join(", ")}). You can still create
+            another; the start of its ID tells them apart.
+          </Alert>
+        ) : null}
         {formError ? (
           <Alert tone="danger" className="mt-4">
             {formError}

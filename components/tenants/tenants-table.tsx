@@ -8,14 +8,14 @@ import { useTRPC } from "../trpc";
 import { CopyButton } from "../ui/copy-button";
 import { cx } from "../ui/cx";
 import { EmptyState } from "../ui/empty-state";
-import { keepPage, ListTable, pageInput, type ListColumn } from "../ui/list-table";
+import { keepPage, ListTable, type ListColumn } from "../ui/list-table";
 import { RelativeTime } from "../ui/relative-time";
 import { Skeleton } from "../ui/skeleton";
 import { Td, Tr } from "../ui/table";
 import type { TablePosition } from "../ui/pagination";
 import { BuildingIcon, SearchIcon } from "../icons";
-
-export const PAGE_SIZE = 20;
+import { TENANTS_PAGE_SIZE, tenantsInput } from "./queries";
+import { shortTenantId } from "./tenant-label";
 
 interface TenantsTableProps {
   position: TablePosition;
@@ -42,10 +42,7 @@ const COLUMNS: ListColumn[] = [
 export function TenantsTable({ position, onMove, emptyAction, highlightId, search }: TenantsTableProps) {
   const trpc = useTRPC();
   const query = useQuery({
-    ...trpc.tenants.list.queryOptions({
-      ...pageInput(position, PAGE_SIZE),
-      search: search || undefined,
-    }),
+    ...trpc.tenants.list.queryOptions(tenantsInput(search ?? "", position.cursor)),
     ...keepPage,
   });
 
@@ -56,7 +53,7 @@ export function TenantsTable({ position, onMove, emptyAction, highlightId, searc
       query={query}
       position={position}
       onMove={onMove}
-      pageSize={PAGE_SIZE}
+      pageSize={TENANTS_PAGE_SIZE}
       loading={{ rows: 5, rowTestId: "skeleton-row" }}
       empty={
         search ? (
@@ -86,7 +83,7 @@ export function TenantsTable({ position, onMove, emptyAction, highlightId, searc
             >
               {tenant.name}
             </Link>
-            <span className="mt-0.5 block font-mono text-xs text-slate-600 md:hidden">{tenant.id.slice(0, 8)}…</span>
+            <span className="mt-0.5 block font-mono text-xs text-slate-600 md:hidden">{shortTenantId(tenant.id)}…</span>
           </Td>
           <Td className="hidden md:table-cell">
             <span className="inline-flex items-center gap-1">

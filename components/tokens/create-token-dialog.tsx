@@ -12,6 +12,7 @@ import { Field } from "../ui/field";
 import { Input } from "../ui/input";
 import { Select } from "../ui/select";
 import { MAX_SEARCH_LENGTH } from "@/server/contract/page-query";
+import { tenantChoiceText } from "../tenants/tenant-label";
 import { useTenantSearch } from "../tenants/use-tenant-search";
 import type { TenantChoices } from "./use-tenant-choices";
 
@@ -128,7 +129,7 @@ export function CreateTokenDialog({
                 <option value="">{tenants.loading ? "Loading tenants…" : everywhere}</option>
                 {choices.map((tenant) => (
                   <option key={tenant.id} value={tenant.id}>
-                    {tenant.name}
+                    {tenantChoiceText(tenant)}
                   </option>
                 ))}
               </Select>

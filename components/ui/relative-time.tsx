@@ -33,6 +33,17 @@ export function formatRelative(date: Date, now: number, future = false): string 
   return "just now";
 }
 
+const DAY = 24 * 60 * MINUTE;
+
+/**
+ * "in 7 days", "tomorrow", "today": whole days until a deadline, to the nearest day. `now` is
+ * floored to the minute, so a 7-day invitation is up to a minute more than 7 days away: rounding
+ * (not rounding up) keeps it "in 7 days".
+ */
+export function formatDaysUntil(date: Date, now: number): string {
+  return relative.format(Math.max(0, Math.round((date.getTime() - now) / DAY)), "day");
+}
+
 /** The time to the minute, ticking each minute; null on the server and during hydration. */
 export function useNow(): number | null {
   return useSyncExternalStore(subscribe, nowToMinute, () => null);

@@ -14,7 +14,7 @@ import { Select } from "../ui/select";
 import { Skeleton } from "../ui/skeleton";
 import { Td, Tr } from "../ui/table";
 import { IdBadgeIcon, SearchIcon } from "../icons";
-import { PLATFORM_ROLE_OPTIONS } from "./roles";
+import { PLATFORM_ROLE_LABEL, PLATFORM_ROLE_OPTIONS } from "./roles";
 
 export const USERS_PAGE_SIZE = 20;
 
@@ -32,12 +32,13 @@ interface UsersTableProps {
   position: TablePosition;
   onMove: (position: TablePosition) => void;
   selfId: string;
-  onChangeRole: (user: PlatformUser, role: PlatformRole | null) => void;
+  /** Null for support staff, who see roles but cannot change them. */
+  onChangeRole: ((user: PlatformUser, role: PlatformRole | null) => void) | null;
   pendingId: string | null;
   highlightId: string | null;
 }
 
-/** Users of the platform, newest first, with a platform role select per row. */
+/** Users of the platform, newest first, with a platform role select per row (or the role, read-only). */
 export function UsersTable({ search, staffOnly, position, onMove, selfId, onChangeRole, pendingId, highlightId }: UsersTableProps) {
   const trpc = useTRPC();
   const input = {
@@ -89,19 +90,25 @@ export function UsersTable({ search, staffOnly, position, onMove, selfId, onChan
             </Td>
             <Td className="hidden max-w-48 truncate md:table-cell">{user.name ?? <span className="text-slate-500">—</span>}</Td>
             <Td>
-              <Select
-                aria-label={`Platform role of ${user.email}${self ? " (you)" : ""}`}
-                value={user.platform_role ?? ""}
-                disabled={pendingId === user.id}
-                onChange={(event) => onChangeRole(user, (event.target.value || null) as PlatformRole | null)}
-                className="h-8 min-w-36"
-              >
-                {PLATFORM_ROLE_OPTIONS.map((option) => (
-                  <option key={option.value} value={option.value}>
-                    {option.label}
-                  </option>
-                ))}
-              </Select>
+              {onChangeRole ? (
+                <Select
+                  aria-label={`Platform role of ${user.email}${self ? " (you)" : ""}`}
+                  value={user.platform_role ?? ""}
+                  disabled={pendingId === user.id}
+                  onChange={(event) => onChangeRole(user, (event.target.value || null) as PlatformRole | null)}
+                  className="h-8 min-w-36"
+                >
+                  {PLATFORM_ROLE_OPTIONS.map((option) => (
+                    <option key={option.value} value={option.value}>
+                      {option.label}
+                    </option>
+                  ))}
+                </Select>
+              ) : user.platform_role ? (
+                <Badge>{PLATFORM_ROLE_LABEL[user.platform_role]}</Badge>
+              ) : (
+                <span className="text-slate-600">No platform role</span>
+              )}
             </Td>
             <Td className="hidden text-slate-600 sm:table-cell">
               <RelativeTime iso={user.created_at} />

@@ -24,9 +24,13 @@ import { UsersTable } from "./users-table";
 
 const roleText = (role: PlatformRole | null) => (role ? PLATFORM_ROLE_LABEL[role].toLowerCase() : "a tenant user (no platform role)");
 
-/** Operators manage the platform's staff: search, create, change platform roles. Search and scope live in the URL. */
+/**
+ * Operators manage the platform's staff: search, create, change platform roles; support staff
+ * search and look. Search and scope live in the URL.
+ */
 export function UsersView() {
   const me = useConsoleUser();
+  const canManage = me.platformRole === "operator";
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const notify = useToast();
@@ -78,12 +82,18 @@ export function UsersView() {
     <>
       <PageHeader
         title="Platform users"
-        description="Operators and support staff of the platform. Operators create tenants and platform users; support can see everything and change nothing."
+        description={
+          canManage
+            ? "Operators and support staff of the platform. Operators create tenants and platform users; support can see everything and change nothing."
+            : "Operators and support staff of the platform. You have support access: you can look, and operators make changes."
+        }
         actions={
-          <Button onClick={() => setCreating(true)}>
-            <PlusIcon className="size-4" />
-            Create user
-          </Button>
+          canManage ? (
+            <Button onClick={() => setCreating(true)}>
+              <PlusIcon className="size-4" />
+              Create user
+            </Button>
+          ) : null
         }
       />
       <div className="space-y-4">
@@ -125,7 +135,7 @@ export function UsersView() {
             selfId={me.userId}
             pendingId={update.isPending ? (update.variables?.user_id ?? null) : null}
             highlightId={highlightId}
-            onChangeRole={(user, role) => (role === "operator" ? setPromoting(user) : changeRole(user, role))}
+            onChangeRole={canManage ? (user, role) => (role === "operator" ? setPromoting(user) : changeRole(user, role)) : null}
           />
         </Card>
       </div>

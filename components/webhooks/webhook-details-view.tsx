@@ -10,6 +10,7 @@ import { messageOf, statusOf, useTRPC } from "../trpc";
 import { Badge } from "../ui/badge";
 import { buttonClasses, Button } from "../ui/button";
 import { Card, CardHeader } from "../ui/card";
+import { cx } from "../ui/cx";
 import { CopyButton } from "../ui/copy-button";
 import { EmptyState } from "../ui/empty-state";
 import { LoadError } from "../ui/list-states";
@@ -22,9 +23,9 @@ import { subscribesToAll } from "./event-kinds";
 import { LastDelivery, WebhookStatus } from "./status";
 import { useWebhookActions } from "./use-webhook-actions";
 
-function Item({ term, children }: { term: string; children: ReactNode }) {
+function Item({ term, children, className }: { term: string; children: ReactNode; className?: string }) {
   return (
-    <div className="min-w-0">
+    <div className={cx("min-w-0", className)}>
       <dt className="text-xs font-medium text-slate-600">{term}</dt>
       <dd className="mt-1 text-sm break-words text-slate-900">{children}</dd>
     </div>
@@ -150,7 +151,7 @@ export function WebhookDetailsView({
                 Enable the webhook to send a test event.
               </p>
             ) : null}
-            <dl className="grid gap-x-6 gap-y-4 sm:grid-cols-2 lg:grid-cols-3">
+            <dl className="grid grid-flow-row-dense gap-x-6 gap-y-4 sm:grid-cols-2 lg:grid-cols-3">
               <Item term="Status">
                 <div className="flex items-start gap-3">
                   <Switch
@@ -166,10 +167,19 @@ export function WebhookDetailsView({
               <Item term="Last delivery">
                 <LastDelivery last={webhook.last_delivery} />
               </Item>
+              <Item term="Created">
+                <RelativeTime iso={webhook.created_at} />
+              </Item>
+              <Item term="Webhook ID" className="sm:col-span-2">
+                <span className="inline-flex max-w-full items-start gap-1">
+                  <code className="font-mono text-xs break-all text-slate-800 sm:break-normal">{webhook.id}</code>
+                  <CopyButton value={webhook.id} label="Copy the webhook ID" className="-my-1.5 shrink-0" />
+                </span>
+              </Item>
               <Item term="Signing secret">
                 <code className="font-mono text-xs text-slate-800">{webhook.secret_hint ? `••••${webhook.secret_hint}` : "••••"}</code>
               </Item>
-              <Item term="Events">
+              <Item term="Events" className="sm:col-span-2 lg:col-span-3">
                 {subscribesToAll(webhook.events) ? (
                   "All events"
                 ) : (
@@ -181,15 +191,6 @@ export function WebhookDetailsView({
                     ))}
                   </ul>
                 )}
-              </Item>
-              <Item term="Webhook ID">
-                <span className="inline-flex max-w-full items-start gap-1">
-                  <code className="font-mono text-xs break-all text-slate-800">{webhook.id}</code>
-                  <CopyButton value={webhook.id} label="Copy the webhook ID" className="-my-1.5 shrink-0" />
-                </span>
-              </Item>
-              <Item term="Created">
-                <RelativeTime iso={webhook.created_at} />
               </Item>
             </dl>
           </div>

@@ -1,5 +1,13 @@
 import { expect, type Locator, type Page } from "@playwright/test";
 
+/**
+ * Waits for React to have hydrated a list the server rendered: its first relative time ("5 minutes
+ * ago") replaces the exact one the HTML came with (server-rendered rows work only once hydrated).
+ */
+export async function expectHydratedTimes(scope: Locator) {
+  await expect(scope.locator("time").first()).toHaveText(/ ago$|^just now$|^yesterday$|^last /);
+}
+
 /** The signed-in frame around every console page: navigation, tenant switcher, account. */
 export class ConsoleShell {
   readonly tenantSwitcher: Locator;
@@ -30,7 +38,8 @@ export class ConsoleShell {
   async switchTo(tenantName: string) {
     await this.tenantSwitcher.click();
     await this.switcherDialog.getByRole("combobox").fill(tenantName);
-    await expect(this.switcherDialog.getByRole("option").first()).toHaveText(tenantName);
+    // A row is the name and the start of the tenant's ID.
+    await expect(this.switcherDialog.getByRole("option").first()).toContainText(tenantName);
     await this.page.keyboard.press("Enter");
     await expect(this.switcherDialog).toBeHidden();
   }

@@ -1,5 +1,5 @@
 import { expect, type Locator, type Page } from "@playwright/test";
-import { ConsoleShell } from "./console";
+import { ConsoleShell, expectHydratedTimes } from "./console";
 
 /** A tenant's Members tab. */
 export class MembersPage {
@@ -30,10 +30,11 @@ export class MembersPage {
     await this.waitUntilLoaded();
   }
 
-  /** The list is drawn by the hydrated client once members and the caller's role are known. */
+  /** The first members come with the page (the caller's role known); then React hydrates them. */
   async waitUntilLoaded() {
     await expect(this.table.getByTestId("member-row").first()).toBeVisible();
     await expect(this.page.locator('table[aria-busy="true"]')).toHaveCount(0);
+    await expectHydratedTimes(this.table);
   }
 
   row(email: string): Locator {

@@ -1,5 +1,5 @@
 import { expect, type Locator, type Page } from "@playwright/test";
-import { ConsoleShell } from "./console";
+import { ConsoleShell, expectHydratedTimes } from "./console";
 
 export class TenantsPage {
   readonly shell: ConsoleShell;
@@ -36,11 +36,13 @@ export class TenantsPage {
     await this.waitUntilLoaded();
   }
 
-  /** The list (or its empty state) is drawn by the hydrated client after its first fetch. */
+  /** The list (or its empty state) comes with the page; then React hydrates it. */
   async waitUntilLoaded() {
     await expect(this.heading).toBeVisible();
     await expect(this.table.getByRole("link").first().or(this.emptyState)).toBeVisible();
     await expect(this.busyTable).toHaveCount(0);
+    if (await this.emptyState.isVisible()) await expect(this.createButton).toBeEnabled();
+    else await expectHydratedTimes(this.table);
   }
 
   /** Names in the table, top to bottom. */

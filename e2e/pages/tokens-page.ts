@@ -32,16 +32,18 @@ export class TokensPage {
     return this.table.getByTestId("token-row").filter({ hasText: name });
   }
 
-  async create(token: { name: string; tenant?: string; readOnly?: boolean }) {
+  /** `tenant`: picked by its name and the start of its ID, as the picker shows it. */
+  async create(token: { name: string; tenant?: { id: string; name: string }; readOnly?: boolean }) {
     await this.createButton.click();
     await expect(this.dialog).toBeVisible();
     await this.dialog.getByLabel("Name").fill(token.name);
     if (token.tenant) {
       // The picker lists what the search finds: type the name, then choose it.
-      await this.dialog.getByLabel("Find a tenant").fill(token.tenant);
+      await this.dialog.getByLabel("Find a tenant").fill(token.tenant.name);
       const picker = this.dialog.getByLabel("Tenant", { exact: true });
-      await expect(picker.getByRole("option", { name: token.tenant, exact: true })).toBeAttached();
-      await picker.selectOption({ label: token.tenant });
+      const label = `${token.tenant.name} · ${token.tenant.id.slice(0, 8)}`;
+      await expect(picker.getByRole("option", { name: label, exact: true })).toBeAttached();
+      await picker.selectOption({ label });
     }
     if (token.readOnly) await this.dialog.getByLabel("Read-only").check();
     await this.dialog.getByRole("button", { name: "Create token" }).click();

@@ -7,6 +7,8 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
 import { headers } from "next/headers";
+import { notFound } from "next/navigation";
+import { TRPCError } from "@trpc/server";
 import { dehydrate, QueryClient, type DehydratedState, type FetchQueryOptions } from "@tanstack/react-query";
 import { createTRPCOptionsProxy, type TRPCOptionsProxy } from "@trpc/tanstack-react-query";
 import { createConsoleContext } from "../trpc/create-context.ts";
@@ -22,11 +24,24 @@ async function pageRequest(): Promise<Request> {
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each query has its own data type
 type AnyQuery = FetchQueryOptions<any, any, any, any>;
 
-export async function prefetchForPage(queries: (trpc: TRPCOptionsProxy<AppRouter>) => AnyQuery[]): Promise<DehydratedState> {
+const ABSENT = new Set<TRPCError["code"]>(["NOT_FOUND", "BAD_REQUEST"]);
+
+/**
+ * `subject`: the query of what the URL names (a webhook, say). When it answers "not found" (or
+ * the id in the URL cannot be one), the page is a real 404 (`notFound()`), as an unknown tenant
+ * is, rather than a page that says so.
+ */
+export async function prefetchForPage(
+  queries: (trpc: TRPCOptionsProxy<AppRouter>) => AnyQuery[],
+  { subject }: { subject?: (trpc: TRPCOptionsProxy<AppRouter>) => AnyQuery } = {},
+): Promise<DehydratedState> {
   const queryClient = new QueryClient();
   const request = await pageRequest();
   const context = createConsoleContext(request, randomUUID());
   const trpc = createTRPCOptionsProxy<AppRouter>({ router: appRouter, ctx: () => context, queryClient });
-  await Promise.all(queries(trpc).map((query) => queryClient.prefetchQuery(query)));
+  const named = subject?.(trpc);
+  await Promise.all([...(named ? [named] : []), ...queries(trpc)].map((query) => queryClient.prefetchQuery(query)));
+  const failure = named ? queryClient.getQueryState(named.queryKey)?.error : null;
+  if (failure instanceof TRPCError && ABSENT.has(failure.code)) notFound();
   return dehydrate(queryClient);
 }

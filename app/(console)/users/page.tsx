@@ -5,8 +5,8 @@ import { UsersView } from "@/components/users/users-view";
 
 export const metadata: Metadata = { title: "Platform users" };
 
-/** Operators only: anyone else gets the console's 404 (the page is not in their navigation). */
+/** Operators manage platform users, support staff see them (read-only); anyone else gets the console's 404. */
 export default async function UsersPage() {
-  if ((await requireUser()).platformRole !== "operator") notFound();
+  if (!(await requireUser()).platformRole) notFound();
   return <UsersView />;
 }

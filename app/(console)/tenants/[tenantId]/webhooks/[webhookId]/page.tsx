@@ -14,12 +14,15 @@ export default async function TenantWebhookPage({
   searchParams: Promise<{ delivery?: string | string[]; status?: string | string[] }>;
 }) {
   const [{ tenantId, webhookId }, { delivery, status }] = await Promise.all([params, searchParams]);
-  // The webhook and its first deliveries (as filtered by ?status=) come with the page.
-  const state = await prefetchForPage((trpc) => [
-    trpc.account.me.queryOptions({}),
-    trpc.webhooks.get.queryOptions({ tenant_id: tenantId, webhook_id: webhookId }),
-    trpc.webhooks.deliveries.queryOptions(deliveriesInput(tenantId, webhookId, deliveryStatusParam(status))),
-  ]);
+  // The webhook and its first deliveries (as filtered by ?status=) come with the page; an unknown
+  // webhook is a 404.
+  const state = await prefetchForPage(
+    (trpc) => [
+      trpc.account.me.queryOptions({}),
+      trpc.webhooks.deliveries.queryOptions(deliveriesInput(tenantId, webhookId, deliveryStatusParam(status))),
+    ],
+    { subject: (trpc) => trpc.webhooks.get.queryOptions({ tenant_id: tenantId, webhook_id: webhookId }) },
+  );
   return (
     <HydrationBoundary state={state}>
       <WebhookDetailsView tenantId={tenantId} webhookId={webhookId} openDeliveryId={typeof delivery === "string" ? delivery : undefined} />
