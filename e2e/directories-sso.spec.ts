@@ -9,7 +9,7 @@ import { randomUUID } from "node:crypto";
 import { ScimClient } from "./directories-fixtures";
 import { LoginPage } from "./pages/login-page";
 import { DirectoriesPage } from "./pages/directories-page";
-import { expect, signInAs, test as base, uniqueName } from "./sso-fixtures";
+import { expect, signInAs, test as base } from "./sso-fixtures";
 
 const test = base.extend<{ directoriesPage: DirectoriesPage }>({
   directoriesPage: async ({ page }, provide) => provide(new DirectoriesPage(page)),
@@ -25,20 +25,8 @@ test("a person the directory puts in a mapped group signs in through SSO with th
   directoriesPage: directories,
 }) => {
   const { tenant, person: admin } = await people.tenantWith("admin", "Directory SSO");
-  const domain = `corp-${randomUUID().slice(0, 8)}.example`;
-  const clientId = `console-${randomUUID().slice(0, 8)}`;
-  const clientSecret = `secret-${randomUUID()}`;
   // The tenant's SSO: people it lets in on their own join as viewers.
-  const provider = (await ssoApi.createProvider(tenant.id, {
-    provider_type: "oidc",
-    name: uniqueName("Corp IdP"),
-    metadata_url: op.discoveryUrl,
-    domains: [domain],
-    client_id: clientId,
-    client_secret: clientSecret,
-    default_role: "viewer",
-  })) as unknown as { sp: { redirect_uri: string } };
-  op.addClient({ client_id: clientId, client_secret: clientSecret, redirect_uris: [provider.sp.redirect_uri] });
+  const { domain } = await ssoApi.createOidcProvider(op, tenant.id, "viewer");
 
   // The admin creates a directory in the console and maps Engineering to admin.
   await signInAs(page, admin.email, admin.password);

@@ -4,6 +4,7 @@
  * addresses), a real OpenID Provider to sign in through (started by the first test that asks for
  * it), providers made over the REST API, and the SSO page.
  */
+import { randomUUID } from "node:crypto";
 import type { APIRequestContext } from "@playwright/test";
 import { startIdpServer, type IdpServer } from "../test/support/idp-server";
 import { startOidcOp, type TestOp } from "../test/support/oidc-op";
@@ -52,6 +53,25 @@ export class SsoApi {
     const response = await this.request.post(`/api/v1/tenants/${tenantId}/sso`, { headers: this.headers, data: body });
     expect(response.status(), await response.text()).toBe(201);
     return (await response.json()) as Provider;
+  }
+
+  /**
+   * An OIDC provider of the tenant at the test OP, for a fresh verified domain, with the OP knowing
+   * it as a client: what a journey signing someone in through SSO starts from.
+   */
+  async createOidcProvider(op: TestOp, tenantId: string, defaultRole: "admin" | "viewer") {
+    const domain = `corp-${randomUUID().slice(0, 8)}.example`;
+    const client = { client_id: `console-${randomUUID().slice(0, 8)}`, client_secret: `secret-${randomUUID()}` };
+    const provider = (await this.createProvider(tenantId, {
+      provider_type: "oidc",
+      name: uniqueName("Corp IdP"),
+      metadata_url: op.discoveryUrl,
+      domains: [domain],
+      ...client,
+      default_role: defaultRole,
+    })) as Provider & { sp: { redirect_uri: string } };
+    op.addClient({ ...client, redirect_uris: [provider.sp.redirect_uri] });
+    return { provider, domain };
   }
 
   async listProviders(tenantId: string): Promise<Provider[]> {

@@ -125,19 +125,7 @@ test("an SSO-only admin: an expired session signs in again with SSO in a popup a
   ssoApi,
 }) => {
   const { tenant } = await people.tenantWith("admin", "SSO step-up");
-  const domain = `corp-${randomUUID().slice(0, 8)}.example`;
-  const clientId = `console-${randomUUID().slice(0, 8)}`;
-  const clientSecret = `secret-${randomUUID()}`;
-  const created = (await ssoApi.createProvider(tenant.id, {
-    provider_type: "oidc",
-    name: uniqueName("Corp IdP"),
-    metadata_url: op.discoveryUrl,
-    domains: [domain],
-    client_id: clientId,
-    client_secret: clientSecret,
-    default_role: "admin",
-  })) as unknown as { id: string; name: string; sp: { redirect_uri: string } };
-  op.addClient({ client_id: clientId, client_secret: clientSecret, redirect_uris: [created.sp.redirect_uri] });
+  const { provider: created, domain } = await ssoApi.createOidcProvider(op, tenant.id, "admin");
   const sub = `admin-${randomUUID().slice(0, 8)}`;
   const email = `${sub}@${domain}`;
   op.accounts.set(sub, { sub, email, email_verified: true, given_name: "Sam", family_name: "Single" });
