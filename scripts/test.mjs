@@ -1,8 +1,9 @@
-// `npm test`: lint, type-check, Vitest (unit + integration against a real Postgres), a production
-// build, and Playwright e2e in Debian's Chromium against that build. Stops at the first failing
-// step and exits non-zero; ends with one summary line of the tests run.
+// `npm test`: lint, format and type-check (side by side), Vitest (unit + integration against a
+// real Postgres) with the production build beside it, and Playwright e2e in Debian's Chromium
+// against that build. Stops at the first failing step and exits non-zero; ends with one summary
+// line of the tests run.
 import { spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync } from "node:fs";
 import pg from "pg";
 
 const results = ".test-results";
@@ -95,13 +96,33 @@ await together([
   ["format (Prettier)", bin("prettier"), ["--check", "."]],
   ["type-check", bin("tsc"), ["--noEmit"]],
 ]);
+// The production build runs beside Vitest (no test reads it; Vitest's one worker leaves a core
+// mostly idle while it waits on Postgres and HTTP), its output kept in a file until it is needed.
+const buildLog = `${results}/build.log`;
+const buildOut = openSync(buildLog, "w");
+const buildStarted = Date.now();
+const building = new Promise((resolve) => {
+  const child = spawn(bin("next"), ["build"], { stdio: ["ignore", buildOut, buildOut], env: process.env });
+  child.on("close", (status) => resolve(status ?? 1));
+  // A failing step exits at once: the build goes with it.
+  process.on("exit", () => child.kill());
+});
 step("unit + integration (Vitest, real Postgres)", bin("vitest"), [
   "run",
   "--reporter=default",
   "--reporter=json",
   `--outputFile.json=${results}/vitest.json`,
 ]);
-step("production build", bin("next"), ["build"]);
+const built = await building;
+closeSync(buildOut);
+const buildSeconds = ((Date.now() - buildStarted) / 1000).toFixed(1);
+console.log(`\n▶ production build (beside Vitest): ${bin("next")} build\n${readFileSync(buildLog, "utf8").trimEnd()}`);
+if (built !== 0) {
+  console.error(`\n✖ production build failed after ${buildSeconds}s`);
+  summary();
+  process.exit(built);
+}
+console.log(`✔ production build (${buildSeconds}s)`);
 step("e2e (Playwright, Chromium)", bin("playwright"), ["test", "--reporter=list,json"], {
   PLAYWRIGHT_JSON_OUTPUT_NAME: `${results}/playwright.json`,
 });
