@@ -100,6 +100,11 @@ const MIGRATION_ONLY_INDEXES: Record<string, { name: string; columns: string[] }
       columns: ["tenant_id", "lower(actor_email)", "timestamp", "id", "actor_email", "recorded_at"],
     },
   ],
+  // 20261201040000_directory_user_filter_indexes
+  directory_users: [
+    { name: "directory_users_directory_id_lower_family_name_idx", columns: ["directory_id", "lower(family_name)"] },
+    { name: "directory_users_directory_id_lower_given_name_idx", columns: ["directory_id", "lower(given_name)"] },
+  ],
 };
 
 let columns: ColumnRow[];

@@ -195,24 +195,29 @@ describe("fixed filters", () => {
     expect(text).toMatch(/Index Cond: .*user_name_lower = /);
   });
 
-  test("an email's equality (emails.value eq, emails[type eq … and value eq …]) probes the email_values index", async () => {
+  test("an email's or a name's equality (emails.value, emails[… value eq …], name.familyName) probes an index", async () => {
     const big = await newDirectory(sql);
     await sql.query(
-      `INSERT INTO directory_users (directory_id, tenant_id, user_name, resource)
-       SELECT $1, $2, 'user' || i || '@example.com',
-              jsonb_build_object('emails', jsonb_build_array(jsonb_build_object('value', 'User' || i || '@Example.com', 'type', 'work')))
+      `INSERT INTO directory_users (directory_id, tenant_id, user_name, family_name, resource)
+       SELECT $1, $2, 'user' || i || '@example.com', 'Family' || i,
+              jsonb_build_object('emails', jsonb_build_array(jsonb_build_object('value', 'User' || i || '@Example.com', 'type', 'work')),
+                                 'name', jsonb_build_object('familyName', 'Family' || i))
        FROM generate_series(1, 20000) i`,
       [big, tenantId],
     );
     await sql.query("ANALYZE directory_users");
-    for (const filter of ['emails.value eq "user77@example.COM"', 'emails[type eq "work" and value eq "USER77@example.com"]']) {
+    for (const [filter, index] of <[string, string][]>[
+      ['emails.value eq "user77@example.COM"', "directory_users_email_values_idx"],
+      ['emails[type eq "work" and value eq "USER77@example.com"]', "directory_users_email_values_idx"],
+      ['name.familyName eq "family77"', "directory_users_directory_id_lower_family_name_idx"],
+    ]) {
       const params: unknown[] = [big];
       const where = filterToSql("User", parseFilter(filter), params);
       const plan = await sql.query<{ "QUERY PLAN": string }>(
         `EXPLAIN SELECT r.id FROM directory_users r WHERE r.directory_id = $1 AND ${where}`,
         params,
       );
-      expect(plan.map((row) => row["QUERY PLAN"]).join("\n"), filter).toContain("directory_users_email_values_idx");
+      expect(plan.map((row) => row["QUERY PLAN"]).join("\n"), filter).toContain(index);
       const found = await sql.query<{ user_name: string }>(
         `SELECT r.user_name FROM directory_users r WHERE r.directory_id = $1 AND ${where}`,
         params,

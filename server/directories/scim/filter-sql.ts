@@ -47,7 +47,10 @@ class Compiler {
       default: {
         const resolved = scope ? { single: this.inElement(scope, filter.path) } : this.resolve(filter.path);
         const value = filter.op === "pr" ? undefined : filter.value;
-        if ("single" in resolved) return this.predicate(resolved.single, filter.op, value, filter.path, negated);
+        if ("single" in resolved) {
+          const exact = this.predicate(resolved.single, filter.op, value, filter.path, negated);
+          return filter.op === "eq" && typeof value === "string" ? this.withNameIndex(filter.path, value, exact) : exact;
+        }
         const target = resolved.scope.element(filter.op === "pr" ? resolved.sub : (resolved.sub ?? "value"));
         if (filter.op !== "ne") {
           const exists = resolved.scope.exists(this.predicate(target, filter.op, value, filter.path, false));
@@ -72,6 +75,18 @@ class Compiler {
     if (this.kind !== "User" || !core || path.attr.toLowerCase() !== "emails" || values.length === 0) return exact;
     const hints = values.map((value) => `r.email_values @> ARRAY[lower(${this.param(value, "text")})]`);
     return `(${hints.join(" AND ")} AND ${exact})`;
+  }
+
+  /**
+   * A User's `name.givenName` / `name.familyName` equal to a non-empty string: the same test on the
+   * row's given_name / family_name (that string, kept by store-users.ts) beside the exact one, so
+   * the (directory_id, lower(…)) index can seek (migration 20261201040000).
+   */
+  withNameIndex(path: AttrPath, value: string, exact: string): string {
+    const column = { givenname: "given_name", familyname: "family_name" }[path.sub?.toLowerCase() ?? ""];
+    const core = path.urn === null || path.urn.toLowerCase() === coreSchemaOf(this.kind).toLowerCase();
+    if (this.kind !== "User" || !core || path.attr.toLowerCase() !== "name" || !column || value === "") return exact;
+    return `(lower(r.${column}) = lower(${this.param(value, "text")}) AND ${exact})`;
   }
 
   inElement(scope: Scope, path: AttrPath): Target {

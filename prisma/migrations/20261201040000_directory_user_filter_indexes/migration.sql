@@ -14,3 +14,8 @@ CREATE FUNCTION scim_email_values(resource jsonb) RETURNS text[]
 ALTER TABLE directory_users ADD COLUMN email_values text[] NOT NULL GENERATED ALWAYS AS (scim_email_values(resource)) STORED;
 
 CREATE INDEX directory_users_email_values_idx ON directory_users USING gin (email_values);
+
+-- The same for `name.givenName eq` / `name.familyName eq`: the row keeps both names as sent
+-- (store-users.ts), so an equality on them, any case, can seek (directory_id, lower(name)).
+CREATE INDEX directory_users_directory_id_lower_given_name_idx ON directory_users (directory_id, lower(given_name));
+CREATE INDEX directory_users_directory_id_lower_family_name_idx ON directory_users (directory_id, lower(family_name));
