@@ -161,7 +161,7 @@ export const VerifyAuditInput = z.object({
     .min(1, "must be an integer of at least 1")
     .max(Number.MAX_SAFE_INTEGER, "is too large")
     .optional()
-    .meta({ description: "Check from this sequence on (default 1)." }),
+    .meta({ description: "Check from this sequence on (default 1).", default: 1 }),
 });
 
 export const AuditVerification = z
