@@ -91,10 +91,44 @@ export const DatabaseUnavailable = () =>
 
 export const TenantRequired = (message: string) => new AppError("tenant_required", message);
 
-/** A zod validation failure as the field errors every surface answers with (`body` for the root). */
-export function fieldErrorsOf(error: ZodError): FieldError[] {
+/**
+ * A zod validation failure as the field errors every surface answers with (`body` for the root).
+ * `input`, the value that was validated, tells a wrong type from a missing field (zod reports both
+ * as one `invalid_type` issue, whose schema message is often about the missing case: "is required").
+ */
+export function fieldErrorsOf(error: ZodError, input?: unknown): FieldError[] {
   return error.issues.map((issue) => ({
     path: issue.path.map(String).join(".") || "body",
-    message: issue.message,
+    message: issue.code === "invalid_type" ? typeMessage(issue.message, issue.expected, valueAt(input, issue.path)) : issue.message,
   }));
+}
+
+const TYPE_NAMES: Record<string, string> = {
+  string: "a string",
+  number: "a number",
+  int: "an integer",
+  bigint: "an integer",
+  boolean: "true or false",
+  array: "an array",
+  tuple: "an array",
+  object: "an object",
+  record: "an object",
+  map: "an object",
+  null: "null",
+};
+
+/** For a value that was sent but has the wrong type: what it must be, unless the schema's message already says. */
+function typeMessage(message: string, expected: string, sent: unknown): string {
+  if (sent === undefined) return message;
+  if (/\bmust\b/.test(message) && !message.startsWith("is required")) return message;
+  return `must be ${TYPE_NAMES[expected] ?? `of type ${expected}`}`;
+}
+
+function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
+  let value = input;
+  for (const key of path) {
+    if (value === null || typeof value !== "object" || !Object.hasOwn(value, key)) return undefined;
+    value = (value as Record<PropertyKey, unknown>)[key];
+  }
+  return value;
 }

@@ -110,6 +110,7 @@ function respond(x: Admitted, result: OperationResult): Response {
     log: "operation failed",
     fields: { method: x.method, path: x.url.pathname },
     operation: { method: x.method, path: x.path },
+    input: result.input,
   });
 }
 
