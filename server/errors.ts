@@ -11,6 +11,7 @@ export type ErrorCode =
   | "step_up_required"
   | "forbidden"
   | "not_found"
+  | "method_not_allowed"
   | "conflict"
   | "idempotency_key_in_use"
   | "idempotency_key_mismatch"
@@ -27,6 +28,7 @@ export const STATUS_OF: Record<ErrorCode, number> = {
   step_up_required: 401,
   forbidden: 403,
   not_found: 404,
+  method_not_allowed: 405,
   conflict: 409,
   idempotency_key_in_use: 409,
   payload_too_large: 413,
@@ -62,6 +64,12 @@ export const InvalidField = (path: string, message: string) =>
   new AppError("invalid_request", `${path}: ${message}`, { errors: [{ path, message }] });
 
 export const NotFound = (what = "Resource") => new AppError("not_found", `${what} not found`);
+
+/** The path exists, but not with this method: 405 with `Allow` listing those it has. */
+export const MethodNotAllowed = (method: string, allow: string[]) =>
+  new AppError("method_not_allowed", `${method} is not allowed here; this path takes ${allow.join(", ")}`, {
+    headers: { Allow: allow.join(", ") },
+  });
 
 export const Forbidden = (message = "Your role does not allow this action") => new AppError("forbidden", message);
 

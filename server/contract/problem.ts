@@ -15,6 +15,7 @@ export const PROBLEM_TITLES: Record<ErrorCode, string> = {
   step_up_required: "Step-up authentication required",
   forbidden: "Forbidden",
   not_found: "Not found",
+  method_not_allowed: "Method not allowed",
   conflict: "Conflict",
   idempotency_key_in_use: "Idempotency key in use",
   idempotency_key_mismatch: "Idempotency key reused with another request",
