@@ -114,7 +114,7 @@ export function EventsPicker({ id, value, onChange, error }: EventsPickerProps) 
                         onChange={(event) => toggle(kind, event.target.checked)}
                         className="size-4 shrink-0 rounded border-slate-300 accent-indigo-600 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600"
                       />
-                      <label htmlFor={boxId} className="min-w-0 font-mono text-xs [overflow-wrap:anywhere] text-slate-800">
+                      <label htmlFor={boxId} className="font-mono text-xs text-slate-800">
                         {kind}
                       </label>
                     </li>
