@@ -32,7 +32,10 @@ test("an admin adds a webhook to a local receiver, sends a test event, sees it d
   await expect(webhooksPage.webhookDialog.generateSecret).toBeChecked();
   // This server runs with OUTBOUND_ALLOW_PRIVATE=true, and the URL's hint says so (the receiver is plain http on 127.0.0.1).
   await expect(webhooksPage.webhookDialog.url).toHaveAccessibleDescription(/^Must be https, or plain http to a private or local host/);
-  await webhooksPage.fill({ url, description: "Orders service", events: ["user.created", "sso_provider.enabled"] });
+  await webhooksPage.fill({ url, description: "Orders service", events: ["user.created", "sso_provider.enabled"], ownEvents: "invoice.*" });
+  // Only kinds that can fire in a tenant: none of the platform's own (the OAuth broker's applications).
+  await expect(webhooksPage.webhookDialog.event("sso.login_failed")).toBeVisible();
+  await expect(webhooksPage.webhookDialog.event("sso.application_created")).toHaveCount(0);
   await expectNoSeriousA11yViolations(page);
   await webhooksPage.webhookDialog.submit.click();
 
@@ -53,7 +56,7 @@ test("an admin adds a webhook to a local receiver, sends a test event, sees it d
 
   const row = webhooksPage.row(url);
   await expect(row).toContainText("Orders service");
-  await expect(row).toContainText("Events: user.created, sso_provider.enabled");
+  await expect(row).toContainText("Events: user.created, sso_provider.enabled +1 more");
   // The list shows the switch only (no Status badge repeating it).
   await expect(row.getByTestId("webhook-status")).toHaveCount(0);
   await expect(row).toContainText("None yet");
@@ -210,9 +213,17 @@ test("the form explains bad values inline", async ({ page, people, receiver, web
   await expect(dialog.url).toBeFocused();
   expect(await webhooksApi.list(tenant.id)).toEqual([]);
 
+  // A kind that never fires in a tenant, named; the application's own kinds are taken.
   await dialog.url.fill(receiver.url("ok"));
+  await dialog.ownEvents.fill("sso.application_created");
+  await dialog.submit.click();
+  await expect(dialog.error("events")).toHaveText(
+    "sso.application_created is not an event that can fire in this tenant: tick the kinds above, or type your application's own (invoice.paid) or a prefix (invoice.*)",
+  );
+  await dialog.ownEvents.fill("invoice.*");
   await dialog.submit.click();
   await expect(webhooksPage.secretDialog.value).toHaveText("a-long-enough-secret-value");
+  expect((await webhooksApi.list(tenant.id)).map((w) => w.events)).toEqual([["user.created", "invoice.*"]]);
 });
 
 test("a viewer sees webhooks and deliveries read-only", async ({ page, people, receiver, webhooksApi, webhooksPage }) => {

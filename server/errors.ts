@@ -11,6 +11,7 @@ export type ErrorCode =
   | "step_up_required"
   | "forbidden"
   | "not_found"
+  | "method_not_allowed"
   | "conflict"
   | "idempotency_key_in_use"
   | "idempotency_key_mismatch"
@@ -27,6 +28,7 @@ export const STATUS_OF: Record<ErrorCode, number> = {
   step_up_required: 401,
   forbidden: 403,
   not_found: 404,
+  method_not_allowed: 405,
   conflict: 409,
   idempotency_key_in_use: 409,
   payload_too_large: 413,
@@ -63,6 +65,12 @@ export const InvalidField = (path: string, message: string) =>
 
 export const NotFound = (what = "Resource") => new AppError("not_found", `${what} not found`);
 
+/** The path exists, but not with this method: 405 with `Allow` listing those it has. */
+export const MethodNotAllowed = (method: string, allow: string[]) =>
+  new AppError("method_not_allowed", `${method} is not allowed here; this path takes ${allow.join(", ")}`, {
+    headers: { Allow: allow.join(", ") },
+  });
+
 export const Forbidden = (message = "Your role does not allow this action") => new AppError("forbidden", message);
 
 export const Conflict = (message: string) => new AppError("conflict", message);
@@ -91,10 +99,44 @@ export const DatabaseUnavailable = () =>
 
 export const TenantRequired = (message: string) => new AppError("tenant_required", message);
 
-/** A zod validation failure as the field errors every surface answers with (`body` for the root). */
-export function fieldErrorsOf(error: ZodError): FieldError[] {
+/**
+ * A zod validation failure as the field errors every surface answers with (`body` for the root).
+ * `input`, the value that was validated, tells a wrong type from a missing field (zod reports both
+ * as one `invalid_type` issue, whose schema message is often about the missing case: "is required").
+ */
+export function fieldErrorsOf(error: ZodError, input?: unknown): FieldError[] {
   return error.issues.map((issue) => ({
     path: issue.path.map(String).join(".") || "body",
-    message: issue.message,
+    message: issue.code === "invalid_type" ? typeMessage(issue.message, issue.expected, valueAt(input, issue.path)) : issue.message,
   }));
+}
+
+const TYPE_NAMES: Record<string, string> = {
+  string: "a string",
+  number: "a number",
+  int: "an integer",
+  bigint: "an integer",
+  boolean: "true or false",
+  array: "an array",
+  tuple: "an array",
+  object: "an object",
+  record: "an object",
+  map: "an object",
+  null: "null",
+};
+
+/** For a value that was sent but has the wrong type: what it must be, unless the schema's message already says. */
+function typeMessage(message: string, expected: string, sent: unknown): string {
+  if (sent === undefined) return message;
+  if (/\bmust\b/.test(message) && !message.startsWith("is required")) return message;
+  return `must be ${TYPE_NAMES[expected] ?? `of type ${expected}`}`;
+}
+
+function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
+  let value = input;
+  for (const key of path) {
+    if (value === null || typeof value !== "object" || !Object.hasOwn(value, key)) return undefined;
+    value = (value as Record<PropertyKey, unknown>)[key];
+  }
+  return value;
 }

@@ -1,7 +1,7 @@
-import { EVENT_TYPES } from "@/server/events/types";
+import { TENANT_EVENT_TYPES } from "@/server/events/types";
+import { ALL_EVENTS } from "@/server/webhooks/schemas";
 
-/** "All events" in a webhook's `events`. */
-export const ALL_EVENTS = "*";
+export { ALL_EVENTS };
 
 export interface EventGroup {
   /** The part before the dot: "user", "sso_provider". */
@@ -10,7 +10,7 @@ export interface EventGroup {
   kinds: string[];
 }
 
-/** Every prefix of EVENT_TYPES has a label (test/unit/event-kinds.test.ts). */
+/** Every prefix of TENANT_EVENT_TYPES has a label (test/unit/event-kinds.test.ts). */
 export const GROUP_LABELS: Record<string, string> = {
   tenant: "Tenant",
   user: "Users",
@@ -27,8 +27,11 @@ export const GROUP_LABELS: Record<string, string> = {
   audit: "Audit log",
 };
 
-/** The known event kinds, grouped by what they are about, in the order the server lists them. */
-export const EVENT_GROUPS: EventGroup[] = EVENT_TYPES.reduce<EventGroup[]>((groups, kind) => {
+/**
+ * The control plane's kinds that can fire in a tenant (not the platform's own), grouped by what
+ * they are about, in the order the server lists them.
+ */
+export const EVENT_GROUPS: EventGroup[] = TENANT_EVENT_TYPES.reduce<EventGroup[]>((groups, kind) => {
   const prefix = kind.split(".")[0]!;
   let group = groups.find((g) => g.prefix === prefix);
   if (!group) {
@@ -38,6 +41,14 @@ export const EVENT_GROUPS: EventGroup[] = EVENT_TYPES.reduce<EventGroup[]>((grou
   group.kinds.push(kind);
   return groups;
 }, []);
+
+/** The kinds the picker offers as boxes; any other kind of a webhook is one its tenant's application appends. */
+export const OFFERED_KINDS: ReadonlySet<string> = new Set(TENANT_EVENT_TYPES);
+
+/** "invoice.paid, app.*" as typed: the kinds, in order, without blanks or repeats. */
+export function parseOwnKinds(text: string): string[] {
+  return [...new Set(text.split(/[\s,]+/).filter(Boolean))];
+}
 
 export function subscribesToAll(events: string[]): boolean {
   return events.includes(ALL_EVENTS);

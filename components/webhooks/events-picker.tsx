@@ -1,7 +1,9 @@
 "use client";
 
+import { useState } from "react";
 import { cx } from "../ui/cx";
-import { EVENT_GROUPS } from "./event-kinds";
+import { Input } from "../ui/input";
+import { EVENT_GROUPS, OFFERED_KINDS, parseOwnKinds } from "./event-kinds";
 
 export interface EventsChoice {
   all: boolean;
@@ -56,12 +58,18 @@ function Radio({
 
 /**
  * Which events a webhook receives: all of them (including kinds added later), or the kinds ticked
- * below, grouped by what they are about. `id` is focused when the choice has an error.
+ * below, grouped by what they are about, and the kinds the tenant's application appends, typed
+ * (`invoice.paid`, `invoice.*`). `id` is focused when the choice has an error.
  */
 export function EventsPicker({ id, value, onChange, error }: EventsPickerProps) {
   const errorId = `${id}-error`;
+  const [ownText, setOwnText] = useState(() => value.kinds.filter((k) => !OFFERED_KINDS.has(k)).join(", "));
   const toggle = (kind: string, on: boolean) =>
     onChange({ all: false, kinds: on ? [...value.kinds, kind] : value.kinds.filter((k) => k !== kind) });
+  const typeOwn = (text: string) => {
+    setOwnText(text);
+    onChange({ all: false, kinds: [...value.kinds.filter((k) => OFFERED_KINDS.has(k)), ...parseOwnKinds(text)] });
+  };
   return (
     <fieldset aria-describedby={error ? errorId : undefined} aria-invalid={error ? true : undefined}>
       <legend className="text-sm font-medium text-slate-700">Events</legend>
@@ -115,6 +123,24 @@ export function EventsPicker({ id, value, onChange, error }: EventsPickerProps) 
               </ul>
             </fieldset>
           ))}
+          <div className="sm:col-span-2">
+            <label htmlFor={`${id}-own`} className="text-xs font-semibold tracking-wide text-slate-600 uppercase">
+              Your application&apos;s events
+            </label>
+            <Input
+              id={`${id}-own`}
+              value={ownText}
+              onChange={(event) => typeOwn(event.target.value)}
+              placeholder="invoice.paid, app.*"
+              aria-describedby={`${id}-own-hint`}
+              autoComplete="off"
+              spellCheck={false}
+              className="mt-1.5 font-mono"
+            />
+            <p id={`${id}-own-hint`} className="mt-1 text-xs text-slate-600">
+              Kinds your application appends to the audit log, separated by commas: exact (invoice.paid) or a prefix (invoice.*).
+            </p>
+          </div>
         </div>
       )}
       {error ? (

@@ -115,8 +115,8 @@ export function WebhookDialog({ tenantId, webhook, steppingUpIfAsked, onClose, o
     const values = { url: url.trim(), description: description.trim(), events, secret: !webhook && ownSecret ? secret : null };
     if (show(checkForm(values))) return;
 
-    const onError = (error: unknown) => fail(error, serverFieldErrors(error));
     const fields = { url: values.url, events: eventsOf(events), description: values.description || undefined };
+    const onError = (error: unknown) => fail(error, serverFieldErrors(error, fields.events));
     if (webhook) {
       const input = { tenant_id: tenantId, webhook_id: webhook.id, ...fields, description: values.description || null };
       let saved: Webhook | undefined;

@@ -65,12 +65,19 @@ export function checkForm(values: WebhookFormValues): FieldErrors {
   return errors;
 }
 
-/** The server's field errors on the form's fields ("events.2" counts as events); null if none fit. */
-export function serverFieldErrors(error: unknown): FieldErrors | null {
+/**
+ * The server's field errors on the form's fields; null if none fit. "events.2" is about the third
+ * of `events` (as sent): named by its kind, briefly (the server's message lists every valid kind).
+ */
+export function serverFieldErrors(error: unknown, events: string[] = []): FieldErrors | null {
   const errors = serverErrors(error, LABELS);
   for (const { path, message } of fieldErrorsOf(error)) {
     const match = /^events\.(\d+)$/.exec(path);
-    if (match && !errors.events) errors.events = `Event ${Number(match[1]) + 1} ${message}`;
+    if (!match || errors.events) continue;
+    const kind = events[Number(match[1])];
+    errors.events = kind
+      ? `${kind} is not an event that can fire in this tenant: tick the kinds above, or type your application's own (invoice.paid) or a prefix (invoice.*)`
+      : `Event ${Number(match[1]) + 1} ${message}`;
   }
   return Object.keys(errors).length ? errors : null;
 }

@@ -8,6 +8,8 @@ export class WebhookDialog {
   readonly description: Locator;
   readonly allEvents: Locator;
   readonly selectedEvents: Locator;
+  /** Kinds the tenant's application appends, typed. */
+  readonly ownEvents: Locator;
   readonly generateSecret: Locator;
   readonly ownSecret: Locator;
   readonly secret: Locator;
@@ -19,6 +21,7 @@ export class WebhookDialog {
     this.description = this.dialog.getByRole("textbox", { name: "Description" });
     this.allEvents = this.dialog.getByRole("radio", { name: "All events" });
     this.selectedEvents = this.dialog.getByRole("radio", { name: "Selected events" });
+    this.ownEvents = this.dialog.getByRole("textbox", { name: "Your application's events" });
     this.generateSecret = this.dialog.getByRole("radio", { name: /Generate one for me/ });
     this.ownSecret = this.dialog.getByRole("radio", { name: "Use my own" });
     this.secret = this.dialog.getByRole("textbox", { name: "Secret" });
@@ -54,6 +57,8 @@ export interface NewWebhook {
   description?: string;
   /** Kinds to tick; all events when left out. */
   events?: string[];
+  /** The application's own kinds to type beside them ("invoice.*"). */
+  ownEvents?: string;
   /** A secret to paste; generated when left out. */
   secret?: string;
 }
@@ -122,6 +127,7 @@ export class WebhooksPage {
     if (webhook.events) {
       await dialog.selectedEvents.check();
       for (const kind of webhook.events) await dialog.event(kind).check();
+      if (webhook.ownEvents) await dialog.ownEvents.fill(webhook.ownEvents);
     }
     if (webhook.secret !== undefined) {
       await dialog.ownSecret.check();

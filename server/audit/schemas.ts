@@ -2,12 +2,10 @@ import { isIP } from "node:net";
 import { z } from "zod";
 import { text } from "../contract/fields.ts";
 import { pageOf, PageQuery } from "../contract/page-query.ts";
-import { EVENT_SOURCE_TYPES, EVENT_TYPES } from "../events/types.ts";
+import { APPEND_KIND, EVENT_SOURCE_TYPES, EVENT_TYPES, isAppendedNamespace } from "../events/types.ts";
 
 /** A kind to filter by: exact (`user.login`) or a prefix (`user.*`). */
 const KIND_PATTERN = /^[a-z][a-z0-9_]*(\.[a-z][a-z0-9_]*)*(\.\*)?$/;
-/** A kind a tenant's application may append: at least two dot-separated parts. */
-const APPEND_KIND = /^[a-z][a-z0-9_]*(\.[a-z][a-z0-9_]*)+$/;
 /** ISO 8601: a date, or a date and time (seconds and fraction optional), with or without an offset (UTC if none). */
 const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(Z|[+-]\d{2}(?::?\d{2})?)?)?$/;
 
@@ -166,7 +164,7 @@ export const VerifyAuditInput = z.object({
     .min(1, "must be an integer of at least 1")
     .max(Number.MAX_SAFE_INTEGER, "is too large")
     .optional()
-    .meta({ description: "Check from this sequence on (default 1)." }),
+    .meta({ description: "Check from this sequence on (default 1).", default: 1 }),
 });
 
 export const AuditVerification = z
@@ -189,32 +187,13 @@ export const AuditVerification = z
   .meta({ id: "AuditVerification" });
 export type AuditVerification = z.infer<typeof AuditVerification>;
 
-/**
- * The control plane's own namespaces: the first word of each of its event kinds, and those of the
- * wings that will emit next. An application appends under its own (`app.`, `invoice.`…); a look-alike
- * such as `user.deleted` or `tenant.deleted` would read, and be delivered to webhooks signed by the
- * platform, as if the platform had done it.
- */
-export const RESERVED_NAMESPACES: ReadonlySet<string> = new Set([
-  ...EVENT_TYPES.map((kind) => kind.split(".")[0]!),
-  "directory",
-  "dsync",
-  "domain",
-  "setup_link",
-  "log_stream",
-  "event",
-  "member",
-  "platform",
-  "control_plane",
-]);
-
 const appendFields = {
   event_type: z
     .string({ error: "is required and must be a string" })
     .max(100, "must be at most 100 characters")
     .regex(APPEND_KIND, "must be dot-separated lowercase words, at least two (e.g. invoice.paid)")
     .refine(
-      (kind) => !RESERVED_NAMESPACES.has(kind.split(".")[0]!),
+      isAppendedNamespace,
       "is in one of the control plane's own namespaces (user., tenant., webhook., …); use your own (e.g. app.user_login)",
     ),
   actor: z.strictObject(

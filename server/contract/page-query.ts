@@ -6,6 +6,7 @@ import { z } from "zod";
 
 export const MAX_PAGE_SIZE = 100;
 export const DEFAULT_PAGE_SIZE = 20;
+const PAGE_SIZE_RANGE = `must be an integer from 1 to ${MAX_PAGE_SIZE}`;
 
 export const PageQuery = z.object({
   page: z.coerce
@@ -14,13 +15,15 @@ export const PageQuery = z.object({
     .min(1, "must be an integer of at least 1")
     .max(10_000_000, "must be at most 10000000")
     .optional()
-    .meta({ description: "Page number (offset style), from 1. Ignored when `cursor` is given." }),
+    .meta({ description: "Page number (offset style), from 1. Ignored when `cursor` is given.", default: 1 }),
   page_size: z.coerce
-    .number({ error: "must be an integer from 1 to 100" })
-    .int("must be an integer from 1 to 100")
-    .min(1, "must be an integer from 1 to 100")
+    .number({ error: PAGE_SIZE_RANGE })
+    .int(PAGE_SIZE_RANGE)
+    .min(1, PAGE_SIZE_RANGE)
+    .max(MAX_PAGE_SIZE, PAGE_SIZE_RANGE)
     .optional()
-    .meta({ description: "Items per page, default 20; values above 100 are treated as 100." }),
+    // The default is applied by pageRequest (pagination.ts), so the console's inputs may leave it out.
+    .meta({ description: `Items per page, 1 to ${MAX_PAGE_SIZE}.`, default: DEFAULT_PAGE_SIZE }),
   cursor: z.string().max(512).optional().meta({ description: "Opaque cursor from `next_cursor`/`previous_cursor`; wins over `page`." }),
 });
 export type PageQuery = z.infer<typeof PageQuery>;

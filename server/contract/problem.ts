@@ -15,6 +15,7 @@ export const PROBLEM_TITLES: Record<ErrorCode, string> = {
   step_up_required: "Step-up authentication required",
   forbidden: "Forbidden",
   not_found: "Not found",
+  method_not_allowed: "Method not allowed",
   conflict: "Conflict",
   idempotency_key_in_use: "Idempotency key in use",
   idempotency_key_mismatch: "Idempotency key reused with another request",
@@ -73,12 +74,12 @@ export interface Operation {
  * The problem for an error the tRPC layer reported. Domain errors keep their code; input
  * validation names each field; anything unexpected is an opaque 500 (`internal: true`, to log).
  */
-function problemFromTRPCError(error: TRPCError, operation: Operation | undefined): ProblemOf {
+function problemFromTRPCError(error: TRPCError, operation: Operation | undefined, input: unknown): ProblemOf {
   const cause = error.cause;
   if (cause instanceof AppError) return problemFromAppError(cause);
   if (isDatabaseUnavailable(cause)) return UNAVAILABLE;
   if (cause instanceof ZodError && error.code === "BAD_REQUEST") {
-    const errors = fieldErrorsOf(cause);
+    const errors = fieldErrorsOf(cause, input);
     return { code: "invalid_request", detail: errors.map((e) => `${e.path}: ${e.message}`).join("; "), errors };
   }
   switch (error.code) {
@@ -99,9 +100,9 @@ function problemFromTRPCError(error: TRPCError, operation: Operation | undefined
 type ProblemOf = Problem & { internal?: boolean; unavailable?: boolean };
 
 /** The problem for anything thrown: a domain or tRPC error says its own; anything else is `internal`. */
-export function problemOf(error: unknown, operation?: Operation): ProblemOf {
+export function problemOf(error: unknown, operation?: Operation, input?: unknown): ProblemOf {
   if (error instanceof AppError) return problemFromAppError(error);
-  if (error instanceof TRPCError) return problemFromTRPCError(error, operation);
+  if (error instanceof TRPCError) return problemFromTRPCError(error, operation, input);
   return isDatabaseUnavailable(error) ? UNAVAILABLE : UNEXPECTED;
 }
 
@@ -115,6 +116,8 @@ export interface ErrorScene {
   fields?: Record<string, unknown>;
   /** The REST operation asked for: a 404 from the tRPC adapter names it. */
   operation?: Operation;
+  /** What the operation was called with: tells a field sent with the wrong type from a missing one. */
+  input?: unknown;
 }
 
 /**
@@ -122,7 +125,7 @@ export interface ErrorScene {
  * logged with the request id and its cause, since the client sees only the opaque 500.
  */
 export function errorResponse(error: unknown, scene: ErrorScene): Response {
-  const problem = problemOf(error, scene.operation);
+  const problem = problemOf(error, scene.operation, scene.input);
   if (problem.internal || problem.unavailable) {
     const cause = error instanceof TRPCError ? (error.cause ?? error) : error;
     const write = problem.internal ? log.error : log.warn;

@@ -63,6 +63,42 @@ export const EVENT_TYPES = [
 
 export type EventType = (typeof EVENT_TYPES)[number];
 
+/** Kinds about the platform itself, never emitted in a tenant (the OAuth broker's applications). */
+const PLATFORM_ONLY_EVENT_TYPES: ReadonlySet<EventType> = new Set([
+  "sso.application_created",
+  "sso.application_updated",
+  "sso.application_deleted",
+  "sso.application_secret_rotated",
+]);
+
+/** The control plane's kinds that fire in a tenant: what its webhooks may subscribe to, beside its own. */
+export const TENANT_EVENT_TYPES: readonly EventType[] = EVENT_TYPES.filter((kind) => !PLATFORM_ONLY_EVENT_TYPES.has(kind));
+
+/** A kind a tenant's application may append: at least two dot-separated lowercase words. */
+export const APPEND_KIND = /^[a-z][a-z0-9_]*(\.[a-z][a-z0-9_]*)+$/;
+
+/**
+ * The control plane's own namespaces: the first word of each of its event kinds, and those of the
+ * wings that will emit next. An application appends under its own (`app.`, `invoice.`…); a look-alike
+ * such as `user.deleted` or `tenant.deleted` would read, and be delivered to webhooks signed by the
+ * platform, as if the platform had done it.
+ */
+export const RESERVED_NAMESPACES: ReadonlySet<string> = new Set([
+  ...EVENT_TYPES.map((kind) => kind.split(".")[0]!),
+  "directory",
+  "dsync",
+  "domain",
+  "setup_link",
+  "log_stream",
+  "event",
+  "member",
+  "platform",
+  "control_plane",
+]);
+
+/** Whether `kind` is in an application's own namespace (not one of the control plane's). */
+export const isAppendedNamespace = (kind: string) => !RESERVED_NAMESPACES.has(kind.split(".")[0]!);
+
 /** A row of `audit_events` as read or just written, chain fields included. */
 export interface AuditEventRow {
   id: string;

@@ -11,6 +11,8 @@ import type { Context } from "../trpc/context.ts";
 interface Exchange {
   context: () => Promise<Context>;
   error?: TRPCError;
+  /** The input the operation was called with (query or body, and path): what a field error is about. */
+  input?: unknown;
 }
 
 const exchanges = new WeakMap<object, Exchange>();
@@ -20,9 +22,9 @@ const handler = createOpenApiNodeHttpHandler({
   createContext: ({ req }: { req: object }) => exchanges.get(req)!.context(),
   responseMeta: ({ ctx, errors }: { ctx?: Context; errors: unknown[] }) =>
     errors.length || !ctx ? {} : { status: ctx.response.status, headers: ctx.response.headers },
-  onError: ({ req, error }: { req: object; error: TRPCError }) => {
+  onError: ({ req, error, input }: { req: object; error: TRPCError; input: unknown }) => {
     const exchange = exchanges.get(req);
-    if (exchange) exchange.error = error;
+    if (exchange) Object.assign(exchange, { error, input });
   },
 } as never);
 
@@ -32,6 +34,7 @@ export interface OperationResult {
   headers: [string, string][];
   body: string;
   error?: TRPCError;
+  input?: unknown;
 }
 
 /**
@@ -71,7 +74,13 @@ export function invokeOperation(req: Request, url: URL, body: unknown, context: 
         statusCode = code;
       },
       end(payload?: string) {
-        resolve({ status: statusCode, headers: [...resHeaders.values()].flat(), body: payload ?? "", error: exchange.error });
+        resolve({
+          status: statusCode,
+          headers: [...resHeaders.values()].flat(),
+          body: payload ?? "",
+          error: exchange.error,
+          input: exchange.input,
+        });
       },
     };
     (handler as unknown as (req: unknown, res: unknown) => Promise<void>)(proxy, res).catch(reject);

@@ -4,6 +4,7 @@
  * Idempotency-Key header on writes, and X-Request-Id.
  */
 import { generateOpenApiDocument, type OpenAPIObject } from "trpc-to-openapi";
+import type { z } from "zod";
 import { appRouter } from "../app/router.ts";
 import type { Meta } from "../trpc/meta.ts";
 import { PROBLEM_TITLES } from "../contract/problem.ts";
@@ -100,13 +101,14 @@ function build(): OpenAPIObject {
     },
   };
 
-  const procedures = appRouter._def.procedures as unknown as Record<string, { _def: { meta?: Meta } }>;
+  const procedures = appRouter._def.procedures as unknown as Record<string, { _def: { meta?: Meta; inputs?: unknown[] } }>;
   for (const procedure of Object.values(procedures)) {
     const meta = procedure._def.meta;
     if (!meta?.openapi) continue;
     const method = meta.openapi.method.toLowerCase();
     const operation = (doc.paths?.[meta.openapi.path] as Json | undefined)?.[method] as Json | undefined;
     if (!operation) continue;
+    describeQueryParameters(operation, procedure._def.inputs?.[0]);
     const responses = operation.responses as Json;
     const success = responses["200"] as Json | undefined;
     for (const status of Object.keys(responses)) if (status !== "200") delete responses[status];
@@ -156,6 +158,23 @@ function build(): OpenAPIObject {
     ),
   );
   return doc;
+}
+
+/**
+ * trpc-to-openapi lists an optional query parameter from the schema inside `.optional()`, so the
+ * description and default given outside it (`z.coerce.number().optional().meta({...})`) would be
+ * lost: each parameter gets its field's own.
+ */
+function describeQueryParameters(operation: Json, input: unknown): void {
+  const shape = (input as { shape?: Record<string, z.ZodType> } | undefined)?.shape;
+  if (!shape) return;
+  for (const parameter of (operation.parameters as Json[] | undefined) ?? []) {
+    if (parameter.in !== "query" || typeof parameter.name !== "string") continue;
+    const { description, default: fallback } = shape[parameter.name]?.meta() ?? {};
+    const schema = (parameter.schema ??= {}) as Json;
+    if (typeof description === "string") schema.description ??= description;
+    if (fallback !== undefined) schema.default ??= fallback;
+  }
 }
 
 let cached: OpenAPIObject | undefined;

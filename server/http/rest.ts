@@ -5,6 +5,8 @@
  *   rate limit   `admit`: the caller is authenticated and counted; past its quota the answer is
  *                429 and nothing else runs (so idempotency never stores it)
  *   text         `assertRequestText` (text.ts): the URL and the stored headers are UTF-8 text
+ *   route        `assertRoute` (route.ts): a documented operation (405 for another method of
+ *                its path) taking each query parameter sent
  *   export       `streamedExport` (audit-export.ts): the audit export streams its own answer
  *   body         `readJsonBody` (body.ts): 413, 415 or 400 for a body that is not small JSON
  *   idempotency  `idempotent` (idempotency.ts): an Idempotency-Key's stored answer, or store this one
@@ -26,6 +28,7 @@ import * as rateLimit from "../auth/rate-limit.ts";
 import { exportAudit } from "./audit-export.ts";
 import { readJsonBody } from "./body.ts";
 import { assertRequestText } from "./text.ts";
+import { assertRoute } from "./route.ts";
 import { openExchange, type Admitted, type Exchange } from "./exchange.ts";
 
 /** Streamed, so served here rather than through the tRPC adapter (which buffers JSON). */
@@ -38,11 +41,12 @@ export function handleRest(req: Request): Promise<Response> {
 }
 
 /**
- * The stages after the rate limit. A new check of the request (an unknown query parameter, say)
- * goes after `assertRequestText`; a new check of the body (a depth cap on its JSON) into `readJsonBody`.
+ * The stages after the rate limit. A new check of the request goes after `assertRoute`; a new
+ * check of the body (a depth cap on its JSON) into `readJsonBody`.
  */
 async function serve(x: Admitted): Promise<Response> {
   assertRequestText(x);
+  assertRoute(x);
   const exported = streamedExport(x);
   if (exported) return exported;
   await readJsonBody(x);
@@ -110,6 +114,7 @@ function respond(x: Admitted, result: OperationResult): Response {
     log: "operation failed",
     fields: { method: x.method, path: x.url.pathname },
     operation: { method: x.method, path: x.path },
+    input: result.input,
   });
 }
 

@@ -29,6 +29,7 @@ export const ListExpiringCertificatesInput = PageQuery.extend({
     .optional()
     .meta({
       description: `Certificates ending within this many days from now (already expired ones included); default ${CERTIFICATE_WARNING_DAYS}.`,
+      default: CERTIFICATE_WARNING_DAYS,
     }),
 });
 export type ListExpiringCertificatesInput = z.infer<typeof ListExpiringCertificatesInput>;

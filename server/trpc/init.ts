@@ -8,7 +8,7 @@ const t = initTRPC
   .context<Context>()
   .meta<Meta>()
   .create({
-    errorFormatter({ shape, error }) {
+    errorFormatter({ shape, error, input }) {
       const cause = error.cause;
       const internal = error.code === "INTERNAL_SERVER_ERROR" && !(cause instanceof AppError);
       return {
@@ -19,7 +19,7 @@ const t = initTRPC
           code: shape.data.code,
           httpStatus: shape.data.httpStatus,
           appCode: cause instanceof AppError ? cause.code : undefined,
-          errors: cause instanceof ZodError ? fieldErrorsOf(cause) : cause instanceof AppError ? cause.options.errors : undefined,
+          errors: cause instanceof ZodError ? fieldErrorsOf(cause, input) : cause instanceof AppError ? cause.options.errors : undefined,
         },
       };
     },

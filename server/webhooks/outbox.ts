@@ -7,6 +7,7 @@
  */
 import type { EmittedEvent, EventTx } from "../events/emit.ts";
 import { sourceOf, type EventSource } from "../events/types.ts";
+import { subscriptionsTo } from "./schemas.ts";
 
 export const WAKE_CHANNEL = "webhook_deliveries_due";
 
@@ -36,12 +37,13 @@ export function payloadOf(event: PayloadEvent): string {
 }
 
 // One statement for all the events of a transaction (a batch of appends can be hundreds): each
-// event joined with its tenant's enabled webhooks whose `events` name its kind or `*`.
+// event joined with its tenant's enabled webhooks whose `events` name one of its subscriptions
+// (subscriptionsTo: its kind, a prefix of it or `*`), sent comma-joined (kinds have no commas).
 const ENQUEUE = `WITH d AS (
     INSERT INTO webhook_deliveries (tenant_id, webhook_id, event_id, event_type, payload, next_attempt_at)
     SELECT w.tenant_id, w.id, v.event_id, v.event_type, v.payload, now()
-    FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::text[]) AS v(tenant_id, event_id, event_type, payload)
-    JOIN webhooks w ON w.tenant_id = v.tenant_id AND w.enabled AND w.events && ARRAY[v.event_type, '*']::text[]
+    FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::text[], $5::text[]) AS v(tenant_id, event_id, event_type, payload, subscriptions)
+    JOIN webhooks w ON w.tenant_id = v.tenant_id AND w.enabled AND w.events && string_to_array(v.subscriptions, ',')
     RETURNING 1
   )
   SELECT n, CASE WHEN n > 0 THEN pg_notify('${WAKE_CHANNEL}', '')::text END AS notified
@@ -74,6 +76,7 @@ export async function enqueueDeliveries(tx: EventTx, emitted: EmittedEvent[]): P
     events.map((e) => e.id),
     events.map((e) => e.type),
     events.map(payloadOf),
+    events.map((e) => subscriptionsTo(e.type).join(",")),
   ]);
   return rows[0]?.n ?? 0;
 }

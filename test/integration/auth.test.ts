@@ -74,11 +74,14 @@ describe("the REST edge", () => {
     expect(bad.headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/);
   });
 
-  test("unknown paths and methods are problem+json 404s", async () => {
+  test("unknown paths are problem+json 404s; a method a path does not have, a 405 with Allow", async () => {
     const { token } = await operator();
+    const wrongMethod = await client(api.url, token).call("DELETE", "/api/v1/tenants");
+    expect(wrongMethod.status).toBe(405);
+    expect(wrongMethod.headers.get("allow")?.split(", ").sort()).toEqual(["GET", "HEAD", "POST"]);
+    expect(wrongMethod.json.code).toBe("method_not_allowed");
     for (const [method, path] of [
       ["GET", "/api/v1/nothing-here"],
-      ["DELETE", "/api/v1/tenants"],
       ["GET", "/api/elsewhere"],
     ] as const) {
       const res = await client(api.url, token).call(method, path);

@@ -100,11 +100,12 @@ describe("GET /api/v1/tenants", () => {
   });
 
   test("page 2 via the next link keeps the other parameters", async () => {
-    const first = await ops.get("/api/v1/tenants?page_size=10&foo=bar");
+    // A blank search filters nothing; the link keeps it as sent.
+    const first = await ops.get("/api/v1/tenants?page_size=10&search=");
     const next = new URL(first.json.next);
     expect(next.searchParams.get("page")).toBe("2");
     expect(next.searchParams.get("page_size")).toBe("10");
-    expect(next.searchParams.get("foo")).toBe("bar");
+    expect(next.searchParams.get("search")).toBe("");
     const second = await ops.get(first.json.next);
     expect(second.json.results.map((t: { id: string }) => t.id)).toEqual(tenantIds.slice(10, 20));
     expect(new URL(second.json.previous).searchParams.get("page")).toBe("1");
@@ -154,12 +155,15 @@ describe("GET /api/v1/tenants", () => {
     expect(res.json.results.map((t: { id: string }) => t.id)).toEqual(second.json.results.map((t: { id: string }) => t.id));
   });
 
-  test("page_size above 100 is clamped to 100", async () => {
+  test("page_size 100 is a full page of 100; above it is a 400 naming page_size", async () => {
     await seedTenants(60, "Bulk");
-    const res = await ops.get("/api/v1/tenants?page_size=500");
+    const res = await ops.get("/api/v1/tenants?page_size=100");
     expect(res.status).toBe(200);
     expect(res.json.results).toHaveLength(100);
     expect(res.json.count).toBeGreaterThan(100);
+    const above = await ops.get("/api/v1/tenants?page_size=500");
+    expect(above.status).toBe(400);
+    expect(above.json.errors).toEqual([{ path: "page_size", message: "must be an integer from 1 to 100" }]);
   });
 
   test.each([

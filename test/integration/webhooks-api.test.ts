@@ -72,7 +72,7 @@ describe("creating webhooks", () => {
     [{ events: HOOK.events }, "url"],
     [{ ...HOOK, events: [] }, "events"],
     [{ ...HOOK, events: "user.created" }, "events"],
-    [{ ...HOOK, events: ["user.created", "no.such_kind"] }, "events.1"],
+    [{ ...HOOK, events: ["user.created", "user.no_such_kind"] }, "events.1"],
     [{ ...HOOK, secret: "too-short" }, "secret"],
     [{ ...HOOK, secret: "x".repeat(257) }, "secret"],
     [{ ...HOOK, secret: "whsec_not base64 at all!!" }, "secret"],

@@ -31,6 +31,7 @@ export interface JsonSchema {
   anyOf?: JsonSchema[];
   oneOf?: JsonSchema[];
   description?: string;
+  default?: unknown;
 }
 
 export interface Reference {

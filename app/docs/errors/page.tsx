@@ -22,6 +22,8 @@ const MEANING: Record<ErrorCode, string> = {
   forbidden:
     "The caller is known, but its role or the token's scope does not allow this action: for example a read-only token attempting a write, or a tenant viewer changing configuration.",
   not_found: "There is no such resource, or it belongs to a tenant the caller cannot see. The API does not reveal which.",
+  method_not_allowed:
+    "The path exists, but not with this method (a PUT where the API takes PATCH, say). The `Allow` header lists the methods it takes.",
   conflict: "The request conflicts with the current state of the resource, for example a value that must be unique.",
   idempotency_key_in_use:
     "Another request with the same Idempotency-Key is still running. Wait a moment and retry; once it has finished its response is replayed.",
