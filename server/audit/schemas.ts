@@ -2,7 +2,7 @@ import { isIP } from "node:net";
 import { z } from "zod";
 import { text } from "../contract/fields.ts";
 import { pageOf, PageQuery } from "../contract/page-query.ts";
-import { APPEND_KIND, EVENT_SOURCE_TYPES, EVENT_TYPES, isAppendedNamespace } from "../events/types.ts";
+import { APPEND_KIND, EVENT_SOURCE_TYPES, isAppendedNamespace } from "../events/types.ts";
 
 /** A kind to filter by: exact (`user.login`) or a prefix (`user.*`). */
 const KIND_PATTERN = /^[a-z][a-z0-9_]*(\.[a-z][a-z0-9_]*)*(\.\*)?$/;

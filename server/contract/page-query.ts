@@ -20,10 +20,14 @@ export const PageQuery = z.object({
     .number({ error: PAGE_SIZE_RANGE })
     .int(PAGE_SIZE_RANGE)
     .min(1, PAGE_SIZE_RANGE)
-    .max(MAX_PAGE_SIZE, PAGE_SIZE_RANGE)
     .optional()
-    // The default is applied by pageRequest (pagination.ts), so the console's inputs may leave it out.
-    .meta({ description: `Items per page, 1 to ${MAX_PAGE_SIZE}.`, default: DEFAULT_PAGE_SIZE }),
+    // The default and the cap are applied by pageRequest (pagination.ts), so the console's inputs
+    // may leave it out; above the maximum is read as the maximum (DESIGN.md), not refused.
+    .meta({
+      description: `Items per page, 1 to ${MAX_PAGE_SIZE}; more than ${MAX_PAGE_SIZE} is read as ${MAX_PAGE_SIZE}.`,
+      maximum: MAX_PAGE_SIZE,
+      default: DEFAULT_PAGE_SIZE,
+    }),
   cursor: z.string().max(512).optional().meta({ description: "Opaque cursor from `next_cursor`/`previous_cursor`; wins over `page`." }),
 });
 export type PageQuery = z.infer<typeof PageQuery>;

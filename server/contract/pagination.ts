@@ -3,12 +3,12 @@
  * the envelope. The schemas themselves are in ./page-query.ts.
  */
 import { decodeCursor, type PageRequest, type PageResult } from "../db/keyset.ts";
-import { DEFAULT_PAGE_SIZE, type PageQuery } from "./page-query.ts";
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, type PageQuery } from "./page-query.ts";
 
 export function pageRequest(query: PageQuery): PageRequest {
   return {
     page: query.page ?? 1,
-    pageSize: query.page_size ?? DEFAULT_PAGE_SIZE,
+    pageSize: Math.min(query.page_size ?? DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE),
     cursor: query.cursor ? decodeCursor(query.cursor) : undefined,
   };
 }

@@ -162,18 +162,20 @@ function build(): OpenAPIObject {
 
 /**
  * trpc-to-openapi lists an optional query parameter from the schema inside `.optional()`, so the
- * description and default given outside it (`z.coerce.number().optional().meta({...})`) would be
- * lost: each parameter gets its field's own.
+ * description, default and maximum given outside it (`z.coerce.number().optional().meta({...})`)
+ * would be lost: each parameter gets its field's own. (A maximum there is one the server applies
+ * by reading larger values as it, as page_size's, rather than by refusing them.)
  */
 function describeQueryParameters(operation: Json, input: unknown): void {
   const shape = (input as { shape?: Record<string, z.ZodType> } | undefined)?.shape;
   if (!shape) return;
   for (const parameter of (operation.parameters as Json[] | undefined) ?? []) {
     if (parameter.in !== "query" || typeof parameter.name !== "string") continue;
-    const { description, default: fallback } = shape[parameter.name]?.meta() ?? {};
+    const { description, default: fallback, maximum } = shape[parameter.name]?.meta() ?? {};
     const schema = (parameter.schema ??= {}) as Json;
     if (typeof description === "string") schema.description ??= description;
     if (fallback !== undefined) schema.default ??= fallback;
+    if (typeof maximum === "number") schema.maximum = maximum;
   }
 }
 

@@ -118,8 +118,13 @@ function boundsOf(op: Operation): Bound[] {
     .flatMap((p) => {
       const { maximum, minimum } = p.schema!;
       const bounds: Bound[] = [];
+      // A parameter documented as read at its maximum above it (page_size, DESIGN.md) is answered, not refused.
+      const clamped = / is read as /.test(`${p.description ?? ""} ${p.schema?.description ?? ""}`);
       if (maximum !== undefined)
-        bounds.push({ op, name: p.name, value: maximum, kind: "maximum" }, { op, name: p.name, value: maximum + 1, kind: "above maximum" });
+        bounds.push(
+          { op, name: p.name, value: maximum, kind: "maximum" },
+          { op, name: p.name, value: maximum + 1, kind: clamped ? "maximum" : "above maximum" },
+        );
       if (minimum !== undefined)
         bounds.push({ op, name: p.name, value: minimum, kind: "minimum" }, { op, name: p.name, value: minimum - 1, kind: "below minimum" });
       return bounds;
