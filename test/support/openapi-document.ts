@@ -136,22 +136,27 @@ function resolveParameter(doc: OpenApiDocument, parameter: Parameter | Reference
 
 const isMethod = (key: string): key is Method => (METHODS as readonly string[]).includes(key);
 
-/** Every operation of every path, in the document's order (a path item's `servers` is not one). */
+/**
+ * Every operation served under /api/v1, in the document's order: paths that name a server of their
+ * own (the OAuth broker's, SCIM's) live elsewhere, with their own credentials and formats.
+ */
 export function operationsOf(doc: OpenApiDocument): Operation[] {
   return Object.entries(doc.paths).flatMap(([template, item]) =>
-    Object.keys(item)
-      .filter(isMethod)
-      .map((method) => {
-        const operation = item[method]!;
-        const body = operation.requestBody?.content["application/json"]?.schema;
-        return {
-          method: method.toUpperCase() as Uppercase<Method>,
-          template,
-          parameters: (operation.parameters ?? []).map((p) => resolveParameter(doc, p)),
-          body: body ? resolveSchema(doc, body) : null,
-          responses: operation.responses,
-        };
-      }),
+    item.servers
+      ? []
+      : Object.keys(item)
+          .filter(isMethod)
+          .map((method) => {
+            const operation = item[method]!;
+            const body = operation.requestBody?.content["application/json"]?.schema;
+            return {
+              method: method.toUpperCase() as Uppercase<Method>,
+              template,
+              parameters: (operation.parameters ?? []).map((p) => resolveParameter(doc, p)),
+              body: body ? resolveSchema(doc, body) : null,
+              responses: operation.responses,
+            };
+          }),
   );
 }
 
