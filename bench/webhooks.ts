@@ -29,6 +29,7 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { ADMIN_URL, ROOT, ensureBuild, gitInfo, log, newToken, startApp, withClient, writeRunSection } from "./harness.ts";
 import { freePort, stopServer, type Server } from "./procs.ts";
+import { LIMITS_ON } from "./rate-limit.ts";
 import { machine } from "./system.ts";
 import { startBenchReceiver, type BenchReceiver } from "./webhooks-receiver.ts";
 import { webhooksMarkdown, type WebhooksReport, type WebhooksRun } from "./webhooks-report.ts";
@@ -185,7 +186,9 @@ async function main(): Promise<void> {
   try {
     const build = ensureBuild(flags["skip-build"]);
     const token = newToken();
-    const env = { OUTBOUND_ALLOW_PRIVATE: "true", INTERNAL_CRON: "on", ENCRYPTION_KEY: randomBytes(32).toString("base64") };
+    // The API's rate limits are on but never reached (as the other benches run them): with the
+    // defaults, the appends stopped at the first 429 (600 requests per 60 s).
+    const env = { ...LIMITS_ON, OUTBOUND_ALLOW_PRIVATE: "true", INTERNAL_CRON: "on", ENCRYPTION_KEY: randomBytes(32).toString("base64") };
     const start = async () => {
       const app = await startApp({ port: await freePort(), token, databaseUrl: DB_URL, env, track: (s) => servers.push(s) });
       app.name = `app${servers.length}`;
