@@ -18,7 +18,6 @@ import { ADMIN_URL, getJson, log, newToken, startApp, withClient } from "./harne
 import { freePort, stopServer, type Server } from "./procs.ts";
 import { cpuBetween, processTree, sampleCpu } from "./system.ts";
 import { printProfiles } from "./cpuprofile.ts";
-import { LIMITS_ON } from "./rate-limit.ts";
 
 const { values: flags } = parseArgs({
   options: {
@@ -49,7 +48,7 @@ async function main(): Promise<void> {
       apiOnly: true,
       track: (s) => servers.push(s),
       nodeArgs: flags["cpu-prof"] ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : [],
-      env: { ...LIMITS_ON, WEB_CONCURRENCY: flags.workers },
+      env: { WEB_CONCURRENCY: flags.workers },
     });
     const created = await fetch(`${app.url}/api/v1/tenants`, {
       method: "POST",

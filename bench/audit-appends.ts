@@ -26,6 +26,8 @@ export interface AppendOptions {
   db: string;
   dbUrl: string;
   seconds: number;
+  /** Of each load before its measured runs (3). */
+  warmupSeconds?: number;
   reps: number;
 }
 
@@ -57,7 +59,7 @@ export async function measureAppends(
         },
       ],
     };
-    check(await load(request, connections, 3), `append warm-up: ${label}`);
+    if (options.warmupSeconds !== 0) check(await load(request, connections, options.warmupSeconds ?? 3), `append warm-up: ${label}`);
     const reps: AppendRun[] = [];
     for (let rep = 0; rep < options.reps; rep++) {
       const pids = processTree(server.child.pid!);

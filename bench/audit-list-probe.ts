@@ -14,6 +14,7 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import autocannon from "autocannon";
 import { ADMIN_URL, log, newToken, startApp, withClient } from "./harness.ts";
+import { LIMITS_OFF } from "./settings.ts";
 import { freePort, stopServer, type Server } from "./procs.ts";
 import { printProfiles } from "./cpuprofile.ts";
 import { cpuBetween, processTree, sampleCpu } from "./system.ts";
@@ -43,7 +44,7 @@ const app = await startApp({
   apiOnly: true,
   track: (s) => servers.push(s),
   nodeArgs: flags["cpu-prof"] ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : [],
-  env: { RATE_LIMIT_PER_TOKEN: "0", RATE_LIMIT_PER_IP: "0", WEB_CONCURRENCY: flags.workers },
+  env: { ...LIMITS_OFF, WEB_CONCURRENCY: flags.workers },
 });
 const run = (duration: number) =>
   autocannon({

@@ -16,8 +16,12 @@
  *    connections, and POST …/audit/batch of 100 events, --reps times each (bench/audit-appends.ts);
  *    then GET …/audit/verify must answer valid.
  *
- * Options: --duration <s> (6) --reps <n> (3) --skip-build --api-only (bench/api-server.ts: the
- *          REST edge without Next, no build) --no-markdown
+ * Options: --duration <s> (6) --warmup <s> (2; 0: none) --reps <n> (3) --skip-build
+ *          --api-only (bench/api-server.ts: the REST edge without Next, no build)
+ *          --filters <names> (all: bigFilters() in bench/audit-big.ts, or a comma list of their names)
+ *          --markdown (write the run's sections of docs/benchmarks/)
+ *          --smoke (api-only, 20,000 + 2,000 + 40,000 events, two filters, no warm-up, 0.5 s runs, 1 rep,
+ *          1 and 2 workers: what `npm test` runs; every check holds, the numbers mean nothing)
  *          --events <n> (1000000) --export-events <n> (1000000) --big-events <n> (5000000), smaller
  *          for a quick try
  *          --db <name> (cp_bench_audit) --keep-db: leave the database (seeded) in place; --seed-only: seed it and stop (implies
@@ -35,12 +39,11 @@
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { parseArgs } from "node:util";
 import type { Options } from "autocannon";
 import { ADMIN_URL, ROOT, RUNS_DIR, ensureBuild, getJson, log, newToken, startApp, withClient, writeRunSection } from "./harness.ts";
+import { benchFlags, refuse, runBench } from "./cli.ts";
 import { freePort, startServer, stopServer, waitReady, type Server } from "./procs.ts";
 import { machine } from "./system.ts";
-import { LIMITS_ON } from "./rate-limit.ts";
 import { planCosts } from "./audit-plans.ts";
 import { seedAudit } from "./audit-seed.ts";
 import {
@@ -59,33 +62,53 @@ import { exportThroughApp, exportThroughCopy } from "./audit-export.ts";
 import { measureAppends } from "./audit-appends.ts";
 import { loadavg } from "node:os";
 
-const { values: flags } = parseArgs({
-  options: {
+const flags = benchFlags(
+  {
     duration: { type: "string", default: "6" },
     reps: { type: "string", default: "3" },
-    "skip-build": { type: "boolean", default: false },
-    "api-only": { type: "boolean", default: false },
-    "keep-db": { type: "boolean", default: false },
-    "reuse-db": { type: "boolean", default: false },
-    "seed-only": { type: "boolean", default: false },
+    "skip-build": { type: "boolean" },
+    "api-only": { type: "boolean" },
+    "keep-db": { type: "boolean" },
+    "reuse-db": { type: "boolean" },
+    "seed-only": { type: "boolean" },
     only: { type: "string", default: "small,big,export,appends" },
     db: { type: "string", default: "cp_bench_audit" },
     workers: { type: "string", default: "1" },
-    "no-markdown": { type: "boolean", default: false },
+    warmup: { type: "string", default: "2" },
+    filters: { type: "string", default: "all" },
     events: { type: "string", default: "1000000" },
     "export-events": { type: "string", default: "1000000" },
     "big-events": { type: "string", default: "5000000" },
   },
-});
+  {
+    duration: "0.5",
+    warmup: "0",
+    filters: "unfiltered,type + actor",
+    reps: "1",
+    "api-only": true,
+    events: "20000",
+    "export-events": "2000",
+    "big-events": "40000",
+    workers: "1,2",
+  },
+);
 const DURATION = Number(flags.duration);
+const WARMUP = Number(flags.warmup);
+const FILTERS = flags.filters === "all" ? bigFilters() : bigFilters().filter((f) => flags.filters.split(",").includes(f.name));
+if (!FILTERS.length)
+  refuse(
+    `--filters: none of ${bigFilters()
+      .map((f) => f.name)
+      .join(", ")}`,
+  );
 const PARTS = new Set(flags.only.split(",").map((part) => part.trim()));
-for (const part of PARTS) if (!["small", "big", "export", "appends"].includes(part)) throw new Error(`--only: unknown part ${part}`);
+for (const part of PARTS) if (!["small", "big", "export", "appends"].includes(part)) refuse(`--only: unknown part ${part}`);
 const PARTIAL = PARTS.size < 4;
 const WORKERS = flags.workers.split(",").map(Number);
 const KEEP_DB = flags["keep-db"] || flags["seed-only"];
 const REPS = Number(flags.reps);
 const DB = flags.db;
-if (!/^[a-z_][a-z0-9_]*$/.test(DB)) throw new Error(`--db: not a plain database name: ${DB}`);
+if (!/^[a-z_][a-z0-9_]*$/.test(DB)) refuse(`--db: not a plain database name: ${DB}`);
 const DB_URL = Object.assign(new URL(ADMIN_URL), { pathname: `/${DB}` }).toString();
 const SIX_MONTHS_AGO = new Date(Date.now() - 182 * 86400_000).toISOString().slice(0, 10);
 const FILTER = `event_type=user.*&start_date=${SIX_MONTHS_AGO}`;
@@ -108,7 +131,7 @@ function rotating(base: string, token: string, paths: string[]): Options {
 /** The cursor after page 150 of the filtered list (or ¾ of the way when there are fewer pages). */
 async function deepCursor(app: string, token: string, tenantId: string): Promise<string> {
   const first = await getJson(`${app}/api/v1/tenants/${tenantId}/audit?${FILTER}`, token);
-  const pageNumber = Math.min(150, Math.floor((Number(first.count) / 20) * 0.75));
+  const pageNumber = Math.max(1, Math.min(150, Math.floor((Number(first.count) / 20) * 0.75)));
   const page = await getJson(`${app}/api/v1/tenants/${tenantId}/audit?${FILTER}&page=${pageNumber}`, token);
   if (typeof page.next_cursor !== "string") throw new Error(`tenant ${tenantId} has no page ${pageNumber} for ${FILTER}`);
   return page.next_cursor;
@@ -136,7 +159,6 @@ async function main(): Promise<void> {
       track: (s) => servers.push(s),
       apiOnly: flags["api-only"],
       // Rate limits on (as in production), with quotas no load reaches.
-      env: LIMITS_ON,
     });
     const names = async () =>
       withClient(DB_URL, (c) =>
@@ -193,7 +215,8 @@ async function main(): Promise<void> {
         deep: tenants.map((t, i) => `/api/v1/tenants/${t}/audit?${FILTER}&cursor=${cursors[i]}`),
       };
       for (const [scenario, paths] of Object.entries(scenarios)) {
-        for (const server of [app, baseline]) check(await load(rotating(server.url, token, paths), 10, 2), `warm-up ${scenario}`);
+        if (WARMUP)
+          for (const server of [app, baseline]) check(await load(rotating(server.url, token, paths), 10, WARMUP), `warm-up ${scenario}`);
         for (let rep = 0; rep < REPS; rep++) {
           for (const server of rep % 2 ? [baseline, app] : [app, baseline]) {
             const result = await load(rotating(server.url, token, paths), 10, DURATION);
@@ -215,7 +238,7 @@ async function main(): Promise<void> {
     const plans: { filter: string; count: string; first: string; deep: string }[] = [];
     let bigSummary: AuditReport["big"];
     if (bigTenant && PARTS.has("big")) {
-      for (const { name, query } of bigFilters()) {
+      for (const { name, query } of FILTERS) {
         const cursor = await deepCursorOf(app.url, token, bigTenant, query);
         const pages = {
           first: `/api/v1/tenants/${bigTenant}/audit${query ? `?${query}` : ""}`,
@@ -227,7 +250,9 @@ async function main(): Promise<void> {
             if (JSON.stringify(a![field]) !== JSON.stringify(b![field]))
               throw new Error(`app and baseline disagree on ${field} for ${name} ${page}`);
           }
-          for (const server of [app, baseline]) check(await load(rotating(server.url, token, [pathname]), 10, 1), `warm-up ${name}`);
+          if (WARMUP)
+            for (const server of [app, baseline])
+              check(await load(rotating(server.url, token, [pathname]), 10, WARMUP / 2), `warm-up ${name}`);
           for (let rep = 0; rep < REPS; rep++) {
             for (const server of rep % 2 ? [baseline, app] : [app, baseline]) {
               const result = await load(rotating(server.url, token, [pathname]), 10, DURATION);
@@ -291,10 +316,16 @@ async function main(): Promise<void> {
               databaseUrl: DB_URL,
               track: (s) => servers.push(s),
               apiOnly: flags["api-only"],
-              env: { ...LIMITS_ON, WEB_CONCURRENCY: String(workers) },
+              env: { WEB_CONCURRENCY: String(workers) },
             });
       appends.push(
-        ...(await measureAppends(server, token, appendTenant, workers, { db: DB, dbUrl: DB_URL, seconds: DURATION, reps: REPS })),
+        ...(await measureAppends(server, token, appendTenant, workers, {
+          db: DB,
+          dbUrl: DB_URL,
+          seconds: DURATION,
+          warmupSeconds: WARMUP * 1.5,
+          reps: REPS,
+        })),
       );
       if (server !== app) await stopServer(server);
     }
@@ -324,7 +355,7 @@ async function main(): Promise<void> {
     writeFileSync(file, JSON.stringify(report, null, 2));
     const section = auditMarkdown(report, path.relative(ROOT, file));
     console.log(`\n${section}`);
-    if (!flags["no-markdown"]) {
+    if (flags.markdown) {
       writeRunSection("audit.md", section, PARTIAL ? PARTIAL_HEADING : FULL_HEADING);
       if (report.big) {
         writeFileSync(path.join(ROOT, RUNS_DIR, plansFile(report)), auditPlansMarkdown(report, report.big, path.relative(ROOT, file)));
@@ -338,4 +369,4 @@ async function main(): Promise<void> {
   }
 }
 
-await main();
+runBench("bench:audit", main);

@@ -10,9 +10,11 @@ import pg from "pg";
 import { BUILD_INPUTS, buildIsStale } from "../scripts/build-stale.ts";
 import { startServer, stopServer, waitReady, type Server } from "./procs.ts";
 import { replaceSection } from "./report.ts";
+import { settingsFor, settingsLine } from "./settings.ts";
 
 export const ROOT = path.resolve(import.meta.dirname, "..");
-export const DIST_DIR = ".next-bench";
+/** The production build the benches run: .next-bench, or BENCH_DIST_DIR (`npm test`'s smoke runs use its own .next). */
+export const DIST_DIR = process.env.BENCH_DIST_DIR ?? ".next-bench";
 export const DB_NAME = "cp_bench";
 export const SEED_TENANTS = 10_000;
 /** The app's pg Pool size (server/db/client.ts); the baseline gets the same. */
@@ -35,7 +37,7 @@ export const RUNS_DIR = "docs/benchmarks";
  * report, is written by hand: its figures are brought up to date from the section after a run.
  */
 export function writeRunSection(file: string, section: string, heading: string): void {
-  replaceSection(path.join(ROOT, RUNS_DIR, file), section, heading);
+  replaceSection(path.join(ROOT, RUNS_DIR, file), `${section.trimEnd()}\n\n${settingsLine()}\n`, heading);
   log(`updated ${RUNS_DIR}/${file} (section "${heading.replace(/^#+ /, "")}"); update its figures in BENCHMARKS.md by hand`);
 }
 
@@ -177,12 +179,14 @@ export async function startApp(options: {
   token: string;
   databaseUrl?: string;
   nodeArgs?: string[];
-  /** Environment variables set over the defaults below (e.g. INTERNAL_CRON=on). */
+  /** Environment variables set over bench/settings.ts's APP_SETTINGS (e.g. INTERNAL_CRON=on), said in the report. */
   env?: Record<string, string>;
   /** Called with the process as soon as it is spawned (so a Ctrl-C while waiting can stop it). */
   track?: (server: Server) => void;
   /** bench/api-server.ts (the REST edge without Next, no build needed) instead of scripts/serve.ts. */
   apiOnly?: boolean;
+  /** What the report calls this app when it changed a setting. */
+  name?: string;
 }): Promise<Server> {
   const url = `http://127.0.0.1:${options.port}`;
   const script = options.apiOnly ? "bench/api-server.ts" : "scripts/serve.ts";
@@ -197,14 +201,12 @@ export async function startApp(options: {
     NEXT_DIST_DIR: DIST_DIR,
     NEXT_TELEMETRY_DISABLED: "1",
     DATABASE_URL: options.databaseUrl ?? BENCH_URL,
-    LOG_LEVEL: "warn",
-    INTERNAL_CRON: "off",
     NEXTAUTH_SECRET: randomBytes(32).toString("base64url"),
     APP_URL: url,
     BOOTSTRAP_ADMIN_EMAIL: "bench-operator@example.com",
     BOOTSTRAP_ADMIN_PASSWORD: randomBytes(12).toString("base64url"),
     BOOTSTRAP_TOKEN: options.token,
-    ...options.env,
+    ...settingsFor(options.name ?? (options.apiOnly ? "api-server" : "app"), options.env),
   });
   options.track?.(app);
   await waitReady(app, options.apiOnly ? `${url}/healthz` : `${url}/api/v1/openapi.json`).catch(async (error: unknown) => {

@@ -11,8 +11,6 @@ import type { Server } from "./procs.ts";
 import { median } from "./report.ts";
 import { cpuBetween, sampleCpu, type Machine } from "./system.ts";
 
-export const LIMITS_ON = { RATE_LIMIT_PER_TOKEN: "1000000000", RATE_LIMIT_PER_IP: "1000000000" };
-export const LIMITS_OFF = { RATE_LIMIT_PER_TOKEN: "0", RATE_LIMIT_PER_IP: "0" };
 export const RATE_LIMIT_TARGET = 0.9;
 
 export interface LimitRun {
@@ -140,9 +138,9 @@ Command: \`${context.command}\` (\`npm run bench\` runs this after the "Tenants 
   Other load during the runs: median ${fmt(median(cost.runs.map((r) => r.otherCores)), 2)} cores.
 
 **Method.** Two instances of the app's production build on the same database (10,000 tenants),
-one with the limits on (\`RATE_LIMIT_PER_TOKEN\` and \`RATE_LIMIT_PER_IP\` at 10⁹, so every request
+one with the limits on (bench/settings.ts: every \`RATE_LIMIT_*\` at 10⁹, so every request
 goes through the limiter, from a lease or through the counting upsert, and none is refused) and
-one with both \`0\` (no counting). \`GET /api/v1/tenants\` with one token, autocannon at ${context.connections} connections,
+one with all \`0\` (no counting). \`GET /api/v1/tenants\` with one token, autocannon at ${context.connections} connections,
 ${context.reps} repetitions each of 1 s warm-up + ${context.durationSeconds} s, on and off alternating; medians.
 
 | Limits | req/s | p50 ms | p99 ms | server CPU ms/req | Postgres CPU ms/req | req/s range |

@@ -19,7 +19,7 @@ import path from "node:path";
 import { Readable } from "node:stream";
 import { parseArgs } from "node:util";
 import { ADMIN_URL, newToken, withClient } from "./harness.ts";
-import { LIMITS_ON } from "./rate-limit.ts";
+import { settingsFor } from "./settings.ts";
 
 const { values: flags, positionals } = parseArgs({
   allowPositionals: true,
@@ -41,11 +41,9 @@ await withClient(ADMIN_URL, async (c) => {
 });
 // The checkouts read the environment once, at their first request; both get this one.
 Object.assign(process.env, {
-  ...LIMITS_ON,
+  ...settingsFor("in-process checkouts"),
   NODE_ENV: "production",
   DATABASE_URL: Object.assign(new URL(ADMIN_URL), { pathname: `/${DB}` }).toString(),
-  LOG_LEVEL: "warn",
-  INTERNAL_CRON: "off",
   NEXTAUTH_SECRET: randomBytes(32).toString("base64url"),
   APP_URL: ORIGIN,
   BOOTSTRAP_ADMIN_EMAIL: "bench-operator@example.com",

@@ -5,7 +5,7 @@
  * it on cp_bench (it migrates and creates the operator and token itself), seed 10,000 tenants,
  * start the baseline (bench/baseline.ts) on the same database, check both answer the same, then
  * load each scenario with autocannon (warm-up, fixed duration, repetitions alternating app and
- * baseline). Prints a table, writes bench/results/<date>.json and the "Tenants API" section of
+ * baseline). Prints a table, writes bench/results/<date>.json and (--markdown) the "Tenants API" section of
  * docs/benchmarks/tenants-api.md. Any non-2xx response or socket error fails the run. Servers are stopped and
  * cp_bench dropped at the end, also on failure or Ctrl-C.
  *
@@ -15,13 +15,14 @@
  * Options: --duration <s> (6) --warmup <s> (3, per scenario and server, once) --reps <n> (3)
  *          --connections <n> (10)
  *          --scenarios list,cursor,create (or none)   --skip-rate-limits
- *          --skip-build   --no-markdown   --keep-db
+ *          --skip-build   --keep-db
+ *          --markdown (write both sections of docs/benchmarks/tenants-api.md)
+ *          --smoke (1 s runs, 1 rep: what `npm test` runs; the answers and writes are checked, the numbers mean nothing)
  *          --render bench/results/<date>.json (only rewrite the section from a saved run)
  * Env: BENCH_ADMIN_URL (postgres://postgres@127.0.0.1:5432/postgres).
  */
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { parseArgs } from "node:util";
 import autocannon, { type Options, type Result } from "autocannon";
 import pg from "pg";
 import {
@@ -45,25 +46,27 @@ import {
   startBaseline,
   writeRunSection,
 } from "./harness.ts";
+import { benchFlags, runBench } from "./cli.ts";
 import { freePort, stopServer, type Server } from "./procs.ts";
 import { cpuBetween, machine, sampleCpu } from "./system.ts";
-import { LIMITS_OFF, LIMITS_ON, measureRateLimitCost, rateLimitSection, type RateLimitCost } from "./rate-limit.ts";
+import { measureRateLimitCost, rateLimitSection, type RateLimitCost } from "./rate-limit.ts";
+import { LIMITS_OFF } from "./settings.ts";
 import { consoleReport, markdownSection, summarize, verdicts, type Measurement, type Report, type TargetName } from "./report.ts";
 
-const { values: flags } = parseArgs({
-  options: {
+const flags = benchFlags(
+  {
     duration: { type: "string", default: "6" },
     warmup: { type: "string", default: "3" },
     reps: { type: "string", default: "3" },
     connections: { type: "string", default: "10" },
     scenarios: { type: "string", default: "list,cursor,create" },
-    "skip-build": { type: "boolean", default: false },
-    "skip-rate-limits": { type: "boolean", default: false },
-    "no-markdown": { type: "boolean", default: false },
-    "keep-db": { type: "boolean", default: false },
+    "skip-build": { type: "boolean" },
+    "skip-rate-limits": { type: "boolean" },
+    "keep-db": { type: "boolean" },
     render: { type: "string" },
   },
-});
+  { duration: "1", warmup: "1", reps: "1" },
+);
 const DURATION = Number(flags.duration);
 const WARMUP = Number(flags.warmup);
 const REPS = Number(flags.reps);
@@ -201,7 +204,7 @@ async function main(): Promise<void> {
     // The app, on cp_bench: it applies its migrations and creates the operator and its token.
     const track = (server: Server) => servers.push(server);
     // Limits on, with a quota no run reaches: every request pays for the limiter, none is refused.
-    const app = await startApp({ port: await freePort(), token, track, env: LIMITS_ON });
+    const app = await startApp({ port: await freePort(), token, track });
     const appUrl = app.url;
     log(`app ready on ${appUrl} (pid ${app.child.pid})`);
 
@@ -215,7 +218,9 @@ async function main(): Promise<void> {
     const baseUrl = baseline.url;
     log(`baseline ready on ${baseUrl} (pid ${baseline.child.pid})`);
 
-    const appOff = flags["skip-rate-limits"] ? null : await startApp({ port: await freePort(), token, track, env: LIMITS_OFF });
+    const appOff = flags["skip-rate-limits"]
+      ? null
+      : await startApp({ port: await freePort(), token, track, env: LIMITS_OFF, name: "limits-off app" });
     if (appOff) log(`app with rate limits off ready on ${appOff.url} (pid ${appOff.child.pid})`);
 
     const cursor = await middleCursor(appUrl, token);
@@ -346,11 +351,14 @@ async function main(): Promise<void> {
     const resultsFile = path.join("bench/results", `${started.toISOString().replace(/[:.]/g, "-")}.json`);
     writeFileSync(path.join(ROOT, resultsFile), `${JSON.stringify(report, null, 2)}\n`);
     console.log(`\n${consoleReport(report)}\n`);
+    const uncomputed = report.verdicts.filter((v) => !Number.isFinite(v.throughputRatio) || !Number.isFinite(v.p99Ratio));
+    if (uncomputed.length || (rateLimits && !Number.isFinite(rateLimits.ratio)))
+      throw new Error(`ratios not computed: ${uncomputed.map((v) => v.scenario).join(", ") || "rate limits"}`);
     log(`wrote ${resultsFile}`);
-    if (!flags["no-markdown"] && SCENARIOS.length) {
+    if (flags.markdown && SCENARIOS.length) {
       writeRunSection("tenants-api.md", markdownSection(report, resultsFile), "## Tenants API");
     }
-    if (!flags["no-markdown"] && rateLimits) {
+    if (flags.markdown && rateLimits) {
       const context = {
         date: report.date,
         command: report.command,
@@ -381,8 +389,5 @@ function render(file: string): void {
 if (flags.render) {
   render(flags.render);
 } else {
-  main().catch((error: unknown) => {
-    console.error(`\nBENCHMARK FAILED: ${error instanceof Error ? error.message : String(error)}`);
-    process.exit(1);
-  });
+  runBench("bench", main);
 }

@@ -11,25 +11,27 @@
  *    compound filter, --runs sequential GETs each: p50/p99 (target p99 < 20 ms).
  * 3. One PATCH adding 1,000 members to a group (target < 1 s), --runs times: median.
  *
- * Options: --users --groups --connections --big --runs --no-markdown (don't write docs/benchmarks/scim.md)
+ * Options: --users --groups --connections --big --runs --markdown (write docs/benchmarks/scim.md)
+ *          --smoke (100 users, 5 groups, 2,000-user directory, 5 runs: what `npm test` runs)
  */
 import { randomBytes } from "node:crypto";
-import { parseArgs } from "node:util";
 import pg from "pg";
 import { ADMIN_URL, gitInfo, log, startApp, withClient, writeRunSection } from "./harness.ts";
+import { benchFlags, runBench } from "./cli.ts";
+import { LIMITS_OFF } from "./settings.ts";
 import { freePort, stopServer, type Server } from "./procs.ts";
 import { cpuBetween, machine, processTree, sampleCpu, type CpuUsage } from "./system.ts";
 
-const { values: flags } = parseArgs({
-  options: {
+const flags = benchFlags(
+  {
     users: { type: "string", default: "10000" },
     groups: { type: "string", default: "200" },
     connections: { type: "string", default: "10" },
     big: { type: "string", default: "100000" },
     runs: { type: "string", default: "50" },
-    "no-markdown": { type: "boolean", default: false },
   },
-});
+  { users: "100", groups: "5", big: "2000", runs: "5" },
+);
 const USERS = Number(flags.users);
 const GROUPS = Number(flags.groups);
 const CONNECTIONS = Number(flags.connections);
@@ -130,7 +132,7 @@ async function main() {
       token: operator,
       databaseUrl: DB_URL,
       apiOnly: true,
-      env: { RATE_LIMIT_PER_TOKEN: "0", RATE_LIMIT_PER_IP: "0", RATE_LIMIT_PER_DIRECTORY: "0", WEB_CONCURRENCY: "1" },
+      env: LIMITS_OFF,
     });
     const base = app.url;
     const rest = (path: string, body: unknown) =>
@@ -280,7 +282,7 @@ ${table}
 ${filterTable}
 `;
     console.log(`\n${table}\n\n${filterTable}\n`);
-    if (!flags["no-markdown"]) writeRunSection("scim.md", section, "## SCIM (Directory Sync)");
+    if (flags.markdown) writeRunSection("scim.md", section, "## SCIM (Directory Sync)");
   } catch (error) {
     // What the server said last: the cause of a 500 is in its log, not in the SCIM error.
     if (app) console.error(`\nthe app's last lines:\n${app.output()}`);
@@ -291,7 +293,4 @@ ${filterTable}
   }
 }
 
-main().catch((error: unknown) => {
-  console.error(`\nBENCHMARK FAILED: ${error instanceof Error ? error.message : String(error)}`);
-  process.exit(1);
-});
+runBench("bench:scim", main);

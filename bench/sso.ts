@@ -11,10 +11,10 @@
  * for a signed Assertion only. Postgres CPU is not counted (one INSERT per sign-in).
  *
  * Options: --n <responses> (300) --reps <n> (5) --concurrency <n> (4) --only saml|oidc --keep-db
+ *          --smoke (20 responses, 1 rep: what `npm test` runs; every sign-in must validate). Prints only.
  * Env: BENCH_ADMIN_URL (postgres://postgres@127.0.0.1:5432/postgres).
  */
 import { randomUUID } from "node:crypto";
-import { parseArgs } from "node:util";
 import { ADMIN_URL, log, withClient } from "./harness.ts";
 import { connectPostgres, type Database } from "../server/db/client.ts";
 import { migrate } from "../server/db/migrate.ts";
@@ -23,17 +23,20 @@ import { samlConfigFrom, type SamlProviderConfig } from "../server/sso/saml/conf
 import { validateSamlResponse } from "../server/sso/saml/validate.ts";
 import { startSamlIdp, type SamlIdp } from "../test/support/saml-idp.ts";
 import type { Signing } from "../test/support/saml-response.ts";
+import { benchFlags, runBench } from "./cli.ts";
+import { settingsFor } from "./settings.ts";
 import { oidcBench, type OidcRun } from "./sso-oidc.ts";
 
-const { values: flags } = parseArgs({
-  options: {
+const flags = benchFlags(
+  {
     n: { type: "string", default: "300" },
     reps: { type: "string", default: "5" },
     concurrency: { type: "string", default: "4" },
-    "keep-db": { type: "boolean", default: false },
+    "keep-db": { type: "boolean" },
     only: { type: "string" },
   },
-});
+  { n: "20", reps: "1" },
+);
 const N = Number(flags.n);
 const REPS = Number(flags.reps);
 const CONCURRENCY = Number(flags.concurrency);
@@ -115,7 +118,7 @@ async function benchOidc(db: Database): Promise<string> {
 
 async function main() {
   // The stand-in OP listens on loopback over http; sessions need a secret (the bench's own).
-  process.env.OUTBOUND_ALLOW_PRIVATE = "true";
+  Object.assign(process.env, settingsFor("bench process"));
   process.env.APP_URL ??= "http://127.0.0.1:3000";
   process.env.NEXTAUTH_SECRET ??= "bench-secret-bench-secret-bench-secret";
   await withClient(ADMIN_URL, async (c) => {
@@ -156,4 +159,4 @@ async function main() {
   }
 }
 
-await main();
+runBench("bench:sso", main);

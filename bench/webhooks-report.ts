@@ -48,7 +48,7 @@ export function webhooksMarkdown(r: WebhooksReport, resultsFile: string): string
       `Backlog: ${n0(r.events)} events appended (POST …/audit, ${r.concurrency} at a time) and fanned out by the app's outbox to ${n0(r.events * r.webhooks)} deliveries, held back by a bench-only trigger, then released at once (one UPDATE + pg_notify); deliveries/s = deliveries ÷ (last receipt − release). ` +
       `Paced: ${n0(r.pacedEvents)} events at the target rate (500 deliveries/s per instance). ` +
       "Latency = receipt at the receiver − the event's `created_at` (the audit row's timestamp: the start of the append's transaction), first attempts only. " +
-      "With two instances both app processes dispatch from the same database and the appends alternate between them. The app runs with OUTBOUND_ALLOW_PRIVATE=true and INTERNAL_CRON=on.",
+      "With two instances both app processes dispatch from the same database and the appends alternate between them.",
     "",
     "| instances | rep | load (1 min) | backlog deliveries/s | backlog drained in | appends/s (before) | paced offered | paced p50 / p99 / max |",
     "|---|---|---|---|---|---|---|---|",

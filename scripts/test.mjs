@@ -97,32 +97,64 @@ await together([
   ["type-check", bin("tsc"), ["--noEmit"]],
 ]);
 // The production build runs beside Vitest (no test reads it; Vitest's one worker leaves a core
-// mostly idle while it waits on Postgres and HTTP), its output kept in a file until it is needed.
-const buildLog = `${results}/build.log`;
-const buildOut = openSync(buildLog, "w");
-const buildStarted = Date.now();
-const building = new Promise((resolve) => {
-  const child = spawn(bin("next"), ["build"], { stdio: ["ignore", buildOut, buildOut], env: process.env });
-  child.on("close", (status) => resolve(status ?? 1));
-  // A failing step exits at once: the build goes with it.
-  process.on("exit", () => child.kill());
-});
-step("unit + integration (Vitest, real Postgres)", bin("vitest"), [
+// mostly idle while it waits on Postgres and HTTP), then every benchmark at its smoke size on that
+// build (scripts/bench-smoke.mjs), their output kept in files until they are needed.
+function inFile(command, args, file, env = {}) {
+  const out = openSync(file, "w");
+  const started = Date.now();
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { stdio: ["ignore", out, out], env: { ...process.env, ...env } });
+    child.on("close", (status) => {
+      closeSync(out);
+      resolve({ status: status ?? 1, seconds: ((Date.now() - started) / 1000).toFixed(1), output: readFileSync(file, "utf8").trimEnd() });
+    });
+    // A failing step exits at once: what runs beside it goes with it.
+    process.on("exit", () => child.kill());
+  });
+}
+const besideVitest = (async () => {
+  const build = await inFile(bin("next"), ["build"], `${results}/build.log`);
+  const benches = build.status === 0 ? await inFile("node", ["scripts/bench-smoke.mjs"], `${results}/bench-smoke.log`) : undefined;
+  return { build, benches };
+})();
+
+/** A step whose output is shown as it runs, awaited (so what runs beside it can go on); exits on failure. */
+async function liveStep(name, command, args, env = {}) {
+  console.log(`\n▶ ${name}: ${[command, ...args].join(" ")}`);
+  const started = Date.now();
+  const status = await new Promise((resolve) => {
+    const child = spawn(command, args, { stdio: "inherit", env: { ...process.env, ...env } });
+    child.on("close", (code) => resolve(code ?? 1));
+  });
+  const seconds = ((Date.now() - started) / 1000).toFixed(1);
+  if (status !== 0) {
+    console.error(`\n✖ ${name} failed after ${seconds}s`);
+    summary();
+    process.exit(status);
+  }
+  console.log(`✔ ${name} (${seconds}s)`);
+}
+
+await liveStep("unit + integration (Vitest, real Postgres)", bin("vitest"), [
   "run",
   "--reporter=default",
   "--reporter=json",
   `--outputFile.json=${results}/vitest.json`,
 ]);
-const built = await building;
-closeSync(buildOut);
-const buildSeconds = ((Date.now() - buildStarted) / 1000).toFixed(1);
-console.log(`\n▶ production build (beside Vitest): ${bin("next")} build\n${readFileSync(buildLog, "utf8").trimEnd()}`);
-if (built !== 0) {
-  console.error(`\n✖ production build failed after ${buildSeconds}s`);
-  summary();
-  process.exit(built);
+const { build, benches } = await besideVitest;
+for (const [name, command, outcome] of [
+  ["production build (beside Vitest)", `${bin("next")} build`, build],
+  ["benchmarks at smoke size (beside Vitest, after the build)", "node scripts/bench-smoke.mjs", benches],
+]) {
+  if (!outcome) continue;
+  console.log(`\n▶ ${name}: ${command}\n${outcome.output}`);
+  if (outcome.status !== 0) {
+    console.error(`\n✖ ${name} failed after ${outcome.seconds}s`);
+    summary();
+    process.exit(outcome.status);
+  }
+  console.log(`✔ ${name} (${outcome.seconds}s)`);
 }
-console.log(`✔ production build (${buildSeconds}s)`);
 step("e2e (Playwright, Chromium)", bin("playwright"), ["test", "--reporter=list,json"], {
   PLAYWRIGHT_JSON_OUTPUT_NAME: `${results}/playwright.json`,
 });
