@@ -1,0 +1,126 @@
+/**
+ * The fetch every call goes through: the token, an Idempotency-Key on every POST/PUT/PATCH (kept
+ * across its own retries, so a retried create never creates twice), and retries of 429, 503 and
+ * network errors with backoff, honouring Retry-After and the RateLimit fields.
+ *
+ * What is retried: GET, HEAD, PUT, DELETE and OPTIONS (idempotent by HTTP's definition), and POST or
+ * PATCH carrying an Idempotency-Key: the server stores a write's final answer under its key and
+ * replays it, and stores no 5xx or 429, so a retry after those runs the write once. A keyed retry
+ * answered 409 `idempotency_key_in_use` (the first attempt still running) is waited out too.
+ */
+import { ControlPlaneError } from "./errors.js";
+
+export interface RetryOptions {
+  /** Retries after the first attempt (default 3). */
+  maxRetries?: number;
+  /** The first backoff, doubled per retry, with full jitter (default 500 ms). */
+  baseDelayMs?: number;
+  /** No single wait is longer: a Retry-After beyond it is not waited out but thrown (default 30 s). */
+  maxDelayMs?: number;
+}
+
+export interface TransportOptions {
+  token: string;
+  /** `false` turns retries off. */
+  retry?: RetryOptions | false;
+  /** `false`: no Idempotency-Key unless a call gives one (default true). */
+  idempotencyKeys?: boolean;
+  /** The fetch to use (default globalThis.fetch). */
+  fetch?: (request: Request) => Promise<Response>;
+  userAgent?: string;
+}
+
+const IDEMPOTENT_METHODS = new Set(["GET", "HEAD", "PUT", "DELETE", "OPTIONS"]);
+const KEYED_METHODS = new Set(["POST", "PUT", "PATCH"]);
+const RETRY_STATUSES = new Set([429, 503]);
+
+/** The RateLimit field's remaining quota and seconds to reset (draft-ietf-httpapi-ratelimit-headers). */
+export function rateLimitOf(headers: Headers): { remaining: number; resetSeconds: number } | null {
+  const match = /;\s*r=(\d+)\s*;\s*t=(\d+)/.exec(headers.get("ratelimit") ?? "");
+  return match ? { remaining: Number(match[1]), resetSeconds: Number(match[2]) } : null;
+}
+
+/** Retry-After in ms (delay-seconds or an HTTP date), or null. */
+export function retryAfterMs(headers: Headers, now = Date.now()): number | null {
+  const value = headers.get("retry-after");
+  if (!value) return null;
+  if (/^\d+$/.test(value.trim())) return Number(value) * 1000;
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? null : Math.max(0, date - now);
+}
+
+const sleep = (ms: number, signal?: AbortSignal | null) =>
+  new Promise<void>((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const timer = setTimeout(resolve, ms);
+    signal?.addEventListener("abort", () => (clearTimeout(timer), reject(signal.reason)), { once: true });
+  });
+
+export class Transport {
+  readonly #fetch: (request: Request) => Promise<Response>;
+  readonly #retry: Required<RetryOptions> | null;
+  /** The RateLimit field of the last answer: how much quota is left, and when it resets. */
+  lastRateLimit: { remaining: number; resetSeconds: number } | null = null;
+
+  constructor(private readonly options: TransportOptions) {
+    this.#fetch = options.fetch ?? ((request) => globalThis.fetch(request));
+    this.#retry = options.retry === false ? null : { maxRetries: 3, baseDelayMs: 500, maxDelayMs: 30_000, ...options.retry };
+  }
+
+  /** Sends `request` (with the token and, for writes, an Idempotency-Key), retrying what is safe to retry. */
+  readonly send = async (request: Request): Promise<Response> => {
+    const headers = new Headers(request.headers);
+    if (!headers.has("authorization")) headers.set("authorization", `Bearer ${this.options.token}`);
+    if (this.options.userAgent) headers.set("user-agent", this.options.userAgent);
+    if (this.options.idempotencyKeys !== false && KEYED_METHODS.has(request.method) && !headers.has("idempotency-key")) {
+      headers.set("idempotency-key", crypto.randomUUID());
+    }
+    const prepared = new Request(request, { headers });
+    const retryable = IDEMPOTENT_METHODS.has(prepared.method) || headers.has("idempotency-key");
+    const retry = retryable ? this.#retry : null;
+    for (let attempt = 0; ; attempt++) {
+      const last = !retry || attempt >= retry.maxRetries;
+      let response: Response;
+      try {
+        response = await this.#fetch(last ? prepared : prepared.clone());
+      } catch (error) {
+        if (prepared.signal.aborted) throw error;
+        if (last)
+          throw new ControlPlaneError({
+            status: 0,
+            code: "network_error",
+            detail: String((error as Error)?.message ?? error),
+            cause: error,
+          });
+        await sleep(this.#backoff(attempt), prepared.signal);
+        continue;
+      }
+      this.lastRateLimit = rateLimitOf(response.headers) ?? this.lastRateLimit;
+      if (last || !this.#shouldRetry(response, headers)) return response;
+      const wait = this.#waitFor(response, attempt);
+      if (wait === null) return response;
+      await response.body?.cancel();
+      await sleep(wait, prepared.signal);
+    }
+  };
+
+  #shouldRetry(response: Response, headers: Headers): boolean {
+    if (RETRY_STATUSES.has(response.status)) return true;
+    // The first attempt of this key is still running (its connection dropped before the answer).
+    return response.status === 409 && headers.has("idempotency-key") && response.headers.has("retry-after");
+  }
+
+  /** How long to wait before the next attempt; null when the server asks for longer than the cap. */
+  #waitFor(response: Response, attempt: number): number | null {
+    const cap = this.#retry!.maxDelayMs;
+    const limit = rateLimitOf(response.headers);
+    const asked = retryAfterMs(response.headers) ?? (limit && limit.remaining === 0 ? limit.resetSeconds * 1000 : null);
+    if (asked === null) return this.#backoff(attempt);
+    return asked > cap ? null : asked;
+  }
+
+  #backoff(attempt: number): number {
+    const { baseDelayMs, maxDelayMs } = this.#retry!;
+    return Math.random() * Math.min(maxDelayMs, baseDelayMs * 2 ** attempt);
+  }
+}
