@@ -1,0 +1,65 @@
+/**
+ * A tiny HTTP proxy on 127.0.0.1 in front of the test server, for the SDK's retry tests: it
+ * forwards every request and records what passed (method, path, Idempotency-Key, the server's
+ * status), and a test scripts faults into it: answer 503 or drop the connection, either before the
+ * request reaches the server or after the server has answered (the answer lost on the way back).
+ */
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+
+export type Fault = { kind: "503" | "drop"; when: "before" | "after"; match: (req: http.IncomingMessage) => boolean };
+
+export interface Passed {
+  method: string;
+  path: string;
+  idempotencyKey: string | undefined;
+  /** The server's status; null when the request never reached it. */
+  status: number | null;
+  replayed: boolean;
+}
+
+export interface SdkProxy {
+  url: string;
+  passed: Passed[];
+  /** Each fault applies once, to the first request it matches. */
+  faults: Fault[];
+  close(): Promise<void>;
+}
+
+export async function startSdkProxy(target: string): Promise<SdkProxy> {
+  const proxy: SdkProxy = { url: "", passed: [], faults: [], close: async () => {} };
+  const server = http.createServer((req, res) => {
+    const index = proxy.faults.findIndex((f) => f.match(req));
+    const fault = index >= 0 ? proxy.faults.splice(index, 1)[0] : undefined;
+    const record: Passed = {
+      method: req.method!,
+      path: req.url!,
+      idempotencyKey: req.headers["idempotency-key"] as string | undefined,
+      status: null,
+      replayed: false,
+    };
+    proxy.passed.push(record);
+    const fail = () => {
+      if (fault!.kind === "drop") return req.socket.destroy();
+      res.writeHead(503, { "content-type": "text/plain", "retry-after": "0" });
+      res.end("proxy: unavailable");
+    };
+    if (fault?.when === "before") return req.resume().on("end", fail);
+    const upstream = http.request(new URL(req.url!, target), { method: req.method, headers: req.headers }, (answer) => {
+      record.status = answer.statusCode!;
+      record.replayed = answer.headers["idempotent-replayed"] === "true";
+      if (fault) return answer.resume().on("end", fail);
+      res.writeHead(answer.statusCode!, answer.headers);
+      answer.pipe(res);
+    });
+    req.pipe(upstream);
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  proxy.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  proxy.close = () =>
+    new Promise((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    });
+  return proxy;
+}
