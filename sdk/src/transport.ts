@@ -69,20 +69,22 @@ export class Transport {
 
   /** Sends `request` (with the token and, for writes, an Idempotency-Key), retrying what is safe to retry. */
   readonly send = async (request: Request): Promise<Response> => {
-    const headers = new Headers(request.headers);
+    // The request is openapi-fetch's own (or the pagination's): its headers are ours to set.
+    const prepared = request;
+    const headers = prepared.headers;
     if (!headers.has("authorization")) headers.set("authorization", `Bearer ${this.options.token}`);
     if (this.options.userAgent) headers.set("user-agent", this.options.userAgent);
-    if (this.options.idempotencyKeys !== false && KEYED_METHODS.has(request.method) && !headers.has("idempotency-key")) {
+    if (this.options.idempotencyKeys !== false && KEYED_METHODS.has(prepared.method) && !headers.has("idempotency-key")) {
       headers.set("idempotency-key", crypto.randomUUID());
     }
-    const prepared = new Request(request, { headers });
     const retryable = IDEMPOTENT_METHODS.has(prepared.method) || headers.has("idempotency-key");
     const retry = retryable ? this.#retry : null;
     for (let attempt = 0; ; attempt++) {
       const last = !retry || attempt >= retry.maxRetries;
       let response: Response;
       try {
-        response = await this.#fetch(last ? prepared : prepared.clone());
+        // A body is a stream, read once: every attempt but the last sends a copy. Without one, the same request.
+        response = await this.#fetch(last || prepared.body === null ? prepared : prepared.clone());
       } catch (error) {
         if (prepared.signal.aborted) throw error;
         if (last)
