@@ -107,6 +107,7 @@ export default defineConfig([
     ".data/**",
     "node_modules/**",
     "server/db/generated/**",
+    "sdk/dist/**",
     "playwright-report/**",
     "test-results/**",
     "next-env.d.ts",

@@ -3,31 +3,25 @@
  * it honours Retry-After and the call succeeds; a wait longer than the SDK's cap is not waited but
  * thrown as `rate_limited`. The proxy only records what the server answered.
  */
-import { afterAll, beforeAll, expect, test } from "vitest";
+import { expect, test } from "vitest";
 import { apiServer } from "../support/api-server.ts";
 import { tenantWithMembers } from "../support/fixtures.ts";
-import { startSdkProxy, type SdkProxy } from "../support/sdk-proxy.ts";
+import { sdkProxy } from "../support/sdk-proxy.ts";
 import { ControlPlane, ControlPlaneError } from "../../sdk/src/index.ts";
 
 process.env.RATE_LIMIT_PER_TOKEN = "2";
 process.env.RATE_LIMIT_WINDOW_SECONDS = "2";
 
 const api = apiServer();
-let proxy: SdkProxy;
-beforeAll(async () => {
-  proxy = await startSdkProxy(api.url);
-});
-afterAll(async () => {
-  await proxy.close();
-});
+const proxied = sdkProxy(api);
 
 test("a 429 is waited out for as long as Retry-After says, then the call succeeds", async () => {
   const { admin, tenant } = await tenantWithMembers();
-  const cp = new ControlPlane({ baseUrl: proxy.url, token: admin.token });
-  proxy.passed.length = 0;
+  const cp = new ControlPlane({ baseUrl: proxied.current.url, token: admin.token });
+  proxied.current.passed.length = 0;
   // Five calls against a quota of two per window: at least one is refused, and each is waited out.
   for (let i = 0; i < 5; i++) expect((await cp.tenants.get(tenant.id)).id).toBe(tenant.id);
-  const statuses = proxy.passed.map((p) => p.status);
+  const statuses = proxied.current.passed.map((p) => p.status);
   expect(statuses.filter((s) => s === 200)).toHaveLength(5);
   expect(statuses).toContain(429);
   expect(cp.transport.lastRateLimit).toMatchObject({ remaining: expect.any(Number) });

@@ -4,27 +4,21 @@
  * Idempotency-Key and creates exactly one resource; reads are retried; a write without a key is
  * not; retries can be turned off.
  */
-import { afterAll, beforeAll, expect, test } from "vitest";
+import { expect, test } from "vitest";
 import { apiServer } from "../support/api-server.ts";
 import { tenantWithMembers } from "../support/fixtures.ts";
-import { startSdkProxy, type SdkProxy } from "../support/sdk-proxy.ts";
+import { sdkProxy } from "../support/sdk-proxy.ts";
 import { ControlPlane, ControlPlaneError } from "../../sdk/src/index.ts";
 
 const api = apiServer();
-let proxy: SdkProxy;
-beforeAll(async () => {
-  proxy = await startSdkProxy(api.url);
-});
-afterAll(async () => {
-  await proxy.close();
-});
+const proxied = sdkProxy(api);
 
 const writes = (req: { method?: string; url?: string }) => req.method === "POST" && /\/webhooks$/.test(req.url ?? "");
 
 async function setup(options: Partial<ConstructorParameters<typeof ControlPlane>[0]> = {}) {
   const world = await tenantWithMembers();
-  proxy.passed.length = 0;
-  const cp = new ControlPlane({ baseUrl: proxy.url, token: world.admin.token, retry: { baseDelayMs: 10 }, ...options });
+  proxied.current.passed.length = 0;
+  const cp = new ControlPlane({ baseUrl: proxied.current.url, token: world.admin.token, retry: { baseDelayMs: 10 }, ...options });
   const direct = new ControlPlane({ baseUrl: api.url, token: world.admin.token });
   return { cp, direct, tenantId: world.tenant.id };
 }
@@ -33,10 +27,10 @@ const hook = { url: "http://127.0.0.1:9/hook", events: ["user.created"] };
 
 test.each(["503", "drop"] as const)("a create whose answer is lost (%s) is retried under its key: one webhook is created", async (kind) => {
   const { cp, direct, tenantId } = await setup();
-  proxy.faults.push({ kind, when: "after", match: writes });
+  proxied.current.faults.push({ kind, when: "after", match: writes });
   const created = await cp.webhooks.create(tenantId, hook);
 
-  const attempts = proxy.passed.filter((p) => p.method === "POST");
+  const attempts = proxied.current.passed.filter((p) => p.method === "POST");
   expect(attempts.map((a) => [a.status, a.replayed])).toEqual([
     [201, false], // created; its answer lost on the way back
     [201, true], // the retry: the stored answer replayed
@@ -48,9 +42,9 @@ test.each(["503", "drop"] as const)("a create whose answer is lost (%s) is retri
 
 test("a 503 before the server saw the create: the retry creates it once", async () => {
   const { cp, direct, tenantId } = await setup();
-  proxy.faults.push({ kind: "503", when: "before", match: writes });
+  proxied.current.faults.push({ kind: "503", when: "before", match: writes });
   await cp.webhooks.create(tenantId, hook, { idempotencyKey: "my-own-key-1" });
-  expect(proxy.passed.map((p) => [p.status, p.idempotencyKey])).toEqual([
+  expect(proxied.current.passed.map((p) => [p.status, p.idempotencyKey])).toEqual([
     [null, "my-own-key-1"],
     [201, "my-own-key-1"],
   ]);
@@ -59,29 +53,29 @@ test("a 503 before the server saw the create: the retry creates it once", async 
 
 test("reads are retried after a dropped connection and a 503", async () => {
   const { cp, tenantId } = await setup();
-  proxy.faults.push(
+  proxied.current.faults.push(
     { kind: "drop", when: "before", match: (r) => r.method === "GET" },
     { kind: "503", when: "before", match: (r) => r.method === "GET" },
   );
   expect((await cp.tenants.get(tenantId)).id).toBe(tenantId);
-  expect(proxy.passed.map((p) => p.status)).toEqual([null, null, 200]);
+  expect(proxied.current.passed.map((p) => p.status)).toEqual([null, null, 200]);
 });
 
 test("without an Idempotency-Key a create is not retried: the 503 is the caller's to handle", async () => {
   const { cp, direct, tenantId } = await setup({ idempotencyKeys: false });
-  proxy.faults.push({ kind: "503", when: "after", match: writes });
+  proxied.current.faults.push({ kind: "503", when: "after", match: writes });
   const error = await cp.webhooks.create(tenantId, hook).catch((e: unknown) => e);
   expect(error).toBeInstanceOf(ControlPlaneError);
   expect(error).toMatchObject({ status: 503, code: "http_503" });
-  expect(proxy.passed).toHaveLength(1);
-  expect(proxy.passed[0]!.idempotencyKey).toBeUndefined();
+  expect(proxied.current.passed).toHaveLength(1);
+  expect(proxied.current.passed[0]!.idempotencyKey).toBeUndefined();
   expect(await direct.webhooks.list(tenantId).toArray()).toHaveLength(1); // it was created: only a key makes a retry safe
 });
 
 test("retry: false gives up at once; a network failure is a ControlPlaneError with status 0", async () => {
   const { cp, tenantId } = await setup({ retry: false });
-  proxy.faults.push({ kind: "drop", when: "before", match: (r) => r.method === "GET" });
+  proxied.current.faults.push({ kind: "drop", when: "before", match: (r) => r.method === "GET" });
   const error = await cp.tenants.get(tenantId).catch((e: unknown) => e);
   expect(error).toMatchObject({ status: 0, code: "network_error" });
-  expect(proxy.passed).toHaveLength(1);
+  expect(proxied.current.passed).toHaveLength(1);
 });

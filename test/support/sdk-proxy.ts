@@ -6,6 +6,8 @@
  */
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll } from "vitest";
+import type { ApiServer } from "./api-server.ts";
 
 export type Fault = { kind: "503" | "drop"; when: "before" | "after"; match: (req: http.IncomingMessage) => boolean };
 
@@ -62,4 +64,21 @@ export async function startSdkProxy(target: string): Promise<SdkProxy> {
       server.close(() => resolve());
     });
   return proxy;
+}
+
+/** A proxy in front of `api` for the tests of a file: started before them, closed after them (read it inside tests). */
+export function sdkProxy(api: ApiServer): { readonly current: SdkProxy } {
+  let proxy: SdkProxy | undefined;
+  beforeAll(async () => {
+    proxy = await startSdkProxy(api.url);
+  });
+  afterAll(async () => {
+    await proxy?.close();
+  });
+  return {
+    get current() {
+      if (!proxy) throw new Error("sdkProxy(): the proxy runs only while the file's tests do");
+      return proxy;
+    },
+  };
 }
