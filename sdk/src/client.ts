@@ -55,7 +55,7 @@ export class ControlPlane {
       userAgent: `control-plane-sdk/${SDK_VERSION}`,
     });
     this.http = createClient<paths>({ baseUrl: `${origin}/api/v1`, fetch: this.transport.send });
-    const ctx: Context = { http: this.http, transport: this.transport };
+    const ctx: Context = { http: this.http, transport: this.transport, origin };
     this.tenants = new Tenants(ctx);
     this.members = new Members(ctx);
     this.tokens = new Tokens(ctx);

@@ -25,6 +25,8 @@ export class Pages<T> implements AsyncIterable<T> {
    */
   constructor(
     private readonly transport: Transport,
+    /** The client's origin: `next` is followed there, whatever host the server's link names (the token goes nowhere else). */
+    private readonly origin: string,
     private readonly first: () => Promise<Page<T>>,
     private readonly byCursor?: (cursor: string) => Promise<Page<T>>,
   ) {}
@@ -61,7 +63,10 @@ export class Pages<T> implements AsyncIterable<T> {
   }
 
   async #follow(url: string): Promise<Page<T>> {
-    const response = await this.transport.send(new Request(url, { headers: { accept: "application/json" } }));
+    const link = new URL(url);
+    const response = await this.transport.send(
+      new Request(new URL(link.pathname + link.search, this.origin), { headers: { accept: "application/json" } }),
+    );
     if (!response.ok) throw await errorFromFailedResponse(response);
     return (await response.json()) as Page<T>;
   }

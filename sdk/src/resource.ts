@@ -7,6 +7,8 @@ import type { Http, WriteOptions } from "./types.js";
 export interface Context {
   http: Http;
   transport: Transport;
+  /** The API's origin (`https://cp.example.com`). */
+  origin: string;
 }
 
 /** The data of a successful answer; the answer's problem as a ControlPlaneError otherwise. */
@@ -30,13 +32,14 @@ export abstract class Resource {
 
   /** A list that follows `next` from its first page. */
   protected pages<T>(first: () => Promise<{ data?: Page<T>; error?: unknown; response: Response }>): Pages<T> {
-    return new Pages(this.ctx.transport, () => unwrap(first()));
+    return new Pages(this.ctx.transport, this.ctx.origin, () => unwrap(first()));
   }
 
   /** A list read by cursor: `at(cursor)` fetches the page at a cursor, `at(undefined)` the first. */
   protected cursorPages<T>(at: (cursor: string | undefined) => Promise<{ data?: Page<T>; error?: unknown; response: Response }>): Pages<T> {
     return new Pages(
       this.ctx.transport,
+      this.ctx.origin,
       () => unwrap(at(undefined)),
       (cursor) => unwrap(at(cursor)),
     );
