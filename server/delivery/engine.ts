@@ -51,6 +51,8 @@ async function attempt<Row extends object, Result extends Sent>(
     await db.sql.query(kind.sql.cancel, [item.id, kind.destination.disabledError]);
     return "cancelled";
   }
+  // A paced destination's slot (within PACE_LOOKAHEAD_MS): the rate holds at the receiver.
+  if (item.wait_ms > 0) await new Promise((resolve) => setTimeout(resolve, item.wait_ms));
   const startedAt = new Date();
   const sent = await kind.sink.send(item);
   const durationMs = Date.now() - startedAt.getTime();

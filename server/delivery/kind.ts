@@ -10,11 +10,13 @@
  * 1. Its tables (one migration), shaped like the webhook ones: the items (`id`, `status` (pending,
  *    succeeded, failed: will retry, exhausted, cancelled), `attempt_count`, `next_attempt_at`,
  *    `locked_until`, `last_attempt_at`, `last_response_status`, `last_error`, `updated_at`, and a
- *    column naming the destination), with an index on `next_attempt_at` WHERE status IN
- *    ('pending', 'failed'); the attempts (`delivery_id`, `attempt`, `started_at`, `duration_ms`,
- *    `response_status`, `response_body`, `error`, `next_attempt_at`, `request_url`,
- *    `request_headers` jsonb, `response_headers` jsonb; unique on (delivery_id, attempt)); the
- *    destinations (`id`, `enabled`, `failing_since`).
+ *    column naming the destination, `seq` bigserial: their order), with indexes on
+ *    `next_attempt_at` and on (destination, `seq`) WHERE status IN ('pending', 'failed'); the
+ *    attempts (`delivery_id`, `attempt`, `started_at`, `duration_ms`, `response_status`,
+ *    `response_body`, `error`, `next_attempt_at`, `request_url`, `request_headers` jsonb, `response_headers` jsonb; unique on (delivery_id, attempt)); the
+ *    destinations (`id`, `enabled`, `failing_since`, and their pace and order: `rate_limit_per_second`
+ *    int null, `ordering` 'unordered' | 'ordered', `paced_until` timestamptz null; an index on `id`
+ *    WHERE either is set).
  * 2. Items written in the transaction that makes them (an events subscriber, as the webhook
  *    outbox is) with `next_attempt_at = now()`, and `pg_notify` on its wake channel.
  * 3. `defineDeliveryKind`: the tables, the columns its sink reads of a claimed item, the sink
@@ -38,6 +40,8 @@ export interface Claimed {
   /** The destination's state when the item was claimed. */
   enabled: boolean;
   failing_since: Date | null;
+  /** How long to wait before sending: its slot of a paced destination's rate (statements.ts), else 0. */
+  wait_ms: number;
 }
 
 /** What one attempt sent and got back, as the attempts log keeps it. */

@@ -24,6 +24,9 @@ const IDENTIFIER = /^[a-z_][a-z0-9_]*(\.[a-z_][a-z0-9_]*)?$/;
 
 export type Statements = ReturnType<typeof statements>;
 
+/** How far ahead of now a paced destination's slots are handed out (the engine waits for each). */
+export const PACE_LOOKAHEAD_MS = 250;
+
 /** `columns`: what the kind's sink reads of a claimed item, a RETURNING list over `d` and `dest`. */
 export function statements(queue: DeliveryQueue, columns: string) {
   for (const name of Object.values(queue)) {
@@ -31,18 +34,59 @@ export function statements(queue: DeliveryQueue, columns: string) {
   }
   const { items, attempts, destinations, destinationKey: key, wakeChannel } = queue;
   const due = `status IN ('pending', 'failed')`;
+  // Destinations with a pace or an order are claimed one by one (`controlled`); the others' items
+  // take the plain path, which only skips the controlled ones' items (a hashed set, usually empty).
+  const controlled = (dest: string) => `(${dest}.rate_limit_per_second IS NOT NULL OR ${dest}.ordering = 'ordered')`;
+  const free = `${key} NOT IN (SELECT id FROM ${destinations} c WHERE ${controlled("c")})`;
+  const claimable = (item: string) =>
+    `${item}.${due} AND ${item}.next_attempt_at <= now() AND (${item}.locked_until IS NULL OR ${item}.locked_until <= now())`;
   return {
+    // Two lanes in one statement. Plain: the earliest due items of destinations without pace or
+    // order. Controlled: each such destination with something due is locked (SKIP LOCKED: one
+    // claimer per destination at a time, across instances), then gives its ordered head (only
+    // when nothing of it is in flight) or its paced slots: items in event order, slot i at
+    // max(paced_until, now()) + i/rate, those within PACE_LOOKAHEAD_MS of now, paced_until moved
+    // past the last. `wait_ms` says how long the engine waits before sending (0 off the pace).
+    // A disabled destination is neither paced nor ordered: its items are only cancelled.
     /** $1 batch size, $2 lease (ms). */
-    claim: `UPDATE ${items} d SET locked_until = now() + $2 * interval '1 millisecond'
-  FROM ${destinations} dest
-  WHERE d.id IN (
-    SELECT id FROM ${items}
-    WHERE ${due} AND next_attempt_at <= now() AND (locked_until IS NULL OR locked_until <= now())
+    claim: `WITH ctl AS (
+    SELECT dest.id, CASE WHEN dest.enabled THEN dest.rate_limit_per_second END AS rate,
+      dest.enabled AND dest.ordering = 'ordered' AS ordered, greatest(coalesce(dest.paced_until, now()), now()) AS base
+    FROM ${destinations} dest
+    WHERE ${controlled("dest")}
+      AND (dest.paced_until IS NULL OR dest.paced_until <= now() + ${PACE_LOOKAHEAD_MS} * interval '1 millisecond')
+      AND EXISTS (SELECT 1 FROM ${items} q WHERE q.${key} = dest.id AND ${claimable("q")})
+    FOR NO KEY UPDATE OF dest SKIP LOCKED
+  ), picked AS (
+    SELECT p.id, c.id AS dest_id, c.rate, c.base, row_number() OVER (PARTITION BY c.id ORDER BY p.seq) - 1 AS slot
+    FROM ctl c CROSS JOIN LATERAL (
+      SELECT q.id, q.seq FROM ${items} q
+      WHERE q.${key} = c.id AND ${claimable("q")}
+        AND (NOT c.ordered OR q.id = (SELECT h.id FROM ${items} h WHERE h.${key} = c.id AND h.${due} ORDER BY h.seq LIMIT 1))
+      ORDER BY q.seq
+      LIMIT CASE WHEN c.ordered THEN 1 WHEN c.rate IS NULL THEN $1
+        ELSE least($1, floor(extract(epoch FROM now() - c.base) * c.rate + ${PACE_LOOKAHEAD_MS / 1000} * c.rate)::int + 1) END
+      FOR UPDATE OF q SKIP LOCKED) p
+  ), paced AS (
+    UPDATE ${destinations} dest SET paced_until = c.base + n.taken * interval '1 second' / c.rate
+    FROM (SELECT dest_id, count(*) AS taken FROM picked GROUP BY dest_id) n JOIN ctl c ON c.id = n.dest_id
+    WHERE dest.id = n.dest_id AND c.rate IS NOT NULL
+  ), plain AS (
+    SELECT id, 0::float8 AS wait_ms FROM ${items} d
+    WHERE ${claimable("d")} AND ${free}
     ORDER BY next_attempt_at
     LIMIT $1
-    FOR UPDATE SKIP LOCKED)
-  AND dest.id = d.${key}
-  RETURNING d.id, d.attempt_count, d.${key} AS destination_id, dest.enabled, dest.failing_since, ${columns}`,
+    FOR UPDATE SKIP LOCKED
+  ), claimed AS (
+    SELECT id, wait_ms FROM plain
+    UNION ALL
+    SELECT id, CASE WHEN rate IS NULL THEN 0 ELSE greatest(0, extract(epoch FROM base + slot * interval '1 second' / rate - now()) * 1000) END::float8
+    FROM picked
+  )
+  UPDATE ${items} d SET locked_until = now() + $2 * interval '1 millisecond'
+  FROM claimed c, ${destinations} dest
+  WHERE d.id = c.id AND dest.id = d.${key}
+  RETURNING d.id, d.attempt_count, d.${key} AS destination_id, dest.enabled, dest.failing_since, c.wait_ms, ${columns}`,
 
     /** $1 item, $2 error: claimed while its destination was off. */
     cancel: `UPDATE ${items} SET status = 'cancelled', next_attempt_at = NULL, locked_until = NULL, last_error = $2 WHERE id = $1::uuid`,
@@ -88,7 +132,18 @@ export function statements(queue: DeliveryQueue, columns: string) {
   SELECT n, CASE WHEN n > 0 THEN pg_notify('${wakeChannel}', '')::text END AS notified
   FROM (SELECT count(*)::int AS n FROM r) c`,
 
-    nextDue: `SELECT next_attempt_at AS at FROM ${items} WHERE ${due} ORDER BY next_attempt_at LIMIT 1`,
+    // The free lane's earliest, and each controlled destination's: its ordered head's time, or
+    // its earliest due item's, not before its next slot (less the lookahead).
+    nextDue: `SELECT min(at) AS at FROM (
+    (SELECT next_attempt_at AS at FROM ${items} WHERE ${due} AND ${free} ORDER BY next_attempt_at LIMIT 1)
+    UNION ALL
+    SELECT greatest(q.at, dest.paced_until - ${PACE_LOOKAHEAD_MS} * interval '1 millisecond') FROM ${destinations} dest
+    CROSS JOIN LATERAL (
+      SELECT CASE WHEN dest.ordering = 'ordered' AND dest.enabled
+        THEN (SELECT h.next_attempt_at FROM ${items} h WHERE h.${key} = dest.id AND h.${due} ORDER BY h.seq LIMIT 1)
+        ELSE (SELECT min(h.next_attempt_at) FROM ${items} h WHERE h.${key} = dest.id AND h.${due}) END AS at) q
+    WHERE ${controlled("dest")} AND q.at IS NOT NULL
+  ) t`,
 
     /** The attempt that made the destination refuse for good, in the transaction that turns it off. */
     goneAttempt: `INSERT INTO ${attempts} (delivery_id, attempt, started_at, duration_ms, response_status, response_body, error,

@@ -42,8 +42,9 @@ export function payloadOf(event: PayloadEvent): string {
 const ENQUEUE = `WITH d AS (
     INSERT INTO webhook_deliveries (tenant_id, webhook_id, event_id, event_type, payload, next_attempt_at)
     SELECT w.tenant_id, w.id, v.event_id, v.event_type, v.payload, now()
-    FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::text[], $5::text[]) AS v(tenant_id, event_id, event_type, payload, subscriptions)
+    FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::text[], $5::text[]) WITH ORDINALITY AS v(tenant_id, event_id, event_type, payload, subscriptions, n)
     JOIN webhooks w ON w.tenant_id = v.tenant_id AND w.enabled AND w.events && string_to_array(v.subscriptions, ',')
+    ORDER BY v.n
     RETURNING 1
   )
   SELECT n, CASE WHEN n > 0 THEN pg_notify('${WAKE_CHANNEL}', '')::text END AS notified
