@@ -66,6 +66,34 @@ const Description = text({ error: "must be a string" })
   .trim()
   .max(MAX_DESCRIPTION_LENGTH, `must be at most ${MAX_DESCRIPTION_LENGTH} characters`);
 
+export const MAX_RATE_LIMIT_PER_SECOND = 1000;
+export const WEBHOOK_ORDERINGS = ["unordered", "ordered"] as const;
+export type WebhookOrdering = (typeof WEBHOOK_ORDERINGS)[number];
+
+const RATE_PROBLEM = `must be a whole number from 1 to ${MAX_RATE_LIMIT_PER_SECOND}, or null for no limit`;
+
+/**
+ * At most this many deliveries a second to the webhook, across all instances; null: no limit. A
+ * JSON number only: the REST handler turns on zod's coercion of numbers (see JsonBoolean), which
+ * would read `"10"` as 10, so anything else becomes NaN first and is refused.
+ */
+export const RateLimitPerSecond = z
+  .preprocess(
+    (value) => (typeof value === "number" || value === null ? value : Number.NaN),
+    z.number({ error: RATE_PROBLEM }).int(RATE_PROBLEM).min(1, RATE_PROBLEM).max(MAX_RATE_LIMIT_PER_SECOND, RATE_PROBLEM).nullable(),
+  )
+  .meta({
+    description:
+      "At most this many deliveries a second to this webhook, across all instances (1-1000); deliveries past it wait their turn " +
+      "(they stay due, no attempt is made). Null: no limit.",
+  });
+
+export const WebhookOrdering = z.enum(WEBHOOK_ORDERINGS, { error: `must be one of ${WEBHOOK_ORDERINGS.join(", ")}` }).meta({
+  description:
+    "`ordered`: one delivery at a time, in event order, and a failing delivery holds the ones behind it until it succeeds " +
+    "or ends (exhausted, cancelled). `unordered` (default): deliveries go out concurrently.",
+});
+
 export const DELIVERY_STATUSES = ["pending", "succeeded", "failed", "exhausted", "cancelled"] as const;
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 
@@ -81,6 +109,8 @@ export const Webhook = z
     created_at: z.iso.datetime(),
     updated_at: z.iso.datetime(),
     disabled_reason: z.string().nullable().meta({ description: "Why the service disabled it (410, 5 days of failures), or null." }),
+    rate_limit_per_second: RateLimitPerSecond,
+    ordering: WebhookOrdering,
     last_delivery: z
       .object({ status: z.enum(DELIVERY_STATUSES), response_status: z.number().int().nullable(), attempted_at: z.iso.datetime() })
       .nullable()
@@ -150,6 +180,8 @@ export const CreateWebhookInput = z
     events: WebhookEvents,
     secret: WebhookSecret.optional(),
     description: Description.optional(),
+    rate_limit_per_second: RateLimitPerSecond.optional(),
+    ordering: WebhookOrdering.optional(),
   })
   .meta({ id: "CreateWebhookRequest" });
 export type CreateWebhookInput = z.infer<typeof CreateWebhookInput>;
@@ -161,6 +193,8 @@ export const UpdateWebhookInput = z
     url: WebhookUrl.optional(),
     events: WebhookEvents.optional(),
     description: Description.nullable().optional(),
+    rate_limit_per_second: RateLimitPerSecond.optional(),
+    ordering: WebhookOrdering.optional(),
   })
   .meta({ id: "UpdateWebhookRequest" });
 export type UpdateWebhookInput = z.infer<typeof UpdateWebhookInput>;

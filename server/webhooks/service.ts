@@ -15,7 +15,7 @@ import { actorOf, emitEvent } from "../events/emit.ts";
 import { flips, patchChanges, patchEvents } from "../events/patch-events.ts";
 import { encryptSecret } from "../secrets/encryption.ts";
 import { generateSecret, secretHint } from "./crypto.ts";
-import type { CreateWebhookInput, DeliveryStatus, RotateSecretInput, UpdateWebhookInput, Webhook } from "./schemas.ts";
+import type { CreateWebhookInput, DeliveryStatus, RotateSecretInput, UpdateWebhookInput, Webhook, WebhookOrdering } from "./schemas.ts";
 import { assertOutboundUrl } from "../outbound/url-policy.ts";
 
 const SECRET_OVERLAP_MS = 24 * 60 * 60 * 1000;
@@ -38,6 +38,8 @@ export interface WebhookRow {
   description: string | null;
   secretHint: string;
   disabledReason: string | null;
+  rateLimitPerSecond: number | null;
+  ordering: string;
   createdAt: Date;
   updatedAt: Date;
   deliveries: { status: string; lastResponseStatus: number | null; lastAttemptAt: Date | null }[];
@@ -56,6 +58,8 @@ export function presentWebhook(row: WebhookRow): Webhook {
     created_at: row.createdAt.toISOString(),
     updated_at: row.updatedAt.toISOString(),
     disabled_reason: row.disabledReason,
+    rate_limit_per_second: row.rateLimitPerSecond,
+    ordering: row.ordering as WebhookOrdering,
     last_delivery:
       last?.lastAttemptAt != null
         ? {
@@ -114,13 +118,22 @@ export async function createWebhook({ db, actor, tenantId }: TenantServiceContex
         description: input.description || null,
         secretCiphertext: encryptSecret(secret),
         secretHint: secretHint(secret),
+        rateLimitPerSecond: input.rate_limit_per_second ?? null,
+        ordering: input.ordering,
       },
     });
     await emitEvent(sqlIn(tx), actorOf(actor.principal, actor.request), {
       type: "webhook.created",
       tenantId,
       target: target(row.id, row.url),
-      details: { url: row.url, events: row.events, description: row.description, enabled: row.enabled },
+      details: {
+        url: row.url,
+        events: row.events,
+        description: row.description,
+        enabled: row.enabled,
+        rate_limit_per_second: row.rateLimitPerSecond,
+        ordering: row.ordering,
+      },
     });
     return findWebhook(tx, tenantId, row.id);
   });
@@ -140,6 +153,8 @@ export async function updateWebhook({ db, actor, tenantId }: TenantServiceContex
       url: { from: current.url, to: input.url },
       events: { from: current.events, to: input.events },
       description: { from: current.description, to: description },
+      rate_limit_per_second: { from: current.rateLimitPerSecond, to: input.rate_limit_per_second },
+      ordering: { from: current.ordering, to: input.ordering },
     });
     if (changes.url) await assertSteppedUp(tx, actor.principal);
     const enabled = { from: current.enabled, to: input.enabled };
@@ -153,6 +168,8 @@ export async function updateWebhook({ db, actor, tenantId }: TenantServiceContex
         events: input.events,
         description,
         enabled: input.enabled,
+        rateLimitPerSecond: input.rate_limit_per_second,
+        ordering: input.ordering,
         ...(flipped && input.enabled ? { disabledReason: null, failingSince: null } : {}),
         ...(flipped && !input.enabled ? { disabledReason: null } : {}),
       },
