@@ -15,6 +15,7 @@ import { Skeleton } from "../ui/skeleton";
 import { Spinner } from "../ui/spinner";
 import { SendIcon } from "../icons";
 import { DeliveryItem } from "./delivery-item";
+import type { Waits } from "./status";
 import { deliveryStatusLabel, isInFlight, pollInterval } from "./status";
 import type { DeliveryStatus } from "./types";
 import { useNewArrivals } from "./use-new-arrivals";
@@ -29,6 +30,8 @@ interface DeliveriesViewProps {
   webhookId: string;
   canWrite: boolean;
   webhookEnabled: boolean;
+  /** Why its pending deliveries may wait (an ordered or a paced webhook), shown on them. */
+  waits?: Waits;
   /** A delivery to open (from a link such as the test event's toast). */
   openDeliveryId?: string;
 }
@@ -38,7 +41,7 @@ interface DeliveriesViewProps {
  * status filter lives in the URL (`?status=failed`). While a delivery is open, new ones wait
  * behind a "N new deliveries" button so that the open one does not move.
  */
-export function DeliveriesView({ tenantId, webhookId, canWrite, webhookEnabled, openDeliveryId }: DeliveriesViewProps) {
+export function DeliveriesView({ tenantId, webhookId, canWrite, webhookEnabled, waits = null, openDeliveryId }: DeliveriesViewProps) {
   const trpc = useTRPC();
   const router = useRouter();
   const pathname = usePathname();
@@ -145,6 +148,7 @@ export function DeliveriesView({ tenantId, webhookId, canWrite, webhookEnabled, 
               delivery={delivery}
               canWrite={canWrite}
               webhookEnabled={webhookEnabled}
+              waits={waits}
               retryHintId={retryHintId}
               open={openIds.has(delivery.id)}
               onOpenChange={(open) => setOpen(delivery.id, open)}

@@ -9,7 +9,7 @@ import { RelativeTime } from "../ui/relative-time";
 import { useToast } from "../ui/toast";
 import { ChevronDownIcon, RefreshIcon } from "../icons";
 import { AttemptsTimeline } from "./attempts-timeline";
-import { DeliveryStatusBadge, isInFlight } from "./status";
+import { DeliveryStatusBadge, isInFlight, type Waits } from "./status";
 import type { Delivery } from "./types";
 import { When } from "./when";
 
@@ -22,6 +22,8 @@ interface DeliveryItemProps {
   canWrite: boolean;
   /** Whether its webhook is enabled: a disabled one's deliveries are not retried (the button says why). */
   webhookEnabled: boolean;
+  /** An ordered or paced webhook's: its pending deliveries are said to wait. */
+  waits: Waits;
   /** The id of the text saying why Retry is off, when it is. */
   retryHintId: string;
   open: boolean;
@@ -36,6 +38,7 @@ export function DeliveryItem({
   delivery,
   canWrite,
   webhookEnabled,
+  waits,
   retryHintId,
   open,
   onOpenChange,
@@ -89,7 +92,7 @@ export function DeliveryItem({
               next <When iso={delivery.next_attempt_at} />
             </span>
           ) : null}
-          <DeliveryStatusBadge status={delivery.status} />
+          <DeliveryStatusBadge status={delivery.status} waits={waits} />
           {canWrite && RETRYABLE.has(delivery.status) ? (
             <Button
               variant="secondary"

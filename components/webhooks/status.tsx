@@ -16,10 +16,19 @@ export function deliveryStatusLabel(status: DeliveryStatus): string {
   return DELIVERY_STATUS[status].label;
 }
 
-export function DeliveryStatusBadge({ status }: { status: DeliveryStatus }) {
-  const { tone, label } = DELIVERY_STATUS[status];
+/** An ordered webhook's pending deliveries wait behind the ones before it; a paced one's for the rate. */
+export type Waits = "ordered" | "paced" | null;
+
+const WAITING: Record<"ordered" | "paced", string> = {
+  ordered: "Held in order: sent after the deliveries before it succeed or give up",
+  paced: "Waiting for the webhook's rate limit",
+};
+
+export function DeliveryStatusBadge({ status, waits = null }: { status: DeliveryStatus; waits?: Waits }) {
+  const held = status === "pending" && waits !== null;
+  const { tone, label } = held ? { tone: "neutral" as const, label: waits === "ordered" ? "Held" : "Waiting" } : DELIVERY_STATUS[status];
   return (
-    <span data-testid="delivery-status" data-status={status}>
+    <span data-testid="delivery-status" data-status={status} title={held ? WAITING[waits] : undefined}>
       <Badge tone={tone}>{label}</Badge>
     </span>
   );

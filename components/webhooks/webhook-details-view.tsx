@@ -20,6 +20,7 @@ import { Switch } from "../ui/switch";
 import { AlertIcon, ChevronLeftIcon, KeyIcon, PencilIcon, SendIcon, TrashIcon } from "../icons";
 import { DeliveriesView } from "./deliveries-view";
 import { subscribesToAll } from "./event-kinds";
+import { paceLabels } from "./pace-fields";
 import { LastDelivery, WebhookStatus } from "./status";
 import { useWebhookActions } from "./use-webhook-actions";
 
@@ -176,6 +177,12 @@ export function WebhookDetailsView({
                   <CopyButton value={webhook.id} label="Copy the webhook ID" className="-my-1.5 shrink-0" />
                 </span>
               </Item>
+              <Item term="Delivery" className="sm:col-span-2">
+                <ul data-testid="webhook-pace" className="space-y-0.5">
+                  <li>{paceLabels(webhook).rate}</li>
+                  <li>{paceLabels(webhook).order}</li>
+                </ul>
+              </Item>
               <Item term="Signing secret">
                 <code className="font-mono text-xs text-slate-800">{webhook.secret_hint ? `••••${webhook.secret_hint}` : "••••"}</code>
               </Item>
@@ -201,6 +208,7 @@ export function WebhookDetailsView({
           webhookId={webhook.id}
           canWrite={canWrite}
           webhookEnabled={webhook.enabled}
+          waits={webhook.ordering === "ordered" ? "ordered" : webhook.rate_limit_per_second ? "paced" : null}
           openDeliveryId={openDeliveryId}
         />
       </div>

@@ -11,6 +11,7 @@ import { Field } from "../ui/field";
 import { Input } from "../ui/input";
 import { subscribesToAll } from "./event-kinds";
 import { EventsPicker, type EventsChoice } from "./events-picker";
+import { PaceFields, paceInput, paceValuesOf } from "./pace-fields";
 import type { Webhook } from "./types";
 import { checkForm, eventsOf, FIELD_IDS, serverFieldErrors, urlRule, useUrlPolicy } from "./webhook-form";
 
@@ -101,6 +102,7 @@ export function WebhookDialog({ tenantId, webhook, steppingUpIfAsked, onClose, o
   );
   const [ownSecret, setOwnSecret] = useState(false);
   const [secret, setSecret] = useState("");
+  const [pace, setPace] = useState(() => paceValuesOf(webhook));
   const { errors, formError, setFormError, show, clear, fail } = useFormErrors(FIELD_IDS);
   const urlPolicy = useUrlPolicy(tenantId);
 
@@ -113,9 +115,10 @@ export function WebhookDialog({ tenantId, webhook, steppingUpIfAsked, onClose, o
     event.preventDefault();
     setFormError(null);
     const values = { url: url.trim(), description: description.trim(), events, secret: !webhook && ownSecret ? secret : null };
-    if (show(checkForm(values))) return;
+    const paced = paceInput(pace);
+    if (show({ ...checkForm(values), ...("error" in paced ? { rate_limit_per_second: paced.error } : {}) }) || "error" in paced) return;
 
-    const fields = { url: values.url, events: eventsOf(events), description: values.description || undefined };
+    const fields = { url: values.url, events: eventsOf(events), description: values.description || undefined, ...paced };
     const onError = (error: unknown) => fail(error, serverFieldErrors(error, fields.events));
     if (webhook) {
       const input = { tenant_id: tenantId, webhook_id: webhook.id, ...fields, description: values.description || null };
@@ -207,6 +210,15 @@ export function WebhookDialog({ tenantId, webhook, steppingUpIfAsked, onClose, o
             clear("events");
           }}
           error={errors.events}
+        />
+
+        <PaceFields
+          value={pace}
+          onChange={(next) => {
+            setPace(next);
+            clear("rate_limit_per_second");
+          }}
+          error={errors.rate_limit_per_second}
         />
 
         {webhook ? null : (

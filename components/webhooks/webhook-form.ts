@@ -25,9 +25,18 @@ export const FIELD_IDS: Array<[string, string]> = [
   ["description", "webhook-description"],
   ["events", "webhook-events"],
   ["secret", "webhook-secret"],
+  ["rate_limit_per_second", "webhook-rate"],
+  ["ordering", "webhook-ordered"],
 ];
 
-const LABELS = { url: "URL", description: "Description", events: "Events", secret: "Secret" };
+const LABELS = {
+  url: "URL",
+  description: "Description",
+  events: "Events",
+  secret: "Secret",
+  rate_limit_per_second: "Rate limit",
+  ordering: "Order",
+};
 
 export function eventsOf(choice: EventsChoice): string[] {
   return choice.all ? [ALL_EVENTS] : choice.kinds;

@@ -46,13 +46,15 @@ async function attempt<Row extends object, Result extends Sent>(
   kind: DeliveryKind<Row, Result>,
   item: Claimed & Row,
   record: (entry: Attempted) => Promise<void>,
+  sendAt: number,
 ): Promise<Outcome> {
   if (!item.enabled) {
     await db.sql.query(kind.sql.cancel, [item.id, kind.destination.disabledError]);
     return "cancelled";
   }
-  // A paced destination's slot (within PACE_LOOKAHEAD_MS): the rate holds at the receiver.
-  if (item.wait_ms > 0) await new Promise((resolve) => setTimeout(resolve, item.wait_ms));
+  // A paced destination's slot (within PACE_LOOKAHEAD_MS of the claim): the rate holds at the receiver.
+  const wait = sendAt - Date.now();
+  if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
   const startedAt = new Date();
   const sent = await kind.sink.send(item);
   const durationMs = Date.now() - startedAt.getTime();
@@ -101,7 +103,8 @@ export async function deliverDue<Row extends object, Result extends Sent>(
   const deadline = Date.now() + budgetMs;
   const summary: DeliverySummary = { claimed: 0, succeeded: 0, failed: 0, exhausted: 0, disabled: 0 };
   const record = recorder(db, kind.sql.record);
-  const queue: { item: Claimed & Row; claimedAt: number }[] = [];
+  // `sendAt`: the item's slot on this process's clock (when the claim came back + its wait_ms).
+  const queue: { item: Claimed & Row; claimedAt: number; sendAt: number }[] = [];
   let drained = false;
   let claiming: Promise<void> | null = null;
 
@@ -111,7 +114,8 @@ export async function deliverDue<Row extends object, Result extends Sent>(
       try {
         const rows = await db.sql.query<Claimed & Row>(kind.sql.claim, [batchSize, leaseMs]);
         summary.claimed += rows.length;
-        for (const item of rows) queue.push({ item, claimedAt });
+        const receivedAt = Date.now();
+        for (const item of rows) queue.push({ item, claimedAt, sendAt: receivedAt + item.wait_ms });
         if (rows.length === 0) drained = true;
       } finally {
         claiming = null;
@@ -120,13 +124,13 @@ export async function deliverDue<Row extends object, Result extends Sent>(
 
   const claimInFlight = (): Promise<void> | null => claiming;
 
-  const next = async (): Promise<(Claimed & Row) | undefined> => {
+  const next = async (): Promise<(typeof queue)[number] | undefined> => {
     for (;;) {
       if (signal?.aborted) return undefined;
       const queued = queue.shift();
       if (queue.length < concurrency && !drained && !claiming && Date.now() < deadline) void claim().catch(() => undefined);
       if (queued) {
-        if (Date.now() - queued.claimedAt < leaseMs / 2) return queued.item;
+        if (Date.now() - queued.claimedAt < leaseMs / 2) return queued;
         continue;
       }
       if (drained) return undefined;
@@ -140,9 +144,10 @@ export async function deliverDue<Row extends object, Result extends Sent>(
     }
   };
   const worker = async () => {
-    for (let item = await next(); item; item = await next()) {
+    for (let queued = await next(); queued; queued = await next()) {
+      const { item, sendAt } = queued;
       try {
-        const outcome = await attempt(db, kind, item, record);
+        const outcome = await attempt(db, kind, item, record, sendAt);
         if (outcome !== "cancelled") summary[outcome] += 1;
       } catch (error) {
         // Left claimed: the lease expires and another run retries it.

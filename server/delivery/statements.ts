@@ -25,7 +25,7 @@ const IDENTIFIER = /^[a-z_][a-z0-9_]*(\.[a-z_][a-z0-9_]*)?$/;
 export type Statements = ReturnType<typeof statements>;
 
 /** How far ahead of now a paced destination's slots are handed out (the engine waits for each). */
-export const PACE_LOOKAHEAD_MS = 250;
+export const PACE_LOOKAHEAD_MS = 100;
 
 /** `columns`: what the kind's sink reads of a claimed item, a RETURNING list over `d` and `dest`. */
 export function statements(queue: DeliveryQueue, columns: string) {
@@ -47,14 +47,16 @@ export function statements(queue: DeliveryQueue, columns: string) {
     // when nothing of it is in flight) or its paced slots: items in event order, slot i at
     // max(paced_until, now()) + i/rate, those within PACE_LOOKAHEAD_MS of now, paced_until moved
     // past the last. `wait_ms` says how long the engine waits before sending (0 off the pace).
+    // Slots are read on clock_timestamp(), not now() (the statement's start): a claim that took a
+    // while under load must not hand out slots already past, which would go out in a burst.
     // A disabled destination is neither paced nor ordered: its items are only cancelled.
     /** $1 batch size, $2 lease (ms). */
     claim: `WITH ctl AS (
     SELECT dest.id, CASE WHEN dest.enabled THEN dest.rate_limit_per_second END AS rate,
-      dest.enabled AND dest.ordering = 'ordered' AS ordered, greatest(coalesce(dest.paced_until, now()), now()) AS base
+      dest.enabled AND dest.ordering = 'ordered' AS ordered, greatest(dest.paced_until, clock_timestamp()) AS base
     FROM ${destinations} dest
     WHERE ${controlled("dest")}
-      AND (dest.paced_until IS NULL OR dest.paced_until <= now() + ${PACE_LOOKAHEAD_MS} * interval '1 millisecond')
+      AND (dest.paced_until IS NULL OR dest.paced_until <= clock_timestamp() + ${PACE_LOOKAHEAD_MS} * interval '1 millisecond')
       AND EXISTS (SELECT 1 FROM ${items} q WHERE q.${key} = dest.id AND ${claimable("q")})
     FOR NO KEY UPDATE OF dest SKIP LOCKED
   ), picked AS (
@@ -65,7 +67,7 @@ export function statements(queue: DeliveryQueue, columns: string) {
         AND (NOT c.ordered OR q.id = (SELECT h.id FROM ${items} h WHERE h.${key} = c.id AND h.${due} ORDER BY h.seq LIMIT 1))
       ORDER BY q.seq
       LIMIT CASE WHEN c.ordered THEN 1 WHEN c.rate IS NULL THEN $1
-        ELSE least($1, floor(extract(epoch FROM now() - c.base) * c.rate + ${PACE_LOOKAHEAD_MS / 1000} * c.rate)::int + 1) END
+        ELSE least($1, floor(extract(epoch FROM clock_timestamp() - c.base) * c.rate + ${PACE_LOOKAHEAD_MS / 1000} * c.rate)::int + 1) END
       FOR UPDATE OF q SKIP LOCKED) p
   ), paced AS (
     UPDATE ${destinations} dest SET paced_until = c.base + n.taken * interval '1 second' / c.rate
@@ -80,7 +82,7 @@ export function statements(queue: DeliveryQueue, columns: string) {
   ), claimed AS (
     SELECT id, wait_ms FROM plain
     UNION ALL
-    SELECT id, CASE WHEN rate IS NULL THEN 0 ELSE greatest(0, extract(epoch FROM base + slot * interval '1 second' / rate - now()) * 1000) END::float8
+    SELECT id, CASE WHEN rate IS NULL THEN 0 ELSE greatest(0, extract(epoch FROM base + slot * interval '1 second' / rate - clock_timestamp()) * 1000) END::float8
     FROM picked
   )
   UPDATE ${items} d SET locked_until = now() + $2 * interval '1 millisecond'
