@@ -9,9 +9,10 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { apiServer } from "../support/api-server.ts";
 import { client, createTenant, db, tenantWithMembers } from "../support/fixtures.ts";
 import { startReceiver, type Receiver } from "../support/webhook-receiver.ts";
-import { database } from "../../server/db/client.ts";
+import { connectPostgres, database } from "../../server/db/client.ts";
 import { emitEvent } from "../../server/events/emit.ts";
 import { encryptSecret } from "../../server/secrets/encryption.ts";
+import { startWebhookDispatcher } from "../../server/webhooks/sink.ts";
 
 // The workers (child processes) read it at start: retries after 1 s, so a held queue moves on soon.
 process.env.WEBHOOK_RETRY_SCHEDULE = "1,1,1";
@@ -104,6 +105,27 @@ test(
     const span = (times.at(-1)! - times[0]!) / 1000;
     expect(span).toBeGreaterThanOrEqual(((COUNT - 1) / RATE) * 0.95);
     expect(span).toBeLessThan(((COUNT - 1) / RATE) * 1.5);
+  },
+);
+
+test(
+  "two dispatchers (LISTEN and their timers, as two instances run them) keep a 10/s pace and finish the queue",
+  { timeout: 30_000 },
+  async () => {
+    const pools = [connectPostgres(process.env.DATABASE_URL!, 5), connectPostgres(process.env.DATABASE_URL!, 5)];
+    const stops = await Promise.all(pools.map((pool) => startWebhookDispatcher(pool)));
+    try {
+      const { ids } = await queued("/dispatched", 20, { rateLimitPerSecond: 10 });
+      const received = await receiver.waitFor(20, { timeoutMs: 15_000, filter: (r) => r.path === "/dispatched" });
+      expect(new Set(received.map((r) => idOf(r.body)))).toEqual(new Set(ids));
+      const times = received.map((r) => r.at);
+      expect(Math.max(...times.map((t) => times.filter((u) => u >= t && u < t + 1000).length))).toBeLessThanOrEqual(11);
+      // Not left to the cron: the timers wake the dispatchers for each next slot.
+      expect((times.at(-1)! - times[0]!) / 1000).toBeLessThan(19 / 10 + 1);
+    } finally {
+      for (const stop of stops) await stop();
+      for (const pool of pools) await pool.close();
+    }
   },
 );
 
