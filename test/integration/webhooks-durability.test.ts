@@ -2,13 +2,12 @@
  * At-least-once across crashes, and exactly-once across instances in the normal case: delivering
  * processes (children running the engine) against one database and one local receiver.
  */
-import { spawn, type ChildProcess } from "node:child_process";
 import { afterAll, beforeAll, expect, test } from "vitest";
-import { createTenant, db } from "../support/fixtures.ts";
+import { db } from "../support/fixtures.ts";
+import { startWorker, webhookTo } from "../support/delivery-workers.ts";
 import { startReceiver, type Receiver } from "../support/webhook-receiver.ts";
 import { database } from "../../server/db/client.ts";
 import { emitEvent } from "../../server/events/emit.ts";
-import { encryptSecret } from "../../server/secrets/encryption.ts";
 
 let receiver: Receiver;
 beforeAll(async () => {
@@ -18,40 +17,9 @@ afterAll(async () => {
   await receiver.close();
 });
 
-function worker(args: string[]): { child: ChildProcess; done: Promise<{ code: number | null; lines: string[] }> } {
-  // node --import tsx: one process (the tsx binary would run the script in a grandchild, out of reach of kill).
-  const child = spawn(
-    process.execPath,
-    ["--import", "tsx", "--import", "./scripts/server-only.mjs", "test/support/webhook-worker.ts", ...args],
-    { env: process.env, stdio: ["ignore", "pipe", "pipe"] },
-  );
-  let out = "";
-  let err = "";
-  child.stdout!.on("data", (chunk: Buffer) => (out += chunk.toString()));
-  child.stderr!.on("data", (chunk: Buffer) => (err += chunk.toString()));
-  const done = new Promise<{ code: number | null; lines: string[] }>((resolve) =>
-    child.on("exit", (code) => {
-      if (code && code !== 0) console.error(err);
-      resolve({ code, lines: out.trim().split("\n").filter(Boolean) });
-    }),
-  );
-  return { child, done };
-}
-
 /** A tenant with one webhook to the receiver (at `path`) and `count` events recorded through emitEvent. */
 async function backlog(path: string, count: number) {
-  const tenant = await createTenant();
-  const webhook = await (
-    await db()
-  ).webhook.create({
-    data: {
-      tenantId: tenant.id,
-      url: `${receiver.url}${path}`,
-      events: ["*"],
-      secretCiphertext: encryptSecret("durability-secret-0123"),
-      secretHint: "0123",
-    },
-  });
+  const { tenant, webhook } = await webhookTo(`${receiver.url}${path}`);
   const { sql } = await database();
   const ids = new Set<string>();
   for (let i = 0; i < count; i += 50) {
@@ -74,14 +42,14 @@ const idsAt = (path: string) => receiver.received.filter((r) => r.path === path)
 test("kill the delivering process mid-batch, restart: every event is delivered at least once", { timeout: 90_000 }, async () => {
   const { webhook, ids } = await backlog("/durable", 300);
   receiver.respond = () => ({ status: 200, delayMs: 100 });
-  const first = worker(["--lease-ms", "3000"]);
+  const first = startWorker(["--lease-ms", "3000"]);
   await receiver.waitFor(60, { timeoutMs: 30_000, filter: (r) => r.path === "/durable" });
   first.child.kill("SIGKILL");
   await first.done;
   const beforeRestart = new Set(idsAt("/durable")).size;
   expect(beforeRestart).toBeLessThan(ids.size);
 
-  const second = worker(["--lease-ms", "3000"]);
+  const second = startWorker(["--lease-ms", "3000"]);
   const { code, lines } = await second.done;
   expect(code).toBe(0);
   expect(JSON.parse(lines.at(-1)!).succeeded).toBeGreaterThan(0);
@@ -97,8 +65,8 @@ test("two instances working the same 1,000 due deliveries: each is delivered exa
   const { ids } = await backlog("/twice", 1000);
   receiver.respond = () => ({ status: 200, delayMs: 2 });
   const startAt = String(Date.now() + 4000);
-  const a = worker(["--start-at", startAt]);
-  const b = worker(["--start-at", startAt]);
+  const a = startWorker(["--start-at", startAt]);
+  const b = startWorker(["--start-at", startAt]);
   const [ra, rb] = await Promise.all([a.done, b.done]);
   expect([ra.code, rb.code]).toEqual([0, 0]);
   const sa = JSON.parse(ra.lines.at(-1)!);

@@ -4,14 +4,13 @@
  * order, a failing delivery holding the ones behind it through its retries. With the API's
  * validation of both settings.
  */
-import { spawn } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { apiServer } from "../support/api-server.ts";
-import { client, createTenant, db, tenantWithMembers } from "../support/fixtures.ts";
+import { client, db, tenantWithMembers } from "../support/fixtures.ts";
+import { startWorker, webhookTo } from "../support/delivery-workers.ts";
 import { startReceiver, type Receiver } from "../support/webhook-receiver.ts";
 import { connectPostgres, database } from "../../server/db/client.ts";
 import { emitEvent } from "../../server/events/emit.ts";
-import { encryptSecret } from "../../server/secrets/encryption.ts";
 import { startWebhookDispatcher } from "../../server/webhooks/sink.ts";
 
 // The workers (child processes) read it at start: retries after 1 s, so a held queue moves on soon.
@@ -27,39 +26,14 @@ afterAll(async () => {
 });
 
 /** A delivering process (test/support/webhook-worker.ts): runs the engine until nothing waits. */
-function worker(startAt: number): Promise<{ code: number | null; summary: { succeeded: number; failed: number } }> {
-  const child = spawn(
-    process.execPath,
-    ["--import", "tsx", "--import", "./scripts/server-only.mjs", "test/support/webhook-worker.ts", "--start-at", String(startAt)],
-    { env: process.env, stdio: ["ignore", "pipe", "pipe"] },
-  );
-  let out = "";
-  let err = "";
-  child.stdout.on("data", (chunk: Buffer) => (out += chunk.toString()));
-  child.stderr.on("data", (chunk: Buffer) => (err += chunk.toString()));
-  return new Promise((resolve) =>
-    child.on("exit", (code) => {
-      if (code) console.error(err);
-      resolve({ code, summary: JSON.parse(out.trim().split("\n").at(-1) ?? "{}") });
-    }),
-  );
+async function worker(startAt: number): Promise<{ code: number | null; summary: { succeeded: number; failed: number } }> {
+  const { code, lines } = await startWorker(["--start-at", String(startAt)]).done;
+  return { code, summary: JSON.parse(lines.at(-1) ?? "{}") };
 }
 
 /** A webhook to the receiver at `path`, with the given pace and order, and `count` events (one transaction). */
 async function queued(path: string, count: number, settings: { rateLimitPerSecond?: number; ordering?: string }) {
-  const tenant = await createTenant();
-  const webhook = await (
-    await db()
-  ).webhook.create({
-    data: {
-      tenantId: tenant.id,
-      url: `${receiver.url}${path}`,
-      events: ["*"],
-      secretCiphertext: encryptSecret("pace-secret-0123456789"),
-      secretHint: "6789",
-      ...settings,
-    },
-  });
+  const { tenant, webhook } = await webhookTo(`${receiver.url}${path}`, settings);
   const ids: string[] = [];
   await (
     await database()
