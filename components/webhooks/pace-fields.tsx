@@ -51,7 +51,6 @@ export function PaceFields({ value, onChange, error }: { value: PaceValues; onCh
             inputMode="numeric"
             autoComplete="off"
             placeholder="No limit"
-            className="w-40"
             value={value.rate}
             onChange={(event) => onChange({ ...value, rate: event.target.value })}
           />
