@@ -40,6 +40,8 @@ export function statements(queue: DeliveryQueue, columns: string) {
   const free = `${key} NOT IN (SELECT id FROM ${destinations} c WHERE ${controlled("c")})`;
   const claimable = (item: string) =>
     `${item}.${due} AND ${item}.next_attempt_at <= now() AND (${item}.locked_until IS NULL OR ${item}.locked_until <= now())`;
+  // A destination's head: its oldest item still due or waiting for a retry, in event order.
+  const head = (dest: string) => `(SELECT h.id FROM ${items} h WHERE h.${key} = ${dest} AND h.${due} ORDER BY h.seq LIMIT 1)`;
   return {
     // Two lanes in one statement. Plain: the earliest due items of destinations without pace or
     // order. Controlled: each such destination with something due is locked (SKIP LOCKED: one
@@ -57,14 +59,15 @@ export function statements(queue: DeliveryQueue, columns: string) {
     FROM ${destinations} dest
     WHERE ${controlled("dest")}
       AND (dest.paced_until IS NULL OR dest.paced_until <= clock_timestamp() + ${PACE_LOOKAHEAD_MS} * interval '1 millisecond')
-      AND EXISTS (SELECT 1 FROM ${items} q WHERE q.${key} = dest.id AND ${claimable("q")})
+      AND EXISTS (SELECT 1 FROM ${items} q WHERE q.${key} = dest.id AND ${claimable("q")}
+        AND (dest.ordering <> 'ordered' OR NOT dest.enabled OR q.id = ${head("dest.id")}))
     FOR NO KEY UPDATE OF dest SKIP LOCKED
   ), picked AS (
     SELECT p.id, c.id AS dest_id, c.rate, c.base, row_number() OVER (PARTITION BY c.id ORDER BY p.seq) - 1 AS slot
     FROM ctl c CROSS JOIN LATERAL (
       SELECT q.id, q.seq FROM ${items} q
       WHERE q.${key} = c.id AND ${claimable("q")}
-        AND (NOT c.ordered OR q.id = (SELECT h.id FROM ${items} h WHERE h.${key} = c.id AND h.${due} ORDER BY h.seq LIMIT 1))
+        AND (NOT c.ordered OR q.id = ${head("c.id")})
       ORDER BY q.seq
       LIMIT CASE WHEN c.ordered THEN 1 WHEN c.rate IS NULL THEN $1
         ELSE least($1, floor(extract(epoch FROM clock_timestamp() - c.base) * c.rate + ${PACE_LOOKAHEAD_MS / 1000} * c.rate)::int + 1) END
@@ -142,7 +145,7 @@ export function statements(queue: DeliveryQueue, columns: string) {
     SELECT greatest(q.at, dest.paced_until - ${PACE_LOOKAHEAD_MS} * interval '1 millisecond') FROM ${destinations} dest
     CROSS JOIN LATERAL (
       SELECT CASE WHEN dest.ordering = 'ordered' AND dest.enabled
-        THEN (SELECT h.next_attempt_at FROM ${items} h WHERE h.${key} = dest.id AND h.${due} ORDER BY h.seq LIMIT 1)
+        THEN (SELECT next_attempt_at FROM ${items} WHERE id = ${head("dest.id")})
         ELSE (SELECT min(h.next_attempt_at) FROM ${items} h WHERE h.${key} = dest.id AND h.${due}) END AS at) q
     WHERE ${controlled("dest")} AND q.at IS NOT NULL
   ) t`,

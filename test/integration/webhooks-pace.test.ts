@@ -137,6 +137,17 @@ test(
   },
 );
 
+test("ordered: a head that never succeeds holds the rest until it is exhausted, then they go in order", { timeout: 60_000 }, async () => {
+  const { webhook, ids } = await queued("/exhausted", 4, { ordering: "ordered" });
+  receiver.respond = (req) => ({ status: req.path === "/exhausted" && idOf(req.body) === ids[0] ? 503 : 200 });
+  const { code } = await startWorker([]).done;
+  expect(code).toBe(0);
+  // 1 attempt + the 3 retries of WEBHOOK_RETRY_SCHEDULE, then the others.
+  expect(at("/exhausted").map((r) => idOf(r.body))).toEqual([ids[0], ids[0], ids[0], ids[0], ...ids.slice(1)]);
+  const rows = await (await db()).webhookDelivery.findMany({ where: { webhookId: webhook.id }, orderBy: { seq: "asc" } });
+  expect(rows.map((r) => r.status)).toEqual(["exhausted", "succeeded", "succeeded", "succeeded"]);
+});
+
 describe("the settings over REST", () => {
   async function setup() {
     const world = await tenantWithMembers();
