@@ -2974,6 +2974,13 @@ export interface components {
       updated_at: string;
       /** @description Why the service disabled it (410, 5 days of failures), or null. */
       disabled_reason: string | null;
+      /** @description At most this many deliveries a second to this webhook, across all instances (1-1000); deliveries past it wait their turn (they stay due, no attempt is made). Null: no limit. */
+      rate_limit_per_second: number | null;
+      /**
+       * @description `ordered`: one delivery at a time, in event order, and a failing delivery holds the ones behind it until it succeeds or ends (exhausted, cancelled). `unordered` (default): deliveries go out concurrently.
+       * @enum {string}
+       */
+      ordering: "unordered" | "ordered";
       /** @description The latest attempted delivery, or null. */
       last_delivery: {
         /** @enum {string} */
@@ -3000,6 +3007,13 @@ export interface components {
       updated_at: string;
       /** @description Why the service disabled it (410, 5 days of failures), or null. */
       disabled_reason: string | null;
+      /** @description At most this many deliveries a second to this webhook, across all instances (1-1000); deliveries past it wait their turn (they stay due, no attempt is made). Null: no limit. */
+      rate_limit_per_second: number | null;
+      /**
+       * @description `ordered`: one delivery at a time, in event order, and a failing delivery holds the ones behind it until it succeeds or ends (exhausted, cancelled). `unordered` (default): deliveries go out concurrently.
+       * @enum {string}
+       */
+      ordering: "unordered" | "ordered";
       /** @description The latest attempted delivery, or null. */
       last_delivery: {
         /** @enum {string} */
@@ -5450,6 +5464,13 @@ export interface operations {
           events: string[];
           secret?: string;
           description?: string;
+          /** @description At most this many deliveries a second to this webhook, across all instances (1-1000); deliveries past it wait their turn (they stay due, no attempt is made). Null: no limit. */
+          rate_limit_per_second?: number | null;
+          /**
+           * @description `ordered`: one delivery at a time, in event order, and a failing delivery holds the ones behind it until it succeeds or ends (exhausted, cancelled). `unordered` (default): deliveries go out concurrently.
+           * @enum {string}
+           */
+          ordering?: "unordered" | "ordered";
         };
       };
     };
@@ -5562,6 +5583,13 @@ export interface operations {
           /** @description Event kinds to deliver: `*` for all, kinds your application appends (`invoice.paid`), prefixes (`invoice.*`, `user.*`), or the control plane's kinds that fire in a tenant: tenant.created, user.created, user.updated, user.removed, user.login, user.login_failed, user.step_up, user.password_reset, user.sessions_ended, invitation.created, invitation.resent, invitation.revoked, invitation.accepted, sso_provider.created, sso_provider.updated, sso_provider.enabled, sso_provider.disabled, sso_provider.deleted, sso_provider.certificate_expiring, sso.login_failed, sso.broker_login, webhook.created, webhook.updated, webhook.enabled, webhook.disabled, webhook.deleted, webhook.secret_rotated, domain.created, domain.verified, domain.updated, domain.verification_failed, domain.deleted, setup_link.created, setup_link.opened, setup_link.revoked, directory.created, directory.updated, directory.enabled, directory.disabled, directory.deleted, directory.token_rotated, directory_user.created, directory_user.updated, directory_user.deactivated, directory_user.reactivated, directory_user.deleted, directory_group.created, directory_group.updated, directory_group.deleted, directory_group.user_added, directory_group.user_removed, api_token.created, api_token.revoked, audit.exported, audit.retention_purged. */
           events?: string[];
           description?: string | null;
+          /** @description At most this many deliveries a second to this webhook, across all instances (1-1000); deliveries past it wait their turn (they stay due, no attempt is made). Null: no limit. */
+          rate_limit_per_second?: number | null;
+          /**
+           * @description `ordered`: one delivery at a time, in event order, and a failing delivery holds the ones behind it until it succeeds or ends (exhausted, cancelled). `unordered` (default): deliveries go out concurrently.
+           * @enum {string}
+           */
+          ordering?: "unordered" | "ordered";
         };
       };
     };
