@@ -37,6 +37,7 @@ export function loadJobs(): Promise<readonly Job[]> {
   return jobs;
 }
 
-export function wireEventSubscribers(): void {
-  setEventSubscribers(FEATURES.flatMap((feature) => feature.subscribers ?? []));
+/** `checks` run first, in every event's transaction: the test set-up's catalog validation. */
+export function wireEventSubscribers(checks: readonly EventSubscriber[] = []): void {
+  setEventSubscribers([...checks, ...FEATURES.flatMap((feature) => feature.subscribers ?? [])]);
 }

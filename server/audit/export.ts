@@ -215,7 +215,7 @@ export async function exportEvents(
       type: "audit.exported",
       tenantId,
       target: { type: "tenant", id: tenantId, name: row?.name ?? null },
-      details: { format, filters, exported_through_sequence: head.sequence },
+      details: { format, filters: { ...filters }, exported_through_sequence: head.sequence },
     }),
   );
 

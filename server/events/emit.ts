@@ -6,6 +6,7 @@
 import type { SqlStatements } from "../db/sql.ts";
 import type { Principal, RequestInfo } from "../auth/principal.ts";
 import type { AuditEventRow, EventType } from "./types.ts";
+import type { EventDetails } from "./catalog/index.ts";
 
 /**
  * Who an audit event names as its actor, as its row stores them: anyone or no one (a failed
@@ -57,14 +58,20 @@ export interface EventTarget {
   name?: string | null;
 }
 
-/** An event of the control plane itself: its kind is one of EVENT_TYPES. */
-export interface EventInput {
-  type: EventType;
-  /** The tenant the event belongs to; null for a platform event outside any tenant. */
-  tenantId: string | null;
-  target?: EventTarget;
-  details?: Record<string, unknown>;
-}
+/**
+ * An event of the control plane itself: its kind is one of EVENT_TYPES, and its details are what
+ * the catalog's schema of that kind says (server/events/catalog/), so a call site that writes
+ * other details does not compile.
+ */
+export type EventInput<K extends EventType = EventType> = {
+  [T in K]: {
+    type: T;
+    /** The tenant the event belongs to; null for a platform event outside any tenant. */
+    tenantId: string | null;
+    target?: EventTarget;
+    details: EventDetails<T>;
+  };
+}[K];
 
 /** An event a tenant's application appends (POST /tenants/{id}/audit): its own kind and time. */
 export interface AppendedEventInput {
@@ -257,16 +264,19 @@ export async function emitActorEvents(tx: EventTx, items: { actor: EventActor; e
   await record(tx, items);
 }
 
+/** An event without its tenant (emitForUser finds the tenants), still typed by kind. */
+export type UserEventInput = { [K in EventType]: Omit<EventInput<K>, "tenantId"> }[EventType];
+
 /**
  * An event about a user rather than one tenant (sign-in, step-up, an unscoped API token): recorded
  * in each tenant the user belongs to, so every tenant's audit log shows it, or once as a platform
  * event when the user belongs to none.
  */
-export async function emitForUser(tx: EventTx, actor: EventActor, userId: string | null, event: Omit<EventInput, "tenantId">) {
+export async function emitForUser(tx: EventTx, actor: EventActor, userId: string | null, event: UserEventInput) {
   // In tenant-id order: every transaction takes chain-head locks in the same order (no deadlocks).
   const memberships = userId
     ? await tx.query<{ tenant_id: string }>(`SELECT tenant_id FROM memberships WHERE user_id = $1::uuid ORDER BY tenant_id`, [userId])
     : [];
   const tenantIds = memberships.length ? memberships.map((m) => m.tenant_id) : [null];
-  for (const tenantId of tenantIds) await emitEvent(tx, actor, { ...event, tenantId });
+  for (const tenantId of tenantIds) await emitEvent(tx, actor, { ...event, tenantId } as EventInput);
 }

@@ -6,7 +6,7 @@
  * on commit, to every instance listening) wakes the dispatchers for the first attempt.
  */
 import type { EmittedEvent, EventTx } from "../events/emit.ts";
-import { sourceOf, type EventSource } from "../events/types.ts";
+import { sourceOf, type AuditEventRow, type EventSource } from "../events/types.ts";
 import { subscriptionsTo } from "./schemas.ts";
 
 export const WAKE_CHANNEL = "webhook_deliveries_due";
@@ -36,6 +36,27 @@ export function payloadOf(event: PayloadEvent): string {
   });
 }
 
+/**
+ * A recorded event as its payload says it, from its stored row alone: what the outbox sends and the
+ * Events API (server/audit/event-feed.ts) serves are the same bytes. `details` are the stored ones
+ * (with the setup link that acted, when one did); a target's name only when one was recorded.
+ */
+export function payloadEventOf(row: AuditEventRow): PayloadEvent {
+  return {
+    id: row.id,
+    type: row.event_type,
+    tenantId: row.tenant_id ?? "",
+    createdAt: row.timestamp,
+    actor: { id: row.actor_id, email: row.actor_email },
+    target:
+      row.target_type === null || row.target_id === null
+        ? null
+        : { type: row.target_type, id: row.target_id, ...(row.target_name === null ? {} : { name: row.target_name }) },
+    details: row.details,
+    source: sourceOf(row),
+  };
+}
+
 // One statement for all the events of a transaction (a batch of appends can be hundreds): each
 // event joined with its tenant's enabled webhooks whose `events` name one of its subscriptions
 // (subscriptionsTo: its kind, a prefix of it or `*`), sent comma-joined (kinds have no commas).
@@ -55,22 +76,7 @@ const ENQUEUE = `WITH d AS (
  * statement; platform events have no webhooks); returns how many there are.
  */
 export async function enqueueDeliveries(tx: EventTx, emitted: EmittedEvent[]): Promise<number> {
-  const events: PayloadEvent[] = emitted.flatMap(({ row, actor, event }) =>
-    event.tenantId
-      ? [
-          {
-            id: row.id,
-            type: event.type,
-            tenantId: event.tenantId,
-            createdAt: row.timestamp,
-            actor: { id: actor.id, email: actor.email },
-            target: event.target ?? null,
-            details: event.details ?? {},
-            source: sourceOf(row),
-          },
-        ]
-      : [],
-  );
+  const events: PayloadEvent[] = emitted.flatMap(({ row }) => (row.tenant_id ? [payloadEventOf(row)] : []));
   if (!events.length) return 0;
   const rows = await tx.query<{ n: number }>(ENQUEUE, [
     events.map((e) => e.tenantId),

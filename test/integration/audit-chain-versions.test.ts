@@ -103,6 +103,7 @@ async function upgradeAndVerify(db: Database) {
       type: "api_token.created",
       tenantId,
       target: { type: "api_token", id: "tok-1", name: "Billing" },
+      details: { name: "Billing", user_id: "operator-1", tenant_id: tenantId, read_only: false, expires_at: null },
     },
   );
   await appendManyToLog(

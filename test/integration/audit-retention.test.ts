@@ -58,7 +58,7 @@ describe("retention", () => {
     await recordedAt(other.tenant.id, sixYearsAgo, 2);
     const { sql } = await database();
     for (const tenantId of [world.tenant.id, world.tenant.id, other.tenant.id]) {
-      await emitEvent(sql, { id: "a2", email: null, ip: null, userAgent: null }, { type: "user.login", tenantId });
+      await emitEvent(sql, { id: "a2", email: null, ip: null, userAgent: null }, { type: "user.login", tenantId, details: { method: "password" } });
     }
   });
 
@@ -114,7 +114,7 @@ describe("retention", () => {
     await emitEvent(
       (await database()).sql,
       { id: "a3", email: null, ip: null, userAgent: null },
-      { type: "user.login", tenantId: world.tenant.id },
+      { type: "user.login", tenantId: world.tenant.id, details: { method: "password" } },
     );
     expect((await c.get(`${base}/verify`)).json).toMatchObject({ valid: true, checked: 8, head_sequence: 13, anchor_sequence: 5 });
   });

@@ -82,7 +82,7 @@ async function upgrade(db: Database, perTenant: number) {
   const stored = await emitEvent(
     db.sql,
     { id: "after", email: null, ip: null, userAgent: null },
-    { type: "user.login", tenantId: tenants[0]! },
+    { type: "user.login", tenantId: tenants[0]!, details: { method: "password" } },
   );
   expect(stored.sequence).toBe(perTenant + 1);
   expect(await verifyChain(db, tenants[0]!)).toMatchObject({ valid: true, checked: perTenant + 1 });

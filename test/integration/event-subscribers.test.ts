@@ -39,13 +39,13 @@ test("an event commits with its webhook delivery, and a rolled-back one leaves n
   const { sql } = await database();
   const actor = actorOf(SYSTEM_PRINCIPAL, SYSTEM_REQUEST);
   const event = await sql.transaction((tx) =>
-    emitEvent(tx, actor, { type: "user.updated", tenantId: tenant.id, target: { type: "user", id: "u-1" } }),
+    emitEvent(tx, actor, { type: "user.updated", tenantId: tenant.id, target: { type: "user", id: "u-1" }, details: { changes: {} } }),
   );
   expect(await deliveries(tenant.id)).toEqual([{ event_id: event.id, event_type: "user.updated" }]);
 
   await expect(
     sql.transaction(async (tx) => {
-      await emitEvent(tx, actor, { type: "user.removed", tenantId: tenant.id, target: { type: "user", id: "u-1" } });
+      await emitEvent(tx, actor, { type: "user.removed", tenantId: tenant.id, target: { type: "user", id: "u-1" }, details: { email: "u-1@example.com", role: "viewer" } });
       throw new Error("roll back");
     }),
   ).rejects.toThrow("roll back");

@@ -13,6 +13,7 @@ import { emitEvent } from "../../server/events/emit.ts";
 import { encryptSecret } from "../../server/secrets/encryption.ts";
 import { createDigest } from "../../server/audit/digests.ts";
 import { SYSTEM_PRINCIPAL, SYSTEM_REQUEST } from "../../server/auth/principal.ts";
+import { EVENT_CATALOG } from "../../server/events/catalog/index.ts";
 
 const SSO_BODY = { provider_type: "saml", name: "Matrix IdP", metadata_url: "https://idp.invalid/metadata.xml" };
 
@@ -315,6 +316,7 @@ beforeAll(async () => {
       type: "sso_provider.created",
       tenantId: a.tenant.id,
       target: { type: "sso_provider", id: provider.id },
+      details: EVENT_CATALOG["sso_provider.created"].example,
     },
   );
   const { digest } = await createDigest({

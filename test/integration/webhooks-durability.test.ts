@@ -28,7 +28,7 @@ async function backlog(path: string, count: number) {
         const event = await emitEvent(
           tx,
           { id: null, email: null, ip: null, userAgent: null },
-          { type: "user.updated", tenantId: tenant.id, details: { n: j } },
+          { type: "user.updated", tenantId: tenant.id, details: { n: j, changes: {} } },
         );
         ids.add(event.id);
       }

@@ -5,7 +5,8 @@
  */
 import { startApi } from "./api.ts";
 import { wireEventSubscribers } from "../../server/app/features.ts";
+import { validateEmittedEvents } from "./event-validation.ts";
 
-wireEventSubscribers();
+wireEventSubscribers([validateEmittedEvents]);
 const api = await startApi();
 console.log(JSON.stringify({ url: api.url }));

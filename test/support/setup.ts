@@ -7,6 +7,7 @@ import { generateKeyPairSync, randomBytes } from "node:crypto";
 import { connectPostgres, setDatabase } from "../../server/db/client.ts";
 import { createDatabase } from "./databases.ts";
 import { wireEventSubscribers } from "../../server/app/features.ts";
+import { validateEmittedEvents } from "./event-validation.ts";
 
 const name = `${inject("runPrefix")}_${randomBytes(4).toString("hex")}`;
 const url = await createDatabase(name, inject("templateDatabase"));
@@ -26,7 +27,7 @@ process.env.RATE_LIMIT_PER_IP_CONSOLE ??= "1000000";
 
 const db = connectPostgres(url, 20);
 setDatabase(db);
-wireEventSubscribers();
+wireEventSubscribers([validateEmittedEvents]);
 
 afterAll(async () => {
   await db.close();

@@ -111,7 +111,7 @@ async function emitMemberEvents(ctx: ScimContext, tx: Tx, group: GroupRow, chang
     group.id,
   )) as [{ n: number }];
   const presentedGroup = presentDirectoryGroup(group, n);
-  const event = (type: EventInput["type"], id: string): EventInput[] => {
+  const event = (type: "directory_group.user_added" | "directory_group.user_removed", id: string): EventInput[] => {
     const found = users.get(id);
     if (!found) return [];
     const user = found.row;
@@ -134,7 +134,11 @@ async function emitMemberEvents(ctx: ScimContext, tx: Tx, group: GroupRow, chang
   ]);
 }
 
-async function emitGroup(ctx: ScimContext, tx: Tx, type: EventInput["type"], row: GroupRow): Promise<void> {
+async function emitGroup(
+  ctx: ScimContext,
+  tx: Tx,
+  type: "directory_group.created" | "directory_group.updated" | "directory_group.deleted",
+  row: GroupRow): Promise<void> {
   const count = await tx.directoryGroupMember.count({ where: { groupId: row.id } });
   await emitEvent(sqlIn(tx), ctx.actor, {
     type,

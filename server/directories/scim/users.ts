@@ -84,7 +84,7 @@ async function presented(tx: Tx, row: UserRow) {
   return presentDirectoryUser(row, groups);
 }
 
-async function emitUser(ctx: ScimContext, tx: Tx, type: EventType, row: UserRow): Promise<void> {
+async function emitUser(ctx: ScimContext, tx: Tx, type: Extract<EventType, `directory_user.${string}`>, row: UserRow): Promise<void> {
   await emitEvent(sqlIn(tx), ctx.actor, {
     type,
     tenantId: ctx.directory.tenantId,
