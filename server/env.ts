@@ -96,6 +96,12 @@ const EnvSchema = z.object({
     .int("AUDIT_RETENTION_DAYS must be a whole number of days")
     .min(365, "AUDIT_RETENTION_DAYS must be at least 365")
     .default(2557),
+  // The Events API serves a tenant's events this long after they were recorded (GET /tenants/{id}/events).
+  EVENTS_RETENTION_DAYS: z.coerce
+    .number({ error: "EVENTS_RETENTION_DAYS must be a number of days" })
+    .int("EVENTS_RETENTION_DAYS must be a whole number of days")
+    .min(1, "EVENTS_RETENTION_DAYS must be at least 1")
+    .default(30),
   // API rate limits (server/auth/rate-limit.ts): requests per window; 0 turns that limit off.
   RATE_LIMIT_PER_TOKEN: count("RATE_LIMIT_PER_TOKEN", 600),
   // Audit appends (single and batch) per token, counted apart from RATE_LIMIT_PER_TOKEN.

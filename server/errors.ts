@@ -11,6 +11,7 @@ export type ErrorCode =
   | "step_up_required"
   | "forbidden"
   | "not_found"
+  | "gone"
   | "method_not_allowed"
   | "conflict"
   | "idempotency_key_in_use"
@@ -28,6 +29,7 @@ export const STATUS_OF: Record<ErrorCode, number> = {
   step_up_required: 401,
   forbidden: 403,
   not_found: 404,
+  gone: 410,
   method_not_allowed: 405,
   conflict: 409,
   idempotency_key_in_use: 409,
@@ -50,7 +52,7 @@ export class AppError extends Error {
   constructor(
     readonly code: ErrorCode,
     message: string,
-    readonly options: { errors?: FieldError[]; headers?: Record<string, string> } = {},
+    readonly options: { errors?: FieldError[]; headers?: Record<string, string>; extensions?: Record<string, unknown> } = {},
   ) {
     super(message);
     this.status = STATUS_OF[code];

@@ -10,6 +10,7 @@ import { webhooksRouter } from "../webhooks/router.ts";
 import { ssoSignInRouter } from "../sso/signin/router.ts";
 import { ssoApplicationsRouter } from "../sso/broker/router.ts";
 import { auditRouter } from "../audit/router.ts";
+import { eventFeedRouter } from "../audit/feed-router.ts";
 import { invitationsRouter } from "../invitations/router.ts";
 import { domainsRouter } from "../domains/router.ts";
 import { setupLinksRouter } from "../setup-links/router.ts";
@@ -30,6 +31,7 @@ export const appRouter = router({
   ssoSignIn: ssoSignInRouter,
   webhooks: webhooksRouter,
   audit: auditRouter,
+  events: eventFeedRouter,
   invitations: invitationsRouter,
   domains: domainsRouter,
   setupLinks: setupLinksRouter,

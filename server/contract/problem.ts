@@ -15,6 +15,7 @@ export const PROBLEM_TITLES: Record<ErrorCode, string> = {
   step_up_required: "Step-up authentication required",
   forbidden: "Forbidden",
   not_found: "Not found",
+  gone: "Gone",
   method_not_allowed: "Method not allowed",
   conflict: "Conflict",
   idempotency_key_in_use: "Idempotency key in use",
@@ -31,11 +32,14 @@ export interface Problem {
   detail: string;
   errors?: FieldError[];
   headers?: Record<string, string>;
+  /** RFC 9457 extension members, beside the standard ones (a 410's `oldest_cursor`). */
+  extensions?: Record<string, unknown>;
 }
 
 export function problemResponse(problem: Problem, requestId: string, origin: string): Response {
   const status = STATUS_OF[problem.code];
   const body = {
+    ...problem.extensions,
     type: `${origin}/docs/errors#${problem.code}`,
     title: PROBLEM_TITLES[problem.code],
     status,
@@ -51,7 +55,13 @@ export function problemResponse(problem: Problem, requestId: string, origin: str
 }
 
 export function problemFromAppError(error: AppError): Problem {
-  return { code: error.code, detail: error.message, errors: error.options.errors, headers: error.options.headers };
+  return {
+    code: error.code,
+    detail: error.message,
+    errors: error.options.errors,
+    headers: error.options.headers,
+    extensions: error.options.extensions,
+  };
 }
 
 /** An opaque 500: whatever went wrong is in the log, under the request id the client quotes. */

@@ -45,8 +45,11 @@ export interface Database {
    * stream ends; if the stream is destroyed early, the connection is discarded.
    */
   copyOut?(statement: string): Promise<Readable>;
-  /** LISTEN on a channel (notifications arrive after the notifying transaction commits). */
-  listen(channel: string, onNotify: () => void): Promise<() => Promise<void>>;
+  /**
+   * LISTEN on a channel (notifications arrive after the notifying transaction commits), with each
+   * notice's payload; undefined after a reconnection (anything may have been missed).
+   */
+  listen(channel: string, onNotify: (payload?: string) => void): Promise<() => Promise<void>>;
   /** Postgres only: the connection pool's use, for metrics. */
   poolStats?(): { total: number; idle: number; waiting: number };
   close(): Promise<void>;
@@ -90,12 +93,12 @@ async function copyOutOf(pool: pg.Pool, statement: string): Promise<Readable> {
 }
 
 /** A dedicated connection that LISTENs, reconnecting after a second if it drops. */
-async function listenPostgres(url: string, channel: string, onNotify: () => void): Promise<() => Promise<void>> {
+async function listenPostgres(url: string, channel: string, onNotify: (payload?: string) => void): Promise<() => Promise<void>> {
   let client: pg.Client | null = null;
   let stopped = false;
   const connect = async (): Promise<void> => {
     const c = new pg.Client({ connectionString: url });
-    c.on("notification", () => onNotify());
+    c.on("notification", (message) => onNotify(message.payload));
     c.on("error", () => undefined);
     c.on("end", () => {
       if (!stopped) setTimeout(() => void connect().catch(() => undefined), 1000).unref();
@@ -123,7 +126,7 @@ export async function openPglite(dir: string): Promise<Database> {
     kind: "pglite",
     prisma,
     sql: pgliteRunner(lite),
-    listen: async (channel, onNotify) => lite.listen(channel, () => onNotify()),
+    listen: async (channel, onNotify) => lite.listen(channel, (payload) => onNotify(payload)),
     async close() {
       await prisma.$disconnect();
       await lite.close();

@@ -147,11 +147,24 @@ const INSERT_EVENTS = `INSERT INTO audit_events
             details, timestamp, sequence::int AS sequence, prev_hash, hash, chain_version,
             source_type, source_token_id, source_user_id`;
 
+const PLATFORM_CHAIN = "00000000-0000-0000-0000-000000000000";
+
+/**
+ * Notified on commit with a tenant's id when events were recorded in it: the Events API's long
+ * polls (server/events/waiters.ts) answer at once, on every instance.
+ */
+export const TENANT_EVENTS_CHANNEL = "tenant_events";
+
 // Taken first, in chain order: the row's partition is chosen from its recorded_at default
 // (clock_timestamp()) before the chain trigger runs, so the clock is read after the head lock and
-// recorded_at never goes back along a chain (migration 20261124001000_audit_partitions).
-const LOCK_HEADS = `SELECT 1 AS locked FROM audit_chains WHERE chain_id = ANY($1::uuid[]) ORDER BY chain_id FOR UPDATE`;
-const PLATFORM_CHAIN = "00000000-0000-0000-0000-000000000000";
+// recorded_at never goes back along a chain (migration 20261124001000_audit_partitions). The same
+// statement queues the commit's notice to the tenants' long polls (sent only if it commits).
+const LOCK_HEADS = `WITH locked AS (
+    SELECT chain_id FROM audit_chains WHERE chain_id = ANY($1::uuid[]) ORDER BY chain_id FOR UPDATE
+  )
+  SELECT (SELECT count(*) FROM locked)::int AS locked,
+         (SELECT count(pg_notify('${TENANT_EVENTS_CHANNEL}', c::text)::text) FROM unnest($1::uuid[]) AS c
+           WHERE c <> '${PLATFORM_CHAIN}'::uuid)::int AS notified`;
 
 /**
  * Who appended an application's event, from the request's credentials (never from its body): the

@@ -11,6 +11,7 @@ const TRPC_CODE_OF: Record<ErrorCode, TRPCCode> = {
   step_up_required: "UNAUTHORIZED",
   forbidden: "FORBIDDEN",
   not_found: "NOT_FOUND",
+  gone: "PRECONDITION_FAILED",
   method_not_allowed: "METHOD_NOT_SUPPORTED",
   conflict: "CONFLICT",
   idempotency_key_in_use: "CONFLICT",

@@ -9,6 +9,8 @@ import { payloadEventOf, payloadOf } from "../../server/webhooks/outbox.ts";
 
 export const validateEmittedEvents: EventSubscriber = async (_tx, events) => {
   for (const { row } of events) {
+    // An application's own events (source `api`) are not the catalog's, whatever kind a test gives them.
+    if (row.source_type === "api") continue;
     const { data } = JSON.parse(payloadOf(payloadEventOf(row))) as { data: unknown };
     const problems = catalogProblems(row.event_type, data);
     if (problems.length) throw new Error(`${row.event_type} does not match the event catalog: ${problems.join("; ")}`);

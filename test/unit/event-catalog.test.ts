@@ -23,7 +23,7 @@ describe("the event catalog", () => {
 
   it("refuses data that breaks a kind's schema, naming where", () => {
     const data = exampleDataOf("invitation.created");
-    expect(catalogProblems("invitation.created", { ...data, details: { ...data.details, expires_at: "tomorrow" } })).toEqual([
+    expect(catalogProblems("invitation.created", { ...data, details: { ...(data.details as object), expires_at: "tomorrow" } })).toEqual([
       expect.stringContaining("/details/expires_at"),
     ]);
     expect(catalogProblems("user.login", { ...exampleDataOf("user.login"), details: {} })).toEqual([

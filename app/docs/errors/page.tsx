@@ -22,6 +22,7 @@ const MEANING: Record<ErrorCode, string> = {
   forbidden:
     "The caller is known, but its role or the token's scope does not allow this action: for example a read-only token attempting a write, or a tenant viewer changing configuration.",
   not_found: "There is no such resource, or it belongs to a tenant the caller cannot see. The API does not reveal which.",
+  gone: "What the request asks for is no longer kept: an Events API cursor older than the retention window. `oldest_cursor` in the body is where reading can go on from (events between were not kept).",
   method_not_allowed:
     "The path exists, but not with this method (a PUT where the API takes PATCH, say). The `Allow` header lists the methods it takes.",
   conflict: "The request conflicts with the current state of the resource, for example a value that must be unique.",
