@@ -51,9 +51,13 @@ async function refuseExpired(ctx: TenantServiceContext, after: number, head: num
   );
   if (next && !next.expired) return;
   const oldest = encodeFeedCursor(await oldestCursor(ctx, head));
-  throw new AppError("gone", `The cursor is older than the ${env().EVENTS_RETENTION_DAYS} days events are kept; read on from oldest_cursor`, {
-    extensions: { oldest_cursor: oldest },
-  });
+  throw new AppError(
+    "gone",
+    `The cursor is older than the ${env().EVENTS_RETENTION_DAYS} days events are kept; read on from oldest_cursor`,
+    {
+      extensions: { oldest_cursor: oldest },
+    },
+  );
 }
 
 interface Read {

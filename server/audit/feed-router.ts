@@ -34,7 +34,8 @@ export const eventFeedRouter = router({
         path: "/event-types",
         tags: ["Events"],
         summary: "The event catalog",
-        description: "Every kind the control plane emits: what it means, its group, the JSON Schema 2020-12 of its payload's `data`, and an example.",
+        description:
+          "Every kind the control plane emits: what it means, its group, the JSON Schema 2020-12 of its payload's `data`, and an example.",
         protect: true,
       },
     })

@@ -18,7 +18,12 @@ export const ListFeedInput = z.object({
     .max(100, "is too long")
     .meta({ description: "The `next_cursor` of the previous answer. Omitted: from the oldest event kept." })
     .optional(),
-  event_types: auditFilterFields.event_type.unwrap().meta({ description: "Only these kinds: exact (`user.login`), comma list or prefix (`user.*`). The cursor still moves past the others." }).optional(),
+  event_types: auditFilterFields.event_type
+    .unwrap()
+    .meta({
+      description: "Only these kinds: exact (`user.login`), comma list or prefix (`user.*`). The cursor still moves past the others.",
+    })
+    .optional(),
   limit: z.coerce
     .number({ error: `must be a number from 1 to ${MAX_FEED_LIMIT}` })
     .int(`must be a whole number from 1 to ${MAX_FEED_LIMIT}`)
@@ -31,7 +36,10 @@ export const ListFeedInput = z.object({
     .int(`must be a whole number of seconds from 0 to ${MAX_WAIT_SECONDS}`)
     .min(0, `must be from 0 to ${MAX_WAIT_SECONDS}`)
     .max(MAX_WAIT_SECONDS, `must be from 0 to ${MAX_WAIT_SECONDS}`)
-    .meta({ description: "Long poll: when nothing is newer than `after`, answer as soon as an event is recorded, or after this many seconds with none." })
+    .meta({
+      description:
+        "Long poll: when nothing is newer than `after`, answer as soon as an event is recorded, or after this many seconds with none.",
+    })
     .optional(),
 });
 export type ListFeedInput = z.infer<typeof ListFeedInput>;
@@ -45,7 +53,10 @@ export const FeedEvent = z
       actor: z.object({ id: z.string().nullable(), email: z.string().nullable() }),
       target: z.object({ type: z.string(), id: z.string(), name: z.string().optional() }).nullable(),
       details: z.record(z.string(), z.unknown()),
-      source: z.object({ type: z.enum(["platform", "api"]), token_id: z.string().nullable(), user_id: z.string().nullable() }).nullable().optional(),
+      source: z
+        .object({ type: z.enum(["platform", "api"]), token_id: z.string().nullable(), user_id: z.string().nullable() })
+        .nullable()
+        .optional(),
     }),
   })
   .meta({ id: "Event", description: "An event as a webhook delivers it; `data` follows its kind's schema (GET /event-types/{name})." });

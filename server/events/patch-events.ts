@@ -46,7 +46,12 @@ export function patchEvents(
   const event = (type: string, details: Record<string, unknown>) => ({ type, tenantId, target, details }) as EventInput;
   if (Object.keys(changes).length) events.push(event(`${kind}.updated`, { ...label, changes }));
   if (flips(enabled)) {
-    events.push(event(enabled.to ? `${kind}.enabled` : `${kind}.disabled`, { ...label, changes: { enabled: { from: enabled.from, to: enabled.to } } }));
+    events.push(
+      event(enabled.to ? `${kind}.enabled` : `${kind}.disabled`, {
+        ...label,
+        changes: { enabled: { from: enabled.from, to: enabled.to } },
+      }),
+    );
   }
   return events;
 }

@@ -58,7 +58,11 @@ describe("retention", () => {
     await recordedAt(other.tenant.id, sixYearsAgo, 2);
     const { sql } = await database();
     for (const tenantId of [world.tenant.id, world.tenant.id, other.tenant.id]) {
-      await emitEvent(sql, { id: "a2", email: null, ip: null, userAgent: null }, { type: "user.login", tenantId, details: { method: "password" } });
+      await emitEvent(
+        sql,
+        { id: "a2", email: null, ip: null, userAgent: null },
+        { type: "user.login", tenantId, details: { method: "password" } },
+      );
     }
   });
 

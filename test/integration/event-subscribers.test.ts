@@ -45,7 +45,12 @@ test("an event commits with its webhook delivery, and a rolled-back one leaves n
 
   await expect(
     sql.transaction(async (tx) => {
-      await emitEvent(tx, actor, { type: "user.removed", tenantId: tenant.id, target: { type: "user", id: "u-1" }, details: { email: "u-1@example.com", role: "viewer" } });
+      await emitEvent(tx, actor, {
+        type: "user.removed",
+        tenantId: tenant.id,
+        target: { type: "user", id: "u-1" },
+        details: { email: "u-1@example.com", role: "viewer" },
+      });
       throw new Error("roll back");
     }),
   ).rejects.toThrow("roll back");

@@ -12,7 +12,10 @@ import { database } from "../../server/db/client.ts";
 const server = apiServer();
 const ENV = { INTERNAL_CRON: "off", LOG_LEVEL: "warn" };
 
-type Feed = { results: { id: string; type: string; created_at: string; data: { details: Record<string, unknown> } }[]; next_cursor: string };
+type Feed = {
+  results: { id: string; type: string; created_at: string; data: { details: Record<string, unknown> } }[];
+  next_cursor: string;
+};
 
 const append = (url: string, tenantId: string, token: string, n: number, kind = "app.step") =>
   fetch(`${url}/api/v1/tenants/${tenantId}/audit`, {
@@ -56,7 +59,9 @@ describe("across two instances", () => {
     await writers;
 
     const { sql } = await database();
-    const stored = await sql.query<{ id: string }>(`SELECT id FROM audit_events WHERE tenant_id = $1::uuid ORDER BY sequence`, [world.tenant.id]);
+    const stored = await sql.query<{ id: string }>(`SELECT id FROM audit_events WHERE tenant_id = $1::uuid ORDER BY sequence`, [
+      world.tenant.id,
+    ]);
     expect(seen.map((e) => e.id)).toEqual(stored.map((row) => row.id));
     const ns = seen.filter((e) => e.type === "app.step").map((e) => e.data.details.n as number);
     expect(new Set(ns).size).toBe(total);
@@ -70,7 +75,9 @@ describe("across two instances", () => {
     const reader = client(a.url, world.viewer.token);
     const head = (await reader.get(`/api/v1/tenants/${world.tenant.id}/events`)).json as Feed;
     const started = Date.now();
-    const polled = reader.get(`/api/v1/tenants/${world.tenant.id}/events?wait=20&after=${head.next_cursor}`).then((r) => ({ ...r, at: Date.now() }));
+    const polled = reader
+      .get(`/api/v1/tenants/${world.tenant.id}/events?wait=20&after=${head.next_cursor}`)
+      .then((r) => ({ ...r, at: Date.now() }));
     await new Promise((resolve) => setTimeout(resolve, 300));
     const response = await append(b.url, world.tenant.id, world.admin.token, 1);
     const committed = Date.now();
@@ -123,10 +130,10 @@ describe("one instance", () => {
     const { sql } = await database();
     const old = new Date(Date.now() - 40 * 86_400_000);
     for (let n = 0; n < 3; n++) {
-      await sql.query(`INSERT INTO audit_events (tenant_id, event_type, actor_id, "timestamp", recorded_at) VALUES ($1, 'app.old', 'a', $2, $2)`, [
-        world.tenant.id,
-        old,
-      ]);
+      await sql.query(
+        `INSERT INTO audit_events (tenant_id, event_type, actor_id, "timestamp", recorded_at) VALUES ($1, 'app.old', 'a', $2, $2)`,
+        [world.tenant.id, old],
+      );
     }
     for (let n = 0; n < 2; n++) await append(server.url, world.tenant.id, world.admin.token, n);
     const reader = client(server.url, world.viewer.token);
@@ -157,7 +164,10 @@ describe("one instance", () => {
     ] as const) {
       const response = await client(server.url, world.viewer.token).get(`${path}?${query}`);
       expect(response.status, query).toBe(400);
-      expect(response.json.errors.map((e: { path: string }) => e.path), query).toEqual([field]);
+      expect(
+        response.json.errors.map((e: { path: string }) => e.path),
+        query,
+      ).toEqual([field]);
     }
   });
 });

@@ -69,7 +69,11 @@ test("a host resolving to a private address at delivery time is refused: ssrf_re
   });
   const { sql } = await database();
   await sql.transaction((tx) =>
-    emitEvent(tx, { id: null, email: null, ip: null, userAgent: null }, { type: "user.created", tenantId: tenant.id, details: { email: "new@example.com" } }),
+    emitEvent(
+      tx,
+      { id: null, email: null, ip: null, userAgent: null },
+      { type: "user.created", tenantId: tenant.id, details: { email: "new@example.com" } },
+    ),
   );
   const summary = await deliverDueWebhooks(await database());
   expect(summary).toMatchObject({ claimed: 1, failed: 1, succeeded: 0 });

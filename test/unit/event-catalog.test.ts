@@ -26,9 +26,7 @@ describe("the event catalog", () => {
     expect(catalogProblems("invitation.created", { ...data, details: { ...(data.details as object), expires_at: "tomorrow" } })).toEqual([
       expect.stringContaining("/details/expires_at"),
     ]);
-    expect(catalogProblems("user.login", { ...exampleDataOf("user.login"), details: {} })).toEqual([
-      expect.stringContaining("method"),
-    ]);
+    expect(catalogProblems("user.login", { ...exampleDataOf("user.login"), details: {} })).toEqual([expect.stringContaining("method")]);
     expect(catalogProblems("user.login", { actor: null, target: null, details: { method: "password" } })).not.toEqual([]);
   });
 

@@ -138,7 +138,8 @@ async function emitGroup(
   ctx: ScimContext,
   tx: Tx,
   type: "directory_group.created" | "directory_group.updated" | "directory_group.deleted",
-  row: GroupRow): Promise<void> {
+  row: GroupRow,
+): Promise<void> {
   const count = await tx.directoryGroupMember.count({ where: { groupId: row.id } });
   await emitEvent(sqlIn(tx), ctx.actor, {
     type,

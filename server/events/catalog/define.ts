@@ -5,7 +5,18 @@
  */
 import { z } from "zod";
 
-export const EVENT_GROUPS = ["tenant", "user", "invitation", "sso", "webhook", "domain", "setup_link", "directory", "api_token", "audit"] as const;
+export const EVENT_GROUPS = [
+  "tenant",
+  "user",
+  "invitation",
+  "sso",
+  "webhook",
+  "domain",
+  "setup_link",
+  "directory",
+  "api_token",
+  "audit",
+] as const;
 export type EventGroup = (typeof EVENT_GROUPS)[number];
 
 /**

@@ -5,7 +5,15 @@ import { Changes, details, kind, EXAMPLE_ID } from "./define.ts";
 
 const name = z.string().meta({ description: "The directory's name." });
 const at = "2026-12-05T09:00:00.000Z";
-const group = { id: EXAMPLE_ID, directory_id: EXAMPLE_ID, idp_id: "00g1", name: "Engineering", user_count: 12, created_at: at, updated_at: at };
+const group = {
+  id: EXAMPLE_ID,
+  directory_id: EXAMPLE_ID,
+  idp_id: "00g1",
+  name: "Engineering",
+  user_count: 12,
+  created_at: at,
+  updated_at: at,
+};
 const user = {
   id: EXAMPLE_ID,
   directory_id: EXAMPLE_ID,
@@ -68,7 +76,13 @@ export const directoryKinds = {
       role_mappings: z.array(z.object({ group: z.string(), role: z.string() })),
       token_hint: z.string(),
     }),
-    example: { name: "Okta", provider: "okta", default_role: "viewer", role_mappings: [{ group: "Admins", role: "admin" }], token_hint: "…x7Qa" },
+    example: {
+      name: "Okta",
+      provider: "okta",
+      default_role: "viewer",
+      role_mappings: [{ group: "Admins", role: "admin" }],
+      token_hint: "…x7Qa",
+    },
   }),
   "directory.updated": patched("A directory's name, roles or role mappings changed."),
   "directory.enabled": patched("A directory was turned on: its IdP may push again."),

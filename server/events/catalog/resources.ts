@@ -21,7 +21,9 @@ export const resourceKinds = {
     details: details({ url, events: z.array(z.string()), description: z.string().nullable(), enabled: z.boolean() }),
     example: { url: "https://hooks.acme.com/cp", events: ["user.*"], description: "User sync", enabled: true },
   }),
-  "webhook.updated": webhookPatched("A webhook's URL, kinds or description changed.", { changes: { events: { from: ["user.*"], to: ["*"] } } }),
+  "webhook.updated": webhookPatched("A webhook's URL, kinds or description changed.", {
+    changes: { events: { from: ["user.*"], to: ["*"] } },
+  }),
   "webhook.enabled": webhookPatched("A webhook was turned on.", { changes: { enabled: { from: false, to: true } } }),
   "webhook.disabled": webhookPatched("A webhook was turned off, by hand or because its endpoint kept failing (`reason`).", {
     changes: { enabled: { from: true, to: false } },
@@ -80,7 +82,12 @@ export const resourceKinds = {
     group: "setup_link",
     description: "An admin made a setup link for a customer's IT admin.",
     target: "setup_link",
-    details: details({ intent: z.string(), expires_at: iso(), sso_provider_id: z.string().nullable(), directory_id: z.string().nullable() }),
+    details: details({
+      intent: z.string(),
+      expires_at: iso(),
+      sso_provider_id: z.string().nullable(),
+      directory_id: z.string().nullable(),
+    }),
     example: { intent: "sso", expires_at: "2026-12-12T09:00:00.000Z", sso_provider_id: null, directory_id: null },
   }),
   "setup_link.opened": kind({
