@@ -11,6 +11,7 @@ import { PROBLEM_TITLES } from "../contract/problem.ts";
 import { auditExportPath } from "../audit/openapi.ts";
 import { BROKER_SCHEMAS, BROKER_SECURITY_SCHEMES, brokerPaths } from "../sso/broker/openapi.ts";
 import { SCIM_SCHEMAS, SCIM_SECURITY_SCHEMES, scimPaths } from "../directories/scim/openapi.ts";
+import { webhooksSection } from "./openapi-webhooks.ts";
 
 type Json = Record<string, unknown>;
 
@@ -69,7 +70,9 @@ function build(): OpenAPIObject {
   const components = (doc.components ??= {}) as Json;
   components.schemas ??= {};
   (components.schemas as Json).Problem = PROBLEM_SCHEMA;
-  Object.assign(components.schemas as Json, BROKER_SCHEMAS, SCIM_SCHEMAS);
+  const { webhooks, schemas: eventSchemas } = webhooksSection();
+  Object.assign(components.schemas as Json, BROKER_SCHEMAS, SCIM_SCHEMAS, eventSchemas);
+  doc.webhooks = webhooks as OpenAPIObject["webhooks"];
   components.securitySchemes = {
     ...(components.securitySchemes as Json | undefined),
     ...BROKER_SECURITY_SCHEMES,

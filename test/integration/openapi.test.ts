@@ -6,6 +6,7 @@ import { createTenant } from "../support/fixtures.ts";
 import { operationAt, type Method, type OpenApiDocument } from "../support/openapi-document.ts";
 import { appRouter } from "../../server/app/router.ts";
 import type { Meta } from "../../server/trpc/meta.ts";
+import { EVENT_TYPES } from "../../server/events/types.ts";
 
 const api = apiServer();
 let doc: OpenApiDocument;
@@ -185,5 +186,17 @@ describe("GET /api/v1/openapi.json", () => {
       const documented = Object.keys(item[method]!.responses).filter((code) => code.startsWith("2"));
       expect(documented, `${method} ${path} answered ${status}`).toContain(String(status));
     }
+  });
+
+  test("the webhooks section documents every kind of the event catalog with its payload schema", () => {
+    const webhooks = (
+      doc as unknown as { webhooks: Record<string, { post: { requestBody: { content: Record<string, { schema: { $ref: string } }> } } }> }
+    ).webhooks;
+    expect(Object.keys(webhooks).sort()).toEqual([...EVENT_TYPES].sort());
+    const ref = webhooks["directory_group.user_added"]!.post.requestBody.content["application/json"]!.schema.$ref;
+    const schema = doc.components.schemas[ref.replace("#/components/schemas/", "")]!;
+    expect(schema.properties!.type).toEqual({ type: "string", const: "directory_group.user_added" });
+    expect(schema.properties!.data!.properties!.details!.properties!.directory_user!.properties!.user_name).toEqual({ type: "string" });
+    expect(JSON.stringify(schema)).not.toContain("$defs");
   });
 });

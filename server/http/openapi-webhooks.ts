@@ -1,0 +1,70 @@
+/**
+ * The OpenAPI 3.1 `webhooks` section: one entry per kind of the event catalog, the POST a webhook
+ * receives, whose body's schema is the kind's (components `Event.<kind>`, from the same zod
+ * schemas as GET /event-types). The catalog's `$defs` are inlined: in a component, `#/$defs/…`
+ * would point at the document's root.
+ */
+import { EVENT_CATALOG, exampleDataOf, jsonSchemaOf } from "../events/catalog/index.ts";
+import { EVENT_TYPES, type EventType } from "../events/types.ts";
+
+type Json = Record<string, unknown>;
+
+function inline(node: unknown, defs: Json): unknown {
+  if (Array.isArray(node)) return node.map((item) => inline(item, defs));
+  if (!node || typeof node !== "object") return node;
+  const ref = (node as Json).$ref;
+  if (typeof ref === "string" && ref.startsWith("#/$defs/")) return inline(defs[ref.slice("#/$defs/".length)], defs);
+  return Object.fromEntries(Object.entries(node as Json).map(([key, value]) => [key, inline(value, defs)]));
+}
+
+function payloadSchema(kind: EventType): Json {
+  const { $schema: _dialect, $defs = {}, ...data } = jsonSchemaOf(kind) as Json & { $defs?: Json };
+  return {
+    type: "object",
+    description: EVENT_CATALOG[kind].description,
+    required: ["id", "type", "tenant_id", "created_at", "data"],
+    properties: {
+      id: { type: "string", format: "uuid", description: "The event's id (also `webhook-id`)." },
+      type: { type: "string", const: kind },
+      tenant_id: { type: "string", format: "uuid" },
+      created_at: { type: "string", format: "date-time" },
+      data: inline(data, $defs as Json),
+    },
+    ...(EVENT_CATALOG[kind].deprecated ? { deprecated: true } : {}),
+  };
+}
+
+/** The `webhooks` section and the schemas it references, to merge into components.schemas. */
+export function webhooksSection(): { webhooks: Json; schemas: Json } {
+  const webhooks: Json = {};
+  const schemas: Json = {};
+  for (const kind of EVENT_TYPES) {
+    const id = `Event.${kind}`;
+    schemas[id] = payloadSchema(kind);
+    webhooks[kind] = {
+      post: {
+        operationId: `webhook-${kind}`,
+        tags: ["Webhooks"],
+        summary: kind,
+        description: `${EVENT_CATALOG[kind].description} Signed as every delivery is (\`webhook-signature\`, \`X-Webhook-Signature\`).`,
+        requestBody: {
+          required: true,
+          content: {
+            "application/json": {
+              schema: { $ref: `#/components/schemas/${id}` },
+              example: {
+                id: "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
+                type: kind,
+                tenant_id: "…",
+                created_at: "…",
+                data: exampleDataOf(kind),
+              },
+            },
+          },
+        },
+        responses: { "200": { description: "Any 2xx within 5 s is a delivery; anything else is retried." } },
+      },
+    };
+  }
+  return { webhooks, schemas };
+}
