@@ -10,6 +10,7 @@ import nextTs from "eslint-config-next/typescript";
 const PURE_SERVER_MODULES = [
   "[a-z-]+/schemas", // server/<domain>/schemas.ts and server/outbound/schemas.ts
   "events/types", // the event kinds
+  "events/catalog", // what each kind carries (server/events/catalog/index.ts)
   "contract/page-query", // the list contract's schemas
   "contract/fields",
   "errors",
@@ -167,6 +168,24 @@ export default defineConfig([
               regex: "^\\.(?!.*(?:/schemas|/events/types|/types|/page-query|/fields|/errors|/principal)(?:\\.ts)?$)",
               allowTypeImports: true,
               message: "a pure module imports only zod and other pure modules (PURE_SERVER_MODULES in eslint.config.mjs)",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // The event catalog is pure too: its own files, the event kinds and domains' schemas.
+    files: ["server/events/catalog/*.ts"],
+    rules: {
+      "@typescript-eslint/no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            {
+              regex: "^\\.(?!(?:/[a-z-]+|\\./types|\\./\\.\\./[a-z-]+/schemas)\\.ts$)",
+              allowTypeImports: true,
+              message: "the event catalog imports only zod, its own files, the event kinds and domains' schemas.ts",
             },
           ],
         },

@@ -25,6 +25,7 @@ export async function GET(req: Request) {
   <a class="cp-brand" href="/docs">${LOGO}<span>Control Plane</span><small>API reference</small></a>
   <nav class="cp-nav" aria-label="Documentation">
     <a href="/docs/errors">Error codes</a>
+    <a href="/docs/events">Event types</a>
     <a href="/api/v1/openapi.json">OpenAPI document</a>
     <a href="/tenants">Console</a>
   </nav>

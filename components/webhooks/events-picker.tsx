@@ -4,6 +4,7 @@ import { useState } from "react";
 import { cx } from "../ui/cx";
 import { Input } from "../ui/input";
 import { EVENT_GROUPS, OFFERED_KINDS, parseOwnKinds } from "./event-kinds";
+import { KindAbout } from "./kind-about";
 
 export interface EventsChoice {
   all: boolean;
@@ -105,18 +106,22 @@ export function EventsPicker({ id, value, onChange, error }: EventsPickerProps) 
                 {group.kinds.map((kind) => {
                   const boxId = `${id}-${kind.replace(/\W/g, "-")}`;
                   return (
-                    <li key={kind} className="flex items-center gap-2">
+                    <li key={kind} className="flex items-start gap-2">
                       <input
                         id={boxId}
                         type="checkbox"
                         value={kind}
                         checked={value.kinds.includes(kind)}
                         onChange={(event) => toggle(kind, event.target.checked)}
-                        className="size-4 shrink-0 rounded border-slate-300 accent-indigo-600 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600"
+                        aria-describedby={`${boxId}-about`}
+                        className="mt-0.5 size-4 shrink-0 rounded border-slate-300 accent-indigo-600 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600"
                       />
-                      <label htmlFor={boxId} className="font-mono text-xs text-slate-800">
-                        {kind}
-                      </label>
+                      <div className="min-w-0">
+                        <label htmlFor={boxId} className="font-mono text-xs text-slate-800">
+                          {kind}
+                        </label>
+                        <KindAbout id={`${boxId}-about`} kind={kind} />
+                      </div>
                     </li>
                   );
                 })}

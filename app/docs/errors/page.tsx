@@ -81,6 +81,9 @@ export default function ErrorCodesPage() {
             <a href="/docs" className="text-indigo-700 hover:underline">
               API reference
             </a>
+            <a href="/docs/events" className="text-indigo-700 hover:underline">
+              Event types
+            </a>
             <Link href="/tenants" className="text-indigo-700 hover:underline">
               Console
             </Link>
