@@ -1,6 +1,5 @@
 import type { Metadata } from "next";
-import Link from "next/link";
-import { Brand } from "@/components/brand";
+import { DocsHeader } from "@/components/docs-header";
 import { EVENT_CATALOG, exampleDataOf } from "@/server/events/catalog";
 import { EVENT_TYPES } from "@/server/events/types";
 
@@ -15,24 +14,7 @@ const GROUPS = [...new Set(EVENT_TYPES.map((kind) => EVENT_CATALOG[kind].group))
 export default function EventTypesPage() {
   return (
     <div className="min-h-screen bg-white">
-      <header className="border-b border-slate-200">
-        <div className="mx-auto flex max-w-4xl flex-wrap items-center justify-between gap-3 px-4 py-3 sm:px-6">
-          <a href="/docs" className="rounded-md focus-visible:outline-2 focus-visible:outline-indigo-600">
-            <Brand />
-          </a>
-          <nav aria-label="Documentation" className="flex gap-4 text-sm font-medium">
-            <a href="/docs" className="text-indigo-700 hover:underline">
-              API reference
-            </a>
-            <a href="/docs/errors" className="text-indigo-700 hover:underline">
-              Error codes
-            </a>
-            <Link href="/tenants" className="text-indigo-700 hover:underline">
-              Console
-            </Link>
-          </nav>
-        </div>
-      </header>
+      <DocsHeader current="/docs/events" />
 
       <main className="mx-auto max-w-4xl px-4 py-10 sm:px-6">
         <h1 className="text-3xl font-semibold tracking-tight text-slate-900">Event types</h1>
