@@ -13,31 +13,28 @@
  *    append's answer, so this is a lower bound of commit→answer) and − append sent (an upper
  *    bound). Baseline: a raw LISTEN on tenant_events (what the app's listener gets), same commits.
  *
- * Options: --events <n> (20000) --samples <n> (200) --smoke (2000 events, 20 samples)
- *          --keep-db --no-markdown
+ * Checks (every run, --smoke too): the follower reads each appended event exactly once.
+ *
+ * Options: --events <n> (20000) --samples <n> (200) --keep-db; --smoke (2000 events, 20 samples);
+ *          --markdown (write docs/benchmarks/events.md)
  */
-import { parseArgs } from "node:util";
 import pg from "pg";
+import { benchFlags, runBench } from "./cli.ts";
 import { ADMIN_URL, log, newToken, startApp, withClient, writeRunSection } from "./harness.ts";
 import { freePort, stopServer, type Server } from "./procs.ts";
 import { machine } from "./system.ts";
 
-const { values: flags } = parseArgs({
-  options: {
-    events: { type: "string" },
-    samples: { type: "string" },
-    smoke: { type: "boolean", default: false },
-    "keep-db": { type: "boolean", default: false },
-    "no-markdown": { type: "boolean", default: false },
-  },
-});
-const EVENTS = Number(flags.events ?? (flags.smoke ? 2_000 : 20_000));
-const SAMPLES = Number(flags.samples ?? (flags.smoke ? 20 : 200));
+const flags = benchFlags(
+  { events: { type: "string", default: "20000" }, samples: { type: "string", default: "200" }, "keep-db": { type: "boolean" } },
+  { events: "2000", samples: "20" },
+);
+const EVENTS = Number(flags.events);
+const SAMPLES = Number(flags.samples);
 const BATCH = 100;
 const DB = "cp_bench_events";
 const DB_URL = Object.assign(new URL(ADMIN_URL), { pathname: `/${DB}` }).toString();
 
-type Page = { results: { id: string }[]; next_cursor: string };
+type Page = { results: { id: string; type: string }[]; next_cursor: string };
 
 async function call(
   method: string,
@@ -81,14 +78,18 @@ async function follow(apps: Server[], tenant: string, token: string): Promise<nu
       }
     }),
   );
+  const seen = new Set<string>();
   let read = 0;
   let cursor = "";
   while (read < EVENTS) {
     const { json } = await call("GET", `${base(apps[0]!)}/events?limit=500&wait=5${cursor ? `&after=${cursor}` : ""}`, token);
-    read += (json as unknown as Page).results.length;
-    cursor = (json as unknown as Page).next_cursor;
+    const page = json as unknown as Page;
+    for (const event of page.results.filter((e) => e.type === "bench.event")) seen.add(event.id);
+    read += page.results.filter((e) => e.type === "bench.event").length;
+    cursor = page.next_cursor;
   }
   await writers;
+  if (seen.size !== EVENTS || read !== EVENTS) throw new Error(`the follower read ${read} events, ${seen.size} distinct, of ${EVENTS}`);
   return EVENTS / ((performance.now() - started) / 1000);
 }
 
@@ -189,7 +190,7 @@ async function main() {
     const section = [
       "## Events API",
       "",
-      `\`npm run bench:events${flags.smoke ? " -- --smoke" : ""}\` on ${date}: ${m.nproc} cores, ${m.cpuModel}, Node ${m.node}, ${m.postgres.split(" ").slice(0, 2).join(" ")}; two instances of bench/api-server.ts, ${EVENTS} events, ${SAMPLES} long polls.`,
+      `\`npm run bench:events -- ${flags.smoke ? "--smoke" : `--events ${EVENTS} --samples ${SAMPLES}`}\` on ${date}: ${m.nproc} cores, ${m.cpuModel}, Node ${m.node}, ${m.postgres.split(" ").slice(0, 2).join(" ")}; two instances of bench/api-server.ts, ${EVENTS} events, ${SAMPLES} long polls.`,
       "",
       "| measure | value |",
       "| --- | --- |",
@@ -202,11 +203,11 @@ async function main() {
       "",
     ].join("\n");
     console.log(`\n${section}`);
-    if (!flags["no-markdown"] && !flags.smoke) writeRunSection("events.md", section, "## Events API");
+    if (flags.markdown) writeRunSection("events.md", section, "## Events API");
   } finally {
     await Promise.all(apps.map((app) => stopServer(app)));
     if (!flags["keep-db"]) await withClient(ADMIN_URL, (client) => client.query(`DROP DATABASE IF EXISTS ${DB} WITH (FORCE)`));
   }
 }
 
-await main();
+runBench("bench:events", main);
