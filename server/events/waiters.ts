@@ -89,7 +89,7 @@ class Waiters {
       this.stop = null;
       this.listening = null;
       this.idle = null;
-      void stop?.();
+      void stop?.().catch(() => undefined);
     }, IDLE_CLOSE_MS);
     this.idle.unref();
   }
