@@ -146,6 +146,9 @@ const EXAMPLES: Record<string, Example> = {
   },
   "GET /tenants/{tenant_id}/audit/event-types": { request: (w) => ({ path: `/tenants/${w.tenantA.id}/audit/event-types` }) },
   "GET /tenants/{tenant_id}/audit/verify": { request: (w) => ({ path: `/tenants/${w.tenantA.id}/audit/verify` }) },
+  "GET /tenants/{tenant_id}/events": { request: (w) => ({ path: `/tenants/${w.tenantA.id}/events` }) },
+  "GET /event-types": { request: () => ({ path: "/event-types" }) },
+  "GET /event-types/{name}": { request: () => ({ path: "/event-types/user.login" }) },
   "GET /tenants/{tenant_id}/audit/digests": { request: (w) => ({ path: `/tenants/${w.tenantA.id}/audit/digests` }) },
   "POST /tenants/{tenant_id}/audit/digests": { request: (w) => ({ path: `/tenants/${w.tenantA.id}/audit/digests` }) },
   "GET /tenants/{tenant_id}/audit/digests/{digest_id}": {
