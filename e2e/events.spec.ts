@@ -11,7 +11,7 @@ test("the webhook dialog's kind picker shows what each kind means and an example
 
   const invited = dialog.event("invitation.created");
   await expect(invited).toHaveAccessibleDescription("Someone was invited to the tenant by email.");
-  const item = dialog.dialog.getByRole("listitem").filter({ has: invited });
+  const item = dialog.dialog.getByRole("listitem").filter({ has: page.getByRole("checkbox", { name: "invitation.created", exact: true }) });
   await item.getByText("Example", { exact: true }).click();
   await expect(item.locator("pre")).toContainText('"role": "viewer"');
   await expectNoSeriousA11yViolations(page);

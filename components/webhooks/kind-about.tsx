@@ -12,7 +12,11 @@ export function KindAbout({ id, kind }: { id: string; kind: string }) {
       <p id={id}>{EVENT_CATALOG[name].description}</p>
       <details className="mt-0.5">
         <summary className="cursor-pointer text-indigo-700 hover:underline">Example</summary>
-        <pre className="mt-1 max-h-48 overflow-auto rounded bg-slate-50 p-2 font-mono text-[11px] text-slate-800 ring-1 ring-slate-200">
+        <pre
+          tabIndex={0}
+          aria-label={`Example of ${kind}`}
+          className="mt-1 max-h-48 overflow-auto rounded bg-slate-50 p-2 font-mono text-[11px] text-slate-800 ring-1 ring-slate-200"
+        >
           {JSON.stringify(exampleDataOf(name), null, 2)}
         </pre>
       </details>

@@ -151,6 +151,24 @@ function build(): OpenAPIObject {
       operation.parameters = [...((operation.parameters as unknown[]) ?? []), { $ref: "#/components/parameters/IdempotencyKey" }];
     }
   }
+  // The Events API's cursor past retention: a problem with the cursor to read on from.
+  const feed = (doc.paths?.["/tenants/{tenant_id}/events"] as Json | undefined)?.get as Json | undefined;
+  if (feed) {
+    (feed.responses as Json)["410"] = {
+      description: "The cursor is older than EVENTS_RETENTION_DAYS (`gone`): read on from `oldest_cursor`",
+      headers: { "X-Request-Id": { $ref: "#/components/headers/X-Request-Id" } },
+      content: {
+        "application/problem+json": {
+          schema: {
+            allOf: [
+              { $ref: "#/components/schemas/Problem" },
+              { type: "object", required: ["oldest_cursor"], properties: { oldest_cursor: { type: "string" } } },
+            ],
+          },
+        },
+      },
+    };
+  }
   // Served by the REST edge itself (it streams), so written here by hand.
   const paths = (doc.paths ??= {}) as Json;
   paths["/tenants/{tenant_id}/audit/export"] = auditExportPath(

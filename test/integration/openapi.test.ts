@@ -198,5 +198,6 @@ describe("GET /api/v1/openapi.json", () => {
     expect(schema.properties!.type).toEqual({ type: "string", const: "directory_group.user_added" });
     expect(schema.properties!.data!.properties!.details!.properties!.directory_user!.properties!.user_name).toEqual({ type: "string" });
     expect(JSON.stringify(schema)).not.toContain("$defs");
+    expect(Object.keys(doc.paths["/tenants/{tenant_id}/events"]!.get!.responses)).toContain("410");
   });
 });
