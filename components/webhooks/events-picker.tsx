@@ -100,7 +100,7 @@ export function EventsPicker({ id, value, onChange, error }: EventsPickerProps) 
           )}
         >
           {EVENT_GROUPS.map((group) => (
-            <fieldset key={group.prefix}>
+            <fieldset key={group.prefix} className="min-w-0">
               <legend className="text-xs font-semibold tracking-wide text-slate-600 uppercase">{group.label}</legend>
               <ul className="mt-1.5 space-y-1.5">
                 {group.kinds.map((kind) => {
