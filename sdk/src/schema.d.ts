@@ -809,6 +809,63 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/event-types": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The event catalog
+     * @description Every kind the control plane emits: what it means, its group, the JSON Schema 2020-12 of its payload's `data`, and an example.
+     */
+    get: operations["events-eventTypes"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/event-types/{name}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** One kind of the event catalog */
+    get: operations["events-eventType"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/tenants/{tenant_id}/events": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Read the tenant's events by cursor
+     * @description The tenant's events in the order they were recorded, as webhooks receive them, each once per cursor position. Kept EVENTS_RETENTION_DAYS (default 30): an older cursor answers 410 with `oldest_cursor`. `wait` (≤ 30 s) long-polls: an answer that would be empty comes as soon as an event is recorded.
+     */
+    get: operations["events-list"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/tenants/{tenant_id}/invitations": {
     parameters: {
       query?: never;
@@ -2376,7 +2433,1188 @@ export interface paths {
     trace?: never;
   };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+  "tenant.created": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * tenant.created
+     * @description A tenant was created. Signed as every delivery is (`webhook-signature`, `X-Webhook-Signature`).
+     */
+    post: operations["webhook-tenant.created"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "user.created": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * user.created
+     * @description A user joined the tenant (added, invited, first SSO sign-in or a directory), or a platform user was created. Signed as every delivery is (`webhook-signature`, `X-Webhook-Signature`).
+     */
+    post: operations["webhook-user.created"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "user.updated": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * user.updated
+     * @description A user's role, password or platform role changed. Signed as every delivery is (`webhook-signature`, `X-Webhook-Signature`).
+     */
+    post: operations["webhook-user.updated"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "user.removed": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * user.removed
+     * @description A user was removed from the tenant (their sessions in it end). Signed as every delivery is (`webhook-signature`, `X-Webhook-Signature`).
+     */
+    post: operations["webhook-user.removed"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "user.login": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * user.login
+     * @description A user signed in to the console, with a password or through SSO. Signed as every delivery is (`webhook-signature`, `X-Webhook-Signature`).
+     */
+    post: operations["webhook-user.login"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "user.login_failed": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * user.login_failed
+     * @description A password sign-in was refused (wrong password, unknown user or rate limited). Signed as every delivery is (`webhook-signature`, `X-Webhook-Signature`).
+     */
+    post: operations["webhook-user.login_failed"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "user.step_up": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * user.step_up
+     * @description A user proved who they are again (step-up) before a sensitive action. Signed as every delivery is (`webhook-signature`, `X-Webhook-Signature`).
+     */
+    post: operations["webhook-user.step_up"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "user.password_reset": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * user.password_reset
+     * @description A user reset their password from an emailed link; their sessions and tokens end. Signed as every delivery is (`webhook-signature`, `X-Webhook-Signature`).
+     */
+    post: operations["webhook-user.password_reset"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "user.sessions_ended": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * user.sessions_ended
+     * @description A user ended console sessions (one, or all but the current). Signed as every delivery is (`webhook-signature`, `X-Webhook-Signature`).
+     */
+    post: operations["webhook-user.sessions_ended"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "invitation.created": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * invitation.created
+     * @description Someone was invited to the tenant by email. Signed as every delivery is (`webhook-signature`, `X-Webhook-Signature`).
+     */
+    post: operations["webhook-invitation.created"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "invitation.resent": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * invitation.resent
+     * @description An invitation's email was sent again, with a new link. Signed as every delivery is (`webhook-signature`, `X-Webhook-Signature`).
+     */
+    post: operations["webhook-invitation.resent"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "invitation.revoked": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * invitation.revoked
+     * @description An invitation was revoked before it was accepted. Signed as every delivery is (`webhook-signature`, `X-Webhook-Signature`).
+     */
+    post: operations["webhook-invitation.revoked"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "invitation.accepted": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * invitation.accepted
+     * @description An invitation was accepted: its user is now a member. Signed as every delivery is (`webhook-signature`, `X-Webhook-Signature`).
+     */
+    post: operations["webhook-invitation.accepted"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "sso_provider.created": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * sso_provider.created
+     * @description A SAML or OIDC identity provider was added to the tenant. Signed as every delivery is (`webhook-signature`, `X-Webhook-Signature`).
+     */
+    post: operations["webhook-sso_provider.created"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "sso_provider.updated": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * sso_provider.updated
+     * @description An identity provider's settings changed. Signed as every delivery is (`webhook-signature`, `X-Webhook-Signature`).
+     */
+    post: operations["webhook-sso_provider.updated"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "sso_provider.enabled": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * sso_provider.enabled
+     * @description An identity provider was turned on: its users may sign in. Signed as every delivery is (`webhook-signature`, `X-Webhook-Signature`).
+     */
+    post: operations["webhook-sso_provider.enabled"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "sso_provider.disabled": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * sso_provider.disabled
+     * @description An identity provider was turned off: the sessions it opened end. Signed as every delivery is (`webhook-signature`, `X-Webhook-Signature`).
+     */
+    post: operations["webhook-sso_provider.disabled"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "sso_provider.deleted": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * sso_provider.deleted
+     * @description An identity provider was deleted: the sessions it opened end. Signed as every delivery is (`webhook-signature`, `X-Webhook-Signature`).
+     */
+    post: operations["webhook-sso_provider.deleted"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "sso_provider.certificate_expiring": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * sso_provider.certificate_expiring
+     * @description A SAML provider's signing certificate expires soon (announced 30, 7 and 1 days ahead). Signed as every delivery is (`webhook-signature`, `X-Webhook-Signature`).
+     */
+    post: operations["webhook-sso_provider.certificate_expiring"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "sso.login_failed": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * sso.login_failed
+     * @description A sign-in through an identity provider was refused; `reason` says why. Signed as every delivery is (`webhook-signature`, `X-Webhook-Signature`).
+     */
+    post: operations["webhook-sso.login_failed"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "sso.broker_login": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * sso.broker_login
+     * @description A user signed in to an application through the SSO broker. Signed as every delivery is (`webhook-signature`, `X-Webhook-Signature`).
+     */
+    post: operations["webhook-sso.broker_login"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "sso.application_created": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * sso.application_created
+     * @description The operator registered an application with the SSO broker (platform event). Signed as every delivery is (`webhook-signature`, `X-Webhook-Signature`).
+     */
+    post: operations["webhook-sso.application_created"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "sso.application_updated": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * sso.application_updated
+     * @description A broker application's settings changed (platform event). Signed as every delivery is (`webhook-signature`, `X-Webhook-Signature`).
+     */
+    post: operations["webhook-sso.application_updated"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "sso.application_deleted": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * sso.application_deleted
+     * @description A broker application was deleted (platform event). Signed as every delivery is (`webhook-signature`, `X-Webhook-Signature`).
+     */
+    post: operations["webhook-sso.application_deleted"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "sso.application_secret_rotated": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * sso.application_secret_rotated
+     * @description A broker application's client secret was replaced (platform event). Signed as every delivery is (`webhook-signature`, `X-Webhook-Signature`).
+     */
+    post: operations["webhook-sso.application_secret_rotated"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "webhook.created": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * webhook.created
+     * @description A webhook was created. Signed as every delivery is (`webhook-signature`, `X-Webhook-Signature`).
+     */
+    post: operations["webhook-webhook.created"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "webhook.updated": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * webhook.updated
+     * @description A webhook's URL, kinds or description changed. Signed as every delivery is (`webhook-signature`, `X-Webhook-Signature`).
+     */
+    post: operations["webhook-webhook.updated"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "webhook.enabled": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * webhook.enabled
+     * @description A webhook was turned on. Signed as every delivery is (`webhook-signature`, `X-Webhook-Signature`).
+     */
+    post: operations["webhook-webhook.enabled"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "webhook.disabled": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * webhook.disabled
+     * @description A webhook was turned off, by hand or because its endpoint kept failing (`reason`). Signed as every delivery is (`webhook-signature`, `X-Webhook-Signature`).
+     */
+    post: operations["webhook-webhook.disabled"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "webhook.deleted": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * webhook.deleted
+     * @description A webhook was deleted. Signed as every delivery is (`webhook-signature`, `X-Webhook-Signature`).
+     */
+    post: operations["webhook-webhook.deleted"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "webhook.secret_rotated": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * webhook.secret_rotated
+     * @description A webhook's signing secret was replaced; the old one keeps signing until `previous_secret_expires_at`. Signed as every delivery is (`webhook-signature`, `X-Webhook-Signature`).
+     */
+    post: operations["webhook-webhook.secret_rotated"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "domain.created": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * domain.created
+     * @description A domain was added; it awaits its DNS TXT record. Signed as every delivery is (`webhook-signature`, `X-Webhook-Signature`).
+     */
+    post: operations["webhook-domain.created"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "domain.verified": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * domain.verified
+     * @description A domain was verified, by its DNS record or by an operator (`method`). Signed as every delivery is (`webhook-signature`, `X-Webhook-Signature`).
+     */
+    post: operations["webhook-domain.verified"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "domain.updated": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * domain.updated
+     * @description A domain's settings (auto-join) changed. Signed as every delivery is (`webhook-signature`, `X-Webhook-Signature`).
+     */
+    post: operations["webhook-domain.updated"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "domain.verification_failed": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * domain.verification_failed
+     * @description A domain's DNS check failed (`result`), or a verified domain lost its record. Signed as every delivery is (`webhook-signature`, `X-Webhook-Signature`).
+     */
+    post: operations["webhook-domain.verification_failed"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "domain.deleted": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * domain.deleted
+     * @description A domain was removed. Signed as every delivery is (`webhook-signature`, `X-Webhook-Signature`).
+     */
+    post: operations["webhook-domain.deleted"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "setup_link.created": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * setup_link.created
+     * @description An admin made a setup link for a customer's IT admin. Signed as every delivery is (`webhook-signature`, `X-Webhook-Signature`).
+     */
+    post: operations["webhook-setup_link.created"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "setup_link.opened": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * setup_link.opened
+     * @description A setup link was opened: a setup session began. Signed as every delivery is (`webhook-signature`, `X-Webhook-Signature`).
+     */
+    post: operations["webhook-setup_link.opened"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "setup_link.revoked": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * setup_link.revoked
+     * @description A setup link was revoked; its sessions end. Signed as every delivery is (`webhook-signature`, `X-Webhook-Signature`).
+     */
+    post: operations["webhook-setup_link.revoked"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "directory.created": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * directory.created
+     * @description A SCIM directory was created (its bearer token is shown once). Signed as every delivery is (`webhook-signature`, `X-Webhook-Signature`).
+     */
+    post: operations["webhook-directory.created"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "directory.updated": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * directory.updated
+     * @description A directory's name, roles or role mappings changed. Signed as every delivery is (`webhook-signature`, `X-Webhook-Signature`).
+     */
+    post: operations["webhook-directory.updated"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "directory.enabled": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * directory.enabled
+     * @description A directory was turned on: its IdP may push again. Signed as every delivery is (`webhook-signature`, `X-Webhook-Signature`).
+     */
+    post: operations["webhook-directory.enabled"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "directory.disabled": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * directory.disabled
+     * @description A directory was turned off: its token is refused. Signed as every delivery is (`webhook-signature`, `X-Webhook-Signature`).
+     */
+    post: operations["webhook-directory.disabled"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "directory.deleted": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * directory.deleted
+     * @description A directory was deleted, with its users and groups. Signed as every delivery is (`webhook-signature`, `X-Webhook-Signature`).
+     */
+    post: operations["webhook-directory.deleted"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "directory.token_rotated": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * directory.token_rotated
+     * @description A directory's bearer token was replaced; the old one stops working at once. Signed as every delivery is (`webhook-signature`, `X-Webhook-Signature`).
+     */
+    post: operations["webhook-directory.token_rotated"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "directory_user.created": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * directory_user.created
+     * @description The IdP provisioned a person. Signed as every delivery is (`webhook-signature`, `X-Webhook-Signature`).
+     */
+    post: operations["webhook-directory_user.created"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "directory_user.updated": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * directory_user.updated
+     * @description The IdP changed a person's attributes. Signed as every delivery is (`webhook-signature`, `X-Webhook-Signature`).
+     */
+    post: operations["webhook-directory_user.updated"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "directory_user.deactivated": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * directory_user.deactivated
+     * @description The IdP deactivated a person (`active: false`). Signed as every delivery is (`webhook-signature`, `X-Webhook-Signature`).
+     */
+    post: operations["webhook-directory_user.deactivated"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "directory_user.reactivated": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * directory_user.reactivated
+     * @description The IdP reactivated a person. Signed as every delivery is (`webhook-signature`, `X-Webhook-Signature`).
+     */
+    post: operations["webhook-directory_user.reactivated"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "directory_user.deleted": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * directory_user.deleted
+     * @description The IdP deleted a person. Signed as every delivery is (`webhook-signature`, `X-Webhook-Signature`).
+     */
+    post: operations["webhook-directory_user.deleted"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "directory_group.created": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * directory_group.created
+     * @description The IdP pushed a new group. Signed as every delivery is (`webhook-signature`, `X-Webhook-Signature`).
+     */
+    post: operations["webhook-directory_group.created"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "directory_group.updated": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * directory_group.updated
+     * @description The IdP renamed a group or changed its id. Signed as every delivery is (`webhook-signature`, `X-Webhook-Signature`).
+     */
+    post: operations["webhook-directory_group.updated"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "directory_group.deleted": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * directory_group.deleted
+     * @description The IdP deleted a group. Signed as every delivery is (`webhook-signature`, `X-Webhook-Signature`).
+     */
+    post: operations["webhook-directory_group.deleted"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "directory_group.user_added": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * directory_group.user_added
+     * @description A person joined a group (one event per member added). Signed as every delivery is (`webhook-signature`, `X-Webhook-Signature`).
+     */
+    post: operations["webhook-directory_group.user_added"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "directory_group.user_removed": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * directory_group.user_removed
+     * @description A person left a group (one event per member removed). Signed as every delivery is (`webhook-signature`, `X-Webhook-Signature`).
+     */
+    post: operations["webhook-directory_group.user_removed"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "api_token.created": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * api_token.created
+     * @description An API token was created. Signed as every delivery is (`webhook-signature`, `X-Webhook-Signature`).
+     */
+    post: operations["webhook-api_token.created"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "api_token.revoked": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * api_token.revoked
+     * @description An API token was revoked (by hand, or because its user left or reset their password). Signed as every delivery is (`webhook-signature`, `X-Webhook-Signature`).
+     */
+    post: operations["webhook-api_token.revoked"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "audit.exported": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * audit.exported
+     * @description The audit log was exported (with the filters used). Signed as every delivery is (`webhook-signature`, `X-Webhook-Signature`).
+     */
+    post: operations["webhook-audit.exported"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "audit.retention_purged": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * audit.retention_purged
+     * @description Audit events past retention were purged; the chain stays verifiable from its anchor. Signed as every delivery is (`webhook-signature`, `X-Webhook-Signature`).
+     */
+    post: operations["webhook-audit.retention_purged"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+}
 export interface components {
   schemas: {
     AppendAuditEventRequest: {
@@ -3204,6 +4442,57 @@ export interface components {
         use: "sig";
       }[];
     };
+    EventTypeList: {
+      results: components["schemas"]["EventType"][];
+    };
+    EventType: {
+      name: string;
+      description: string;
+      /** @enum {string} */
+      group: "tenant" | "user" | "invitation" | "sso" | "webhook" | "domain" | "setup_link" | "directory" | "api_token" | "audit";
+      /** @description JSON Schema 2020-12 of the payload's `data`. */
+      schema: {
+        [key: string]: unknown;
+      };
+      /** @description An example `data`. */
+      example: {
+        [key: string]: unknown;
+      };
+      deprecated: boolean;
+    };
+    EventPage: {
+      results: components["schemas"]["Event"][];
+      /** @description Pass as `after` to read on; the same cursor always reads on from the same place. */
+      next_cursor: string;
+    };
+    /** @description An event as a webhook delivers it; `data` follows its kind's schema (GET /event-types/{name}). */
+    Event: {
+      /** Format: uuid */
+      id: string;
+      type: string;
+      /** Format: date-time */
+      created_at: string;
+      data: {
+        actor: {
+          id: string | null;
+          email: string | null;
+        };
+        target: {
+          type: string;
+          id: string;
+          name?: string;
+        } | null;
+        details: {
+          [key: string]: unknown;
+        };
+        source?: {
+          /** @enum {string} */
+          type: "platform" | "api";
+          token_id: string | null;
+          user_id: string | null;
+        } | null;
+      };
+    };
     InvitationPage: {
       results: components["schemas"]["Invitation"][];
       /** @description Total items matching the query. */
@@ -3566,6 +4855,7 @@ export interface components {
         | "step_up_required"
         | "forbidden"
         | "not_found"
+        | "gone"
         | "method_not_allowed"
         | "conflict"
         | "idempotency_key_in_use"
@@ -3741,6 +5031,3019 @@ export interface components {
       /** @description invalidFilter, invalidSyntax, invalidPath, invalidValue, uniqueness, mutability, tooMany… */
       scimType?: string;
       detail?: string;
+    };
+    /** @description A tenant was created. */
+    "Event.tenant.created": {
+      /**
+       * Format: uuid
+       * @description The event's id (also `webhook-id`).
+       */
+      id: string;
+      /** @constant */
+      type: "tenant.created";
+      /** Format: uuid */
+      tenant_id: string;
+      /** Format: date-time */
+      created_at: string;
+      data: {
+        /** @description Who did it. */
+        actor: {
+          /** @description The user (or `setup_link:<id>`) who did it; null: the system or no one known. */
+          id: string | null;
+          email: string | null;
+        };
+        /** @description What the event is about. */
+        target: {
+          type: string;
+          id: string;
+          /** @description What the target was called when the event was written. */
+          name?: string | null;
+        } | null;
+        details: {
+          name: string;
+        } & {
+          [key: string]: unknown;
+        };
+        /** @description Who wrote the event: the control plane (`platform`) or an application through the API (`api`). */
+        source?: {
+          /** @enum {string} */
+          type: "platform" | "api";
+          token_id: string | null;
+          user_id: string | null;
+        } | null;
+      };
+    };
+    /** @description A user joined the tenant (added, invited, first SSO sign-in or a directory), or a platform user was created. */
+    "Event.user.created": {
+      /**
+       * Format: uuid
+       * @description The event's id (also `webhook-id`).
+       */
+      id: string;
+      /** @constant */
+      type: "user.created";
+      /** Format: uuid */
+      tenant_id: string;
+      /** Format: date-time */
+      created_at: string;
+      data: {
+        /** @description Who did it. */
+        actor: {
+          /** @description The user (or `setup_link:<id>`) who did it; null: the system or no one known. */
+          id: string | null;
+          email: string | null;
+        };
+        /** @description What the event is about. */
+        target: {
+          type: string;
+          id: string;
+          /** @description What the target was called when the event was written. */
+          name?: string | null;
+        } | null;
+        details: {
+          /** @description The user's email. */
+          email: string;
+          /** @description The tenant role: admin or viewer. */
+          role?: string;
+          platform_role?: string | null;
+          new_user?: boolean;
+          via?: string;
+          method?: string;
+          provider_id?: string;
+        } & {
+          [key: string]: unknown;
+        };
+        /** @description Who wrote the event: the control plane (`platform`) or an application through the API (`api`). */
+        source?: {
+          /** @enum {string} */
+          type: "platform" | "api";
+          token_id: string | null;
+          user_id: string | null;
+        } | null;
+      };
+    };
+    /** @description A user's role, password or platform role changed. */
+    "Event.user.updated": {
+      /**
+       * Format: uuid
+       * @description The event's id (also `webhook-id`).
+       */
+      id: string;
+      /** @constant */
+      type: "user.updated";
+      /** Format: uuid */
+      tenant_id: string;
+      /** Format: date-time */
+      created_at: string;
+      data: {
+        /** @description Who did it. */
+        actor: {
+          /** @description The user (or `setup_link:<id>`) who did it; null: the system or no one known. */
+          id: string | null;
+          email: string | null;
+        };
+        /** @description What the event is about. */
+        target: {
+          type: string;
+          id: string;
+          /** @description What the target was called when the event was written. */
+          name?: string | null;
+        } | null;
+        details: {
+          /** @description The user's email. */
+          email?: string;
+          /** @description Each field the change touched, with its value before (`from`) and after (`to`). */
+          changes: {
+            [key: string]: {
+              from: unknown;
+              to: unknown;
+            };
+          };
+          sessions_ended?: number;
+        } & {
+          [key: string]: unknown;
+        };
+        /** @description Who wrote the event: the control plane (`platform`) or an application through the API (`api`). */
+        source?: {
+          /** @enum {string} */
+          type: "platform" | "api";
+          token_id: string | null;
+          user_id: string | null;
+        } | null;
+      };
+    };
+    /** @description A user was removed from the tenant (their sessions in it end). */
+    "Event.user.removed": {
+      /**
+       * Format: uuid
+       * @description The event's id (also `webhook-id`).
+       */
+      id: string;
+      /** @constant */
+      type: "user.removed";
+      /** Format: uuid */
+      tenant_id: string;
+      /** Format: date-time */
+      created_at: string;
+      data: {
+        /** @description Who did it. */
+        actor: {
+          /** @description The user (or `setup_link:<id>`) who did it; null: the system or no one known. */
+          id: string | null;
+          email: string | null;
+        };
+        /** @description What the event is about. */
+        target: {
+          type: string;
+          id: string;
+          /** @description What the target was called when the event was written. */
+          name?: string | null;
+        } | null;
+        details: {
+          /** @description The user's email. */
+          email: string;
+          /** @description The tenant role: admin or viewer. */
+          role: string;
+        } & {
+          [key: string]: unknown;
+        };
+        /** @description Who wrote the event: the control plane (`platform`) or an application through the API (`api`). */
+        source?: {
+          /** @enum {string} */
+          type: "platform" | "api";
+          token_id: string | null;
+          user_id: string | null;
+        } | null;
+      };
+    };
+    /** @description A user signed in to the console, with a password or through SSO. */
+    "Event.user.login": {
+      /**
+       * Format: uuid
+       * @description The event's id (also `webhook-id`).
+       */
+      id: string;
+      /** @constant */
+      type: "user.login";
+      /** Format: uuid */
+      tenant_id: string;
+      /** Format: date-time */
+      created_at: string;
+      data: {
+        /** @description Who did it. */
+        actor: {
+          /** @description The user (or `setup_link:<id>`) who did it; null: the system or no one known. */
+          id: string | null;
+          email: string | null;
+        };
+        /** @description What the event is about. */
+        target: {
+          type: string;
+          id: string;
+          /** @description What the target was called when the event was written. */
+          name?: string | null;
+        } | null;
+        details: {
+          /** @enum {string} */
+          method: "password" | "sso";
+          provider_id?: string;
+          provider_type?: string;
+          protocol?: string;
+        } & {
+          [key: string]: unknown;
+        };
+        /** @description Who wrote the event: the control plane (`platform`) or an application through the API (`api`). */
+        source?: {
+          /** @enum {string} */
+          type: "platform" | "api";
+          token_id: string | null;
+          user_id: string | null;
+        } | null;
+      };
+    };
+    /** @description A password sign-in was refused (wrong password, unknown user or rate limited). */
+    "Event.user.login_failed": {
+      /**
+       * Format: uuid
+       * @description The event's id (also `webhook-id`).
+       */
+      id: string;
+      /** @constant */
+      type: "user.login_failed";
+      /** Format: uuid */
+      tenant_id: string;
+      /** Format: date-time */
+      created_at: string;
+      data: {
+        /** @description Who did it. */
+        actor: {
+          /** @description The user (or `setup_link:<id>`) who did it; null: the system or no one known. */
+          id: string | null;
+          email: string | null;
+        };
+        /** @description What the event is about. */
+        target: {
+          type: string;
+          id: string;
+          /** @description What the target was called when the event was written. */
+          name?: string | null;
+        } | null;
+        details: {
+          /** @description The email as typed. */
+          email: string;
+          reason: string;
+        } & {
+          [key: string]: unknown;
+        };
+        /** @description Who wrote the event: the control plane (`platform`) or an application through the API (`api`). */
+        source?: {
+          /** @enum {string} */
+          type: "platform" | "api";
+          token_id: string | null;
+          user_id: string | null;
+        } | null;
+      };
+    };
+    /** @description A user proved who they are again (step-up) before a sensitive action. */
+    "Event.user.step_up": {
+      /**
+       * Format: uuid
+       * @description The event's id (also `webhook-id`).
+       */
+      id: string;
+      /** @constant */
+      type: "user.step_up";
+      /** Format: uuid */
+      tenant_id: string;
+      /** Format: date-time */
+      created_at: string;
+      data: {
+        /** @description Who did it. */
+        actor: {
+          /** @description The user (or `setup_link:<id>`) who did it; null: the system or no one known. */
+          id: string | null;
+          email: string | null;
+        };
+        /** @description What the event is about. */
+        target: {
+          type: string;
+          id: string;
+          /** @description What the target was called when the event was written. */
+          name?: string | null;
+        } | null;
+        details: {
+          via: string;
+          method: string;
+          provider_id?: string;
+          /** Format: date-time */
+          expires_at: string;
+        } & {
+          [key: string]: unknown;
+        };
+        /** @description Who wrote the event: the control plane (`platform`) or an application through the API (`api`). */
+        source?: {
+          /** @enum {string} */
+          type: "platform" | "api";
+          token_id: string | null;
+          user_id: string | null;
+        } | null;
+      };
+    };
+    /** @description A user reset their password from an emailed link; their sessions and tokens end. */
+    "Event.user.password_reset": {
+      /**
+       * Format: uuid
+       * @description The event's id (also `webhook-id`).
+       */
+      id: string;
+      /** @constant */
+      type: "user.password_reset";
+      /** Format: uuid */
+      tenant_id: string;
+      /** Format: date-time */
+      created_at: string;
+      data: {
+        /** @description Who did it. */
+        actor: {
+          /** @description The user (or `setup_link:<id>`) who did it; null: the system or no one known. */
+          id: string | null;
+          email: string | null;
+        };
+        /** @description What the event is about. */
+        target: {
+          type: string;
+          id: string;
+          /** @description What the target was called when the event was written. */
+          name?: string | null;
+        } | null;
+        details: {
+          /** @description The user's email. */
+          email: string;
+          sessions_ended: number;
+          tokens_revoked: number;
+        } & {
+          [key: string]: unknown;
+        };
+        /** @description Who wrote the event: the control plane (`platform`) or an application through the API (`api`). */
+        source?: {
+          /** @enum {string} */
+          type: "platform" | "api";
+          token_id: string | null;
+          user_id: string | null;
+        } | null;
+      };
+    };
+    /** @description A user ended console sessions (one, or all but the current). */
+    "Event.user.sessions_ended": {
+      /**
+       * Format: uuid
+       * @description The event's id (also `webhook-id`).
+       */
+      id: string;
+      /** @constant */
+      type: "user.sessions_ended";
+      /** Format: uuid */
+      tenant_id: string;
+      /** Format: date-time */
+      created_at: string;
+      data: {
+        /** @description Who did it. */
+        actor: {
+          /** @description The user (or `setup_link:<id>`) who did it; null: the system or no one known. */
+          id: string | null;
+          email: string | null;
+        };
+        /** @description What the event is about. */
+        target: {
+          type: string;
+          id: string;
+          /** @description What the target was called when the event was written. */
+          name?: string | null;
+        } | null;
+        details: {
+          reason: string;
+          count: number;
+        } & {
+          [key: string]: unknown;
+        };
+        /** @description Who wrote the event: the control plane (`platform`) or an application through the API (`api`). */
+        source?: {
+          /** @enum {string} */
+          type: "platform" | "api";
+          token_id: string | null;
+          user_id: string | null;
+        } | null;
+      };
+    };
+    /** @description Someone was invited to the tenant by email. */
+    "Event.invitation.created": {
+      /**
+       * Format: uuid
+       * @description The event's id (also `webhook-id`).
+       */
+      id: string;
+      /** @constant */
+      type: "invitation.created";
+      /** Format: uuid */
+      tenant_id: string;
+      /** Format: date-time */
+      created_at: string;
+      data: {
+        /** @description Who did it. */
+        actor: {
+          /** @description The user (or `setup_link:<id>`) who did it; null: the system or no one known. */
+          id: string | null;
+          email: string | null;
+        };
+        /** @description What the event is about. */
+        target: {
+          type: string;
+          id: string;
+          /** @description What the target was called when the event was written. */
+          name?: string | null;
+        } | null;
+        details: {
+          /** @description The user's email. */
+          email: string;
+          /** @description The tenant role: admin or viewer. */
+          role: string;
+          /** Format: date-time */
+          expires_at: string;
+        } & {
+          [key: string]: unknown;
+        };
+        /** @description Who wrote the event: the control plane (`platform`) or an application through the API (`api`). */
+        source?: {
+          /** @enum {string} */
+          type: "platform" | "api";
+          token_id: string | null;
+          user_id: string | null;
+        } | null;
+      };
+    };
+    /** @description An invitation's email was sent again, with a new link. */
+    "Event.invitation.resent": {
+      /**
+       * Format: uuid
+       * @description The event's id (also `webhook-id`).
+       */
+      id: string;
+      /** @constant */
+      type: "invitation.resent";
+      /** Format: uuid */
+      tenant_id: string;
+      /** Format: date-time */
+      created_at: string;
+      data: {
+        /** @description Who did it. */
+        actor: {
+          /** @description The user (or `setup_link:<id>`) who did it; null: the system or no one known. */
+          id: string | null;
+          email: string | null;
+        };
+        /** @description What the event is about. */
+        target: {
+          type: string;
+          id: string;
+          /** @description What the target was called when the event was written. */
+          name?: string | null;
+        } | null;
+        details: {
+          /** @description The user's email. */
+          email: string;
+          /** @description The tenant role: admin or viewer. */
+          role: string;
+        } & {
+          [key: string]: unknown;
+        };
+        /** @description Who wrote the event: the control plane (`platform`) or an application through the API (`api`). */
+        source?: {
+          /** @enum {string} */
+          type: "platform" | "api";
+          token_id: string | null;
+          user_id: string | null;
+        } | null;
+      };
+    };
+    /** @description An invitation was revoked before it was accepted. */
+    "Event.invitation.revoked": {
+      /**
+       * Format: uuid
+       * @description The event's id (also `webhook-id`).
+       */
+      id: string;
+      /** @constant */
+      type: "invitation.revoked";
+      /** Format: uuid */
+      tenant_id: string;
+      /** Format: date-time */
+      created_at: string;
+      data: {
+        /** @description Who did it. */
+        actor: {
+          /** @description The user (or `setup_link:<id>`) who did it; null: the system or no one known. */
+          id: string | null;
+          email: string | null;
+        };
+        /** @description What the event is about. */
+        target: {
+          type: string;
+          id: string;
+          /** @description What the target was called when the event was written. */
+          name?: string | null;
+        } | null;
+        details: {
+          /** @description The user's email. */
+          email: string;
+          /** @description The tenant role: admin or viewer. */
+          role: string;
+        } & {
+          [key: string]: unknown;
+        };
+        /** @description Who wrote the event: the control plane (`platform`) or an application through the API (`api`). */
+        source?: {
+          /** @enum {string} */
+          type: "platform" | "api";
+          token_id: string | null;
+          user_id: string | null;
+        } | null;
+      };
+    };
+    /** @description An invitation was accepted: its user is now a member. */
+    "Event.invitation.accepted": {
+      /**
+       * Format: uuid
+       * @description The event's id (also `webhook-id`).
+       */
+      id: string;
+      /** @constant */
+      type: "invitation.accepted";
+      /** Format: uuid */
+      tenant_id: string;
+      /** Format: date-time */
+      created_at: string;
+      data: {
+        /** @description Who did it. */
+        actor: {
+          /** @description The user (or `setup_link:<id>`) who did it; null: the system or no one known. */
+          id: string | null;
+          email: string | null;
+        };
+        /** @description What the event is about. */
+        target: {
+          type: string;
+          id: string;
+          /** @description What the target was called when the event was written. */
+          name?: string | null;
+        } | null;
+        details: {
+          /** @description The user's email. */
+          email: string;
+          /** @description The tenant role: admin or viewer. */
+          role: string;
+          user_id: string;
+        } & {
+          [key: string]: unknown;
+        };
+        /** @description Who wrote the event: the control plane (`platform`) or an application through the API (`api`). */
+        source?: {
+          /** @enum {string} */
+          type: "platform" | "api";
+          token_id: string | null;
+          user_id: string | null;
+        } | null;
+      };
+    };
+    /** @description A SAML or OIDC identity provider was added to the tenant. */
+    "Event.sso_provider.created": {
+      /**
+       * Format: uuid
+       * @description The event's id (also `webhook-id`).
+       */
+      id: string;
+      /** @constant */
+      type: "sso_provider.created";
+      /** Format: uuid */
+      tenant_id: string;
+      /** Format: date-time */
+      created_at: string;
+      data: {
+        /** @description Who did it. */
+        actor: {
+          /** @description The user (or `setup_link:<id>`) who did it; null: the system or no one known. */
+          id: string | null;
+          email: string | null;
+        };
+        /** @description What the event is about. */
+        target: {
+          type: string;
+          id: string;
+          /** @description What the target was called when the event was written. */
+          name?: string | null;
+        } | null;
+        details: {
+          /** @description The provider's name. */
+          name: string;
+          provider_type: string;
+          metadata_url: string | null;
+          /** @description url or xml */
+          metadata_source?: string;
+          metadata_sha256?: string;
+          enabled: boolean;
+          domains: string[];
+          client_id: string | null;
+          client_secret_set: boolean;
+          default_role: string | null;
+          allow_idp_initiated: boolean;
+          entra_tenant_ids: string[];
+        } & {
+          [key: string]: unknown;
+        };
+        /** @description Who wrote the event: the control plane (`platform`) or an application through the API (`api`). */
+        source?: {
+          /** @enum {string} */
+          type: "platform" | "api";
+          token_id: string | null;
+          user_id: string | null;
+        } | null;
+      };
+    };
+    /** @description An identity provider's settings changed. */
+    "Event.sso_provider.updated": {
+      /**
+       * Format: uuid
+       * @description The event's id (also `webhook-id`).
+       */
+      id: string;
+      /** @constant */
+      type: "sso_provider.updated";
+      /** Format: uuid */
+      tenant_id: string;
+      /** Format: date-time */
+      created_at: string;
+      data: {
+        /** @description Who did it. */
+        actor: {
+          /** @description The user (or `setup_link:<id>`) who did it; null: the system or no one known. */
+          id: string | null;
+          email: string | null;
+        };
+        /** @description What the event is about. */
+        target: {
+          type: string;
+          id: string;
+          /** @description What the target was called when the event was written. */
+          name?: string | null;
+        } | null;
+        details: {
+          /** @description The provider's name. */
+          name: string;
+          /** @description Each field the change touched, with its value before (`from`) and after (`to`). */
+          changes: {
+            [key: string]: {
+              from: unknown;
+              to: unknown;
+            };
+          };
+        } & {
+          [key: string]: unknown;
+        };
+        /** @description Who wrote the event: the control plane (`platform`) or an application through the API (`api`). */
+        source?: {
+          /** @enum {string} */
+          type: "platform" | "api";
+          token_id: string | null;
+          user_id: string | null;
+        } | null;
+      };
+    };
+    /** @description An identity provider was turned on: its users may sign in. */
+    "Event.sso_provider.enabled": {
+      /**
+       * Format: uuid
+       * @description The event's id (also `webhook-id`).
+       */
+      id: string;
+      /** @constant */
+      type: "sso_provider.enabled";
+      /** Format: uuid */
+      tenant_id: string;
+      /** Format: date-time */
+      created_at: string;
+      data: {
+        /** @description Who did it. */
+        actor: {
+          /** @description The user (or `setup_link:<id>`) who did it; null: the system or no one known. */
+          id: string | null;
+          email: string | null;
+        };
+        /** @description What the event is about. */
+        target: {
+          type: string;
+          id: string;
+          /** @description What the target was called when the event was written. */
+          name?: string | null;
+        } | null;
+        details: {
+          /** @description The provider's name. */
+          name: string;
+          /** @description Each field the change touched, with its value before (`from`) and after (`to`). */
+          changes: {
+            [key: string]: {
+              from: unknown;
+              to: unknown;
+            };
+          };
+        } & {
+          [key: string]: unknown;
+        };
+        /** @description Who wrote the event: the control plane (`platform`) or an application through the API (`api`). */
+        source?: {
+          /** @enum {string} */
+          type: "platform" | "api";
+          token_id: string | null;
+          user_id: string | null;
+        } | null;
+      };
+    };
+    /** @description An identity provider was turned off: the sessions it opened end. */
+    "Event.sso_provider.disabled": {
+      /**
+       * Format: uuid
+       * @description The event's id (also `webhook-id`).
+       */
+      id: string;
+      /** @constant */
+      type: "sso_provider.disabled";
+      /** Format: uuid */
+      tenant_id: string;
+      /** Format: date-time */
+      created_at: string;
+      data: {
+        /** @description Who did it. */
+        actor: {
+          /** @description The user (or `setup_link:<id>`) who did it; null: the system or no one known. */
+          id: string | null;
+          email: string | null;
+        };
+        /** @description What the event is about. */
+        target: {
+          type: string;
+          id: string;
+          /** @description What the target was called when the event was written. */
+          name?: string | null;
+        } | null;
+        details: {
+          /** @description The provider's name. */
+          name: string;
+          /** @description Each field the change touched, with its value before (`from`) and after (`to`). */
+          changes: {
+            [key: string]: {
+              from: unknown;
+              to: unknown;
+            };
+          };
+        } & {
+          [key: string]: unknown;
+        };
+        /** @description Who wrote the event: the control plane (`platform`) or an application through the API (`api`). */
+        source?: {
+          /** @enum {string} */
+          type: "platform" | "api";
+          token_id: string | null;
+          user_id: string | null;
+        } | null;
+      };
+    };
+    /** @description An identity provider was deleted: the sessions it opened end. */
+    "Event.sso_provider.deleted": {
+      /**
+       * Format: uuid
+       * @description The event's id (also `webhook-id`).
+       */
+      id: string;
+      /** @constant */
+      type: "sso_provider.deleted";
+      /** Format: uuid */
+      tenant_id: string;
+      /** Format: date-time */
+      created_at: string;
+      data: {
+        /** @description Who did it. */
+        actor: {
+          /** @description The user (or `setup_link:<id>`) who did it; null: the system or no one known. */
+          id: string | null;
+          email: string | null;
+        };
+        /** @description What the event is about. */
+        target: {
+          type: string;
+          id: string;
+          /** @description What the target was called when the event was written. */
+          name?: string | null;
+        } | null;
+        details: {
+          /** @description The provider's name. */
+          name: string;
+          provider_type: string;
+          metadata_url: string | null;
+        } & {
+          [key: string]: unknown;
+        };
+        /** @description Who wrote the event: the control plane (`platform`) or an application through the API (`api`). */
+        source?: {
+          /** @enum {string} */
+          type: "platform" | "api";
+          token_id: string | null;
+          user_id: string | null;
+        } | null;
+      };
+    };
+    /** @description A SAML provider's signing certificate expires soon (announced 30, 7 and 1 days ahead). */
+    "Event.sso_provider.certificate_expiring": {
+      /**
+       * Format: uuid
+       * @description The event's id (also `webhook-id`).
+       */
+      id: string;
+      /** @constant */
+      type: "sso_provider.certificate_expiring";
+      /** Format: uuid */
+      tenant_id: string;
+      /** Format: date-time */
+      created_at: string;
+      data: {
+        /** @description Who did it. */
+        actor: {
+          /** @description The user (or `setup_link:<id>`) who did it; null: the system or no one known. */
+          id: string | null;
+          email: string | null;
+        };
+        /** @description What the event is about. */
+        target: {
+          type: string;
+          id: string;
+          /** @description What the target was called when the event was written. */
+          name?: string | null;
+        } | null;
+        details: {
+          /** Format: date-time */
+          expires_at: string;
+          days_left: number;
+          threshold: number;
+          entity_id: string | null;
+        } & {
+          [key: string]: unknown;
+        };
+        /** @description Who wrote the event: the control plane (`platform`) or an application through the API (`api`). */
+        source?: {
+          /** @enum {string} */
+          type: "platform" | "api";
+          token_id: string | null;
+          user_id: string | null;
+        } | null;
+      };
+    };
+    /** @description A sign-in through an identity provider was refused; `reason` says why. */
+    "Event.sso.login_failed": {
+      /**
+       * Format: uuid
+       * @description The event's id (also `webhook-id`).
+       */
+      id: string;
+      /** @constant */
+      type: "sso.login_failed";
+      /** Format: uuid */
+      tenant_id: string;
+      /** Format: date-time */
+      created_at: string;
+      data: {
+        /** @description Who did it. */
+        actor: {
+          /** @description The user (or `setup_link:<id>`) who did it; null: the system or no one known. */
+          id: string | null;
+          email: string | null;
+        };
+        /** @description What the event is about. */
+        target: {
+          type: string;
+          id: string;
+          /** @description What the target was called when the event was written. */
+          name?: string | null;
+        } | null;
+        details: {
+          reason: string;
+          detail?: string | null;
+          provider_id?: string | null;
+          purpose?: string | null;
+          email?: string;
+        } & {
+          [key: string]: unknown;
+        };
+        /** @description Who wrote the event: the control plane (`platform`) or an application through the API (`api`). */
+        source?: {
+          /** @enum {string} */
+          type: "platform" | "api";
+          token_id: string | null;
+          user_id: string | null;
+        } | null;
+      };
+    };
+    /** @description A user signed in to an application through the SSO broker. */
+    "Event.sso.broker_login": {
+      /**
+       * Format: uuid
+       * @description The event's id (also `webhook-id`).
+       */
+      id: string;
+      /** @constant */
+      type: "sso.broker_login";
+      /** Format: uuid */
+      tenant_id: string;
+      /** Format: date-time */
+      created_at: string;
+      data: {
+        /** @description Who did it. */
+        actor: {
+          /** @description The user (or `setup_link:<id>`) who did it; null: the system or no one known. */
+          id: string | null;
+          email: string | null;
+        };
+        /** @description What the event is about. */
+        target: {
+          type: string;
+          id: string;
+          /** @description What the target was called when the event was written. */
+          name?: string | null;
+        } | null;
+        details: {
+          application_id: string;
+          provider_id: string;
+          provider_type: string;
+          protocol: string;
+          profile_id: string;
+          email: string;
+        } & {
+          [key: string]: unknown;
+        };
+        /** @description Who wrote the event: the control plane (`platform`) or an application through the API (`api`). */
+        source?: {
+          /** @enum {string} */
+          type: "platform" | "api";
+          token_id: string | null;
+          user_id: string | null;
+        } | null;
+      };
+    };
+    /** @description The operator registered an application with the SSO broker (platform event). */
+    "Event.sso.application_created": {
+      /**
+       * Format: uuid
+       * @description The event's id (also `webhook-id`).
+       */
+      id: string;
+      /** @constant */
+      type: "sso.application_created";
+      /** Format: uuid */
+      tenant_id: string;
+      /** Format: date-time */
+      created_at: string;
+      data: {
+        /** @description Who did it. */
+        actor: {
+          /** @description The user (or `setup_link:<id>`) who did it; null: the system or no one known. */
+          id: string | null;
+          email: string | null;
+        };
+        /** @description What the event is about. */
+        target: {
+          type: string;
+          id: string;
+          /** @description What the target was called when the event was written. */
+          name?: string | null;
+        } | null;
+        details: {
+          name: string;
+          client_id: string;
+          redirect_uris: string[];
+        } & {
+          [key: string]: unknown;
+        };
+        /** @description Who wrote the event: the control plane (`platform`) or an application through the API (`api`). */
+        source?: {
+          /** @enum {string} */
+          type: "platform" | "api";
+          token_id: string | null;
+          user_id: string | null;
+        } | null;
+      };
+    };
+    /** @description A broker application's settings changed (platform event). */
+    "Event.sso.application_updated": {
+      /**
+       * Format: uuid
+       * @description The event's id (also `webhook-id`).
+       */
+      id: string;
+      /** @constant */
+      type: "sso.application_updated";
+      /** Format: uuid */
+      tenant_id: string;
+      /** Format: date-time */
+      created_at: string;
+      data: {
+        /** @description Who did it. */
+        actor: {
+          /** @description The user (or `setup_link:<id>`) who did it; null: the system or no one known. */
+          id: string | null;
+          email: string | null;
+        };
+        /** @description What the event is about. */
+        target: {
+          type: string;
+          id: string;
+          /** @description What the target was called when the event was written. */
+          name?: string | null;
+        } | null;
+        details: {
+          /** @description Each field the change touched, with its value before (`from`) and after (`to`). */
+          changes: {
+            [key: string]: {
+              from: unknown;
+              to: unknown;
+            };
+          };
+        } & {
+          [key: string]: unknown;
+        };
+        /** @description Who wrote the event: the control plane (`platform`) or an application through the API (`api`). */
+        source?: {
+          /** @enum {string} */
+          type: "platform" | "api";
+          token_id: string | null;
+          user_id: string | null;
+        } | null;
+      };
+    };
+    /** @description A broker application was deleted (platform event). */
+    "Event.sso.application_deleted": {
+      /**
+       * Format: uuid
+       * @description The event's id (also `webhook-id`).
+       */
+      id: string;
+      /** @constant */
+      type: "sso.application_deleted";
+      /** Format: uuid */
+      tenant_id: string;
+      /** Format: date-time */
+      created_at: string;
+      data: {
+        /** @description Who did it. */
+        actor: {
+          /** @description The user (or `setup_link:<id>`) who did it; null: the system or no one known. */
+          id: string | null;
+          email: string | null;
+        };
+        /** @description What the event is about. */
+        target: {
+          type: string;
+          id: string;
+          /** @description What the target was called when the event was written. */
+          name?: string | null;
+        } | null;
+        details: {
+          name: string;
+          client_id: string;
+        } & {
+          [key: string]: unknown;
+        };
+        /** @description Who wrote the event: the control plane (`platform`) or an application through the API (`api`). */
+        source?: {
+          /** @enum {string} */
+          type: "platform" | "api";
+          token_id: string | null;
+          user_id: string | null;
+        } | null;
+      };
+    };
+    /** @description A broker application's client secret was replaced (platform event). */
+    "Event.sso.application_secret_rotated": {
+      /**
+       * Format: uuid
+       * @description The event's id (also `webhook-id`).
+       */
+      id: string;
+      /** @constant */
+      type: "sso.application_secret_rotated";
+      /** Format: uuid */
+      tenant_id: string;
+      /** Format: date-time */
+      created_at: string;
+      data: {
+        /** @description Who did it. */
+        actor: {
+          /** @description The user (or `setup_link:<id>`) who did it; null: the system or no one known. */
+          id: string | null;
+          email: string | null;
+        };
+        /** @description What the event is about. */
+        target: {
+          type: string;
+          id: string;
+          /** @description What the target was called when the event was written. */
+          name?: string | null;
+        } | null;
+        details: {
+          name: string;
+          client_id: string;
+        } & {
+          [key: string]: unknown;
+        };
+        /** @description Who wrote the event: the control plane (`platform`) or an application through the API (`api`). */
+        source?: {
+          /** @enum {string} */
+          type: "platform" | "api";
+          token_id: string | null;
+          user_id: string | null;
+        } | null;
+      };
+    };
+    /** @description A webhook was created. */
+    "Event.webhook.created": {
+      /**
+       * Format: uuid
+       * @description The event's id (also `webhook-id`).
+       */
+      id: string;
+      /** @constant */
+      type: "webhook.created";
+      /** Format: uuid */
+      tenant_id: string;
+      /** Format: date-time */
+      created_at: string;
+      data: {
+        /** @description Who did it. */
+        actor: {
+          /** @description The user (or `setup_link:<id>`) who did it; null: the system or no one known. */
+          id: string | null;
+          email: string | null;
+        };
+        /** @description What the event is about. */
+        target: {
+          type: string;
+          id: string;
+          /** @description What the target was called when the event was written. */
+          name?: string | null;
+        } | null;
+        details: {
+          /** @description The webhook's URL. */
+          url: string;
+          events: string[];
+          description: string | null;
+          enabled: boolean;
+        } & {
+          [key: string]: unknown;
+        };
+        /** @description Who wrote the event: the control plane (`platform`) or an application through the API (`api`). */
+        source?: {
+          /** @enum {string} */
+          type: "platform" | "api";
+          token_id: string | null;
+          user_id: string | null;
+        } | null;
+      };
+    };
+    /** @description A webhook's URL, kinds or description changed. */
+    "Event.webhook.updated": {
+      /**
+       * Format: uuid
+       * @description The event's id (also `webhook-id`).
+       */
+      id: string;
+      /** @constant */
+      type: "webhook.updated";
+      /** Format: uuid */
+      tenant_id: string;
+      /** Format: date-time */
+      created_at: string;
+      data: {
+        /** @description Who did it. */
+        actor: {
+          /** @description The user (or `setup_link:<id>`) who did it; null: the system or no one known. */
+          id: string | null;
+          email: string | null;
+        };
+        /** @description What the event is about. */
+        target: {
+          type: string;
+          id: string;
+          /** @description What the target was called when the event was written. */
+          name?: string | null;
+        } | null;
+        details: {
+          /** @description The webhook's URL. */
+          url: string;
+          /** @description Each field the change touched, with its value before (`from`) and after (`to`). */
+          changes: {
+            [key: string]: {
+              from: unknown;
+              to: unknown;
+            };
+          };
+          reason?: string;
+        } & {
+          [key: string]: unknown;
+        };
+        /** @description Who wrote the event: the control plane (`platform`) or an application through the API (`api`). */
+        source?: {
+          /** @enum {string} */
+          type: "platform" | "api";
+          token_id: string | null;
+          user_id: string | null;
+        } | null;
+      };
+    };
+    /** @description A webhook was turned on. */
+    "Event.webhook.enabled": {
+      /**
+       * Format: uuid
+       * @description The event's id (also `webhook-id`).
+       */
+      id: string;
+      /** @constant */
+      type: "webhook.enabled";
+      /** Format: uuid */
+      tenant_id: string;
+      /** Format: date-time */
+      created_at: string;
+      data: {
+        /** @description Who did it. */
+        actor: {
+          /** @description The user (or `setup_link:<id>`) who did it; null: the system or no one known. */
+          id: string | null;
+          email: string | null;
+        };
+        /** @description What the event is about. */
+        target: {
+          type: string;
+          id: string;
+          /** @description What the target was called when the event was written. */
+          name?: string | null;
+        } | null;
+        details: {
+          /** @description The webhook's URL. */
+          url: string;
+          /** @description Each field the change touched, with its value before (`from`) and after (`to`). */
+          changes: {
+            [key: string]: {
+              from: unknown;
+              to: unknown;
+            };
+          };
+          reason?: string;
+        } & {
+          [key: string]: unknown;
+        };
+        /** @description Who wrote the event: the control plane (`platform`) or an application through the API (`api`). */
+        source?: {
+          /** @enum {string} */
+          type: "platform" | "api";
+          token_id: string | null;
+          user_id: string | null;
+        } | null;
+      };
+    };
+    /** @description A webhook was turned off, by hand or because its endpoint kept failing (`reason`). */
+    "Event.webhook.disabled": {
+      /**
+       * Format: uuid
+       * @description The event's id (also `webhook-id`).
+       */
+      id: string;
+      /** @constant */
+      type: "webhook.disabled";
+      /** Format: uuid */
+      tenant_id: string;
+      /** Format: date-time */
+      created_at: string;
+      data: {
+        /** @description Who did it. */
+        actor: {
+          /** @description The user (or `setup_link:<id>`) who did it; null: the system or no one known. */
+          id: string | null;
+          email: string | null;
+        };
+        /** @description What the event is about. */
+        target: {
+          type: string;
+          id: string;
+          /** @description What the target was called when the event was written. */
+          name?: string | null;
+        } | null;
+        details: {
+          /** @description The webhook's URL. */
+          url: string;
+          /** @description Each field the change touched, with its value before (`from`) and after (`to`). */
+          changes: {
+            [key: string]: {
+              from: unknown;
+              to: unknown;
+            };
+          };
+          reason?: string;
+        } & {
+          [key: string]: unknown;
+        };
+        /** @description Who wrote the event: the control plane (`platform`) or an application through the API (`api`). */
+        source?: {
+          /** @enum {string} */
+          type: "platform" | "api";
+          token_id: string | null;
+          user_id: string | null;
+        } | null;
+      };
+    };
+    /** @description A webhook was deleted. */
+    "Event.webhook.deleted": {
+      /**
+       * Format: uuid
+       * @description The event's id (also `webhook-id`).
+       */
+      id: string;
+      /** @constant */
+      type: "webhook.deleted";
+      /** Format: uuid */
+      tenant_id: string;
+      /** Format: date-time */
+      created_at: string;
+      data: {
+        /** @description Who did it. */
+        actor: {
+          /** @description The user (or `setup_link:<id>`) who did it; null: the system or no one known. */
+          id: string | null;
+          email: string | null;
+        };
+        /** @description What the event is about. */
+        target: {
+          type: string;
+          id: string;
+          /** @description What the target was called when the event was written. */
+          name?: string | null;
+        } | null;
+        details: {
+          /** @description The webhook's URL. */
+          url: string;
+          events: string[];
+        } & {
+          [key: string]: unknown;
+        };
+        /** @description Who wrote the event: the control plane (`platform`) or an application through the API (`api`). */
+        source?: {
+          /** @enum {string} */
+          type: "platform" | "api";
+          token_id: string | null;
+          user_id: string | null;
+        } | null;
+      };
+    };
+    /** @description A webhook's signing secret was replaced; the old one keeps signing until `previous_secret_expires_at`. */
+    "Event.webhook.secret_rotated": {
+      /**
+       * Format: uuid
+       * @description The event's id (also `webhook-id`).
+       */
+      id: string;
+      /** @constant */
+      type: "webhook.secret_rotated";
+      /** Format: uuid */
+      tenant_id: string;
+      /** Format: date-time */
+      created_at: string;
+      data: {
+        /** @description Who did it. */
+        actor: {
+          /** @description The user (or `setup_link:<id>`) who did it; null: the system or no one known. */
+          id: string | null;
+          email: string | null;
+        };
+        /** @description What the event is about. */
+        target: {
+          type: string;
+          id: string;
+          /** @description What the target was called when the event was written. */
+          name?: string | null;
+        } | null;
+        details: {
+          /** @description The webhook's URL. */
+          url: string;
+          /** Format: date-time */
+          previous_secret_expires_at: string;
+        } & {
+          [key: string]: unknown;
+        };
+        /** @description Who wrote the event: the control plane (`platform`) or an application through the API (`api`). */
+        source?: {
+          /** @enum {string} */
+          type: "platform" | "api";
+          token_id: string | null;
+          user_id: string | null;
+        } | null;
+      };
+    };
+    /** @description A domain was added; it awaits its DNS TXT record. */
+    "Event.domain.created": {
+      /**
+       * Format: uuid
+       * @description The event's id (also `webhook-id`).
+       */
+      id: string;
+      /** @constant */
+      type: "domain.created";
+      /** Format: uuid */
+      tenant_id: string;
+      /** Format: date-time */
+      created_at: string;
+      data: {
+        /** @description Who did it. */
+        actor: {
+          /** @description The user (or `setup_link:<id>`) who did it; null: the system or no one known. */
+          id: string | null;
+          email: string | null;
+        };
+        /** @description What the event is about. */
+        target: {
+          type: string;
+          id: string;
+          /** @description What the target was called when the event was written. */
+          name?: string | null;
+        } | null;
+        details: {
+          /** @description The domain name. */
+          domain: string;
+          record_name: string;
+        } & {
+          [key: string]: unknown;
+        };
+        /** @description Who wrote the event: the control plane (`platform`) or an application through the API (`api`). */
+        source?: {
+          /** @enum {string} */
+          type: "platform" | "api";
+          token_id: string | null;
+          user_id: string | null;
+        } | null;
+      };
+    };
+    /** @description A domain was verified, by its DNS record or by an operator (`method`). */
+    "Event.domain.verified": {
+      /**
+       * Format: uuid
+       * @description The event's id (also `webhook-id`).
+       */
+      id: string;
+      /** @constant */
+      type: "domain.verified";
+      /** Format: uuid */
+      tenant_id: string;
+      /** Format: date-time */
+      created_at: string;
+      data: {
+        /** @description Who did it. */
+        actor: {
+          /** @description The user (or `setup_link:<id>`) who did it; null: the system or no one known. */
+          id: string | null;
+          email: string | null;
+        };
+        /** @description What the event is about. */
+        target: {
+          type: string;
+          id: string;
+          /** @description What the target was called when the event was written. */
+          name?: string | null;
+        } | null;
+        details: {
+          /** @description The domain name. */
+          domain: string;
+          method: string;
+          reason?: string;
+        } & {
+          [key: string]: unknown;
+        };
+        /** @description Who wrote the event: the control plane (`platform`) or an application through the API (`api`). */
+        source?: {
+          /** @enum {string} */
+          type: "platform" | "api";
+          token_id: string | null;
+          user_id: string | null;
+        } | null;
+      };
+    };
+    /** @description A domain's settings (auto-join) changed. */
+    "Event.domain.updated": {
+      /**
+       * Format: uuid
+       * @description The event's id (also `webhook-id`).
+       */
+      id: string;
+      /** @constant */
+      type: "domain.updated";
+      /** Format: uuid */
+      tenant_id: string;
+      /** Format: date-time */
+      created_at: string;
+      data: {
+        /** @description Who did it. */
+        actor: {
+          /** @description The user (or `setup_link:<id>`) who did it; null: the system or no one known. */
+          id: string | null;
+          email: string | null;
+        };
+        /** @description What the event is about. */
+        target: {
+          type: string;
+          id: string;
+          /** @description What the target was called when the event was written. */
+          name?: string | null;
+        } | null;
+        details: {
+          /** @description The domain name. */
+          domain: string;
+          /** @description Each field the change touched, with its value before (`from`) and after (`to`). */
+          changes: {
+            [key: string]: {
+              from: unknown;
+              to: unknown;
+            };
+          };
+        } & {
+          [key: string]: unknown;
+        };
+        /** @description Who wrote the event: the control plane (`platform`) or an application through the API (`api`). */
+        source?: {
+          /** @enum {string} */
+          type: "platform" | "api";
+          token_id: string | null;
+          user_id: string | null;
+        } | null;
+      };
+    };
+    /** @description A domain's DNS check failed (`result`), or a verified domain lost its record. */
+    "Event.domain.verification_failed": {
+      /**
+       * Format: uuid
+       * @description The event's id (also `webhook-id`).
+       */
+      id: string;
+      /** @constant */
+      type: "domain.verification_failed";
+      /** Format: uuid */
+      tenant_id: string;
+      /** Format: date-time */
+      created_at: string;
+      data: {
+        /** @description Who did it. */
+        actor: {
+          /** @description The user (or `setup_link:<id>`) who did it; null: the system or no one known. */
+          id: string | null;
+          email: string | null;
+        };
+        /** @description What the event is about. */
+        target: {
+          type: string;
+          id: string;
+          /** @description What the target was called when the event was written. */
+          name?: string | null;
+        } | null;
+        details: {
+          /** @description The domain name. */
+          domain: string;
+          previous_state: string;
+          result: string;
+          reason: string | null;
+        } & {
+          [key: string]: unknown;
+        };
+        /** @description Who wrote the event: the control plane (`platform`) or an application through the API (`api`). */
+        source?: {
+          /** @enum {string} */
+          type: "platform" | "api";
+          token_id: string | null;
+          user_id: string | null;
+        } | null;
+      };
+    };
+    /** @description A domain was removed. */
+    "Event.domain.deleted": {
+      /**
+       * Format: uuid
+       * @description The event's id (also `webhook-id`).
+       */
+      id: string;
+      /** @constant */
+      type: "domain.deleted";
+      /** Format: uuid */
+      tenant_id: string;
+      /** Format: date-time */
+      created_at: string;
+      data: {
+        /** @description Who did it. */
+        actor: {
+          /** @description The user (or `setup_link:<id>`) who did it; null: the system or no one known. */
+          id: string | null;
+          email: string | null;
+        };
+        /** @description What the event is about. */
+        target: {
+          type: string;
+          id: string;
+          /** @description What the target was called when the event was written. */
+          name?: string | null;
+        } | null;
+        details: {
+          /** @description The domain name. */
+          domain: string;
+          state: string;
+        } & {
+          [key: string]: unknown;
+        };
+        /** @description Who wrote the event: the control plane (`platform`) or an application through the API (`api`). */
+        source?: {
+          /** @enum {string} */
+          type: "platform" | "api";
+          token_id: string | null;
+          user_id: string | null;
+        } | null;
+      };
+    };
+    /** @description An admin made a setup link for a customer's IT admin. */
+    "Event.setup_link.created": {
+      /**
+       * Format: uuid
+       * @description The event's id (also `webhook-id`).
+       */
+      id: string;
+      /** @constant */
+      type: "setup_link.created";
+      /** Format: uuid */
+      tenant_id: string;
+      /** Format: date-time */
+      created_at: string;
+      data: {
+        /** @description Who did it. */
+        actor: {
+          /** @description The user (or `setup_link:<id>`) who did it; null: the system or no one known. */
+          id: string | null;
+          email: string | null;
+        };
+        /** @description What the event is about. */
+        target: {
+          type: string;
+          id: string;
+          /** @description What the target was called when the event was written. */
+          name?: string | null;
+        } | null;
+        details: {
+          intent: string;
+          /** Format: date-time */
+          expires_at: string;
+          sso_provider_id: string | null;
+          directory_id: string | null;
+        } & {
+          [key: string]: unknown;
+        };
+        /** @description Who wrote the event: the control plane (`platform`) or an application through the API (`api`). */
+        source?: {
+          /** @enum {string} */
+          type: "platform" | "api";
+          token_id: string | null;
+          user_id: string | null;
+        } | null;
+      };
+    };
+    /** @description A setup link was opened: a setup session began. */
+    "Event.setup_link.opened": {
+      /**
+       * Format: uuid
+       * @description The event's id (also `webhook-id`).
+       */
+      id: string;
+      /** @constant */
+      type: "setup_link.opened";
+      /** Format: uuid */
+      tenant_id: string;
+      /** Format: date-time */
+      created_at: string;
+      data: {
+        /** @description Who did it. */
+        actor: {
+          /** @description The user (or `setup_link:<id>`) who did it; null: the system or no one known. */
+          id: string | null;
+          email: string | null;
+        };
+        /** @description What the event is about. */
+        target: {
+          type: string;
+          id: string;
+          /** @description What the target was called when the event was written. */
+          name?: string | null;
+        } | null;
+        details: {
+          intent: string;
+          session_id: string;
+          /** Format: date-time */
+          session_expires_at: string;
+        } & {
+          [key: string]: unknown;
+        };
+        /** @description Who wrote the event: the control plane (`platform`) or an application through the API (`api`). */
+        source?: {
+          /** @enum {string} */
+          type: "platform" | "api";
+          token_id: string | null;
+          user_id: string | null;
+        } | null;
+      };
+    };
+    /** @description A setup link was revoked; its sessions end. */
+    "Event.setup_link.revoked": {
+      /**
+       * Format: uuid
+       * @description The event's id (also `webhook-id`).
+       */
+      id: string;
+      /** @constant */
+      type: "setup_link.revoked";
+      /** Format: uuid */
+      tenant_id: string;
+      /** Format: date-time */
+      created_at: string;
+      data: {
+        /** @description Who did it. */
+        actor: {
+          /** @description The user (or `setup_link:<id>`) who did it; null: the system or no one known. */
+          id: string | null;
+          email: string | null;
+        };
+        /** @description What the event is about. */
+        target: {
+          type: string;
+          id: string;
+          /** @description What the target was called when the event was written. */
+          name?: string | null;
+        } | null;
+        details: {
+          intent: string;
+          sessions_ended: number;
+        } & {
+          [key: string]: unknown;
+        };
+        /** @description Who wrote the event: the control plane (`platform`) or an application through the API (`api`). */
+        source?: {
+          /** @enum {string} */
+          type: "platform" | "api";
+          token_id: string | null;
+          user_id: string | null;
+        } | null;
+      };
+    };
+    /** @description A SCIM directory was created (its bearer token is shown once). */
+    "Event.directory.created": {
+      /**
+       * Format: uuid
+       * @description The event's id (also `webhook-id`).
+       */
+      id: string;
+      /** @constant */
+      type: "directory.created";
+      /** Format: uuid */
+      tenant_id: string;
+      /** Format: date-time */
+      created_at: string;
+      data: {
+        /** @description Who did it. */
+        actor: {
+          /** @description The user (or `setup_link:<id>`) who did it; null: the system or no one known. */
+          id: string | null;
+          email: string | null;
+        };
+        /** @description What the event is about. */
+        target: {
+          type: string;
+          id: string;
+          /** @description What the target was called when the event was written. */
+          name?: string | null;
+        } | null;
+        details: {
+          /** @description The directory's name. */
+          name: string;
+          provider: string;
+          default_role: string | null;
+          role_mappings: {
+            group: string;
+            role: string;
+          }[];
+          token_hint: string;
+        } & {
+          [key: string]: unknown;
+        };
+        /** @description Who wrote the event: the control plane (`platform`) or an application through the API (`api`). */
+        source?: {
+          /** @enum {string} */
+          type: "platform" | "api";
+          token_id: string | null;
+          user_id: string | null;
+        } | null;
+      };
+    };
+    /** @description A directory's name, roles or role mappings changed. */
+    "Event.directory.updated": {
+      /**
+       * Format: uuid
+       * @description The event's id (also `webhook-id`).
+       */
+      id: string;
+      /** @constant */
+      type: "directory.updated";
+      /** Format: uuid */
+      tenant_id: string;
+      /** Format: date-time */
+      created_at: string;
+      data: {
+        /** @description Who did it. */
+        actor: {
+          /** @description The user (or `setup_link:<id>`) who did it; null: the system or no one known. */
+          id: string | null;
+          email: string | null;
+        };
+        /** @description What the event is about. */
+        target: {
+          type: string;
+          id: string;
+          /** @description What the target was called when the event was written. */
+          name?: string | null;
+        } | null;
+        details: {
+          /** @description The directory's name. */
+          name: string;
+          /** @description Each field the change touched, with its value before (`from`) and after (`to`). */
+          changes: {
+            [key: string]: {
+              from: unknown;
+              to: unknown;
+            };
+          };
+        } & {
+          [key: string]: unknown;
+        };
+        /** @description Who wrote the event: the control plane (`platform`) or an application through the API (`api`). */
+        source?: {
+          /** @enum {string} */
+          type: "platform" | "api";
+          token_id: string | null;
+          user_id: string | null;
+        } | null;
+      };
+    };
+    /** @description A directory was turned on: its IdP may push again. */
+    "Event.directory.enabled": {
+      /**
+       * Format: uuid
+       * @description The event's id (also `webhook-id`).
+       */
+      id: string;
+      /** @constant */
+      type: "directory.enabled";
+      /** Format: uuid */
+      tenant_id: string;
+      /** Format: date-time */
+      created_at: string;
+      data: {
+        /** @description Who did it. */
+        actor: {
+          /** @description The user (or `setup_link:<id>`) who did it; null: the system or no one known. */
+          id: string | null;
+          email: string | null;
+        };
+        /** @description What the event is about. */
+        target: {
+          type: string;
+          id: string;
+          /** @description What the target was called when the event was written. */
+          name?: string | null;
+        } | null;
+        details: {
+          /** @description The directory's name. */
+          name: string;
+          /** @description Each field the change touched, with its value before (`from`) and after (`to`). */
+          changes: {
+            [key: string]: {
+              from: unknown;
+              to: unknown;
+            };
+          };
+        } & {
+          [key: string]: unknown;
+        };
+        /** @description Who wrote the event: the control plane (`platform`) or an application through the API (`api`). */
+        source?: {
+          /** @enum {string} */
+          type: "platform" | "api";
+          token_id: string | null;
+          user_id: string | null;
+        } | null;
+      };
+    };
+    /** @description A directory was turned off: its token is refused. */
+    "Event.directory.disabled": {
+      /**
+       * Format: uuid
+       * @description The event's id (also `webhook-id`).
+       */
+      id: string;
+      /** @constant */
+      type: "directory.disabled";
+      /** Format: uuid */
+      tenant_id: string;
+      /** Format: date-time */
+      created_at: string;
+      data: {
+        /** @description Who did it. */
+        actor: {
+          /** @description The user (or `setup_link:<id>`) who did it; null: the system or no one known. */
+          id: string | null;
+          email: string | null;
+        };
+        /** @description What the event is about. */
+        target: {
+          type: string;
+          id: string;
+          /** @description What the target was called when the event was written. */
+          name?: string | null;
+        } | null;
+        details: {
+          /** @description The directory's name. */
+          name: string;
+          /** @description Each field the change touched, with its value before (`from`) and after (`to`). */
+          changes: {
+            [key: string]: {
+              from: unknown;
+              to: unknown;
+            };
+          };
+        } & {
+          [key: string]: unknown;
+        };
+        /** @description Who wrote the event: the control plane (`platform`) or an application through the API (`api`). */
+        source?: {
+          /** @enum {string} */
+          type: "platform" | "api";
+          token_id: string | null;
+          user_id: string | null;
+        } | null;
+      };
+    };
+    /** @description A directory was deleted, with its users and groups. */
+    "Event.directory.deleted": {
+      /**
+       * Format: uuid
+       * @description The event's id (also `webhook-id`).
+       */
+      id: string;
+      /** @constant */
+      type: "directory.deleted";
+      /** Format: uuid */
+      tenant_id: string;
+      /** Format: date-time */
+      created_at: string;
+      data: {
+        /** @description Who did it. */
+        actor: {
+          /** @description The user (or `setup_link:<id>`) who did it; null: the system or no one known. */
+          id: string | null;
+          email: string | null;
+        };
+        /** @description What the event is about. */
+        target: {
+          type: string;
+          id: string;
+          /** @description What the target was called when the event was written. */
+          name?: string | null;
+        } | null;
+        details: {
+          /** @description The directory's name. */
+          name: string;
+          provider: string;
+          user_count: number;
+          group_count: number;
+        } & {
+          [key: string]: unknown;
+        };
+        /** @description Who wrote the event: the control plane (`platform`) or an application through the API (`api`). */
+        source?: {
+          /** @enum {string} */
+          type: "platform" | "api";
+          token_id: string | null;
+          user_id: string | null;
+        } | null;
+      };
+    };
+    /** @description A directory's bearer token was replaced; the old one stops working at once. */
+    "Event.directory.token_rotated": {
+      /**
+       * Format: uuid
+       * @description The event's id (also `webhook-id`).
+       */
+      id: string;
+      /** @constant */
+      type: "directory.token_rotated";
+      /** Format: uuid */
+      tenant_id: string;
+      /** Format: date-time */
+      created_at: string;
+      data: {
+        /** @description Who did it. */
+        actor: {
+          /** @description The user (or `setup_link:<id>`) who did it; null: the system or no one known. */
+          id: string | null;
+          email: string | null;
+        };
+        /** @description What the event is about. */
+        target: {
+          type: string;
+          id: string;
+          /** @description What the target was called when the event was written. */
+          name?: string | null;
+        } | null;
+        details: {
+          /** @description The directory's name. */
+          name: string;
+          previous_token_hint: string;
+          token_hint: string;
+        } & {
+          [key: string]: unknown;
+        };
+        /** @description Who wrote the event: the control plane (`platform`) or an application through the API (`api`). */
+        source?: {
+          /** @enum {string} */
+          type: "platform" | "api";
+          token_id: string | null;
+          user_id: string | null;
+        } | null;
+      };
+    };
+    /** @description The IdP provisioned a person. */
+    "Event.directory_user.created": {
+      /**
+       * Format: uuid
+       * @description The event's id (also `webhook-id`).
+       */
+      id: string;
+      /** @constant */
+      type: "directory_user.created";
+      /** Format: uuid */
+      tenant_id: string;
+      /** Format: date-time */
+      created_at: string;
+      data: {
+        /** @description Who did it. */
+        actor: {
+          /** @description The user (or `setup_link:<id>`) who did it; null: the system or no one known. */
+          id: string | null;
+          email: string | null;
+        };
+        /** @description What the event is about. */
+        target: {
+          type: string;
+          id: string;
+          /** @description What the target was called when the event was written. */
+          name?: string | null;
+        } | null;
+        details: {
+          directory_id: string;
+          directory_user: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            directory_id: string;
+            /** @description The IdP's id for the person (SCIM `externalId`). */
+            idp_id: string | null;
+            user_name: string;
+            emails: {
+              value: string;
+              type: string | null;
+              primary: boolean;
+            }[];
+            first_name: string | null;
+            last_name: string | null;
+            /**
+             * @description `inactive` once the IdP set `active: false`.
+             * @enum {string}
+             */
+            state: "active" | "inactive";
+            groups: {
+              /** Format: uuid */
+              id: string;
+              name: string;
+            }[];
+            /** @description The console role the directory gives them; null: none. */
+            role: ("admin" | "viewer") | null;
+            /** @description The console user they are (matched by email), once linked. */
+            user_id: string | null;
+            /** @description The enterprise extension's attributes. */
+            custom_attributes: {
+              [key: string]: unknown;
+            };
+            /** @description The SCIM resource as the IdP sent it. */
+            raw_attributes: {
+              [key: string]: unknown;
+            };
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+          };
+        } & {
+          [key: string]: unknown;
+        };
+        /** @description Who wrote the event: the control plane (`platform`) or an application through the API (`api`). */
+        source?: {
+          /** @enum {string} */
+          type: "platform" | "api";
+          token_id: string | null;
+          user_id: string | null;
+        } | null;
+      };
+    };
+    /** @description The IdP changed a person's attributes. */
+    "Event.directory_user.updated": {
+      /**
+       * Format: uuid
+       * @description The event's id (also `webhook-id`).
+       */
+      id: string;
+      /** @constant */
+      type: "directory_user.updated";
+      /** Format: uuid */
+      tenant_id: string;
+      /** Format: date-time */
+      created_at: string;
+      data: {
+        /** @description Who did it. */
+        actor: {
+          /** @description The user (or `setup_link:<id>`) who did it; null: the system or no one known. */
+          id: string | null;
+          email: string | null;
+        };
+        /** @description What the event is about. */
+        target: {
+          type: string;
+          id: string;
+          /** @description What the target was called when the event was written. */
+          name?: string | null;
+        } | null;
+        details: {
+          directory_id: string;
+          directory_user: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            directory_id: string;
+            /** @description The IdP's id for the person (SCIM `externalId`). */
+            idp_id: string | null;
+            user_name: string;
+            emails: {
+              value: string;
+              type: string | null;
+              primary: boolean;
+            }[];
+            first_name: string | null;
+            last_name: string | null;
+            /**
+             * @description `inactive` once the IdP set `active: false`.
+             * @enum {string}
+             */
+            state: "active" | "inactive";
+            groups: {
+              /** Format: uuid */
+              id: string;
+              name: string;
+            }[];
+            /** @description The console role the directory gives them; null: none. */
+            role: ("admin" | "viewer") | null;
+            /** @description The console user they are (matched by email), once linked. */
+            user_id: string | null;
+            /** @description The enterprise extension's attributes. */
+            custom_attributes: {
+              [key: string]: unknown;
+            };
+            /** @description The SCIM resource as the IdP sent it. */
+            raw_attributes: {
+              [key: string]: unknown;
+            };
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+          };
+        } & {
+          [key: string]: unknown;
+        };
+        /** @description Who wrote the event: the control plane (`platform`) or an application through the API (`api`). */
+        source?: {
+          /** @enum {string} */
+          type: "platform" | "api";
+          token_id: string | null;
+          user_id: string | null;
+        } | null;
+      };
+    };
+    /** @description The IdP deactivated a person (`active: false`). */
+    "Event.directory_user.deactivated": {
+      /**
+       * Format: uuid
+       * @description The event's id (also `webhook-id`).
+       */
+      id: string;
+      /** @constant */
+      type: "directory_user.deactivated";
+      /** Format: uuid */
+      tenant_id: string;
+      /** Format: date-time */
+      created_at: string;
+      data: {
+        /** @description Who did it. */
+        actor: {
+          /** @description The user (or `setup_link:<id>`) who did it; null: the system or no one known. */
+          id: string | null;
+          email: string | null;
+        };
+        /** @description What the event is about. */
+        target: {
+          type: string;
+          id: string;
+          /** @description What the target was called when the event was written. */
+          name?: string | null;
+        } | null;
+        details: {
+          directory_id: string;
+          directory_user: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            directory_id: string;
+            /** @description The IdP's id for the person (SCIM `externalId`). */
+            idp_id: string | null;
+            user_name: string;
+            emails: {
+              value: string;
+              type: string | null;
+              primary: boolean;
+            }[];
+            first_name: string | null;
+            last_name: string | null;
+            /**
+             * @description `inactive` once the IdP set `active: false`.
+             * @enum {string}
+             */
+            state: "active" | "inactive";
+            groups: {
+              /** Format: uuid */
+              id: string;
+              name: string;
+            }[];
+            /** @description The console role the directory gives them; null: none. */
+            role: ("admin" | "viewer") | null;
+            /** @description The console user they are (matched by email), once linked. */
+            user_id: string | null;
+            /** @description The enterprise extension's attributes. */
+            custom_attributes: {
+              [key: string]: unknown;
+            };
+            /** @description The SCIM resource as the IdP sent it. */
+            raw_attributes: {
+              [key: string]: unknown;
+            };
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+          };
+        } & {
+          [key: string]: unknown;
+        };
+        /** @description Who wrote the event: the control plane (`platform`) or an application through the API (`api`). */
+        source?: {
+          /** @enum {string} */
+          type: "platform" | "api";
+          token_id: string | null;
+          user_id: string | null;
+        } | null;
+      };
+    };
+    /** @description The IdP reactivated a person. */
+    "Event.directory_user.reactivated": {
+      /**
+       * Format: uuid
+       * @description The event's id (also `webhook-id`).
+       */
+      id: string;
+      /** @constant */
+      type: "directory_user.reactivated";
+      /** Format: uuid */
+      tenant_id: string;
+      /** Format: date-time */
+      created_at: string;
+      data: {
+        /** @description Who did it. */
+        actor: {
+          /** @description The user (or `setup_link:<id>`) who did it; null: the system or no one known. */
+          id: string | null;
+          email: string | null;
+        };
+        /** @description What the event is about. */
+        target: {
+          type: string;
+          id: string;
+          /** @description What the target was called when the event was written. */
+          name?: string | null;
+        } | null;
+        details: {
+          directory_id: string;
+          directory_user: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            directory_id: string;
+            /** @description The IdP's id for the person (SCIM `externalId`). */
+            idp_id: string | null;
+            user_name: string;
+            emails: {
+              value: string;
+              type: string | null;
+              primary: boolean;
+            }[];
+            first_name: string | null;
+            last_name: string | null;
+            /**
+             * @description `inactive` once the IdP set `active: false`.
+             * @enum {string}
+             */
+            state: "active" | "inactive";
+            groups: {
+              /** Format: uuid */
+              id: string;
+              name: string;
+            }[];
+            /** @description The console role the directory gives them; null: none. */
+            role: ("admin" | "viewer") | null;
+            /** @description The console user they are (matched by email), once linked. */
+            user_id: string | null;
+            /** @description The enterprise extension's attributes. */
+            custom_attributes: {
+              [key: string]: unknown;
+            };
+            /** @description The SCIM resource as the IdP sent it. */
+            raw_attributes: {
+              [key: string]: unknown;
+            };
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+          };
+        } & {
+          [key: string]: unknown;
+        };
+        /** @description Who wrote the event: the control plane (`platform`) or an application through the API (`api`). */
+        source?: {
+          /** @enum {string} */
+          type: "platform" | "api";
+          token_id: string | null;
+          user_id: string | null;
+        } | null;
+      };
+    };
+    /** @description The IdP deleted a person. */
+    "Event.directory_user.deleted": {
+      /**
+       * Format: uuid
+       * @description The event's id (also `webhook-id`).
+       */
+      id: string;
+      /** @constant */
+      type: "directory_user.deleted";
+      /** Format: uuid */
+      tenant_id: string;
+      /** Format: date-time */
+      created_at: string;
+      data: {
+        /** @description Who did it. */
+        actor: {
+          /** @description The user (or `setup_link:<id>`) who did it; null: the system or no one known. */
+          id: string | null;
+          email: string | null;
+        };
+        /** @description What the event is about. */
+        target: {
+          type: string;
+          id: string;
+          /** @description What the target was called when the event was written. */
+          name?: string | null;
+        } | null;
+        details: {
+          directory_id: string;
+          directory_user: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            directory_id: string;
+            /** @description The IdP's id for the person (SCIM `externalId`). */
+            idp_id: string | null;
+            user_name: string;
+            emails: {
+              value: string;
+              type: string | null;
+              primary: boolean;
+            }[];
+            first_name: string | null;
+            last_name: string | null;
+            /**
+             * @description `inactive` once the IdP set `active: false`.
+             * @enum {string}
+             */
+            state: "active" | "inactive";
+            groups: {
+              /** Format: uuid */
+              id: string;
+              name: string;
+            }[];
+            /** @description The console role the directory gives them; null: none. */
+            role: ("admin" | "viewer") | null;
+            /** @description The console user they are (matched by email), once linked. */
+            user_id: string | null;
+            /** @description The enterprise extension's attributes. */
+            custom_attributes: {
+              [key: string]: unknown;
+            };
+            /** @description The SCIM resource as the IdP sent it. */
+            raw_attributes: {
+              [key: string]: unknown;
+            };
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+          };
+        } & {
+          [key: string]: unknown;
+        };
+        /** @description Who wrote the event: the control plane (`platform`) or an application through the API (`api`). */
+        source?: {
+          /** @enum {string} */
+          type: "platform" | "api";
+          token_id: string | null;
+          user_id: string | null;
+        } | null;
+      };
+    };
+    /** @description The IdP pushed a new group. */
+    "Event.directory_group.created": {
+      /**
+       * Format: uuid
+       * @description The event's id (also `webhook-id`).
+       */
+      id: string;
+      /** @constant */
+      type: "directory_group.created";
+      /** Format: uuid */
+      tenant_id: string;
+      /** Format: date-time */
+      created_at: string;
+      data: {
+        /** @description Who did it. */
+        actor: {
+          /** @description The user (or `setup_link:<id>`) who did it; null: the system or no one known. */
+          id: string | null;
+          email: string | null;
+        };
+        /** @description What the event is about. */
+        target: {
+          type: string;
+          id: string;
+          /** @description What the target was called when the event was written. */
+          name?: string | null;
+        } | null;
+        details: {
+          directory_id: string;
+          directory_group: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            directory_id: string;
+            /** @description The IdP's id for the group (SCIM `externalId`). */
+            idp_id: string | null;
+            name: string;
+            user_count: number;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+          };
+        } & {
+          [key: string]: unknown;
+        };
+        /** @description Who wrote the event: the control plane (`platform`) or an application through the API (`api`). */
+        source?: {
+          /** @enum {string} */
+          type: "platform" | "api";
+          token_id: string | null;
+          user_id: string | null;
+        } | null;
+      };
+    };
+    /** @description The IdP renamed a group or changed its id. */
+    "Event.directory_group.updated": {
+      /**
+       * Format: uuid
+       * @description The event's id (also `webhook-id`).
+       */
+      id: string;
+      /** @constant */
+      type: "directory_group.updated";
+      /** Format: uuid */
+      tenant_id: string;
+      /** Format: date-time */
+      created_at: string;
+      data: {
+        /** @description Who did it. */
+        actor: {
+          /** @description The user (or `setup_link:<id>`) who did it; null: the system or no one known. */
+          id: string | null;
+          email: string | null;
+        };
+        /** @description What the event is about. */
+        target: {
+          type: string;
+          id: string;
+          /** @description What the target was called when the event was written. */
+          name?: string | null;
+        } | null;
+        details: {
+          directory_id: string;
+          directory_group: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            directory_id: string;
+            /** @description The IdP's id for the group (SCIM `externalId`). */
+            idp_id: string | null;
+            name: string;
+            user_count: number;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+          };
+        } & {
+          [key: string]: unknown;
+        };
+        /** @description Who wrote the event: the control plane (`platform`) or an application through the API (`api`). */
+        source?: {
+          /** @enum {string} */
+          type: "platform" | "api";
+          token_id: string | null;
+          user_id: string | null;
+        } | null;
+      };
+    };
+    /** @description The IdP deleted a group. */
+    "Event.directory_group.deleted": {
+      /**
+       * Format: uuid
+       * @description The event's id (also `webhook-id`).
+       */
+      id: string;
+      /** @constant */
+      type: "directory_group.deleted";
+      /** Format: uuid */
+      tenant_id: string;
+      /** Format: date-time */
+      created_at: string;
+      data: {
+        /** @description Who did it. */
+        actor: {
+          /** @description The user (or `setup_link:<id>`) who did it; null: the system or no one known. */
+          id: string | null;
+          email: string | null;
+        };
+        /** @description What the event is about. */
+        target: {
+          type: string;
+          id: string;
+          /** @description What the target was called when the event was written. */
+          name?: string | null;
+        } | null;
+        details: {
+          directory_id: string;
+          directory_group: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            directory_id: string;
+            /** @description The IdP's id for the group (SCIM `externalId`). */
+            idp_id: string | null;
+            name: string;
+            user_count: number;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+          };
+        } & {
+          [key: string]: unknown;
+        };
+        /** @description Who wrote the event: the control plane (`platform`) or an application through the API (`api`). */
+        source?: {
+          /** @enum {string} */
+          type: "platform" | "api";
+          token_id: string | null;
+          user_id: string | null;
+        } | null;
+      };
+    };
+    /** @description A person joined a group (one event per member added). */
+    "Event.directory_group.user_added": {
+      /**
+       * Format: uuid
+       * @description The event's id (also `webhook-id`).
+       */
+      id: string;
+      /** @constant */
+      type: "directory_group.user_added";
+      /** Format: uuid */
+      tenant_id: string;
+      /** Format: date-time */
+      created_at: string;
+      data: {
+        /** @description Who did it. */
+        actor: {
+          /** @description The user (or `setup_link:<id>`) who did it; null: the system or no one known. */
+          id: string | null;
+          email: string | null;
+        };
+        /** @description What the event is about. */
+        target: {
+          type: string;
+          id: string;
+          /** @description What the target was called when the event was written. */
+          name?: string | null;
+        } | null;
+        details: {
+          directory_id: string;
+          directory_user: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            directory_id: string;
+            /** @description The IdP's id for the person (SCIM `externalId`). */
+            idp_id: string | null;
+            user_name: string;
+            emails: {
+              value: string;
+              type: string | null;
+              primary: boolean;
+            }[];
+            first_name: string | null;
+            last_name: string | null;
+            /**
+             * @description `inactive` once the IdP set `active: false`.
+             * @enum {string}
+             */
+            state: "active" | "inactive";
+            groups: {
+              /** Format: uuid */
+              id: string;
+              name: string;
+            }[];
+            /** @description The console role the directory gives them; null: none. */
+            role: ("admin" | "viewer") | null;
+            /** @description The console user they are (matched by email), once linked. */
+            user_id: string | null;
+            /** @description The enterprise extension's attributes. */
+            custom_attributes: {
+              [key: string]: unknown;
+            };
+            /** @description The SCIM resource as the IdP sent it. */
+            raw_attributes: {
+              [key: string]: unknown;
+            };
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+          };
+          directory_group: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            directory_id: string;
+            /** @description The IdP's id for the group (SCIM `externalId`). */
+            idp_id: string | null;
+            name: string;
+            user_count: number;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+          };
+        } & {
+          [key: string]: unknown;
+        };
+        /** @description Who wrote the event: the control plane (`platform`) or an application through the API (`api`). */
+        source?: {
+          /** @enum {string} */
+          type: "platform" | "api";
+          token_id: string | null;
+          user_id: string | null;
+        } | null;
+      };
+    };
+    /** @description A person left a group (one event per member removed). */
+    "Event.directory_group.user_removed": {
+      /**
+       * Format: uuid
+       * @description The event's id (also `webhook-id`).
+       */
+      id: string;
+      /** @constant */
+      type: "directory_group.user_removed";
+      /** Format: uuid */
+      tenant_id: string;
+      /** Format: date-time */
+      created_at: string;
+      data: {
+        /** @description Who did it. */
+        actor: {
+          /** @description The user (or `setup_link:<id>`) who did it; null: the system or no one known. */
+          id: string | null;
+          email: string | null;
+        };
+        /** @description What the event is about. */
+        target: {
+          type: string;
+          id: string;
+          /** @description What the target was called when the event was written. */
+          name?: string | null;
+        } | null;
+        details: {
+          directory_id: string;
+          directory_user: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            directory_id: string;
+            /** @description The IdP's id for the person (SCIM `externalId`). */
+            idp_id: string | null;
+            user_name: string;
+            emails: {
+              value: string;
+              type: string | null;
+              primary: boolean;
+            }[];
+            first_name: string | null;
+            last_name: string | null;
+            /**
+             * @description `inactive` once the IdP set `active: false`.
+             * @enum {string}
+             */
+            state: "active" | "inactive";
+            groups: {
+              /** Format: uuid */
+              id: string;
+              name: string;
+            }[];
+            /** @description The console role the directory gives them; null: none. */
+            role: ("admin" | "viewer") | null;
+            /** @description The console user they are (matched by email), once linked. */
+            user_id: string | null;
+            /** @description The enterprise extension's attributes. */
+            custom_attributes: {
+              [key: string]: unknown;
+            };
+            /** @description The SCIM resource as the IdP sent it. */
+            raw_attributes: {
+              [key: string]: unknown;
+            };
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+          };
+          directory_group: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            directory_id: string;
+            /** @description The IdP's id for the group (SCIM `externalId`). */
+            idp_id: string | null;
+            name: string;
+            user_count: number;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+          };
+        } & {
+          [key: string]: unknown;
+        };
+        /** @description Who wrote the event: the control plane (`platform`) or an application through the API (`api`). */
+        source?: {
+          /** @enum {string} */
+          type: "platform" | "api";
+          token_id: string | null;
+          user_id: string | null;
+        } | null;
+      };
+    };
+    /** @description An API token was created. */
+    "Event.api_token.created": {
+      /**
+       * Format: uuid
+       * @description The event's id (also `webhook-id`).
+       */
+      id: string;
+      /** @constant */
+      type: "api_token.created";
+      /** Format: uuid */
+      tenant_id: string;
+      /** Format: date-time */
+      created_at: string;
+      data: {
+        /** @description Who did it. */
+        actor: {
+          /** @description The user (or `setup_link:<id>`) who did it; null: the system or no one known. */
+          id: string | null;
+          email: string | null;
+        };
+        /** @description What the event is about. */
+        target: {
+          type: string;
+          id: string;
+          /** @description What the target was called when the event was written. */
+          name?: string | null;
+        } | null;
+        details: {
+          name: string;
+          user_id: string;
+          tenant_id: string | null;
+          read_only: boolean;
+          expires_at: string | null;
+        } & {
+          [key: string]: unknown;
+        };
+        /** @description Who wrote the event: the control plane (`platform`) or an application through the API (`api`). */
+        source?: {
+          /** @enum {string} */
+          type: "platform" | "api";
+          token_id: string | null;
+          user_id: string | null;
+        } | null;
+      };
+    };
+    /** @description An API token was revoked (by hand, or because its user left or reset their password). */
+    "Event.api_token.revoked": {
+      /**
+       * Format: uuid
+       * @description The event's id (also `webhook-id`).
+       */
+      id: string;
+      /** @constant */
+      type: "api_token.revoked";
+      /** Format: uuid */
+      tenant_id: string;
+      /** Format: date-time */
+      created_at: string;
+      data: {
+        /** @description Who did it. */
+        actor: {
+          /** @description The user (or `setup_link:<id>`) who did it; null: the system or no one known. */
+          id: string | null;
+          email: string | null;
+        };
+        /** @description What the event is about. */
+        target: {
+          type: string;
+          id: string;
+          /** @description What the target was called when the event was written. */
+          name?: string | null;
+        } | null;
+        details: {
+          name: string;
+          user_id: string;
+          tenant_id: string | null;
+        } & {
+          [key: string]: unknown;
+        };
+        /** @description Who wrote the event: the control plane (`platform`) or an application through the API (`api`). */
+        source?: {
+          /** @enum {string} */
+          type: "platform" | "api";
+          token_id: string | null;
+          user_id: string | null;
+        } | null;
+      };
+    };
+    /** @description The audit log was exported (with the filters used). */
+    "Event.audit.exported": {
+      /**
+       * Format: uuid
+       * @description The event's id (also `webhook-id`).
+       */
+      id: string;
+      /** @constant */
+      type: "audit.exported";
+      /** Format: uuid */
+      tenant_id: string;
+      /** Format: date-time */
+      created_at: string;
+      data: {
+        /** @description Who did it. */
+        actor: {
+          /** @description The user (or `setup_link:<id>`) who did it; null: the system or no one known. */
+          id: string | null;
+          email: string | null;
+        };
+        /** @description What the event is about. */
+        target: {
+          type: string;
+          id: string;
+          /** @description What the target was called when the event was written. */
+          name?: string | null;
+        } | null;
+        details: {
+          format: string;
+          filters: {
+            [key: string]: unknown;
+          };
+          exported_through_sequence: number;
+        } & {
+          [key: string]: unknown;
+        };
+        /** @description Who wrote the event: the control plane (`platform`) or an application through the API (`api`). */
+        source?: {
+          /** @enum {string} */
+          type: "platform" | "api";
+          token_id: string | null;
+          user_id: string | null;
+        } | null;
+      };
+    };
+    /** @description Audit events past retention were purged; the chain stays verifiable from its anchor. */
+    "Event.audit.retention_purged": {
+      /**
+       * Format: uuid
+       * @description The event's id (also `webhook-id`).
+       */
+      id: string;
+      /** @constant */
+      type: "audit.retention_purged";
+      /** Format: uuid */
+      tenant_id: string;
+      /** Format: date-time */
+      created_at: string;
+      data: {
+        /** @description Who did it. */
+        actor: {
+          /** @description The user (or `setup_link:<id>`) who did it; null: the system or no one known. */
+          id: string | null;
+          email: string | null;
+        };
+        /** @description What the event is about. */
+        target: {
+          type: string;
+          id: string;
+          /** @description What the target was called when the event was written. */
+          name?: string | null;
+        } | null;
+        details: {
+          retention_days: number;
+          /** Format: date-time */
+          purged_before: string;
+          events_purged: number;
+          anchor_sequence: number;
+          anchor_hash: string;
+          partitions: string[];
+        } & {
+          [key: string]: unknown;
+        };
+        /** @description Who wrote the event: the control plane (`platform`) or an application through the API (`api`). */
+        source?: {
+          /** @enum {string} */
+          type: "platform" | "api";
+          token_id: string | null;
+          user_id: string | null;
+        } | null;
+      };
     };
   };
   responses: {
@@ -6181,6 +10484,111 @@ export interface operations {
       500: components["responses"]["Problem500"];
     };
   };
+  "events-eventTypes": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Successful response */
+      200: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["EventTypeList"];
+        };
+      };
+      400: components["responses"]["Problem400"];
+      401: components["responses"]["Problem401"];
+      403: components["responses"]["Problem403"];
+      404: components["responses"]["Problem404"];
+      409: components["responses"]["Problem409"];
+      429: components["responses"]["Problem429"];
+      500: components["responses"]["Problem500"];
+    };
+  };
+  "events-eventType": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        name: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Successful response */
+      200: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["EventType"];
+        };
+      };
+      400: components["responses"]["Problem400"];
+      401: components["responses"]["Problem401"];
+      403: components["responses"]["Problem403"];
+      404: components["responses"]["Problem404"];
+      409: components["responses"]["Problem409"];
+      429: components["responses"]["Problem429"];
+      500: components["responses"]["Problem500"];
+    };
+  };
+  "events-list": {
+    parameters: {
+      query?: {
+        after?: string;
+        event_types?: string;
+        limit?: number;
+        wait?: number;
+      };
+      header?: never;
+      path: {
+        tenant_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Successful response */
+      200: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["EventPage"];
+        };
+      };
+      400: components["responses"]["Problem400"];
+      401: components["responses"]["Problem401"];
+      403: components["responses"]["Problem403"];
+      404: components["responses"]["Problem404"];
+      409: components["responses"]["Problem409"];
+      /** @description The cursor is older than EVENTS_RETENTION_DAYS (`gone`): read on from `oldest_cursor` */
+      410: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"] & {
+            oldest_cursor: string;
+          };
+        };
+      };
+      429: components["responses"]["Problem429"];
+      500: components["responses"]["Problem500"];
+    };
+  };
   "invitations-list": {
     parameters: {
       query?: {
@@ -7406,6 +11814,3309 @@ export interface operations {
         content: {
           "application/json": components["schemas"]["OAuthError"];
         };
+      };
+    };
+  };
+  "webhook-tenant.created": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
+         *       "type": "tenant.created",
+         *       "tenant_id": "…",
+         *       "created_at": "…",
+         *       "data": {
+         *         "actor": {
+         *           "id": "5f0c8c1e-3b7a-4d2e-9a61-0c2f4b8e7d10",
+         *           "email": "ada@example.com"
+         *         },
+         *         "target": {
+         *           "type": "tenant",
+         *           "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
+         *           "name": null
+         *         },
+         *         "details": {
+         *           "name": "Acme"
+         *         },
+         *         "source": {
+         *           "type": "platform",
+         *           "token_id": null,
+         *           "user_id": null
+         *         }
+         *       }
+         *     }
+         */
+        "application/json": components["schemas"]["Event.tenant.created"];
+      };
+    };
+    responses: {
+      /** @description Any 2xx within 5 s is a delivery; anything else is retried. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  "webhook-user.created": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
+         *       "type": "user.created",
+         *       "tenant_id": "…",
+         *       "created_at": "…",
+         *       "data": {
+         *         "actor": {
+         *           "id": "5f0c8c1e-3b7a-4d2e-9a61-0c2f4b8e7d10",
+         *           "email": "ada@example.com"
+         *         },
+         *         "target": {
+         *           "type": "user",
+         *           "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
+         *           "name": null
+         *         },
+         *         "details": {
+         *           "email": "grace@example.com",
+         *           "role": "viewer",
+         *           "new_user": true,
+         *           "via": "invitation"
+         *         },
+         *         "source": {
+         *           "type": "platform",
+         *           "token_id": null,
+         *           "user_id": null
+         *         }
+         *       }
+         *     }
+         */
+        "application/json": components["schemas"]["Event.user.created"];
+      };
+    };
+    responses: {
+      /** @description Any 2xx within 5 s is a delivery; anything else is retried. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  "webhook-user.updated": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
+         *       "type": "user.updated",
+         *       "tenant_id": "…",
+         *       "created_at": "…",
+         *       "data": {
+         *         "actor": {
+         *           "id": "5f0c8c1e-3b7a-4d2e-9a61-0c2f4b8e7d10",
+         *           "email": "ada@example.com"
+         *         },
+         *         "target": {
+         *           "type": "user",
+         *           "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
+         *           "name": null
+         *         },
+         *         "details": {
+         *           "email": "grace@example.com",
+         *           "changes": {
+         *             "role": {
+         *               "from": "viewer",
+         *               "to": "admin"
+         *             }
+         *           }
+         *         },
+         *         "source": {
+         *           "type": "platform",
+         *           "token_id": null,
+         *           "user_id": null
+         *         }
+         *       }
+         *     }
+         */
+        "application/json": components["schemas"]["Event.user.updated"];
+      };
+    };
+    responses: {
+      /** @description Any 2xx within 5 s is a delivery; anything else is retried. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  "webhook-user.removed": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
+         *       "type": "user.removed",
+         *       "tenant_id": "…",
+         *       "created_at": "…",
+         *       "data": {
+         *         "actor": {
+         *           "id": "5f0c8c1e-3b7a-4d2e-9a61-0c2f4b8e7d10",
+         *           "email": "ada@example.com"
+         *         },
+         *         "target": {
+         *           "type": "user",
+         *           "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
+         *           "name": null
+         *         },
+         *         "details": {
+         *           "email": "grace@example.com",
+         *           "role": "viewer"
+         *         },
+         *         "source": {
+         *           "type": "platform",
+         *           "token_id": null,
+         *           "user_id": null
+         *         }
+         *       }
+         *     }
+         */
+        "application/json": components["schemas"]["Event.user.removed"];
+      };
+    };
+    responses: {
+      /** @description Any 2xx within 5 s is a delivery; anything else is retried. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  "webhook-user.login": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
+         *       "type": "user.login",
+         *       "tenant_id": "…",
+         *       "created_at": "…",
+         *       "data": {
+         *         "actor": {
+         *           "id": "5f0c8c1e-3b7a-4d2e-9a61-0c2f4b8e7d10",
+         *           "email": "ada@example.com"
+         *         },
+         *         "target": {
+         *           "type": "user",
+         *           "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
+         *           "name": null
+         *         },
+         *         "details": {
+         *           "method": "password"
+         *         },
+         *         "source": {
+         *           "type": "platform",
+         *           "token_id": null,
+         *           "user_id": null
+         *         }
+         *       }
+         *     }
+         */
+        "application/json": components["schemas"]["Event.user.login"];
+      };
+    };
+    responses: {
+      /** @description Any 2xx within 5 s is a delivery; anything else is retried. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  "webhook-user.login_failed": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
+         *       "type": "user.login_failed",
+         *       "tenant_id": "…",
+         *       "created_at": "…",
+         *       "data": {
+         *         "actor": {
+         *           "id": "5f0c8c1e-3b7a-4d2e-9a61-0c2f4b8e7d10",
+         *           "email": "ada@example.com"
+         *         },
+         *         "target": {
+         *           "type": "user",
+         *           "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
+         *           "name": null
+         *         },
+         *         "details": {
+         *           "email": "grace@example.com",
+         *           "reason": "wrong_password"
+         *         },
+         *         "source": {
+         *           "type": "platform",
+         *           "token_id": null,
+         *           "user_id": null
+         *         }
+         *       }
+         *     }
+         */
+        "application/json": components["schemas"]["Event.user.login_failed"];
+      };
+    };
+    responses: {
+      /** @description Any 2xx within 5 s is a delivery; anything else is retried. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  "webhook-user.step_up": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
+         *       "type": "user.step_up",
+         *       "tenant_id": "…",
+         *       "created_at": "…",
+         *       "data": {
+         *         "actor": {
+         *           "id": "5f0c8c1e-3b7a-4d2e-9a61-0c2f4b8e7d10",
+         *           "email": "ada@example.com"
+         *         },
+         *         "target": {
+         *           "type": "user",
+         *           "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
+         *           "name": null
+         *         },
+         *         "details": {
+         *           "via": "session",
+         *           "method": "password",
+         *           "expires_at": "2026-12-05T10:15:00.000Z"
+         *         },
+         *         "source": {
+         *           "type": "platform",
+         *           "token_id": null,
+         *           "user_id": null
+         *         }
+         *       }
+         *     }
+         */
+        "application/json": components["schemas"]["Event.user.step_up"];
+      };
+    };
+    responses: {
+      /** @description Any 2xx within 5 s is a delivery; anything else is retried. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  "webhook-user.password_reset": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
+         *       "type": "user.password_reset",
+         *       "tenant_id": "…",
+         *       "created_at": "…",
+         *       "data": {
+         *         "actor": {
+         *           "id": "5f0c8c1e-3b7a-4d2e-9a61-0c2f4b8e7d10",
+         *           "email": "ada@example.com"
+         *         },
+         *         "target": {
+         *           "type": "user",
+         *           "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
+         *           "name": null
+         *         },
+         *         "details": {
+         *           "email": "grace@example.com",
+         *           "sessions_ended": 2,
+         *           "tokens_revoked": 1
+         *         },
+         *         "source": {
+         *           "type": "platform",
+         *           "token_id": null,
+         *           "user_id": null
+         *         }
+         *       }
+         *     }
+         */
+        "application/json": components["schemas"]["Event.user.password_reset"];
+      };
+    };
+    responses: {
+      /** @description Any 2xx within 5 s is a delivery; anything else is retried. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  "webhook-user.sessions_ended": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
+         *       "type": "user.sessions_ended",
+         *       "tenant_id": "…",
+         *       "created_at": "…",
+         *       "data": {
+         *         "actor": {
+         *           "id": "5f0c8c1e-3b7a-4d2e-9a61-0c2f4b8e7d10",
+         *           "email": "ada@example.com"
+         *         },
+         *         "target": {
+         *           "type": "user",
+         *           "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
+         *           "name": null
+         *         },
+         *         "details": {
+         *           "reason": "ended_by_user",
+         *           "count": 1
+         *         },
+         *         "source": {
+         *           "type": "platform",
+         *           "token_id": null,
+         *           "user_id": null
+         *         }
+         *       }
+         *     }
+         */
+        "application/json": components["schemas"]["Event.user.sessions_ended"];
+      };
+    };
+    responses: {
+      /** @description Any 2xx within 5 s is a delivery; anything else is retried. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  "webhook-invitation.created": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
+         *       "type": "invitation.created",
+         *       "tenant_id": "…",
+         *       "created_at": "…",
+         *       "data": {
+         *         "actor": {
+         *           "id": "5f0c8c1e-3b7a-4d2e-9a61-0c2f4b8e7d10",
+         *           "email": "ada@example.com"
+         *         },
+         *         "target": {
+         *           "type": "invitation",
+         *           "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
+         *           "name": null
+         *         },
+         *         "details": {
+         *           "email": "grace@example.com",
+         *           "role": "viewer",
+         *           "expires_at": "2026-12-12T09:00:00.000Z"
+         *         },
+         *         "source": {
+         *           "type": "platform",
+         *           "token_id": null,
+         *           "user_id": null
+         *         }
+         *       }
+         *     }
+         */
+        "application/json": components["schemas"]["Event.invitation.created"];
+      };
+    };
+    responses: {
+      /** @description Any 2xx within 5 s is a delivery; anything else is retried. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  "webhook-invitation.resent": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
+         *       "type": "invitation.resent",
+         *       "tenant_id": "…",
+         *       "created_at": "…",
+         *       "data": {
+         *         "actor": {
+         *           "id": "5f0c8c1e-3b7a-4d2e-9a61-0c2f4b8e7d10",
+         *           "email": "ada@example.com"
+         *         },
+         *         "target": {
+         *           "type": "invitation",
+         *           "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
+         *           "name": null
+         *         },
+         *         "details": {
+         *           "email": "grace@example.com",
+         *           "role": "viewer"
+         *         },
+         *         "source": {
+         *           "type": "platform",
+         *           "token_id": null,
+         *           "user_id": null
+         *         }
+         *       }
+         *     }
+         */
+        "application/json": components["schemas"]["Event.invitation.resent"];
+      };
+    };
+    responses: {
+      /** @description Any 2xx within 5 s is a delivery; anything else is retried. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  "webhook-invitation.revoked": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
+         *       "type": "invitation.revoked",
+         *       "tenant_id": "…",
+         *       "created_at": "…",
+         *       "data": {
+         *         "actor": {
+         *           "id": "5f0c8c1e-3b7a-4d2e-9a61-0c2f4b8e7d10",
+         *           "email": "ada@example.com"
+         *         },
+         *         "target": {
+         *           "type": "invitation",
+         *           "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
+         *           "name": null
+         *         },
+         *         "details": {
+         *           "email": "grace@example.com",
+         *           "role": "viewer"
+         *         },
+         *         "source": {
+         *           "type": "platform",
+         *           "token_id": null,
+         *           "user_id": null
+         *         }
+         *       }
+         *     }
+         */
+        "application/json": components["schemas"]["Event.invitation.revoked"];
+      };
+    };
+    responses: {
+      /** @description Any 2xx within 5 s is a delivery; anything else is retried. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  "webhook-invitation.accepted": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
+         *       "type": "invitation.accepted",
+         *       "tenant_id": "…",
+         *       "created_at": "…",
+         *       "data": {
+         *         "actor": {
+         *           "id": "5f0c8c1e-3b7a-4d2e-9a61-0c2f4b8e7d10",
+         *           "email": "ada@example.com"
+         *         },
+         *         "target": {
+         *           "type": "invitation",
+         *           "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
+         *           "name": null
+         *         },
+         *         "details": {
+         *           "email": "grace@example.com",
+         *           "role": "viewer",
+         *           "user_id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40"
+         *         },
+         *         "source": {
+         *           "type": "platform",
+         *           "token_id": null,
+         *           "user_id": null
+         *         }
+         *       }
+         *     }
+         */
+        "application/json": components["schemas"]["Event.invitation.accepted"];
+      };
+    };
+    responses: {
+      /** @description Any 2xx within 5 s is a delivery; anything else is retried. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  "webhook-sso_provider.created": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
+         *       "type": "sso_provider.created",
+         *       "tenant_id": "…",
+         *       "created_at": "…",
+         *       "data": {
+         *         "actor": {
+         *           "id": "5f0c8c1e-3b7a-4d2e-9a61-0c2f4b8e7d10",
+         *           "email": "ada@example.com"
+         *         },
+         *         "target": {
+         *           "type": "sso_provider",
+         *           "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
+         *           "name": null
+         *         },
+         *         "details": {
+         *           "name": "Okta",
+         *           "provider_type": "saml",
+         *           "metadata_url": "https://acme.okta.com/app/exk1/sso/saml/metadata",
+         *           "metadata_source": "url",
+         *           "enabled": false,
+         *           "domains": [
+         *             "acme.com"
+         *           ],
+         *           "client_id": null,
+         *           "client_secret_set": false,
+         *           "default_role": "viewer",
+         *           "allow_idp_initiated": false,
+         *           "entra_tenant_ids": []
+         *         },
+         *         "source": {
+         *           "type": "platform",
+         *           "token_id": null,
+         *           "user_id": null
+         *         }
+         *       }
+         *     }
+         */
+        "application/json": components["schemas"]["Event.sso_provider.created"];
+      };
+    };
+    responses: {
+      /** @description Any 2xx within 5 s is a delivery; anything else is retried. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  "webhook-sso_provider.updated": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
+         *       "type": "sso_provider.updated",
+         *       "tenant_id": "…",
+         *       "created_at": "…",
+         *       "data": {
+         *         "actor": {
+         *           "id": "5f0c8c1e-3b7a-4d2e-9a61-0c2f4b8e7d10",
+         *           "email": "ada@example.com"
+         *         },
+         *         "target": {
+         *           "type": "sso_provider",
+         *           "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
+         *           "name": null
+         *         },
+         *         "details": {
+         *           "name": "Okta",
+         *           "changes": {
+         *             "enabled": {
+         *               "from": false,
+         *               "to": true
+         *             }
+         *           }
+         *         },
+         *         "source": {
+         *           "type": "platform",
+         *           "token_id": null,
+         *           "user_id": null
+         *         }
+         *       }
+         *     }
+         */
+        "application/json": components["schemas"]["Event.sso_provider.updated"];
+      };
+    };
+    responses: {
+      /** @description Any 2xx within 5 s is a delivery; anything else is retried. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  "webhook-sso_provider.enabled": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
+         *       "type": "sso_provider.enabled",
+         *       "tenant_id": "…",
+         *       "created_at": "…",
+         *       "data": {
+         *         "actor": {
+         *           "id": "5f0c8c1e-3b7a-4d2e-9a61-0c2f4b8e7d10",
+         *           "email": "ada@example.com"
+         *         },
+         *         "target": {
+         *           "type": "sso_provider",
+         *           "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
+         *           "name": null
+         *         },
+         *         "details": {
+         *           "name": "Okta",
+         *           "changes": {
+         *             "enabled": {
+         *               "from": false,
+         *               "to": true
+         *             }
+         *           }
+         *         },
+         *         "source": {
+         *           "type": "platform",
+         *           "token_id": null,
+         *           "user_id": null
+         *         }
+         *       }
+         *     }
+         */
+        "application/json": components["schemas"]["Event.sso_provider.enabled"];
+      };
+    };
+    responses: {
+      /** @description Any 2xx within 5 s is a delivery; anything else is retried. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  "webhook-sso_provider.disabled": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
+         *       "type": "sso_provider.disabled",
+         *       "tenant_id": "…",
+         *       "created_at": "…",
+         *       "data": {
+         *         "actor": {
+         *           "id": "5f0c8c1e-3b7a-4d2e-9a61-0c2f4b8e7d10",
+         *           "email": "ada@example.com"
+         *         },
+         *         "target": {
+         *           "type": "sso_provider",
+         *           "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
+         *           "name": null
+         *         },
+         *         "details": {
+         *           "name": "Okta",
+         *           "changes": {
+         *             "enabled": {
+         *               "from": false,
+         *               "to": true
+         *             }
+         *           }
+         *         },
+         *         "source": {
+         *           "type": "platform",
+         *           "token_id": null,
+         *           "user_id": null
+         *         }
+         *       }
+         *     }
+         */
+        "application/json": components["schemas"]["Event.sso_provider.disabled"];
+      };
+    };
+    responses: {
+      /** @description Any 2xx within 5 s is a delivery; anything else is retried. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  "webhook-sso_provider.deleted": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
+         *       "type": "sso_provider.deleted",
+         *       "tenant_id": "…",
+         *       "created_at": "…",
+         *       "data": {
+         *         "actor": {
+         *           "id": "5f0c8c1e-3b7a-4d2e-9a61-0c2f4b8e7d10",
+         *           "email": "ada@example.com"
+         *         },
+         *         "target": {
+         *           "type": "sso_provider",
+         *           "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
+         *           "name": null
+         *         },
+         *         "details": {
+         *           "name": "Okta",
+         *           "provider_type": "saml",
+         *           "metadata_url": null
+         *         },
+         *         "source": {
+         *           "type": "platform",
+         *           "token_id": null,
+         *           "user_id": null
+         *         }
+         *       }
+         *     }
+         */
+        "application/json": components["schemas"]["Event.sso_provider.deleted"];
+      };
+    };
+    responses: {
+      /** @description Any 2xx within 5 s is a delivery; anything else is retried. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  "webhook-sso_provider.certificate_expiring": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
+         *       "type": "sso_provider.certificate_expiring",
+         *       "tenant_id": "…",
+         *       "created_at": "…",
+         *       "data": {
+         *         "actor": {
+         *           "id": "5f0c8c1e-3b7a-4d2e-9a61-0c2f4b8e7d10",
+         *           "email": "ada@example.com"
+         *         },
+         *         "target": {
+         *           "type": "sso_provider",
+         *           "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
+         *           "name": null
+         *         },
+         *         "details": {
+         *           "expires_at": "2026-12-30T00:00:00.000Z",
+         *           "days_left": 7,
+         *           "threshold": 7,
+         *           "entity_id": "http://www.okta.com/exk1"
+         *         },
+         *         "source": {
+         *           "type": "platform",
+         *           "token_id": null,
+         *           "user_id": null
+         *         }
+         *       }
+         *     }
+         */
+        "application/json": components["schemas"]["Event.sso_provider.certificate_expiring"];
+      };
+    };
+    responses: {
+      /** @description Any 2xx within 5 s is a delivery; anything else is retried. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  "webhook-sso.login_failed": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
+         *       "type": "sso.login_failed",
+         *       "tenant_id": "…",
+         *       "created_at": "…",
+         *       "data": {
+         *         "actor": {
+         *           "id": "5f0c8c1e-3b7a-4d2e-9a61-0c2f4b8e7d10",
+         *           "email": "ada@example.com"
+         *         },
+         *         "target": {
+         *           "type": "sso_provider",
+         *           "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
+         *           "name": null
+         *         },
+         *         "details": {
+         *           "reason": "invalid_signature",
+         *           "detail": "The response's signature does not verify",
+         *           "provider_id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
+         *           "purpose": "login"
+         *         },
+         *         "source": {
+         *           "type": "platform",
+         *           "token_id": null,
+         *           "user_id": null
+         *         }
+         *       }
+         *     }
+         */
+        "application/json": components["schemas"]["Event.sso.login_failed"];
+      };
+    };
+    responses: {
+      /** @description Any 2xx within 5 s is a delivery; anything else is retried. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  "webhook-sso.broker_login": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
+         *       "type": "sso.broker_login",
+         *       "tenant_id": "…",
+         *       "created_at": "…",
+         *       "data": {
+         *         "actor": {
+         *           "id": "5f0c8c1e-3b7a-4d2e-9a61-0c2f4b8e7d10",
+         *           "email": "ada@example.com"
+         *         },
+         *         "target": {
+         *           "type": "sso_provider",
+         *           "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
+         *           "name": null
+         *         },
+         *         "details": {
+         *           "application_id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
+         *           "provider_id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
+         *           "provider_type": "okta",
+         *           "protocol": "saml",
+         *           "profile_id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
+         *           "email": "grace@acme.com"
+         *         },
+         *         "source": {
+         *           "type": "platform",
+         *           "token_id": null,
+         *           "user_id": null
+         *         }
+         *       }
+         *     }
+         */
+        "application/json": components["schemas"]["Event.sso.broker_login"];
+      };
+    };
+    responses: {
+      /** @description Any 2xx within 5 s is a delivery; anything else is retried. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  "webhook-sso.application_created": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
+         *       "type": "sso.application_created",
+         *       "tenant_id": "…",
+         *       "created_at": "…",
+         *       "data": {
+         *         "actor": {
+         *           "id": "5f0c8c1e-3b7a-4d2e-9a61-0c2f4b8e7d10",
+         *           "email": "ada@example.com"
+         *         },
+         *         "target": {
+         *           "type": "sso_application",
+         *           "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
+         *           "name": null
+         *         },
+         *         "details": {
+         *           "name": "Billing",
+         *           "client_id": "cpa_5kq2x8w1",
+         *           "redirect_uris": [
+         *             "https://billing.example.com/callback"
+         *           ]
+         *         },
+         *         "source": {
+         *           "type": "platform",
+         *           "token_id": null,
+         *           "user_id": null
+         *         }
+         *       }
+         *     }
+         */
+        "application/json": components["schemas"]["Event.sso.application_created"];
+      };
+    };
+    responses: {
+      /** @description Any 2xx within 5 s is a delivery; anything else is retried. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  "webhook-sso.application_updated": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
+         *       "type": "sso.application_updated",
+         *       "tenant_id": "…",
+         *       "created_at": "…",
+         *       "data": {
+         *         "actor": {
+         *           "id": "5f0c8c1e-3b7a-4d2e-9a61-0c2f4b8e7d10",
+         *           "email": "ada@example.com"
+         *         },
+         *         "target": {
+         *           "type": "sso_application",
+         *           "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
+         *           "name": null
+         *         },
+         *         "details": {
+         *           "changes": {
+         *             "name": {
+         *               "from": "Billing",
+         *               "to": "Invoices"
+         *             }
+         *           }
+         *         },
+         *         "source": {
+         *           "type": "platform",
+         *           "token_id": null,
+         *           "user_id": null
+         *         }
+         *       }
+         *     }
+         */
+        "application/json": components["schemas"]["Event.sso.application_updated"];
+      };
+    };
+    responses: {
+      /** @description Any 2xx within 5 s is a delivery; anything else is retried. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  "webhook-sso.application_deleted": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
+         *       "type": "sso.application_deleted",
+         *       "tenant_id": "…",
+         *       "created_at": "…",
+         *       "data": {
+         *         "actor": {
+         *           "id": "5f0c8c1e-3b7a-4d2e-9a61-0c2f4b8e7d10",
+         *           "email": "ada@example.com"
+         *         },
+         *         "target": {
+         *           "type": "sso_application",
+         *           "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
+         *           "name": null
+         *         },
+         *         "details": {
+         *           "name": "Billing",
+         *           "client_id": "cpa_5kq2x8w1"
+         *         },
+         *         "source": {
+         *           "type": "platform",
+         *           "token_id": null,
+         *           "user_id": null
+         *         }
+         *       }
+         *     }
+         */
+        "application/json": components["schemas"]["Event.sso.application_deleted"];
+      };
+    };
+    responses: {
+      /** @description Any 2xx within 5 s is a delivery; anything else is retried. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  "webhook-sso.application_secret_rotated": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
+         *       "type": "sso.application_secret_rotated",
+         *       "tenant_id": "…",
+         *       "created_at": "…",
+         *       "data": {
+         *         "actor": {
+         *           "id": "5f0c8c1e-3b7a-4d2e-9a61-0c2f4b8e7d10",
+         *           "email": "ada@example.com"
+         *         },
+         *         "target": {
+         *           "type": "sso_application",
+         *           "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
+         *           "name": null
+         *         },
+         *         "details": {
+         *           "name": "Billing",
+         *           "client_id": "cpa_5kq2x8w1"
+         *         },
+         *         "source": {
+         *           "type": "platform",
+         *           "token_id": null,
+         *           "user_id": null
+         *         }
+         *       }
+         *     }
+         */
+        "application/json": components["schemas"]["Event.sso.application_secret_rotated"];
+      };
+    };
+    responses: {
+      /** @description Any 2xx within 5 s is a delivery; anything else is retried. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  "webhook-webhook.created": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
+         *       "type": "webhook.created",
+         *       "tenant_id": "…",
+         *       "created_at": "…",
+         *       "data": {
+         *         "actor": {
+         *           "id": "5f0c8c1e-3b7a-4d2e-9a61-0c2f4b8e7d10",
+         *           "email": "ada@example.com"
+         *         },
+         *         "target": {
+         *           "type": "webhook",
+         *           "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
+         *           "name": null
+         *         },
+         *         "details": {
+         *           "url": "https://hooks.acme.com/cp",
+         *           "events": [
+         *             "user.*"
+         *           ],
+         *           "description": "User sync",
+         *           "enabled": true
+         *         },
+         *         "source": {
+         *           "type": "platform",
+         *           "token_id": null,
+         *           "user_id": null
+         *         }
+         *       }
+         *     }
+         */
+        "application/json": components["schemas"]["Event.webhook.created"];
+      };
+    };
+    responses: {
+      /** @description Any 2xx within 5 s is a delivery; anything else is retried. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  "webhook-webhook.updated": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
+         *       "type": "webhook.updated",
+         *       "tenant_id": "…",
+         *       "created_at": "…",
+         *       "data": {
+         *         "actor": {
+         *           "id": "5f0c8c1e-3b7a-4d2e-9a61-0c2f4b8e7d10",
+         *           "email": "ada@example.com"
+         *         },
+         *         "target": {
+         *           "type": "webhook",
+         *           "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
+         *           "name": null
+         *         },
+         *         "details": {
+         *           "url": "https://hooks.acme.com/cp",
+         *           "changes": {
+         *             "events": {
+         *               "from": [
+         *                 "user.*"
+         *               ],
+         *               "to": [
+         *                 "*"
+         *               ]
+         *             }
+         *           }
+         *         },
+         *         "source": {
+         *           "type": "platform",
+         *           "token_id": null,
+         *           "user_id": null
+         *         }
+         *       }
+         *     }
+         */
+        "application/json": components["schemas"]["Event.webhook.updated"];
+      };
+    };
+    responses: {
+      /** @description Any 2xx within 5 s is a delivery; anything else is retried. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  "webhook-webhook.enabled": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
+         *       "type": "webhook.enabled",
+         *       "tenant_id": "…",
+         *       "created_at": "…",
+         *       "data": {
+         *         "actor": {
+         *           "id": "5f0c8c1e-3b7a-4d2e-9a61-0c2f4b8e7d10",
+         *           "email": "ada@example.com"
+         *         },
+         *         "target": {
+         *           "type": "webhook",
+         *           "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
+         *           "name": null
+         *         },
+         *         "details": {
+         *           "url": "https://hooks.acme.com/cp",
+         *           "changes": {
+         *             "enabled": {
+         *               "from": false,
+         *               "to": true
+         *             }
+         *           }
+         *         },
+         *         "source": {
+         *           "type": "platform",
+         *           "token_id": null,
+         *           "user_id": null
+         *         }
+         *       }
+         *     }
+         */
+        "application/json": components["schemas"]["Event.webhook.enabled"];
+      };
+    };
+    responses: {
+      /** @description Any 2xx within 5 s is a delivery; anything else is retried. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  "webhook-webhook.disabled": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
+         *       "type": "webhook.disabled",
+         *       "tenant_id": "…",
+         *       "created_at": "…",
+         *       "data": {
+         *         "actor": {
+         *           "id": "5f0c8c1e-3b7a-4d2e-9a61-0c2f4b8e7d10",
+         *           "email": "ada@example.com"
+         *         },
+         *         "target": {
+         *           "type": "webhook",
+         *           "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
+         *           "name": null
+         *         },
+         *         "details": {
+         *           "url": "https://hooks.acme.com/cp",
+         *           "changes": {
+         *             "enabled": {
+         *               "from": true,
+         *               "to": false
+         *             }
+         *           },
+         *           "reason": "Failing for 5 days"
+         *         },
+         *         "source": {
+         *           "type": "platform",
+         *           "token_id": null,
+         *           "user_id": null
+         *         }
+         *       }
+         *     }
+         */
+        "application/json": components["schemas"]["Event.webhook.disabled"];
+      };
+    };
+    responses: {
+      /** @description Any 2xx within 5 s is a delivery; anything else is retried. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  "webhook-webhook.deleted": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
+         *       "type": "webhook.deleted",
+         *       "tenant_id": "…",
+         *       "created_at": "…",
+         *       "data": {
+         *         "actor": {
+         *           "id": "5f0c8c1e-3b7a-4d2e-9a61-0c2f4b8e7d10",
+         *           "email": "ada@example.com"
+         *         },
+         *         "target": {
+         *           "type": "webhook",
+         *           "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
+         *           "name": null
+         *         },
+         *         "details": {
+         *           "url": "https://hooks.acme.com/cp",
+         *           "events": [
+         *             "*"
+         *           ]
+         *         },
+         *         "source": {
+         *           "type": "platform",
+         *           "token_id": null,
+         *           "user_id": null
+         *         }
+         *       }
+         *     }
+         */
+        "application/json": components["schemas"]["Event.webhook.deleted"];
+      };
+    };
+    responses: {
+      /** @description Any 2xx within 5 s is a delivery; anything else is retried. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  "webhook-webhook.secret_rotated": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
+         *       "type": "webhook.secret_rotated",
+         *       "tenant_id": "…",
+         *       "created_at": "…",
+         *       "data": {
+         *         "actor": {
+         *           "id": "5f0c8c1e-3b7a-4d2e-9a61-0c2f4b8e7d10",
+         *           "email": "ada@example.com"
+         *         },
+         *         "target": {
+         *           "type": "webhook",
+         *           "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
+         *           "name": null
+         *         },
+         *         "details": {
+         *           "url": "https://hooks.acme.com/cp",
+         *           "previous_secret_expires_at": "2026-12-06T09:00:00.000Z"
+         *         },
+         *         "source": {
+         *           "type": "platform",
+         *           "token_id": null,
+         *           "user_id": null
+         *         }
+         *       }
+         *     }
+         */
+        "application/json": components["schemas"]["Event.webhook.secret_rotated"];
+      };
+    };
+    responses: {
+      /** @description Any 2xx within 5 s is a delivery; anything else is retried. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  "webhook-domain.created": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
+         *       "type": "domain.created",
+         *       "tenant_id": "…",
+         *       "created_at": "…",
+         *       "data": {
+         *         "actor": {
+         *           "id": "5f0c8c1e-3b7a-4d2e-9a61-0c2f4b8e7d10",
+         *           "email": "ada@example.com"
+         *         },
+         *         "target": {
+         *           "type": "domain",
+         *           "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
+         *           "name": null
+         *         },
+         *         "details": {
+         *           "domain": "acme.com",
+         *           "record_name": "_control-plane.acme.com"
+         *         },
+         *         "source": {
+         *           "type": "platform",
+         *           "token_id": null,
+         *           "user_id": null
+         *         }
+         *       }
+         *     }
+         */
+        "application/json": components["schemas"]["Event.domain.created"];
+      };
+    };
+    responses: {
+      /** @description Any 2xx within 5 s is a delivery; anything else is retried. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  "webhook-domain.verified": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
+         *       "type": "domain.verified",
+         *       "tenant_id": "…",
+         *       "created_at": "…",
+         *       "data": {
+         *         "actor": {
+         *           "id": "5f0c8c1e-3b7a-4d2e-9a61-0c2f4b8e7d10",
+         *           "email": "ada@example.com"
+         *         },
+         *         "target": {
+         *           "type": "domain",
+         *           "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
+         *           "name": null
+         *         },
+         *         "details": {
+         *           "domain": "acme.com",
+         *           "method": "dns"
+         *         },
+         *         "source": {
+         *           "type": "platform",
+         *           "token_id": null,
+         *           "user_id": null
+         *         }
+         *       }
+         *     }
+         */
+        "application/json": components["schemas"]["Event.domain.verified"];
+      };
+    };
+    responses: {
+      /** @description Any 2xx within 5 s is a delivery; anything else is retried. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  "webhook-domain.updated": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
+         *       "type": "domain.updated",
+         *       "tenant_id": "…",
+         *       "created_at": "…",
+         *       "data": {
+         *         "actor": {
+         *           "id": "5f0c8c1e-3b7a-4d2e-9a61-0c2f4b8e7d10",
+         *           "email": "ada@example.com"
+         *         },
+         *         "target": {
+         *           "type": "domain",
+         *           "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
+         *           "name": null
+         *         },
+         *         "details": {
+         *           "domain": "acme.com",
+         *           "changes": {
+         *             "auto_join": {
+         *               "from": false,
+         *               "to": true
+         *             }
+         *           }
+         *         },
+         *         "source": {
+         *           "type": "platform",
+         *           "token_id": null,
+         *           "user_id": null
+         *         }
+         *       }
+         *     }
+         */
+        "application/json": components["schemas"]["Event.domain.updated"];
+      };
+    };
+    responses: {
+      /** @description Any 2xx within 5 s is a delivery; anything else is retried. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  "webhook-domain.verification_failed": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
+         *       "type": "domain.verification_failed",
+         *       "tenant_id": "…",
+         *       "created_at": "…",
+         *       "data": {
+         *         "actor": {
+         *           "id": "5f0c8c1e-3b7a-4d2e-9a61-0c2f4b8e7d10",
+         *           "email": "ada@example.com"
+         *         },
+         *         "target": {
+         *           "type": "domain",
+         *           "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
+         *           "name": null
+         *         },
+         *         "details": {
+         *           "domain": "acme.com",
+         *           "previous_state": "pending",
+         *           "result": "no_record",
+         *           "reason": "No TXT record at _control-plane.acme.com"
+         *         },
+         *         "source": {
+         *           "type": "platform",
+         *           "token_id": null,
+         *           "user_id": null
+         *         }
+         *       }
+         *     }
+         */
+        "application/json": components["schemas"]["Event.domain.verification_failed"];
+      };
+    };
+    responses: {
+      /** @description Any 2xx within 5 s is a delivery; anything else is retried. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  "webhook-domain.deleted": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
+         *       "type": "domain.deleted",
+         *       "tenant_id": "…",
+         *       "created_at": "…",
+         *       "data": {
+         *         "actor": {
+         *           "id": "5f0c8c1e-3b7a-4d2e-9a61-0c2f4b8e7d10",
+         *           "email": "ada@example.com"
+         *         },
+         *         "target": {
+         *           "type": "domain",
+         *           "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
+         *           "name": null
+         *         },
+         *         "details": {
+         *           "domain": "acme.com",
+         *           "state": "verified"
+         *         },
+         *         "source": {
+         *           "type": "platform",
+         *           "token_id": null,
+         *           "user_id": null
+         *         }
+         *       }
+         *     }
+         */
+        "application/json": components["schemas"]["Event.domain.deleted"];
+      };
+    };
+    responses: {
+      /** @description Any 2xx within 5 s is a delivery; anything else is retried. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  "webhook-setup_link.created": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
+         *       "type": "setup_link.created",
+         *       "tenant_id": "…",
+         *       "created_at": "…",
+         *       "data": {
+         *         "actor": {
+         *           "id": "5f0c8c1e-3b7a-4d2e-9a61-0c2f4b8e7d10",
+         *           "email": "ada@example.com"
+         *         },
+         *         "target": {
+         *           "type": "setup_link",
+         *           "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
+         *           "name": null
+         *         },
+         *         "details": {
+         *           "intent": "sso",
+         *           "expires_at": "2026-12-12T09:00:00.000Z",
+         *           "sso_provider_id": null,
+         *           "directory_id": null
+         *         },
+         *         "source": {
+         *           "type": "platform",
+         *           "token_id": null,
+         *           "user_id": null
+         *         }
+         *       }
+         *     }
+         */
+        "application/json": components["schemas"]["Event.setup_link.created"];
+      };
+    };
+    responses: {
+      /** @description Any 2xx within 5 s is a delivery; anything else is retried. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  "webhook-setup_link.opened": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
+         *       "type": "setup_link.opened",
+         *       "tenant_id": "…",
+         *       "created_at": "…",
+         *       "data": {
+         *         "actor": {
+         *           "id": "5f0c8c1e-3b7a-4d2e-9a61-0c2f4b8e7d10",
+         *           "email": "ada@example.com"
+         *         },
+         *         "target": {
+         *           "type": "setup_link",
+         *           "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
+         *           "name": null
+         *         },
+         *         "details": {
+         *           "intent": "sso",
+         *           "session_id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
+         *           "session_expires_at": "2026-12-05T13:00:00.000Z"
+         *         },
+         *         "source": {
+         *           "type": "platform",
+         *           "token_id": null,
+         *           "user_id": null
+         *         }
+         *       }
+         *     }
+         */
+        "application/json": components["schemas"]["Event.setup_link.opened"];
+      };
+    };
+    responses: {
+      /** @description Any 2xx within 5 s is a delivery; anything else is retried. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  "webhook-setup_link.revoked": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
+         *       "type": "setup_link.revoked",
+         *       "tenant_id": "…",
+         *       "created_at": "…",
+         *       "data": {
+         *         "actor": {
+         *           "id": "5f0c8c1e-3b7a-4d2e-9a61-0c2f4b8e7d10",
+         *           "email": "ada@example.com"
+         *         },
+         *         "target": {
+         *           "type": "setup_link",
+         *           "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
+         *           "name": null
+         *         },
+         *         "details": {
+         *           "intent": "sso",
+         *           "sessions_ended": 0
+         *         },
+         *         "source": {
+         *           "type": "platform",
+         *           "token_id": null,
+         *           "user_id": null
+         *         }
+         *       }
+         *     }
+         */
+        "application/json": components["schemas"]["Event.setup_link.revoked"];
+      };
+    };
+    responses: {
+      /** @description Any 2xx within 5 s is a delivery; anything else is retried. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  "webhook-directory.created": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
+         *       "type": "directory.created",
+         *       "tenant_id": "…",
+         *       "created_at": "…",
+         *       "data": {
+         *         "actor": {
+         *           "id": "5f0c8c1e-3b7a-4d2e-9a61-0c2f4b8e7d10",
+         *           "email": "ada@example.com"
+         *         },
+         *         "target": {
+         *           "type": "directory",
+         *           "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
+         *           "name": null
+         *         },
+         *         "details": {
+         *           "name": "Okta",
+         *           "provider": "okta",
+         *           "default_role": "viewer",
+         *           "role_mappings": [
+         *             {
+         *               "group": "Admins",
+         *               "role": "admin"
+         *             }
+         *           ],
+         *           "token_hint": "…x7Qa"
+         *         },
+         *         "source": {
+         *           "type": "platform",
+         *           "token_id": null,
+         *           "user_id": null
+         *         }
+         *       }
+         *     }
+         */
+        "application/json": components["schemas"]["Event.directory.created"];
+      };
+    };
+    responses: {
+      /** @description Any 2xx within 5 s is a delivery; anything else is retried. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  "webhook-directory.updated": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
+         *       "type": "directory.updated",
+         *       "tenant_id": "…",
+         *       "created_at": "…",
+         *       "data": {
+         *         "actor": {
+         *           "id": "5f0c8c1e-3b7a-4d2e-9a61-0c2f4b8e7d10",
+         *           "email": "ada@example.com"
+         *         },
+         *         "target": {
+         *           "type": "directory",
+         *           "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
+         *           "name": null
+         *         },
+         *         "details": {
+         *           "name": "Okta",
+         *           "changes": {
+         *             "enabled": {
+         *               "from": true,
+         *               "to": false
+         *             }
+         *           }
+         *         },
+         *         "source": {
+         *           "type": "platform",
+         *           "token_id": null,
+         *           "user_id": null
+         *         }
+         *       }
+         *     }
+         */
+        "application/json": components["schemas"]["Event.directory.updated"];
+      };
+    };
+    responses: {
+      /** @description Any 2xx within 5 s is a delivery; anything else is retried. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  "webhook-directory.enabled": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
+         *       "type": "directory.enabled",
+         *       "tenant_id": "…",
+         *       "created_at": "…",
+         *       "data": {
+         *         "actor": {
+         *           "id": "5f0c8c1e-3b7a-4d2e-9a61-0c2f4b8e7d10",
+         *           "email": "ada@example.com"
+         *         },
+         *         "target": {
+         *           "type": "directory",
+         *           "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
+         *           "name": null
+         *         },
+         *         "details": {
+         *           "name": "Okta",
+         *           "changes": {
+         *             "enabled": {
+         *               "from": true,
+         *               "to": false
+         *             }
+         *           }
+         *         },
+         *         "source": {
+         *           "type": "platform",
+         *           "token_id": null,
+         *           "user_id": null
+         *         }
+         *       }
+         *     }
+         */
+        "application/json": components["schemas"]["Event.directory.enabled"];
+      };
+    };
+    responses: {
+      /** @description Any 2xx within 5 s is a delivery; anything else is retried. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  "webhook-directory.disabled": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
+         *       "type": "directory.disabled",
+         *       "tenant_id": "…",
+         *       "created_at": "…",
+         *       "data": {
+         *         "actor": {
+         *           "id": "5f0c8c1e-3b7a-4d2e-9a61-0c2f4b8e7d10",
+         *           "email": "ada@example.com"
+         *         },
+         *         "target": {
+         *           "type": "directory",
+         *           "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
+         *           "name": null
+         *         },
+         *         "details": {
+         *           "name": "Okta",
+         *           "changes": {
+         *             "enabled": {
+         *               "from": true,
+         *               "to": false
+         *             }
+         *           }
+         *         },
+         *         "source": {
+         *           "type": "platform",
+         *           "token_id": null,
+         *           "user_id": null
+         *         }
+         *       }
+         *     }
+         */
+        "application/json": components["schemas"]["Event.directory.disabled"];
+      };
+    };
+    responses: {
+      /** @description Any 2xx within 5 s is a delivery; anything else is retried. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  "webhook-directory.deleted": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
+         *       "type": "directory.deleted",
+         *       "tenant_id": "…",
+         *       "created_at": "…",
+         *       "data": {
+         *         "actor": {
+         *           "id": "5f0c8c1e-3b7a-4d2e-9a61-0c2f4b8e7d10",
+         *           "email": "ada@example.com"
+         *         },
+         *         "target": {
+         *           "type": "directory",
+         *           "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
+         *           "name": null
+         *         },
+         *         "details": {
+         *           "name": "Okta",
+         *           "provider": "okta",
+         *           "user_count": 120,
+         *           "group_count": 8
+         *         },
+         *         "source": {
+         *           "type": "platform",
+         *           "token_id": null,
+         *           "user_id": null
+         *         }
+         *       }
+         *     }
+         */
+        "application/json": components["schemas"]["Event.directory.deleted"];
+      };
+    };
+    responses: {
+      /** @description Any 2xx within 5 s is a delivery; anything else is retried. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  "webhook-directory.token_rotated": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
+         *       "type": "directory.token_rotated",
+         *       "tenant_id": "…",
+         *       "created_at": "…",
+         *       "data": {
+         *         "actor": {
+         *           "id": "5f0c8c1e-3b7a-4d2e-9a61-0c2f4b8e7d10",
+         *           "email": "ada@example.com"
+         *         },
+         *         "target": {
+         *           "type": "directory",
+         *           "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
+         *           "name": null
+         *         },
+         *         "details": {
+         *           "name": "Okta",
+         *           "previous_token_hint": "…x7Qa",
+         *           "token_hint": "…9LpE"
+         *         },
+         *         "source": {
+         *           "type": "platform",
+         *           "token_id": null,
+         *           "user_id": null
+         *         }
+         *       }
+         *     }
+         */
+        "application/json": components["schemas"]["Event.directory.token_rotated"];
+      };
+    };
+    responses: {
+      /** @description Any 2xx within 5 s is a delivery; anything else is retried. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  "webhook-directory_user.created": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
+         *       "type": "directory_user.created",
+         *       "tenant_id": "…",
+         *       "created_at": "…",
+         *       "data": {
+         *         "actor": {
+         *           "id": "5f0c8c1e-3b7a-4d2e-9a61-0c2f4b8e7d10",
+         *           "email": "ada@example.com"
+         *         },
+         *         "target": {
+         *           "type": "directory_user",
+         *           "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
+         *           "name": null
+         *         },
+         *         "details": {
+         *           "directory_id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
+         *           "directory_user": {
+         *             "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
+         *             "directory_id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
+         *             "idp_id": "00u1",
+         *             "user_name": "grace@acme.com",
+         *             "emails": [
+         *               {
+         *                 "value": "grace@acme.com",
+         *                 "type": "work",
+         *                 "primary": true
+         *               }
+         *             ],
+         *             "first_name": "Grace",
+         *             "last_name": "Hopper",
+         *             "state": "active",
+         *             "groups": [
+         *               {
+         *                 "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
+         *                 "name": "Engineering"
+         *               }
+         *             ],
+         *             "role": "viewer",
+         *             "user_id": null,
+         *             "custom_attributes": {},
+         *             "raw_attributes": {},
+         *             "created_at": "2026-12-05T09:00:00.000Z",
+         *             "updated_at": "2026-12-05T09:00:00.000Z"
+         *           }
+         *         },
+         *         "source": {
+         *           "type": "platform",
+         *           "token_id": null,
+         *           "user_id": null
+         *         }
+         *       }
+         *     }
+         */
+        "application/json": components["schemas"]["Event.directory_user.created"];
+      };
+    };
+    responses: {
+      /** @description Any 2xx within 5 s is a delivery; anything else is retried. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  "webhook-directory_user.updated": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
+         *       "type": "directory_user.updated",
+         *       "tenant_id": "…",
+         *       "created_at": "…",
+         *       "data": {
+         *         "actor": {
+         *           "id": "5f0c8c1e-3b7a-4d2e-9a61-0c2f4b8e7d10",
+         *           "email": "ada@example.com"
+         *         },
+         *         "target": {
+         *           "type": "directory_user",
+         *           "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
+         *           "name": null
+         *         },
+         *         "details": {
+         *           "directory_id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
+         *           "directory_user": {
+         *             "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
+         *             "directory_id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
+         *             "idp_id": "00u1",
+         *             "user_name": "grace@acme.com",
+         *             "emails": [
+         *               {
+         *                 "value": "grace@acme.com",
+         *                 "type": "work",
+         *                 "primary": true
+         *               }
+         *             ],
+         *             "first_name": "Grace",
+         *             "last_name": "Hopper",
+         *             "state": "active",
+         *             "groups": [
+         *               {
+         *                 "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
+         *                 "name": "Engineering"
+         *               }
+         *             ],
+         *             "role": "viewer",
+         *             "user_id": null,
+         *             "custom_attributes": {},
+         *             "raw_attributes": {},
+         *             "created_at": "2026-12-05T09:00:00.000Z",
+         *             "updated_at": "2026-12-05T09:00:00.000Z"
+         *           }
+         *         },
+         *         "source": {
+         *           "type": "platform",
+         *           "token_id": null,
+         *           "user_id": null
+         *         }
+         *       }
+         *     }
+         */
+        "application/json": components["schemas"]["Event.directory_user.updated"];
+      };
+    };
+    responses: {
+      /** @description Any 2xx within 5 s is a delivery; anything else is retried. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  "webhook-directory_user.deactivated": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
+         *       "type": "directory_user.deactivated",
+         *       "tenant_id": "…",
+         *       "created_at": "…",
+         *       "data": {
+         *         "actor": {
+         *           "id": "5f0c8c1e-3b7a-4d2e-9a61-0c2f4b8e7d10",
+         *           "email": "ada@example.com"
+         *         },
+         *         "target": {
+         *           "type": "directory_user",
+         *           "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
+         *           "name": null
+         *         },
+         *         "details": {
+         *           "directory_id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
+         *           "directory_user": {
+         *             "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
+         *             "directory_id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
+         *             "idp_id": "00u1",
+         *             "user_name": "grace@acme.com",
+         *             "emails": [
+         *               {
+         *                 "value": "grace@acme.com",
+         *                 "type": "work",
+         *                 "primary": true
+         *               }
+         *             ],
+         *             "first_name": "Grace",
+         *             "last_name": "Hopper",
+         *             "state": "active",
+         *             "groups": [
+         *               {
+         *                 "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
+         *                 "name": "Engineering"
+         *               }
+         *             ],
+         *             "role": "viewer",
+         *             "user_id": null,
+         *             "custom_attributes": {},
+         *             "raw_attributes": {},
+         *             "created_at": "2026-12-05T09:00:00.000Z",
+         *             "updated_at": "2026-12-05T09:00:00.000Z"
+         *           }
+         *         },
+         *         "source": {
+         *           "type": "platform",
+         *           "token_id": null,
+         *           "user_id": null
+         *         }
+         *       }
+         *     }
+         */
+        "application/json": components["schemas"]["Event.directory_user.deactivated"];
+      };
+    };
+    responses: {
+      /** @description Any 2xx within 5 s is a delivery; anything else is retried. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  "webhook-directory_user.reactivated": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
+         *       "type": "directory_user.reactivated",
+         *       "tenant_id": "…",
+         *       "created_at": "…",
+         *       "data": {
+         *         "actor": {
+         *           "id": "5f0c8c1e-3b7a-4d2e-9a61-0c2f4b8e7d10",
+         *           "email": "ada@example.com"
+         *         },
+         *         "target": {
+         *           "type": "directory_user",
+         *           "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
+         *           "name": null
+         *         },
+         *         "details": {
+         *           "directory_id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
+         *           "directory_user": {
+         *             "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
+         *             "directory_id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
+         *             "idp_id": "00u1",
+         *             "user_name": "grace@acme.com",
+         *             "emails": [
+         *               {
+         *                 "value": "grace@acme.com",
+         *                 "type": "work",
+         *                 "primary": true
+         *               }
+         *             ],
+         *             "first_name": "Grace",
+         *             "last_name": "Hopper",
+         *             "state": "active",
+         *             "groups": [
+         *               {
+         *                 "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
+         *                 "name": "Engineering"
+         *               }
+         *             ],
+         *             "role": "viewer",
+         *             "user_id": null,
+         *             "custom_attributes": {},
+         *             "raw_attributes": {},
+         *             "created_at": "2026-12-05T09:00:00.000Z",
+         *             "updated_at": "2026-12-05T09:00:00.000Z"
+         *           }
+         *         },
+         *         "source": {
+         *           "type": "platform",
+         *           "token_id": null,
+         *           "user_id": null
+         *         }
+         *       }
+         *     }
+         */
+        "application/json": components["schemas"]["Event.directory_user.reactivated"];
+      };
+    };
+    responses: {
+      /** @description Any 2xx within 5 s is a delivery; anything else is retried. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  "webhook-directory_user.deleted": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
+         *       "type": "directory_user.deleted",
+         *       "tenant_id": "…",
+         *       "created_at": "…",
+         *       "data": {
+         *         "actor": {
+         *           "id": "5f0c8c1e-3b7a-4d2e-9a61-0c2f4b8e7d10",
+         *           "email": "ada@example.com"
+         *         },
+         *         "target": {
+         *           "type": "directory_user",
+         *           "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
+         *           "name": null
+         *         },
+         *         "details": {
+         *           "directory_id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
+         *           "directory_user": {
+         *             "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
+         *             "directory_id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
+         *             "idp_id": "00u1",
+         *             "user_name": "grace@acme.com",
+         *             "emails": [
+         *               {
+         *                 "value": "grace@acme.com",
+         *                 "type": "work",
+         *                 "primary": true
+         *               }
+         *             ],
+         *             "first_name": "Grace",
+         *             "last_name": "Hopper",
+         *             "state": "active",
+         *             "groups": [
+         *               {
+         *                 "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
+         *                 "name": "Engineering"
+         *               }
+         *             ],
+         *             "role": "viewer",
+         *             "user_id": null,
+         *             "custom_attributes": {},
+         *             "raw_attributes": {},
+         *             "created_at": "2026-12-05T09:00:00.000Z",
+         *             "updated_at": "2026-12-05T09:00:00.000Z"
+         *           }
+         *         },
+         *         "source": {
+         *           "type": "platform",
+         *           "token_id": null,
+         *           "user_id": null
+         *         }
+         *       }
+         *     }
+         */
+        "application/json": components["schemas"]["Event.directory_user.deleted"];
+      };
+    };
+    responses: {
+      /** @description Any 2xx within 5 s is a delivery; anything else is retried. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  "webhook-directory_group.created": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
+         *       "type": "directory_group.created",
+         *       "tenant_id": "…",
+         *       "created_at": "…",
+         *       "data": {
+         *         "actor": {
+         *           "id": "5f0c8c1e-3b7a-4d2e-9a61-0c2f4b8e7d10",
+         *           "email": "ada@example.com"
+         *         },
+         *         "target": {
+         *           "type": "directory_group",
+         *           "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
+         *           "name": null
+         *         },
+         *         "details": {
+         *           "directory_id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
+         *           "directory_group": {
+         *             "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
+         *             "directory_id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
+         *             "idp_id": "00g1",
+         *             "name": "Engineering",
+         *             "user_count": 12,
+         *             "created_at": "2026-12-05T09:00:00.000Z",
+         *             "updated_at": "2026-12-05T09:00:00.000Z"
+         *           }
+         *         },
+         *         "source": {
+         *           "type": "platform",
+         *           "token_id": null,
+         *           "user_id": null
+         *         }
+         *       }
+         *     }
+         */
+        "application/json": components["schemas"]["Event.directory_group.created"];
+      };
+    };
+    responses: {
+      /** @description Any 2xx within 5 s is a delivery; anything else is retried. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  "webhook-directory_group.updated": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
+         *       "type": "directory_group.updated",
+         *       "tenant_id": "…",
+         *       "created_at": "…",
+         *       "data": {
+         *         "actor": {
+         *           "id": "5f0c8c1e-3b7a-4d2e-9a61-0c2f4b8e7d10",
+         *           "email": "ada@example.com"
+         *         },
+         *         "target": {
+         *           "type": "directory_group",
+         *           "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
+         *           "name": null
+         *         },
+         *         "details": {
+         *           "directory_id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
+         *           "directory_group": {
+         *             "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
+         *             "directory_id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
+         *             "idp_id": "00g1",
+         *             "name": "Engineering",
+         *             "user_count": 12,
+         *             "created_at": "2026-12-05T09:00:00.000Z",
+         *             "updated_at": "2026-12-05T09:00:00.000Z"
+         *           }
+         *         },
+         *         "source": {
+         *           "type": "platform",
+         *           "token_id": null,
+         *           "user_id": null
+         *         }
+         *       }
+         *     }
+         */
+        "application/json": components["schemas"]["Event.directory_group.updated"];
+      };
+    };
+    responses: {
+      /** @description Any 2xx within 5 s is a delivery; anything else is retried. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  "webhook-directory_group.deleted": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
+         *       "type": "directory_group.deleted",
+         *       "tenant_id": "…",
+         *       "created_at": "…",
+         *       "data": {
+         *         "actor": {
+         *           "id": "5f0c8c1e-3b7a-4d2e-9a61-0c2f4b8e7d10",
+         *           "email": "ada@example.com"
+         *         },
+         *         "target": {
+         *           "type": "directory_group",
+         *           "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
+         *           "name": null
+         *         },
+         *         "details": {
+         *           "directory_id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
+         *           "directory_group": {
+         *             "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
+         *             "directory_id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
+         *             "idp_id": "00g1",
+         *             "name": "Engineering",
+         *             "user_count": 12,
+         *             "created_at": "2026-12-05T09:00:00.000Z",
+         *             "updated_at": "2026-12-05T09:00:00.000Z"
+         *           }
+         *         },
+         *         "source": {
+         *           "type": "platform",
+         *           "token_id": null,
+         *           "user_id": null
+         *         }
+         *       }
+         *     }
+         */
+        "application/json": components["schemas"]["Event.directory_group.deleted"];
+      };
+    };
+    responses: {
+      /** @description Any 2xx within 5 s is a delivery; anything else is retried. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  "webhook-directory_group.user_added": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
+         *       "type": "directory_group.user_added",
+         *       "tenant_id": "…",
+         *       "created_at": "…",
+         *       "data": {
+         *         "actor": {
+         *           "id": "5f0c8c1e-3b7a-4d2e-9a61-0c2f4b8e7d10",
+         *           "email": "ada@example.com"
+         *         },
+         *         "target": {
+         *           "type": "directory_user",
+         *           "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
+         *           "name": null
+         *         },
+         *         "details": {
+         *           "directory_id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
+         *           "directory_user": {
+         *             "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
+         *             "directory_id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
+         *             "idp_id": "00u1",
+         *             "user_name": "grace@acme.com",
+         *             "emails": [
+         *               {
+         *                 "value": "grace@acme.com",
+         *                 "type": "work",
+         *                 "primary": true
+         *               }
+         *             ],
+         *             "first_name": "Grace",
+         *             "last_name": "Hopper",
+         *             "state": "active",
+         *             "groups": [
+         *               {
+         *                 "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
+         *                 "name": "Engineering"
+         *               }
+         *             ],
+         *             "role": "viewer",
+         *             "user_id": null,
+         *             "custom_attributes": {},
+         *             "raw_attributes": {},
+         *             "created_at": "2026-12-05T09:00:00.000Z",
+         *             "updated_at": "2026-12-05T09:00:00.000Z"
+         *           },
+         *           "directory_group": {
+         *             "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
+         *             "directory_id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
+         *             "idp_id": "00g1",
+         *             "name": "Engineering",
+         *             "user_count": 12,
+         *             "created_at": "2026-12-05T09:00:00.000Z",
+         *             "updated_at": "2026-12-05T09:00:00.000Z"
+         *           }
+         *         },
+         *         "source": {
+         *           "type": "platform",
+         *           "token_id": null,
+         *           "user_id": null
+         *         }
+         *       }
+         *     }
+         */
+        "application/json": components["schemas"]["Event.directory_group.user_added"];
+      };
+    };
+    responses: {
+      /** @description Any 2xx within 5 s is a delivery; anything else is retried. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  "webhook-directory_group.user_removed": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
+         *       "type": "directory_group.user_removed",
+         *       "tenant_id": "…",
+         *       "created_at": "…",
+         *       "data": {
+         *         "actor": {
+         *           "id": "5f0c8c1e-3b7a-4d2e-9a61-0c2f4b8e7d10",
+         *           "email": "ada@example.com"
+         *         },
+         *         "target": {
+         *           "type": "directory_user",
+         *           "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
+         *           "name": null
+         *         },
+         *         "details": {
+         *           "directory_id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
+         *           "directory_user": {
+         *             "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
+         *             "directory_id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
+         *             "idp_id": "00u1",
+         *             "user_name": "grace@acme.com",
+         *             "emails": [
+         *               {
+         *                 "value": "grace@acme.com",
+         *                 "type": "work",
+         *                 "primary": true
+         *               }
+         *             ],
+         *             "first_name": "Grace",
+         *             "last_name": "Hopper",
+         *             "state": "active",
+         *             "groups": [
+         *               {
+         *                 "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
+         *                 "name": "Engineering"
+         *               }
+         *             ],
+         *             "role": "viewer",
+         *             "user_id": null,
+         *             "custom_attributes": {},
+         *             "raw_attributes": {},
+         *             "created_at": "2026-12-05T09:00:00.000Z",
+         *             "updated_at": "2026-12-05T09:00:00.000Z"
+         *           },
+         *           "directory_group": {
+         *             "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
+         *             "directory_id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
+         *             "idp_id": "00g1",
+         *             "name": "Engineering",
+         *             "user_count": 12,
+         *             "created_at": "2026-12-05T09:00:00.000Z",
+         *             "updated_at": "2026-12-05T09:00:00.000Z"
+         *           }
+         *         },
+         *         "source": {
+         *           "type": "platform",
+         *           "token_id": null,
+         *           "user_id": null
+         *         }
+         *       }
+         *     }
+         */
+        "application/json": components["schemas"]["Event.directory_group.user_removed"];
+      };
+    };
+    responses: {
+      /** @description Any 2xx within 5 s is a delivery; anything else is retried. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  "webhook-api_token.created": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
+         *       "type": "api_token.created",
+         *       "tenant_id": "…",
+         *       "created_at": "…",
+         *       "data": {
+         *         "actor": {
+         *           "id": "5f0c8c1e-3b7a-4d2e-9a61-0c2f4b8e7d10",
+         *           "email": "ada@example.com"
+         *         },
+         *         "target": {
+         *           "type": "api_token",
+         *           "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
+         *           "name": null
+         *         },
+         *         "details": {
+         *           "name": "CI",
+         *           "user_id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
+         *           "tenant_id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
+         *           "read_only": true,
+         *           "expires_at": null
+         *         },
+         *         "source": {
+         *           "type": "platform",
+         *           "token_id": null,
+         *           "user_id": null
+         *         }
+         *       }
+         *     }
+         */
+        "application/json": components["schemas"]["Event.api_token.created"];
+      };
+    };
+    responses: {
+      /** @description Any 2xx within 5 s is a delivery; anything else is retried. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  "webhook-api_token.revoked": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
+         *       "type": "api_token.revoked",
+         *       "tenant_id": "…",
+         *       "created_at": "…",
+         *       "data": {
+         *         "actor": {
+         *           "id": "5f0c8c1e-3b7a-4d2e-9a61-0c2f4b8e7d10",
+         *           "email": "ada@example.com"
+         *         },
+         *         "target": {
+         *           "type": "api_token",
+         *           "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
+         *           "name": null
+         *         },
+         *         "details": {
+         *           "name": "CI",
+         *           "user_id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
+         *           "tenant_id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40"
+         *         },
+         *         "source": {
+         *           "type": "platform",
+         *           "token_id": null,
+         *           "user_id": null
+         *         }
+         *       }
+         *     }
+         */
+        "application/json": components["schemas"]["Event.api_token.revoked"];
+      };
+    };
+    responses: {
+      /** @description Any 2xx within 5 s is a delivery; anything else is retried. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  "webhook-audit.exported": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
+         *       "type": "audit.exported",
+         *       "tenant_id": "…",
+         *       "created_at": "…",
+         *       "data": {
+         *         "actor": {
+         *           "id": "5f0c8c1e-3b7a-4d2e-9a61-0c2f4b8e7d10",
+         *           "email": "ada@example.com"
+         *         },
+         *         "target": {
+         *           "type": "tenant",
+         *           "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
+         *           "name": null
+         *         },
+         *         "details": {
+         *           "format": "csv",
+         *           "filters": {
+         *             "event_type": "user.*"
+         *           },
+         *           "exported_through_sequence": 1204
+         *         },
+         *         "source": {
+         *           "type": "platform",
+         *           "token_id": null,
+         *           "user_id": null
+         *         }
+         *       }
+         *     }
+         */
+        "application/json": components["schemas"]["Event.audit.exported"];
+      };
+    };
+    responses: {
+      /** @description Any 2xx within 5 s is a delivery; anything else is retried. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  "webhook-audit.retention_purged": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
+         *       "type": "audit.retention_purged",
+         *       "tenant_id": "…",
+         *       "created_at": "…",
+         *       "data": {
+         *         "actor": {
+         *           "id": "5f0c8c1e-3b7a-4d2e-9a61-0c2f4b8e7d10",
+         *           "email": "ada@example.com"
+         *         },
+         *         "target": null,
+         *         "details": {
+         *           "retention_days": 2555,
+         *           "purged_before": "2019-12-01T00:00:00.000Z",
+         *           "events_purged": 18204,
+         *           "anchor_sequence": 18204,
+         *           "anchor_hash": "9f2c000000000000000000000000000000000000000000000000000000000000",
+         *           "partitions": [
+         *             "audit_events_2019_11"
+         *           ]
+         *         },
+         *         "source": {
+         *           "type": "platform",
+         *           "token_id": null,
+         *           "user_id": null
+         *         }
+         *       }
+         *     }
+         */
+        "application/json": components["schemas"]["Event.audit.retention_purged"];
+      };
+    };
+    responses: {
+      /** @description Any 2xx within 5 s is a delivery; anything else is retried. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
       };
     };
   };

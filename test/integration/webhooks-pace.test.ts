@@ -42,7 +42,7 @@ async function queued(path: string, count: number, settings: { rateLimitPerSecon
       const event = await emitEvent(
         tx,
         { id: null, email: null, ip: null, userAgent: null },
-        { type: "user.updated", tenantId: tenant.id, details: { n } },
+        { type: "user.updated", tenantId: tenant.id, details: { n, changes: {} } },
       );
       ids.push(event.id);
     }
