@@ -12,15 +12,17 @@ import { startDispatcher } from "../../server/delivery/dispatcher.ts";
 import { deliverDue } from "../../server/delivery/engine.ts";
 import { defineDeliveryKind, SUCCEEDED, type Sent } from "../../server/delivery/kind.ts";
 
+// Shaped as kind.ts asks of every kind, pace and order columns included (unused here).
 const TABLES = `
   CREATE TABLE mailboxes (
     id uuid PRIMARY KEY DEFAULT gen_random_uuid(), address text NOT NULL,
-    enabled boolean NOT NULL DEFAULT true, disabled_reason text, failing_since timestamptz);
+    enabled boolean NOT NULL DEFAULT true, disabled_reason text, failing_since timestamptz,
+    rate_limit_per_second int, ordering text NOT NULL DEFAULT 'unordered', paced_until timestamptz);
   CREATE TABLE notices (
     id uuid PRIMARY KEY DEFAULT gen_random_uuid(), mailbox_id uuid NOT NULL REFERENCES mailboxes ON DELETE CASCADE,
     subject text NOT NULL, status text NOT NULL DEFAULT 'pending', attempt_count int NOT NULL DEFAULT 0,
     next_attempt_at timestamptz DEFAULT now(), locked_until timestamptz, last_attempt_at timestamptz,
-    last_response_status int, last_error text, updated_at timestamptz NOT NULL DEFAULT now());
+    last_response_status int, last_error text, updated_at timestamptz NOT NULL DEFAULT now(), seq bigserial);
   CREATE TABLE notice_attempts (
     delivery_id uuid NOT NULL REFERENCES notices ON DELETE CASCADE, attempt int NOT NULL, started_at timestamptz NOT NULL,
     duration_ms int NOT NULL, response_status int, response_body text, error text, next_attempt_at timestamptz,
