@@ -82,6 +82,11 @@ function build() {
     help: "Audit events appended through the API (committed).",
     registers,
   });
+  const webhookFilterErrors = new client.Counter({
+    name: "webhook_filter_errors_total",
+    help: "Webhook content filters that failed to evaluate on an event (a missing key, a non-boolean result): the event did not match.",
+    registers,
+  });
   new client.Gauge({
     name: "db_pool_connections",
     help: "This process's Postgres pool: total and idle connections, and waiting (queries waiting for a connection).",
@@ -116,7 +121,7 @@ function build() {
       }
     },
   });
-  return { registry, http, deliveries, jobs, auditAppends };
+  return { registry, http, deliveries, jobs, auditAppends, webhookFilterErrors };
 }
 
 const holder = globalThis as unknown as { __controlPlaneMetrics?: ReturnType<typeof build> };
@@ -151,6 +156,10 @@ export function observeJobRun(job: string, outcome: "ran" | "failed", seconds: n
 
 export function countAuditAppends(n: number): void {
   metrics().auditAppends.inc(n);
+}
+
+export function countWebhookFilterErrors(n: number): void {
+  metrics().webhookFilterErrors.inc(n);
 }
 
 const digest = (value: string) => createHash("sha256").update(value).digest();

@@ -2,8 +2,10 @@
  * Periodic work of webhooks (server/jobs): deliveries whose retry fell due. First attempts do not
  * wait for it (the dispatcher runs on commit); this is the safety net, and on a host without a
  * long-lived process (INTERNAL_CRON=off, a cron calling /api/cron) the only way retries go out.
+ * And recover jobs (recover.ts): queued, and marked done once their deliveries have all ended.
  */
 import { SECOND, type Job } from "../jobs/job.ts";
+import { runRecoverJobs } from "./recover.ts";
 import { deliverDueWebhooks } from "./sink.ts";
 
 export const webhookJobs: Job[] = [
@@ -12,4 +14,6 @@ export const webhookJobs: Job[] = [
     every: 5 * SECOND,
     run: async (db, { budgetMs, signal }) => ({ ...(await deliverDueWebhooks(db, { budgetMs, signal })) }),
   },
+  // Recover jobs no instance has queued yet (the requesting one starts right away; this is the net).
+  { name: "webhooks.recover", every: 5 * SECOND, run: (db) => runRecoverJobs(db) },
 ];

@@ -7,6 +7,8 @@
  */
 import type { EmittedEvent, EventTx } from "../events/emit.ts";
 import { sourceOf, type AuditEventRow, type EventSource } from "../events/types.ts";
+import { countWebhookFilterErrors } from "../ops/metrics.ts";
+import { evaluateFilter, type FilterPayload } from "./filter.ts";
 import { subscriptionsTo } from "./schemas.ts";
 
 export const WAKE_CHANNEL = "webhook_deliveries_due";
@@ -60,16 +62,41 @@ export function payloadEventOf(row: AuditEventRow): PayloadEvent {
 // One statement for all the events of a transaction (a batch of appends can be hundreds): each
 // event joined with its tenant's enabled webhooks whose `events` name one of its subscriptions
 // (subscriptionsTo: its kind, a prefix of it or `*`), sent comma-joined (kinds have no commas).
-const ENQUEUE = `WITH d AS (
+// Webhooks without a filter get their deliveries here; those with one come back as candidates
+// (webhook, event's index, filter), evaluated here and inserted by a second statement only if any.
+const ENQUEUE = `WITH v AS (
+    SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::text[], $5::text[]) WITH ORDINALITY
+      AS v(tenant_id, event_id, event_type, payload, subscriptions, i)
+  ), m AS (
+    SELECT w.tenant_id, w.id, w.filter, v.event_id, v.event_type, v.payload, v.i
+    FROM v JOIN webhooks w ON w.tenant_id = v.tenant_id AND w.enabled AND w.events && string_to_array(v.subscriptions, ',')
+  ), d AS (
     INSERT INTO webhook_deliveries (tenant_id, webhook_id, event_id, event_type, payload, next_attempt_at)
-    SELECT w.tenant_id, w.id, v.event_id, v.event_type, v.payload, now()
-    FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::text[], $5::text[]) WITH ORDINALITY AS v(tenant_id, event_id, event_type, payload, subscriptions, n)
-    JOIN webhooks w ON w.tenant_id = v.tenant_id AND w.enabled AND w.events && string_to_array(v.subscriptions, ',')
-    ORDER BY v.n
+    SELECT tenant_id, id, event_id, event_type, payload, now() FROM m WHERE filter IS NULL ORDER BY i
+    RETURNING 1
+  )
+  SELECT n, CASE WHEN n > 0 THEN pg_notify('${WAKE_CHANNEL}', '')::text END AS notified,
+    (SELECT json_agg(json_build_object('webhook_id', id, 'i', i, 'filter', filter) ORDER BY i) FROM m WHERE filter IS NOT NULL) AS filtered
+  FROM (SELECT count(*)::int AS n FROM d) c`;
+
+// In the matches' order (events' order): unnest WITH ORDINALITY, inserted in that order (seq).
+const ENQUEUE_FILTERED = `WITH d AS (
+    INSERT INTO webhook_deliveries (tenant_id, webhook_id, event_id, event_type, payload, next_attempt_at)
+    SELECT tenant_id, webhook_id, event_id, event_type, payload, now()
+    FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::text[], $5::text[]) WITH ORDINALITY
+      AS f(tenant_id, webhook_id, event_id, event_type, payload, n)
+    ORDER BY n
     RETURNING 1
   )
   SELECT n, CASE WHEN n > 0 THEN pg_notify('${WAKE_CHANNEL}', '')::text END AS notified
   FROM (SELECT count(*)::int AS n FROM d) c`;
+
+interface Candidate {
+  webhook_id: string;
+  /** 1-based index of the event in the statement's arrays. */
+  i: number;
+  filter: string;
+}
 
 /**
  * The events subscriber: writes the deliveries of a transaction's tenant events (in one
@@ -78,12 +105,40 @@ const ENQUEUE = `WITH d AS (
 export async function enqueueDeliveries(tx: EventTx, emitted: EmittedEvent[]): Promise<number> {
   const events: PayloadEvent[] = emitted.flatMap(({ row }) => (row.tenant_id ? [payloadEventOf(row)] : []));
   if (!events.length) return 0;
-  const rows = await tx.query<{ n: number }>(ENQUEUE, [
+  const payloads = events.map(payloadOf);
+  const rows = await tx.query<{ n: number; filtered: Candidate[] | null }>(ENQUEUE, [
     events.map((e) => e.tenantId),
     events.map((e) => e.id),
     events.map((e) => e.type),
-    events.map(payloadOf),
+    payloads,
     events.map((e) => subscriptionsTo(e.type).join(",")),
+  ]);
+  const n = rows[0]?.n ?? 0;
+  const filtered = rows[0]?.filtered;
+  return filtered?.length ? n + (await enqueueFiltered(tx, events, payloads, filtered)) : n;
+}
+
+/** The deliveries of webhooks with a filter: each event evaluated against each filter (compiled once per process). */
+async function enqueueFiltered(tx: EventTx, events: PayloadEvent[], payloads: string[], candidates: Candidate[]): Promise<number> {
+  const parsed = new Map<number, FilterPayload>();
+  const matched: { webhookId: string; index: number }[] = [];
+  let errors = 0;
+  for (const { webhook_id, i, filter } of candidates) {
+    const index = i - 1;
+    let payload = parsed.get(index);
+    if (!payload) parsed.set(index, (payload = JSON.parse(payloads[index]!) as FilterPayload));
+    const outcome = evaluateFilter(filter, payload);
+    if (outcome.error) errors += 1;
+    if (outcome.matches) matched.push({ webhookId: webhook_id, index });
+  }
+  if (errors) countWebhookFilterErrors(errors);
+  if (!matched.length) return 0;
+  const rows = await tx.query<{ n: number }>(ENQUEUE_FILTERED, [
+    matched.map((m) => events[m.index]!.tenantId),
+    matched.map((m) => m.webhookId),
+    matched.map((m) => events[m.index]!.id),
+    matched.map((m) => events[m.index]!.type),
+    matched.map((m) => payloads[m.index]!),
   ]);
   return rows[0]?.n ?? 0;
 }

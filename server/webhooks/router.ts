@@ -2,7 +2,7 @@
 import { z } from "zod";
 import { router } from "../trpc/init.ts";
 import { tenantProcedure } from "../trpc/procedures.ts";
-import { created, noContent, serviceContext } from "../trpc/context.ts";
+import { accepted, created, noContent, serviceContext } from "../trpc/context.ts";
 import { envelope, pageRequest } from "../contract/pagination.ts";
 import { OutboundPolicy } from "../outbound/schemas.ts";
 import { outboundPolicy } from "../outbound/url-policy.ts";
@@ -10,8 +10,14 @@ import {
   CreateWebhookInput,
   DeliveryPage,
   DeliveryPathInput,
+  FilterTestInput,
+  FilterTestResult,
   ListDeliveriesInput,
   ListWebhooksInput,
+  MAX_RECOVER,
+  RecoverInput,
+  RecoverJob,
+  RecoverJobPathInput,
   RotateSecretInput,
   TenantPathInput,
   UpdateWebhookInput,
@@ -23,6 +29,8 @@ import {
 } from "./schemas.ts";
 import { createWebhook, deleteWebhook, getWebhook, listWebhooks, presentWebhook, rotateSecret, updateWebhook } from "./service.ts";
 import { findDelivery, listDeliveries, presentDelivery, retryDelivery, sendTestEvent } from "./deliveries.ts";
+import { testFilter } from "./filter-test.ts";
+import { getRecoverJob, startRecover } from "./recover.ts";
 
 const tags = ["Webhooks"];
 const base = "/tenants/{tenant_id}/webhooks";
@@ -191,6 +199,49 @@ export const webhooksRouter = router({
     .mutation(async ({ ctx, input }) =>
       presentDelivery(await retryDelivery(serviceContext(ctx), { webhookId: input.webhook_id, deliveryId: input.delivery_id })),
     ),
+
+  recover: tenantProcedure("admin")
+    .meta({
+      successStatus: 202,
+      openapi: {
+        method: "POST",
+        path: `${one}/recover`,
+        tags,
+        summary: "Recover failed deliveries",
+        description:
+          "Re-sends, oldest first, every delivery of this webhook created in [`since`, `until`) that ended `failed`, `exhausted` or `cancelled` " +
+          `(at most ${MAX_RECOVER.toLocaleString("en")}; past that the oldest are queued, \`truncated\` is true and \`next_since\` says where to go on). ` +
+          "Each is a new delivery of the same payload and event id (receivers dedupe on it) with a fresh retry schedule; a delivery is recovered once. " +
+          "Queued by a background job: follow it with GET `.../recover/{job_id}`. 409 when the webhook is disabled.",
+        protect: true,
+      },
+    })
+    .input(RecoverInput)
+    .output(RecoverJob)
+    .mutation(async ({ ctx, input }) => accepted(ctx, await startRecover(serviceContext(ctx), input))),
+
+  recoverJob: tenantProcedure("viewer")
+    .meta({
+      openapi: { method: "GET", path: `${one}/recover/{job_id}`, tags, summary: "Follow a recover job", protect: true },
+    })
+    .input(RecoverJobPathInput)
+    .output(RecoverJob)
+    .query(({ ctx, input }) => getRecoverJob(serviceContext(ctx), { webhookId: input.webhook_id, jobId: input.job_id })),
+
+  filterTest: tenantProcedure("admin")
+    .meta({
+      openapi: {
+        method: "POST",
+        path: `${base}/filter-test`,
+        tags,
+        summary: "Try a content filter on an example event",
+        description: "Checks `filter` as create and update do (400 naming `filter`), then evaluates it against an example payload of `event_type`.",
+        protect: true,
+      },
+    })
+    .input(FilterTestInput)
+    .output(FilterTestResult)
+    .mutation(({ ctx, input }) => testFilter(serviceContext(ctx), input)),
 
   /** Console only: where a webhook may point on this server (the form's URL rule follows it). */
   urlPolicy: tenantProcedure("admin")

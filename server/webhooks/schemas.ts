@@ -94,6 +94,17 @@ export const WebhookOrdering = z.enum(WEBHOOK_ORDERINGS, { error: `must be one o
     "or ends (exhausted, cancelled). `unordered` (default): deliveries go out concurrently.",
 });
 
+/** Same cap as server/webhooks/filter.ts checks (kept here for the form: this module is pure zod). */
+export const MAX_FILTER_LENGTH = 1000;
+const FILTER_DOC =
+  "A CEL expression over the delivered payload; only events it is true for are delivered. Variables: `id`, `tenant_id`, `created_at`, " +
+  '`data` and `event` (the whole payload; the kind is `event.type`). E.g. `event.type == "user.created" && data.details.role == "admin"`. ' +
+  "Checked on save (400 naming `filter`); an event it fails on (a missing key: guard with `has(...)`) is not delivered.";
+
+export const WebhookFilter = text({ error: "must be a string" })
+  .max(MAX_FILTER_LENGTH, `must be at most ${MAX_FILTER_LENGTH} characters`)
+  .meta({ description: FILTER_DOC });
+
 export const DELIVERY_STATUSES = ["pending", "succeeded", "failed", "exhausted", "cancelled"] as const;
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 
@@ -111,6 +122,7 @@ export const Webhook = z
     disabled_reason: z.string().nullable().meta({ description: "Why the service disabled it (410, 5 days of failures), or null." }),
     rate_limit_per_second: RateLimitPerSecond,
     ordering: WebhookOrdering,
+    filter: z.string().nullable().meta({ description: "The content filter (CEL), or null: every event subscribed to." }),
     last_delivery: z
       .object({ status: z.enum(DELIVERY_STATUSES), response_status: z.number().int().nullable(), attempted_at: z.iso.datetime() })
       .nullable()
@@ -182,6 +194,7 @@ export const CreateWebhookInput = z
     description: Description.optional(),
     rate_limit_per_second: RateLimitPerSecond.optional(),
     ordering: WebhookOrdering.optional(),
+    filter: WebhookFilter.nullable().optional(),
   })
   .meta({ id: "CreateWebhookRequest" });
 export type CreateWebhookInput = z.infer<typeof CreateWebhookInput>;
@@ -195,6 +208,9 @@ export const UpdateWebhookInput = z
     description: Description.nullable().optional(),
     rate_limit_per_second: RateLimitPerSecond.optional(),
     ordering: WebhookOrdering.optional(),
+    filter: WebhookFilter.nullable()
+      .optional()
+      .meta({ description: `${FILTER_DOC} Null clears it.` }),
   })
   .meta({ id: "UpdateWebhookRequest" });
 export type UpdateWebhookInput = z.infer<typeof UpdateWebhookInput>;
@@ -214,3 +230,68 @@ export type ListDeliveriesInput = z.infer<typeof ListDeliveriesInput>;
 export const DeliveryPage = pageOf(WebhookDelivery).meta({ id: "WebhookDeliveryPage" });
 
 export const DeliveryPathInput = z.object({ ...WebhookPath, delivery_id: z.string().max(100) });
+
+export const FilterTestInput = z
+  .strictObject({
+    ...TenantPath,
+    filter: WebhookFilter,
+    event_type: z.string({ error: "must be a string" }).max(200, "must be at most 200 characters").refine(isSubscribable, SUBSCRIBABLE),
+  })
+  .meta({ id: "WebhookFilterTestRequest" });
+export type FilterTestInput = z.infer<typeof FilterTestInput>;
+
+export const FilterTestResult = z
+  .object({
+    matches: z.boolean(),
+    error: z.string().nullable().meta({ description: "Why the filter failed on the example (it then does not match), or null." }),
+    payload: z.string().meta({ description: "The example payload it was evaluated against." }),
+  })
+  .meta({ id: "WebhookFilterTestResult" });
+export type FilterTestResult = z.infer<typeof FilterTestResult>;
+
+/** The most deliveries one recover request queues; past it the oldest are queued and `truncated` is true. */
+export const MAX_RECOVER = 10_000;
+export const RECOVER_STATUSES = ["queued", "running", "done", "failed"] as const;
+
+export const RecoverInput = z
+  .strictObject({
+    ...WebhookPath,
+    since: z.iso.datetime({ offset: true, error: "must be an ISO 8601 date-time" }),
+    until: z.iso.datetime({ offset: true, error: "must be an ISO 8601 date-time" }).optional(),
+  })
+  .refine((input) => !input.until || Date.parse(input.until) > Date.parse(input.since), {
+    path: ["until"],
+    message: "must be after since",
+  })
+  .meta({ id: "RecoverWebhookRequest" });
+export type RecoverInput = z.infer<typeof RecoverInput>;
+
+export const RecoverJob = z
+  .object({
+    id: z.uuid(),
+    webhook_id: z.uuid(),
+    status: z.enum(RECOVER_STATUSES).meta({
+      description:
+        "`queued` (no instance has picked it up), `running` (its deliveries are queued, not all ended), `done`, `failed` (see `error`).",
+    }),
+    queued: z
+      .number()
+      .int()
+      .meta({ description: `Deliveries re-sent (at most ${MAX_RECOVER.toLocaleString("en")}).` }),
+    sent: z.number().int().meta({ description: "Of those, how many the endpoint has accepted (2xx)." }),
+    truncated: z
+      .boolean()
+      .meta({
+        description: `More than ${MAX_RECOVER.toLocaleString("en")} matched: the oldest were queued; recover again from \`next_since\`.`,
+      }),
+    next_since: z.iso.datetime().nullable().meta({ description: "When truncated: the creation time of the first delivery left out." }),
+    since: z.iso.datetime(),
+    until: z.iso.datetime().nullable(),
+    error: z.string().nullable(),
+    created_at: z.iso.datetime(),
+    finished_at: z.iso.datetime().nullable(),
+  })
+  .meta({ id: "WebhookRecoverJob" });
+export type RecoverJob = z.infer<typeof RecoverJob>;
+
+export const RecoverJobPathInput = z.object({ ...WebhookPath, job_id: z.string().max(100) });

@@ -17,6 +17,7 @@ import { encryptSecret } from "../secrets/encryption.ts";
 import { generateSecret, secretHint } from "./crypto.ts";
 import type { CreateWebhookInput, DeliveryStatus, RotateSecretInput, UpdateWebhookInput, Webhook, WebhookOrdering } from "./schemas.ts";
 import { assertOutboundUrl } from "../outbound/url-policy.ts";
+import { assertFilter } from "./filter.ts";
 
 const SECRET_OVERLAP_MS = 24 * 60 * 60 * 1000;
 
@@ -40,6 +41,7 @@ export interface WebhookRow {
   disabledReason: string | null;
   rateLimitPerSecond: number | null;
   ordering: string;
+  filter: string | null;
   createdAt: Date;
   updatedAt: Date;
   deliveries: { status: string; lastResponseStatus: number | null; lastAttemptAt: Date | null }[];
@@ -60,6 +62,7 @@ export function presentWebhook(row: WebhookRow): Webhook {
     disabled_reason: row.disabledReason,
     rate_limit_per_second: row.rateLimitPerSecond,
     ordering: row.ordering as WebhookOrdering,
+    filter: row.filter,
     last_delivery:
       last?.lastAttemptAt != null
         ? {
@@ -108,6 +111,7 @@ const target = (id: string, url: string) => ({ type: "webhook", id, name: url })
 
 export async function createWebhook({ db, actor, tenantId }: TenantServiceContext, input: CreateWebhookInput) {
   assertOutboundUrl("url", input.url);
+  assertFilter(input.filter);
   const secret = input.secret ?? generateSecret();
   const webhook = await db.prisma.$transaction(async (tx) => {
     const row = await tx.webhook.create({
@@ -116,6 +120,7 @@ export async function createWebhook({ db, actor, tenantId }: TenantServiceContex
         url: input.url,
         events: input.events,
         description: input.description || null,
+        filter: input.filter ?? null,
         secretCiphertext: encryptSecret(secret),
         secretHint: secretHint(secret),
         rateLimitPerSecond: input.rate_limit_per_second ?? null,
@@ -133,6 +138,7 @@ export async function createWebhook({ db, actor, tenantId }: TenantServiceContex
         enabled: row.enabled,
         rate_limit_per_second: row.rateLimitPerSecond,
         ordering: row.ordering,
+        filter: row.filter,
       },
     });
     return findWebhook(tx, tenantId, row.id);
@@ -146,6 +152,7 @@ export async function createWebhook({ db, actor, tenantId }: TenantServiceContex
  */
 export async function updateWebhook({ db, actor, tenantId }: TenantServiceContext, input: UpdateWebhookInput) {
   assertOutboundUrl("url", input.url);
+  assertFilter(input.filter);
   return db.prisma.$transaction(async (tx) => {
     const current = await lockWebhook(tx, tenantId, input.webhook_id);
     const description = input.description === undefined ? undefined : input.description || null;
@@ -155,6 +162,7 @@ export async function updateWebhook({ db, actor, tenantId }: TenantServiceContex
       description: { from: current.description, to: description },
       rate_limit_per_second: { from: current.rateLimitPerSecond, to: input.rate_limit_per_second },
       ordering: { from: current.ordering, to: input.ordering },
+      filter: { from: current.filter, to: input.filter },
     });
     if (changes.url) await assertSteppedUp(tx, actor.principal);
     const enabled = { from: current.enabled, to: input.enabled };
@@ -167,6 +175,7 @@ export async function updateWebhook({ db, actor, tenantId }: TenantServiceContex
         url: input.url,
         events: input.events,
         description,
+        filter: input.filter,
         enabled: input.enabled,
         rateLimitPerSecond: input.rate_limit_per_second,
         ordering: input.ordering,
