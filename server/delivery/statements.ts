@@ -52,6 +52,8 @@ export function statements(queue: DeliveryQueue, columns: string) {
     // Slots are read on clock_timestamp(), not now() (the statement's start): a claim that took a
     // while under load must not hand out slots already past, which would go out in a burst.
     // A disabled destination is neither paced nor ordered: its items are only cancelled.
+    // An UPDATE returns its rows in no particular order: the last SELECT hands them to the senders
+    // by their wait, then oldest due first (a recover's re-sends are staggered to be claimed in order).
     /** $1 batch size, $2 lease (ms). */
     claim: `WITH ctl AS (
     SELECT dest.id, CASE WHEN dest.enabled THEN dest.rate_limit_per_second END AS rate,
@@ -88,10 +90,13 @@ export function statements(queue: DeliveryQueue, columns: string) {
     SELECT id, CASE WHEN rate IS NULL THEN 0 ELSE greatest(0, extract(epoch FROM base + slot * interval '1 second' / rate - clock_timestamp()) * 1000) END::float8
     FROM picked
   )
-  UPDATE ${items} d SET locked_until = now() + $2 * interval '1 millisecond'
-  FROM claimed c, ${destinations} dest
-  WHERE d.id = c.id AND dest.id = d.${key}
-  RETURNING d.id, d.attempt_count, d.${key} AS destination_id, dest.enabled, dest.failing_since, c.wait_ms, ${columns}`,
+  ), taken AS (
+    UPDATE ${items} d SET locked_until = now() + $2 * interval '1 millisecond'
+    FROM claimed c, ${destinations} dest
+    WHERE d.id = c.id AND dest.id = d.${key}
+    RETURNING d.next_attempt_at AS due_at, d.id, d.attempt_count, d.${key} AS destination_id, dest.enabled, dest.failing_since, c.wait_ms, ${columns}
+  )
+  SELECT * FROM taken ORDER BY wait_ms, due_at`,
 
     /** $1 item, $2 error: claimed while its destination was off. */
     cancel: `UPDATE ${items} SET status = 'cancelled', next_attempt_at = NULL, locked_until = NULL, last_error = $2 WHERE id = $1::uuid`,
