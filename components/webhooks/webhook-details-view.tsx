@@ -1,6 +1,6 @@
 "use client";
 
-import type { ReactNode } from "react";
+import { useState, type ReactNode } from "react";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useQuery } from "@tanstack/react-query";
@@ -17,10 +17,11 @@ import { LoadError } from "../ui/list-states";
 import { RelativeTime } from "../ui/relative-time";
 import { Skeleton } from "../ui/skeleton";
 import { Switch } from "../ui/switch";
-import { AlertIcon, ChevronLeftIcon, KeyIcon, PencilIcon, SendIcon, TrashIcon } from "../icons";
+import { AlertIcon, ChevronLeftIcon, KeyIcon, PencilIcon, RefreshIcon, SendIcon, TrashIcon } from "../icons";
 import { DeliveriesView } from "./deliveries-view";
 import { subscribesToAll } from "./event-kinds";
 import { paceLabels } from "./pace-fields";
+import { RecoverDialog } from "./recover-dialog";
 import { LastDelivery, WebhookStatus } from "./status";
 import { useWebhookActions } from "./use-webhook-actions";
 
@@ -60,6 +61,7 @@ export function WebhookDetailsView({
   const { canWrite, loading } = useTenantRole(tenantId);
   const query = useQuery(trpc.webhooks.get.queryOptions({ tenant_id: tenantId, webhook_id: webhookId }));
   const actions = useWebhookActions(tenantId, { onDeleted: () => router.replace(consoleUrl.webhooks(tenantId)) });
+  const [recovering, setRecovering] = useState(false);
 
   if (query.isPending) {
     return (
@@ -141,6 +143,10 @@ export function WebhookDetailsView({
                   <KeyIcon className="size-4" />
                   Rotate secret
                 </Button>
+                <Button variant="secondary" onClick={() => setRecovering(true)} disabled={!webhook.enabled}>
+                  <RefreshIcon className="size-4" />
+                  Recover failed deliveries since…
+                </Button>
                 <Button variant="secondary" onClick={() => actions.askDelete(webhook)}>
                   <TrashIcon className="size-4" />
                   Delete
@@ -149,7 +155,7 @@ export function WebhookDetailsView({
             ) : null}
             {canWrite && !webhook.enabled ? (
               <p id="webhook-test-hint" className="-mt-3 text-xs text-slate-600">
-                Enable the webhook to send a test event.
+                Enable the webhook to send a test event or recover failed deliveries.
               </p>
             ) : null}
             <dl className="grid grid-flow-row-dense gap-x-6 gap-y-4 sm:grid-cols-2 lg:grid-cols-3">
@@ -199,6 +205,13 @@ export function WebhookDetailsView({
                   </ul>
                 )}
               </Item>
+              <Item term="Filter" className="sm:col-span-2 lg:col-span-3">
+                {webhook.filter ? (
+                  <code className="font-mono text-xs break-all text-slate-800">{webhook.filter}</code>
+                ) : (
+                  "None: every event above"
+                )}
+              </Item>
             </dl>
           </div>
         </Card>
@@ -213,6 +226,7 @@ export function WebhookDetailsView({
         />
       </div>
       {actions.dialogs}
+      {recovering ? <RecoverDialog tenantId={tenantId} webhookId={webhook.id} onClose={() => setRecovering(false)} /> : null}
     </>
   );
 }

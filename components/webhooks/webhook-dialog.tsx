@@ -12,6 +12,7 @@ import { Input } from "../ui/input";
 import { subscribesToAll } from "./event-kinds";
 import { EventsPicker, type EventsChoice } from "./events-picker";
 import { PaceFields, paceInput, paceValuesOf } from "./pace-fields";
+import { FilterField } from "./filter-field";
 import type { Webhook } from "./types";
 import { checkForm, eventsOf, FIELD_IDS, serverFieldErrors, urlRule, useUrlPolicy } from "./webhook-form";
 
@@ -100,6 +101,7 @@ export function WebhookDialog({ tenantId, webhook, steppingUpIfAsked, onClose, o
       ? { all: subscribesToAll(webhook.events), kinds: subscribesToAll(webhook.events) ? [] : webhook.events }
       : { all: true, kinds: [] },
   );
+  const [filter, setFilter] = useState(webhook?.filter ?? "");
   const [ownSecret, setOwnSecret] = useState(false);
   const [secret, setSecret] = useState("");
   const [pace, setPace] = useState(() => paceValuesOf(webhook));
@@ -114,11 +116,23 @@ export function WebhookDialog({ tenantId, webhook, steppingUpIfAsked, onClose, o
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     setFormError(null);
-    const values = { url: url.trim(), description: description.trim(), events, secret: !webhook && ownSecret ? secret : null };
+    const values = {
+      url: url.trim(),
+      description: description.trim(),
+      events,
+      secret: !webhook && ownSecret ? secret : null,
+      filter: filter.trim(),
+    };
     const paced = paceInput(pace);
     if (show({ ...checkForm(values), ...("error" in paced ? { rate_limit_per_second: paced.error } : {}) }) || "error" in paced) return;
 
-    const fields = { url: values.url, events: eventsOf(events), description: values.description || undefined, ...paced };
+    const fields = {
+      url: values.url,
+      events: eventsOf(events),
+      description: values.description || undefined,
+      filter: values.filter || null,
+      ...paced,
+    };
     const onError = (error: unknown) => fail(error, serverFieldErrors(error, fields.events));
     if (webhook) {
       const input = { tenant_id: tenantId, webhook_id: webhook.id, ...fields, description: values.description || null };
@@ -210,6 +224,17 @@ export function WebhookDialog({ tenantId, webhook, steppingUpIfAsked, onClose, o
             clear("events");
           }}
           error={errors.events}
+        />
+
+        <FilterField
+          tenantId={tenantId}
+          value={filter}
+          onChange={(next) => {
+            setFilter(next);
+            clear("filter");
+          }}
+          events={events}
+          error={errors.filter}
         />
 
         <PaceFields

@@ -5,7 +5,7 @@
  */
 import { useQuery } from "@tanstack/react-query";
 import type { OutboundPolicy } from "@/server/outbound/schemas";
-import { MAX_DESCRIPTION_LENGTH, MIN_SECRET_LENGTH } from "@/server/webhooks/schemas";
+import { MAX_DESCRIPTION_LENGTH, MAX_FILTER_LENGTH, MIN_SECRET_LENGTH } from "@/server/webhooks/schemas";
 import { serverErrors, type FieldErrors } from "../form-errors";
 import { fieldErrorsOf, useTRPC } from "../trpc";
 import { ALL_EVENTS } from "./event-kinds";
@@ -17,6 +17,8 @@ export interface WebhookFormValues {
   events: EventsChoice;
   /** Create only: null to have the server generate one. */
   secret: string | null;
+  /** The CEL filter; empty for none. */
+  filter: string;
 }
 
 /** The fields in form order, with the id of their control (for focusFirstError). */
@@ -24,6 +26,7 @@ export const FIELD_IDS: Array<[string, string]> = [
   ["url", "webhook-url"],
   ["description", "webhook-description"],
   ["events", "webhook-events"],
+  ["filter", "webhook-filter"],
   ["secret", "webhook-secret"],
   ["rate_limit_per_second", "webhook-rate"],
   ["ordering", "webhook-ordered"],
@@ -36,6 +39,7 @@ const LABELS = {
   secret: "Secret",
   rate_limit_per_second: "Rate limit",
   ordering: "Order",
+  filter: "Filter",
 };
 
 export function eventsOf(choice: EventsChoice): string[] {
@@ -69,6 +73,7 @@ export function checkForm(values: WebhookFormValues): FieldErrors {
   if (values.description.trim().length > MAX_DESCRIPTION_LENGTH)
     errors.description = `Description must be at most ${MAX_DESCRIPTION_LENGTH} characters`;
   if (!values.events.all && values.events.kinds.length === 0) errors.events = "Pick at least one event, or choose All events";
+  if (values.filter.length > MAX_FILTER_LENGTH) errors.filter = `Filter must be at most ${MAX_FILTER_LENGTH} characters`;
   if (values.secret !== null && values.secret.length < MIN_SECRET_LENGTH)
     errors.secret = `Secret must be at least ${MIN_SECRET_LENGTH} characters`;
   return errors;

@@ -52,7 +52,8 @@ const BARE_TYPE = /(^|[^.\w])type\b(?!\s*\()/;
 export function filterProblem(text: string): string | null {
   if (text.length > MAX_FILTER_LENGTH) return `must be at most ${MAX_FILTER_LENGTH} characters`;
   if (!text.trim()) return "must be a CEL expression, or null for none";
-  if ((text.match(COMPREHENSION)?.length ?? 0) > MAX_COMPREHENSIONS) return `may use at most ${MAX_COMPREHENSIONS} list macros (all, exists, exists_one, map, filter)`;
+  if ((text.match(COMPREHENSION)?.length ?? 0) > MAX_COMPREHENSIONS)
+    return `may use at most ${MAX_COMPREHENSIONS} list macros (all, exists, exists_one, map, filter)`;
   let checked: ReturnType<Environment["check"]>;
   try {
     checked = environment.check(text);
@@ -99,7 +100,8 @@ export function evaluateFilter(filter: string, payload: FilterPayload): FilterOu
   if (!run) return { matches: false, error: "the filter does not compile" };
   try {
     const value = run({ id: payload.id, tenant_id: payload.tenant_id, created_at: payload.created_at, data: payload.data, event: payload });
-    if (typeof value !== "boolean") return { matches: false, error: `the filter gave ${value === null ? "null" : typeof value}, not a boolean` };
+    if (typeof value !== "boolean")
+      return { matches: false, error: `the filter gave ${value === null ? "null" : typeof value}, not a boolean` };
     return { matches: value, error: null };
   } catch (error) {
     return { matches: false, error: firstLine(error instanceof Error ? error.message : String(error)) };

@@ -235,7 +235,8 @@ export const webhooksRouter = router({
         path: `${base}/filter-test`,
         tags,
         summary: "Try a content filter on an example event",
-        description: "Checks `filter` as create and update do (400 naming `filter`), then evaluates it against an example payload of `event_type`.",
+        description:
+          "Checks `filter` as create and update do (400 naming `filter`), then evaluates it against an example payload of `event_type`.",
         protect: true,
       },
     })

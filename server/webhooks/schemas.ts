@@ -279,11 +279,9 @@ export const RecoverJob = z
       .int()
       .meta({ description: `Deliveries re-sent (at most ${MAX_RECOVER.toLocaleString("en")}).` }),
     sent: z.number().int().meta({ description: "Of those, how many the endpoint has accepted (2xx)." }),
-    truncated: z
-      .boolean()
-      .meta({
-        description: `More than ${MAX_RECOVER.toLocaleString("en")} matched: the oldest were queued; recover again from \`next_since\`.`,
-      }),
+    truncated: z.boolean().meta({
+      description: `More than ${MAX_RECOVER.toLocaleString("en")} matched: the oldest were queued; recover again from \`next_since\`.`,
+    }),
     next_since: z.iso.datetime().nullable().meta({ description: "When truncated: the creation time of the first delivery left out." }),
     since: z.iso.datetime(),
     until: z.iso.datetime().nullable(),

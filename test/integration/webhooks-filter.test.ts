@@ -35,7 +35,11 @@ async function setup() {
 
 const emit = (tenantId: string, type: string, details: Record<string, unknown>) =>
   database_.sql.transaction((tx) =>
-    emitEvent(tx, { id: null, email: "app@example.com", ip: null, userAgent: null }, { type, tenantId, target: { type: "user", id: "u-1" }, details }),
+    emitEvent(
+      tx,
+      { id: null, email: "app@example.com", ip: null, userAgent: null },
+      { type, tenantId, target: { type: "user", id: "u-1" }, details },
+    ),
   );
 
 describe("saving a filter", () => {
@@ -46,7 +50,9 @@ describe("saving a filter", () => {
     expect(res.status).toBe(201);
     expect(res.json.filter).toBe(filter);
     expect((await admin.get(`${base}/${res.json.id}`)).json.filter).toBe(filter);
-    const changed = await admin.patch(`${base}/${res.json.id}`, { filter: 'has(data.details.role) && data.details.role in ["admin", "owner"]' });
+    const changed = await admin.patch(`${base}/${res.json.id}`, {
+      filter: 'has(data.details.role) && data.details.role in ["admin", "owner"]',
+    });
     expect(changed.status).toBe(200);
     expect(changed.json.filter).toContain("has(data.details.role)");
     const cleared = await admin.patch(`${base}/${res.json.id}`, { filter: null });
@@ -88,7 +94,10 @@ describe("saving a filter", () => {
 describe("Test against example", () => {
   test("evaluates against an example of the kind: match, no match, an error that does not match", async () => {
     const { base, admin, viewerClient, tenant } = await setup();
-    const yes = await admin.post(`${base}/filter-test`, { filter: 'event.type == "user.created" && tenant_id == "' + tenant.id + '"', event_type: "user.created" });
+    const yes = await admin.post(`${base}/filter-test`, {
+      filter: 'event.type == "user.created" && tenant_id == "' + tenant.id + '"',
+      event_type: "user.created",
+    });
     expect(yes.status).toBe(200);
     expect(yes.json).toMatchObject({ matches: true, error: null });
     expect(JSON.parse(yes.json.payload)).toMatchObject({ type: "user.created", tenant_id: tenant.id, data: { target: { type: "user" } } });
@@ -120,7 +129,12 @@ describe("delivering through a filter", () => {
     await receiver.waitFor(4, { filter: (r) => r.path === "/all" });
     await receiver.waitFor(2, { filter: (r) => r.path === "/filtered" });
     const got = receiver.received.filter((r) => r.path === "/filtered").map((r) => JSON.parse(r.body).data.details);
-    expect(got).toEqual(expect.arrayContaining([{ amount: 150, currency: "EUR" }, { amount: 100, currency: "USD" }]));
+    expect(got).toEqual(
+      expect.arrayContaining([
+        { amount: 150, currency: "EUR" },
+        { amount: 100, currency: "USD" },
+      ]),
+    );
     expect(got).toHaveLength(2);
     const prisma = await db();
     expect(await prisma.webhookDelivery.count({ where: { webhookId: filtered } })).toBe(2);
@@ -131,10 +145,15 @@ describe("delivering through a filter", () => {
   test("events of one transaction are each evaluated: a batch of appends gets the matching ones", async () => {
     const { base, admin, tenant } = await setup();
     receiver = await startReceiver();
-    const id = (await admin.post(base, { url: `${receiver.url}/even`, events: ["order.*"], filter: "int(data.details.n) % 2 == 0" })).json.id as string;
+    const id = (await admin.post(base, { url: `${receiver.url}/even`, events: ["order.*"], filter: "int(data.details.n) % 2 == 0" })).json
+      .id as string;
     await database_.sql.transaction(async (tx) => {
       for (let n = 0; n < 10; n++)
-        await emitEvent(tx, { id: null, email: null, ip: null, userAgent: null }, { type: "order.placed", tenantId: tenant.id, details: { n } });
+        await emitEvent(
+          tx,
+          { id: null, email: null, ip: null, userAgent: null },
+          { type: "order.placed", tenantId: tenant.id, details: { n } },
+        );
     });
     await receiver.waitFor(5);
     const ns = (await (await db()).webhookDelivery.findMany({ where: { webhookId: id } })).map((d) => JSON.parse(d.payload).data.details.n);

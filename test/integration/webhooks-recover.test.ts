@@ -67,7 +67,9 @@ async function queuedBy(jobId: string, n: number) {
 }
 
 const statusesOf = async (webhookId: string) =>
-  (await (await db()).webhookDelivery.findMany({ where: { webhookId, recoverJobId: null }, orderBy: { createdAt: "asc" } })).map((d) => d.status);
+  (await (await db()).webhookDelivery.findMany({ where: { webhookId, recoverJobId: null }, orderBy: { createdAt: "asc" } })).map(
+    (d) => d.status,
+  );
 
 describe("recovering an endpoint that was down", () => {
   test("exhausted deliveries are re-sent once each, in order, with the same event id; the job reports done", async () => {
@@ -111,7 +113,9 @@ describe("recovering an endpoint that was down", () => {
       const untilAt = new Date(Date.now() + 5).toISOString();
       await new Promise((r) => setTimeout(r, 20));
       await emit(tenant.id, 2);
-      await deliverUntil(async () => (await statusesOf(webhookId)).length === 2 && (await statusesOf(webhookId)).every((s) => s === "failed"));
+      await deliverUntil(
+        async () => (await statusesOf(webhookId)).length === 2 && (await statusesOf(webhookId)).every((s) => s === "failed"),
+      );
 
       receiver!.respond = () => ({ status: 204 });
       receiver!.received.length = 0;
