@@ -28,6 +28,7 @@ interface World {
   digestId: string;
   webhookId: string;
   deliveryId: string;
+  recoverJobId: string;
   domainId: string;
   directoryId: string;
   directoryUserId: string;
@@ -197,6 +198,15 @@ const EXAMPLES: Record<string, Example> = {
   "POST /tenants/{tenant_id}/webhooks/{webhook_id}/rotate-secret": {
     request: (w) => ({ path: `/tenants/${w.tenantA.id}/webhooks/${w.webhookId}/rotate-secret`, body: {} }),
   },
+  "POST /tenants/{tenant_id}/webhooks/filter-test": {
+    request: (w) => ({ path: `/tenants/${w.tenantA.id}/webhooks/filter-test`, body: { filter: "true", event_type: "*" } }),
+  },
+  "POST /tenants/{tenant_id}/webhooks/{webhook_id}/recover": {
+    request: (w) => ({ path: `/tenants/${w.tenantA.id}/webhooks/${w.webhookId}/recover`, body: { since: "2026-01-01T00:00:00Z" } }),
+  },
+  "GET /tenants/{tenant_id}/webhooks/{webhook_id}/recover/{job_id}": {
+    request: (w) => ({ path: `/tenants/${w.tenantA.id}/webhooks/${w.webhookId}/recover/${w.recoverJobId}` }),
+  },
   "POST /tenants/{tenant_id}/webhooks/{webhook_id}/test": {
     request: (w) => ({ path: `/tenants/${w.tenantA.id}/webhooks/${w.webhookId}/test` }),
   },
@@ -346,6 +356,9 @@ beforeAll(async () => {
       status: "exhausted",
     },
   });
+  const recoverJob = await prisma.webhookRecoverJob.create({
+    data: { tenantId: a.tenant.id, webhookId: webhook.id, since: new Date("2026-01-01T00:00:00Z") },
+  });
   const domain = await prisma.domain.create({
     data: { tenantId: a.tenant.id, domain: "alpha-matrix.example.com", verificationValue: "control-plane-verification=matrix" },
   });
@@ -371,6 +384,7 @@ beforeAll(async () => {
     directoryGroupId: directoryGroup.id,
     webhookId: webhook.id,
     deliveryId: delivery.id,
+    recoverJobId: recoverJob.id,
     providerId: provider.id,
     applicationId: application.id,
     auditEventId: auditEvent.id,
