@@ -51,7 +51,10 @@ async function startReceiver() {
     req.on("data", (c: Buffer) => chunks.push(c));
     req.on("end", () => {
       res.writeHead(200, { "content-length": "2" }).end("ok");
-      const { id, data } = JSON.parse(Buffer.concat(chunks).toString("utf8")) as { id: string; data: { details: { phase: string; n: number } } };
+      const { id, data } = JSON.parse(Buffer.concat(chunks).toString("utf8")) as {
+        id: string;
+        data: { details: { phase: string; n: number } };
+      };
       if (data.details.phase !== state.phase) return;
       if (data.details.n < state.lastN) state.outOfOrder++;
       state.lastN = Math.max(state.lastN, data.details.n);
@@ -95,7 +98,13 @@ async function main() {
   const receiver = await startReceiver();
   const tenant = await db.prisma.tenant.create({ data: { name: "bench" } });
   const webhook = await db.prisma.webhook.create({
-    data: { tenantId: tenant.id, url: `${receiver.url}/hook`, events: ["*"], secretCiphertext: encryptSecret("bench-secret-0123456789"), secretHint: "6789" },
+    data: {
+      tenantId: tenant.id,
+      url: `${receiver.url}/hook`,
+      events: ["*"],
+      secretCiphertext: encryptSecret("bench-secret-0123456789"),
+      secretHint: "6789",
+    },
   });
   const ctx = { db, tenantId: tenant.id, actor: { principal: SYSTEM_PRINCIPAL, request: SYSTEM_REQUEST } };
   const stop = await startWebhookDispatcher(db);
@@ -106,14 +115,20 @@ async function main() {
     await db.sql.query(SEED, [tenant.id, webhook.id, phase, "exhausted", 8, null, N]);
     const arrived = receiver.expect(phase);
     const t0 = performance.now();
-    const job = await startRecover(ctx, { tenant_id: tenant.id, webhook_id: webhook.id, since: new Date(Date.now() - 2 * 3600_000).toISOString() });
+    const job = await startRecover(ctx, {
+      tenant_id: tenant.id,
+      webhook_id: webhook.id,
+      since: new Date(Date.now() - 2 * 3600_000).toISOString(),
+    });
     await runRecoverJobs(db); // the request's own kick may hold it: this waits for nothing then
-    while ((await db.prisma.webhookDelivery.count({ where: { recoverJobId: job.id } })) < job.queued) await new Promise((r) => setTimeout(r, 5));
+    while ((await db.prisma.webhookDelivery.count({ where: { recoverJobId: job.id } })) < job.queued)
+      await new Promise((r) => setTimeout(r, 5));
     const t1 = performance.now();
     await arrived;
     const t2 = performance.now();
     const recovered = receiver.report();
-    if (job.queued !== N || recovered.duplicates) throw new Error(`recover: queued ${job.queued} of ${N}, ${recovered.duplicates} duplicates`);
+    if (job.queued !== N || recovered.duplicates)
+      throw new Error(`recover: queued ${job.queued} of ${N}, ${recovered.duplicates} duplicates`);
 
     const base = `baseline-${rep}`;
     const baseArrived = receiver.expect(base);
@@ -124,7 +139,13 @@ async function main() {
     const t4 = performance.now();
     const baseline = receiver.report();
     if (baseline.duplicates) throw new Error(`baseline: ${baseline.duplicates} duplicates`);
-    rows.push({ queueMs: t1 - t0, deliverMs: t2 - t1, baselineMs: t4 - t3, outOfOrder: recovered.outOfOrder, baselineOutOfOrder: baseline.outOfOrder });
+    rows.push({
+      queueMs: t1 - t0,
+      deliverMs: t2 - t1,
+      baselineMs: t4 - t3,
+      outOfOrder: recovered.outOfOrder,
+      baselineOutOfOrder: baseline.outOfOrder,
+    });
     log(`rep ${rep}: queue ${(t1 - t0).toFixed(0)} ms, deliver ${(t2 - t1).toFixed(0)} ms, baseline ${(t4 - t3).toFixed(0)} ms`);
   }
   await stop();
@@ -134,14 +155,20 @@ async function main() {
   const queue = median(rows.map((r) => r.queueMs));
   const deliver = median(rows.map((r) => r.deliverMs));
   const baseline = median(rows.map((r) => r.baselineMs));
-  console.log(`\nMachine: ${os.cpus().length} x ${os.cpus()[0]?.model.trim()}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}, PostgreSQL ${postgres}`);
+  console.log(
+    `\nMachine: ${os.cpus().length} x ${os.cpus()[0]?.model.trim()}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}, PostgreSQL ${postgres}`,
+  );
   console.log(`Recover of ${N.toLocaleString("en")} exhausted deliveries, ${REPS} reps (medians):`);
   console.log(`| phase | median | per delivery |\n| --- | --- | --- |`);
   console.log(`| queue (request + job) | ${queue.toFixed(0)} ms | ${((queue * 1000) / N).toFixed(1)} µs |`);
   console.log(`| deliver recovered (to last receipt) | ${deliver.toFixed(0)} ms | ${(N / (deliver / 1000)).toFixed(0)} deliveries/s |`);
-  console.log(`| baseline: deliver ${N.toLocaleString("en")} fresh deliveries | ${baseline.toFixed(0)} ms | ${(N / (baseline / 1000)).toFixed(0)} deliveries/s |`);
+  console.log(
+    `| baseline: deliver ${N.toLocaleString("en")} fresh deliveries | ${baseline.toFixed(0)} ms | ${(N / (baseline / 1000)).toFixed(0)} deliveries/s |`,
+  );
   console.log(`| ratio recovered / baseline delivery | ${(deliver / baseline).toFixed(2)} | |`);
-  console.log(`Arrivals before an earlier event's (50 concurrent senders), per rep: recover ${rows.map((r) => r.outOfOrder).join(", ")}; baseline ${rows.map((r) => r.baselineOutOfOrder).join(", ")}`);
+  console.log(
+    `Arrivals before an earlier event's (50 concurrent senders), per rep: recover ${rows.map((r) => r.outOfOrder).join(", ")}; baseline ${rows.map((r) => r.baselineOutOfOrder).join(", ")}`,
+  );
 }
 
 main().catch((error) => {
