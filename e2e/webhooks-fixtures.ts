@@ -16,18 +16,20 @@ interface Received {
   body: string;
 }
 
+type Answer = { status: number; body: string; headers?: Record<string, string> };
+
 /** A local endpoint on 127.0.0.1 that records every request; answers 200 unless told otherwise. */
 export class Receiver {
   private constructor(
     private readonly server: Server,
     readonly origin: string,
     readonly received: Received[],
-    private readonly answers: Map<string, { status: number; body: string }>,
+    private readonly answers: Map<string, Answer>,
   ) {}
 
   static async start(): Promise<Receiver> {
     const received: Received[] = [];
-    const answers = new Map<string, { status: number; body: string }>();
+    const answers = new Map<string, Answer>();
     const server = createServer((request, response) => {
       const chunks: Buffer[] = [];
       request.on("data", (chunk: Buffer) => chunks.push(chunk));
@@ -35,7 +37,7 @@ export class Receiver {
         const path = request.url ?? "/";
         received.push({ path, headers: request.headers, body: Buffer.concat(chunks).toString("utf8") });
         const answer = answers.get(path) ?? { status: 200, body: "ok" };
-        response.writeHead(answer.status, { "content-type": "text/plain" }).end(answer.body);
+        response.writeHead(answer.status, { "content-type": "text/plain", ...answer.headers }).end(answer.body);
       });
     });
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -47,8 +49,8 @@ export class Receiver {
     return `${this.origin}/${uniqueName(name).replace(/\s+/g, "-")}`;
   }
 
-  answer(url: string, status: number, body: string) {
-    this.answers.set(new URL(url).pathname, { status, body });
+  answer(url: string, status: number, body: string, headers?: Record<string, string>) {
+    this.answers.set(new URL(url).pathname, { status, body, headers });
   }
 
   at(url: string): Received[] {
