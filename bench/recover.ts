@@ -12,23 +12,28 @@
  *   - baseline, same run: N fresh pending deliveries inserted at once (as the outbox writes them),
  *     timed from the insert to the receiver having each once.
  * Checks: each event arrives exactly once per phase; reports how many arrived out of their order.
- * Prints medians and the recover/baseline ratio; paste them into BENCHMARKS.md.
+ * Prints medians and the recover/baseline ratio (`--markdown`: into docs/benchmarks/recover.md;
+ * BENCHMARKS.md is updated from it by hand). `--smoke`: 500 deliveries, one rep.
  */
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import os from "node:os";
-import { parseArgs } from "node:util";
 import pg from "pg";
+import { benchFlags, runBench } from "./cli.ts";
+import { writeRunSection } from "./harness.ts";
+import { settingsFor } from "./settings.ts";
 
-const { values: flags } = parseArgs({
-  options: { deliveries: { type: "string", default: "10000" }, reps: { type: "string", default: "3" } },
-});
+const flags = benchFlags(
+  { deliveries: { type: "string", default: "10000" }, reps: { type: "string", default: "3" } },
+  { deliveries: "500", reps: "1" },
+);
 const N = Number(flags.deliveries);
 const REPS = Number(flags.reps);
 const ADMIN_URL = process.env.BENCH_ADMIN_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 const DB = "cp_bench_recover";
 const DB_URL = Object.assign(new URL(ADMIN_URL), { pathname: `/${DB}` }).toString();
-Object.assign(process.env, { DATABASE_URL: DB_URL, OUTBOUND_ALLOW_PRIVATE: "true", LOG_LEVEL: process.env.LOG_LEVEL ?? "warn" });
+// In-process: this process is the app (its dispatcher and the recover job run here).
+Object.assign(process.env, settingsFor("bench:recover (in-process)"), { DATABASE_URL: DB_URL });
 
 const log = (message: string) => console.log(`[bench:recover ${new Date().toISOString().slice(11, 19)}] ${message}`);
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
@@ -155,23 +160,27 @@ async function main() {
   const queue = median(rows.map((r) => r.queueMs));
   const deliver = median(rows.map((r) => r.deliverMs));
   const baseline = median(rows.map((r) => r.baselineMs));
-  console.log(
-    `\nMachine: ${os.cpus().length} x ${os.cpus()[0]?.model.trim()}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}, PostgreSQL ${postgres}`,
-  );
-  console.log(`Recover of ${N.toLocaleString("en")} exhausted deliveries, ${REPS} reps (medians):`);
-  console.log(`| phase | median | per delivery |\n| --- | --- | --- |`);
-  console.log(`| queue (request + job) | ${queue.toFixed(0)} ms | ${((queue * 1000) / N).toFixed(1)} µs |`);
-  console.log(`| deliver recovered (to last receipt) | ${deliver.toFixed(0)} ms | ${(N / (deliver / 1000)).toFixed(0)} deliveries/s |`);
-  console.log(
+  const lines = [
+    `Machine: ${os.cpus().length} x ${os.cpus()[0]?.model.trim()}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}, PostgreSQL ${postgres}; load average ${os
+      .loadavg()
+      .map((l) => l.toFixed(1))
+      .join(" ")}; ${new Date().toISOString().slice(0, 16)} UTC`,
+    "",
+    `Recover of ${N.toLocaleString("en")} exhausted deliveries, ${REPS} reps (medians):`,
+    "",
+    "| phase | median | per delivery |",
+    "| --- | --- | --- |",
+    `| queue (request + job) | ${queue.toFixed(0)} ms | ${((queue * 1000) / N).toFixed(1)} µs |`,
+    `| deliver recovered (to last receipt) | ${deliver.toFixed(0)} ms | ${(N / (deliver / 1000)).toFixed(0)} deliveries/s |`,
     `| baseline: deliver ${N.toLocaleString("en")} fresh deliveries | ${baseline.toFixed(0)} ms | ${(N / (baseline / 1000)).toFixed(0)} deliveries/s |`,
-  );
-  console.log(`| ratio recovered / baseline delivery | ${(deliver / baseline).toFixed(2)} | |`);
-  console.log(
-    `Arrivals before an earlier event's (50 concurrent senders), per rep: recover ${rows.map((r) => r.outOfOrder).join(", ")}; baseline ${rows.map((r) => r.baselineOutOfOrder).join(", ")}`,
-  );
+    `| ratio recovered / baseline delivery | ${(deliver / baseline).toFixed(2)} | |`,
+    "",
+    `Per rep, queue / deliver / baseline (ms): ${rows.map((r) => `${r.queueMs.toFixed(0)} / ${r.deliverMs.toFixed(0)} / ${r.baselineMs.toFixed(0)}`).join("; ")}.`,
+    "",
+    `Arrivals before an earlier event's (50 concurrent senders), per rep: recover ${rows.map((r) => r.outOfOrder).join(", ")}; baseline ${rows.map((r) => r.baselineOutOfOrder).join(", ")}. Every event arrived exactly once.`,
+  ];
+  console.log(`\n${lines.join("\n")}`);
+  if (flags.markdown) writeRunSection("recover.md", `## Webhook recover\n\n${lines.join("\n")}`, "## Webhook recover");
 }
 
-main().catch((error) => {
-  console.error(error);
-  process.exit(1);
-});
+runBench("bench:recover", main);

@@ -650,6 +650,63 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/tenants/{tenant_id}/webhooks/{webhook_id}/recover": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Recover failed deliveries
+     * @description Re-sends, oldest first, every delivery of this webhook created in [`since`, `until`) that ended `failed`, `exhausted` or `cancelled` (at most 10,000; past that the oldest are queued, `truncated` is true and `next_since` says where to go on). Each is a new delivery of the same payload and event id (receivers dedupe on it) with a fresh retry schedule; a delivery is recovered once. Queued by a background job: follow it with GET `.../recover/{job_id}`. 409 when the webhook is disabled.
+     */
+    post: operations["webhooks-recover"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/tenants/{tenant_id}/webhooks/{webhook_id}/recover/{job_id}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Follow a recover job */
+    get: operations["webhooks-recoverJob"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/tenants/{tenant_id}/webhooks/filter-test": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Try a content filter on an example event
+     * @description Checks `filter` as create and update do (400 naming `filter`), then evaluates it against an example payload of `event_type`.
+     */
+    post: operations["webhooks-filterTest"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/tenants/{tenant_id}/audit": {
     parameters: {
       query?: never;
@@ -4219,6 +4276,8 @@ export interface components {
        * @enum {string}
        */
       ordering: "unordered" | "ordered";
+      /** @description The content filter (CEL), or null: every event subscribed to. */
+      filter: string | null;
       /** @description The latest attempted delivery, or null. */
       last_delivery: {
         /** @enum {string} */
@@ -4252,6 +4311,8 @@ export interface components {
        * @enum {string}
        */
       ordering: "unordered" | "ordered";
+      /** @description The content filter (CEL), or null: every event subscribed to. */
+      filter: string | null;
       /** @description The latest attempted delivery, or null. */
       last_delivery: {
         /** @enum {string} */
@@ -4317,6 +4378,39 @@ export interface components {
       previous: string | null;
       next_cursor: string | null;
       previous_cursor: string | null;
+    };
+    WebhookRecoverJob: {
+      /** Format: uuid */
+      id: string;
+      /** Format: uuid */
+      webhook_id: string;
+      /**
+       * @description `queued` (no instance has picked it up), `running` (its deliveries are queued, not all ended), `done`, `failed` (see `error`).
+       * @enum {string}
+       */
+      status: "queued" | "running" | "done" | "failed";
+      /** @description Deliveries re-sent (at most 10,000). */
+      queued: number;
+      /** @description Of those, how many the endpoint has accepted (2xx). */
+      sent: number;
+      /** @description More than 10,000 matched: the oldest were queued; recover again from `next_since`. */
+      truncated: boolean;
+      /** @description When truncated: the creation time of the first delivery left out. */
+      next_since: string | null;
+      /** Format: date-time */
+      since: string;
+      until: string | null;
+      error: string | null;
+      /** Format: date-time */
+      created_at: string;
+      finished_at: string | null;
+    };
+    WebhookFilterTestResult: {
+      matches: boolean;
+      /** @description Why the filter failed on the example (it then does not match), or null. */
+      error: string | null;
+      /** @description The example payload it was evaluated against. */
+      payload: string;
     };
     AuditEventPage: {
       results: components["schemas"]["AuditEvent"][];
@@ -9774,6 +9868,7 @@ export interface operations {
            * @enum {string}
            */
           ordering?: "unordered" | "ordered";
+          filter?: string | null;
         };
       };
     };
@@ -9893,6 +9988,8 @@ export interface operations {
            * @enum {string}
            */
           ordering?: "unordered" | "ordered";
+          /** @description A CEL expression over the delivered payload; only events it is true for are delivered. Variables: `id`, `tenant_id`, `created_at`, `data` and `event` (the whole payload; the kind is `event.type`). E.g. `event.type == "user.created" && data.details.role == "admin"`. Checked on save (400 naming `filter`); an event it fails on (a missing key: guard with `has(...)`) is not delivered. Null clears it. */
+          filter?: string | null;
         };
       };
     };
@@ -10099,6 +10196,132 @@ export interface operations {
         };
         content: {
           "application/json": components["schemas"]["WebhookDelivery"];
+        };
+      };
+      400: components["responses"]["Problem400"];
+      401: components["responses"]["Problem401"];
+      403: components["responses"]["Problem403"];
+      404: components["responses"]["Problem404"];
+      409: components["responses"]["Problem409"];
+      413: components["responses"]["Problem413"];
+      415: components["responses"]["Problem415"];
+      422: components["responses"]["Problem422"];
+      429: components["responses"]["Problem429"];
+      500: components["responses"]["Problem500"];
+    };
+  };
+  "webhooks-recover": {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description 1–255 characters (UUIDs recommended). A repeat within 24 hours replays the first response with `Idempotent-Replayed: true`. */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
+      path: {
+        tenant_id: string;
+        webhook_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** Format: date-time */
+          since: string;
+          /** Format: date-time */
+          until?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Successful response */
+      202: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          /** @description `true` when this is a replay of an earlier response. */
+          "Idempotent-Replayed"?: "true";
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["WebhookRecoverJob"];
+        };
+      };
+      400: components["responses"]["Problem400"];
+      401: components["responses"]["Problem401"];
+      403: components["responses"]["Problem403"];
+      404: components["responses"]["Problem404"];
+      409: components["responses"]["Problem409"];
+      413: components["responses"]["Problem413"];
+      415: components["responses"]["Problem415"];
+      422: components["responses"]["Problem422"];
+      429: components["responses"]["Problem429"];
+      500: components["responses"]["Problem500"];
+    };
+  };
+  "webhooks-recoverJob": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        tenant_id: string;
+        webhook_id: string;
+        job_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Successful response */
+      200: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["WebhookRecoverJob"];
+        };
+      };
+      400: components["responses"]["Problem400"];
+      401: components["responses"]["Problem401"];
+      403: components["responses"]["Problem403"];
+      404: components["responses"]["Problem404"];
+      409: components["responses"]["Problem409"];
+      429: components["responses"]["Problem429"];
+      500: components["responses"]["Problem500"];
+    };
+  };
+  "webhooks-filterTest": {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description 1–255 characters (UUIDs recommended). A repeat within 24 hours replays the first response with `Idempotent-Replayed: true`. */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
+      path: {
+        tenant_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description A CEL expression over the delivered payload; only events it is true for are delivered. Variables: `id`, `tenant_id`, `created_at`, `data` and `event` (the whole payload; the kind is `event.type`). E.g. `event.type == "user.created" && data.details.role == "admin"`. Checked on save (400 naming `filter`); an event it fails on (a missing key: guard with `has(...)`) is not delivered. */
+          filter: string;
+          event_type: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Successful response */
+      200: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          /** @description `true` when this is a replay of an earlier response. */
+          "Idempotent-Replayed"?: "true";
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["WebhookFilterTestResult"];
         };
       };
       400: components["responses"]["Problem400"];

@@ -71,4 +71,28 @@ export class Webhooks extends Resource {
       }),
     );
   }
+  /** Re-sends the webhook's deliveries that ended failed, exhausted or cancelled since `since` (202: a job; follow it with `recoverJob`). */
+  recover(tenantId: string, webhookId: string, body: Body<"webhooks-recover">, options?: WriteOptions) {
+    return unwrap(
+      this.http.POST("/tenants/{tenant_id}/webhooks/{webhook_id}/recover", {
+        params: { path: { tenant_id: tenantId, webhook_id: webhookId } },
+        body,
+        ...write(options),
+      }),
+    );
+  }
+  recoverJob(tenantId: string, webhookId: string, jobId: string, options: ReadOptions = {}) {
+    return unwrap(
+      this.http.GET("/tenants/{tenant_id}/webhooks/{webhook_id}/recover/{job_id}", {
+        params: { path: { tenant_id: tenantId, webhook_id: webhookId, job_id: jobId } },
+        ...options,
+      }),
+    );
+  }
+  /** Evaluates a content filter against an example payload of `event_type` (400 naming `filter` if it is not valid). */
+  testFilter(tenantId: string, body: Body<"webhooks-filterTest">, options?: WriteOptions) {
+    return unwrap(
+      this.http.POST("/tenants/{tenant_id}/webhooks/filter-test", { params: { path: { tenant_id: tenantId } }, body, ...write(options) }),
+    );
+  }
 }
