@@ -131,6 +131,31 @@ describe("recovering an endpoint that was down", () => {
   });
 });
 
+describe("the background job", () => {
+  test("a job left queued (its instance stopped first) is queued once by concurrent runs of the job (each on its own connection, as instances are)", async () => {
+    const { tenant, webhookId } = await setup();
+    const prisma = await db();
+    await prisma.$executeRawUnsafe(
+      `INSERT INTO webhook_deliveries (tenant_id, webhook_id, event_id, event_type, payload, status, attempt_count, created_at)
+       SELECT $1::uuid, $2::uuid, gen_random_uuid(), 'order.placed', '{}', 'exhausted', 2, now() - g * interval '1 second'
+       FROM generate_series(1, 50) g`,
+      tenant.id,
+      webhookId,
+    );
+    // As the request leaves it: the job queued, its deliveries picked (recovered_by), no copies yet.
+    const job = await prisma.webhookRecoverJob.create({
+      data: { tenantId: tenant.id, webhookId, since: new Date(Date.now() - 3600_000), queued: 50 },
+    });
+    await prisma.webhookDelivery.updateMany({ where: { webhookId }, data: { recoveredBy: job.id } });
+
+    const db_ = await database();
+    const runs = await Promise.all([runRecoverJobs(db_), runRecoverJobs(db_), runRecoverJobs(db_)]);
+    expect(runs.reduce((n, r) => n + r.recover_jobs_started, 0)).toBe(1);
+    expect(await prisma.webhookDelivery.count({ where: { recoverJobId: job.id } })).toBe(50);
+    expect((await prisma.webhookRecoverJob.findUniqueOrThrow({ where: { id: job.id } })).status).toBe("running");
+  });
+});
+
 describe("the 10,000 cap", () => {
   test("10,001 ended deliveries: the oldest 10,000 are queued, truncated, next_since names the first left out", async () => {
     const { admin, hook, tenant, webhookId } = await setup();
