@@ -89,7 +89,6 @@ export function statements(queue: DeliveryQueue, columns: string) {
     UNION ALL
     SELECT id, CASE WHEN rate IS NULL THEN 0 ELSE greatest(0, extract(epoch FROM base + slot * interval '1 second' / rate - clock_timestamp()) * 1000) END::float8
     FROM picked
-  )
   ), taken AS (
     UPDATE ${items} d SET locked_until = now() + $2 * interval '1 millisecond'
     FROM claimed c, ${destinations} dest
