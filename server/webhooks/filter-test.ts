@@ -1,10 +1,13 @@
 /**
  * "Test against example": a filter checked as on save, then evaluated against an example payload
- * of the chosen kind. The example is built here from the kind alone (the event catalog's examples
- * per kind, server/events/, replace it once they land), shaped as payloadOf builds every payload.
+ * of the chosen kind: the event catalog's example (server/events/catalog) for a control-plane kind,
+ * else (a kind the tenant's application appends) one built from the kind alone. Either is shaped
+ * as payloadOf builds every payload.
  */
 import { randomUUID } from "node:crypto";
 import { clock } from "../clock.ts";
+import { EVENT_CATALOG, exampleDataOf } from "../events/catalog/index.ts";
+import type { EventType } from "../events/types.ts";
 import type { TenantServiceContext } from "../service-context.ts";
 import { assertFilter, evaluateFilter, type FilterPayload } from "./filter.ts";
 import { payloadOf } from "./outbox.ts";
@@ -15,6 +18,10 @@ const exampleKind = (kind: string) => (kind === "*" ? "user.created" : kind.ends
 
 export function examplePayload({ tenantId, actor }: TenantServiceContext, kind: string): string {
   const type = exampleKind(kind);
+  if (Object.hasOwn(EVENT_CATALOG, type)) {
+    const data = exampleDataOf(type as EventType);
+    return JSON.stringify({ id: randomUUID(), type, tenant_id: tenantId, created_at: clock.now().toISOString(), data });
+  }
   return payloadOf({
     id: randomUUID(),
     type,
