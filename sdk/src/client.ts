@@ -11,6 +11,7 @@ import { Sso } from "./resources/sso.js";
 import { Webhooks } from "./resources/webhooks.js";
 import { Audit } from "./resources/audit.js";
 import { Directories, Domains, SetupLinks } from "./resources/onboarding.js";
+import { Events, EventTypes } from "./resources/events.js";
 
 export const SDK_VERSION = "0.1.0";
 
@@ -42,8 +43,10 @@ export class ControlPlane {
   readonly domains: Domains;
   readonly setupLinks: SetupLinks;
   readonly directories: Directories;
-  // Log streams and events are not in the API yet: their groups go here (a class in ./resources/, a
-  // field here) once their paths are in the OpenAPI document and sdk/src/schema.d.ts is regenerated.
+  readonly eventTypes: EventTypes;
+  readonly events: Events;
+  // Log streams are not in the API yet: their group goes here (a class in ./resources/, a field
+  // here) once their paths are in the OpenAPI document and sdk/src/schema.d.ts is regenerated.
 
   constructor(options: ControlPlaneOptions) {
     const origin = options.baseUrl.replace(/\/+$/, "");
@@ -66,5 +69,7 @@ export class ControlPlane {
     this.domains = new Domains(ctx);
     this.setupLinks = new SetupLinks(ctx);
     this.directories = new Directories(ctx);
+    this.eventTypes = new EventTypes(ctx);
+    this.events = new Events(ctx);
   }
 }
