@@ -3111,6 +3111,66 @@ export interface webhooks {
     patch?: never;
     trace?: never;
   };
+  "webhook.delivery_exhausted": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * webhook.delivery_exhausted
+     * @description A delivery to the webhook (the target) failed its last retry: it will not be sent again unless retried or recovered. Not emitted for deliveries of these notices themselves. Signed as every delivery is (`webhook-signature`, `X-Webhook-Signature`).
+     */
+    post: operations["webhook-webhook.delivery_exhausted"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "webhook.failing": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * webhook.failing
+     * @description Every delivery to the webhook (the target) has failed for 24 hours. Emitted once per run of failures; after 5 days of it the webhook is turned off (`webhook.auto_disabled`). Signed as every delivery is (`webhook-signature`, `X-Webhook-Signature`).
+     */
+    post: operations["webhook-webhook.failing"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "webhook.auto_disabled": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * webhook.auto_disabled
+     * @description The service turned the webhook (the target) off: its endpoint answered 410 Gone, or every delivery failed for 5 days (`reason`). Also recorded as `webhook.disabled`. Signed as every delivery is (`webhook-signature`, `X-Webhook-Signature`).
+     */
+    post: operations["webhook-webhook.auto_disabled"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "domain.created": {
     parameters: {
       query?: never;
@@ -6545,6 +6605,147 @@ export interface components {
         } | null;
       };
     };
+    /** @description A delivery to the webhook (the target) failed its last retry: it will not be sent again unless retried or recovered. Not emitted for deliveries of these notices themselves. */
+    "Event.webhook.delivery_exhausted": {
+      /**
+       * Format: uuid
+       * @description The event's id (also `webhook-id`).
+       */
+      id: string;
+      /** @constant */
+      type: "webhook.delivery_exhausted";
+      /** Format: uuid */
+      tenant_id: string;
+      /** Format: date-time */
+      created_at: string;
+      data: {
+        /** @description Who did it. */
+        actor: {
+          /** @description The user (or `setup_link:<id>`) who did it; null: the system or no one known. */
+          id: string | null;
+          email: string | null;
+        };
+        /** @description What the event is about. */
+        target: {
+          type: string;
+          id: string;
+          /** @description What the target was called when the event was written. */
+          name?: string | null;
+        } | null;
+        details: {
+          /** @description The webhook's URL. */
+          url: string;
+          delivery_id: string;
+          /** @description The event the delivery carried. */
+          event_id: string;
+          event_type: string;
+          attempts: number;
+          /** @description The endpoint's last answer code, or null (no answer). */
+          last_response_status: number | null;
+          last_error: string | null;
+        } & {
+          [key: string]: unknown;
+        };
+        /** @description Who wrote the event: the control plane (`platform`) or an application through the API (`api`). */
+        source?: {
+          /** @enum {string} */
+          type: "platform" | "api";
+          token_id: string | null;
+          user_id: string | null;
+        } | null;
+      };
+    };
+    /** @description Every delivery to the webhook (the target) has failed for 24 hours. Emitted once per run of failures; after 5 days of it the webhook is turned off (`webhook.auto_disabled`). */
+    "Event.webhook.failing": {
+      /**
+       * Format: uuid
+       * @description The event's id (also `webhook-id`).
+       */
+      id: string;
+      /** @constant */
+      type: "webhook.failing";
+      /** Format: uuid */
+      tenant_id: string;
+      /** Format: date-time */
+      created_at: string;
+      data: {
+        /** @description Who did it. */
+        actor: {
+          /** @description The user (or `setup_link:<id>`) who did it; null: the system or no one known. */
+          id: string | null;
+          email: string | null;
+        };
+        /** @description What the event is about. */
+        target: {
+          type: string;
+          id: string;
+          /** @description What the target was called when the event was written. */
+          name?: string | null;
+        } | null;
+        details: {
+          /** @description The webhook's URL. */
+          url: string;
+          /** Format: date-time */
+          failing_since: string;
+          /** @description Its deliveries that ran out of retries since `failing_since`. */
+          exhausted_deliveries: number;
+        } & {
+          [key: string]: unknown;
+        };
+        /** @description Who wrote the event: the control plane (`platform`) or an application through the API (`api`). */
+        source?: {
+          /** @enum {string} */
+          type: "platform" | "api";
+          token_id: string | null;
+          user_id: string | null;
+        } | null;
+      };
+    };
+    /** @description The service turned the webhook (the target) off: its endpoint answered 410 Gone, or every delivery failed for 5 days (`reason`). Also recorded as `webhook.disabled`. */
+    "Event.webhook.auto_disabled": {
+      /**
+       * Format: uuid
+       * @description The event's id (also `webhook-id`).
+       */
+      id: string;
+      /** @constant */
+      type: "webhook.auto_disabled";
+      /** Format: uuid */
+      tenant_id: string;
+      /** Format: date-time */
+      created_at: string;
+      data: {
+        /** @description Who did it. */
+        actor: {
+          /** @description The user (or `setup_link:<id>`) who did it; null: the system or no one known. */
+          id: string | null;
+          email: string | null;
+        };
+        /** @description What the event is about. */
+        target: {
+          type: string;
+          id: string;
+          /** @description What the target was called when the event was written. */
+          name?: string | null;
+        } | null;
+        details: {
+          /** @description The webhook's URL. */
+          url: string;
+          reason: string;
+          /** @description When its current run of failed attempts began, or null. */
+          failing_since: string | null;
+        } & {
+          [key: string]: unknown;
+        };
+        /** @description Who wrote the event: the control plane (`platform`) or an application through the API (`api`). */
+        source?: {
+          /** @enum {string} */
+          type: "platform" | "api";
+          token_id: string | null;
+          user_id: string | null;
+        } | null;
+      };
+    };
     /** @description A domain was added; it awaits its DNS TXT record. */
     "Event.domain.created": {
       /**
@@ -9857,7 +10058,7 @@ export interface operations {
       content: {
         "application/json": {
           url: string;
-          /** @description Event kinds to deliver: `*` for all, kinds your application appends (`invoice.paid`), prefixes (`invoice.*`, `user.*`), or the control plane's kinds that fire in a tenant: tenant.created, user.created, user.updated, user.removed, user.login, user.login_failed, user.step_up, user.password_reset, user.sessions_ended, invitation.created, invitation.resent, invitation.revoked, invitation.accepted, sso_provider.created, sso_provider.updated, sso_provider.enabled, sso_provider.disabled, sso_provider.deleted, sso_provider.certificate_expiring, sso.login_failed, sso.broker_login, webhook.created, webhook.updated, webhook.enabled, webhook.disabled, webhook.deleted, webhook.secret_rotated, domain.created, domain.verified, domain.updated, domain.verification_failed, domain.deleted, setup_link.created, setup_link.opened, setup_link.revoked, directory.created, directory.updated, directory.enabled, directory.disabled, directory.deleted, directory.token_rotated, directory_user.created, directory_user.updated, directory_user.deactivated, directory_user.reactivated, directory_user.deleted, directory_group.created, directory_group.updated, directory_group.deleted, directory_group.user_added, directory_group.user_removed, api_token.created, api_token.revoked, audit.exported, audit.retention_purged. */
+          /** @description Event kinds to deliver: `*` for all, kinds your application appends (`invoice.paid`), prefixes (`invoice.*`, `user.*`), or the control plane's kinds that fire in a tenant: tenant.created, user.created, user.updated, user.removed, user.login, user.login_failed, user.step_up, user.password_reset, user.sessions_ended, invitation.created, invitation.resent, invitation.revoked, invitation.accepted, sso_provider.created, sso_provider.updated, sso_provider.enabled, sso_provider.disabled, sso_provider.deleted, sso_provider.certificate_expiring, sso.login_failed, sso.broker_login, webhook.created, webhook.updated, webhook.enabled, webhook.disabled, webhook.deleted, webhook.secret_rotated, webhook.delivery_exhausted, webhook.failing, webhook.auto_disabled, domain.created, domain.verified, domain.updated, domain.verification_failed, domain.deleted, setup_link.created, setup_link.opened, setup_link.revoked, directory.created, directory.updated, directory.enabled, directory.disabled, directory.deleted, directory.token_rotated, directory_user.created, directory_user.updated, directory_user.deactivated, directory_user.reactivated, directory_user.deleted, directory_group.created, directory_group.updated, directory_group.deleted, directory_group.user_added, directory_group.user_removed, api_token.created, api_token.revoked, audit.exported, audit.retention_purged. */
           events: string[];
           secret?: string;
           description?: string;
@@ -9978,7 +10179,7 @@ export interface operations {
           /** @enum {boolean} */
           enabled?: true | false;
           url?: string;
-          /** @description Event kinds to deliver: `*` for all, kinds your application appends (`invoice.paid`), prefixes (`invoice.*`, `user.*`), or the control plane's kinds that fire in a tenant: tenant.created, user.created, user.updated, user.removed, user.login, user.login_failed, user.step_up, user.password_reset, user.sessions_ended, invitation.created, invitation.resent, invitation.revoked, invitation.accepted, sso_provider.created, sso_provider.updated, sso_provider.enabled, sso_provider.disabled, sso_provider.deleted, sso_provider.certificate_expiring, sso.login_failed, sso.broker_login, webhook.created, webhook.updated, webhook.enabled, webhook.disabled, webhook.deleted, webhook.secret_rotated, domain.created, domain.verified, domain.updated, domain.verification_failed, domain.deleted, setup_link.created, setup_link.opened, setup_link.revoked, directory.created, directory.updated, directory.enabled, directory.disabled, directory.deleted, directory.token_rotated, directory_user.created, directory_user.updated, directory_user.deactivated, directory_user.reactivated, directory_user.deleted, directory_group.created, directory_group.updated, directory_group.deleted, directory_group.user_added, directory_group.user_removed, api_token.created, api_token.revoked, audit.exported, audit.retention_purged. */
+          /** @description Event kinds to deliver: `*` for all, kinds your application appends (`invoice.paid`), prefixes (`invoice.*`, `user.*`), or the control plane's kinds that fire in a tenant: tenant.created, user.created, user.updated, user.removed, user.login, user.login_failed, user.step_up, user.password_reset, user.sessions_ended, invitation.created, invitation.resent, invitation.revoked, invitation.accepted, sso_provider.created, sso_provider.updated, sso_provider.enabled, sso_provider.disabled, sso_provider.deleted, sso_provider.certificate_expiring, sso.login_failed, sso.broker_login, webhook.created, webhook.updated, webhook.enabled, webhook.disabled, webhook.deleted, webhook.secret_rotated, webhook.delivery_exhausted, webhook.failing, webhook.auto_disabled, domain.created, domain.verified, domain.updated, domain.verification_failed, domain.deleted, setup_link.created, setup_link.opened, setup_link.revoked, directory.created, directory.updated, directory.enabled, directory.disabled, directory.deleted, directory.token_rotated, directory_user.created, directory_user.updated, directory_user.deactivated, directory_user.reactivated, directory_user.deleted, directory_group.created, directory_group.updated, directory_group.deleted, directory_group.user_added, directory_group.user_removed, api_token.created, api_token.revoked, audit.exported, audit.retention_purged. */
           events?: string[];
           description?: string | null;
           /** @description At most this many deliveries a second to this webhook, across all instances (1-1000); deliveries past it wait their turn (they stay due, no attempt is made). Null: no limit. */
@@ -13655,6 +13856,163 @@ export interface operations {
          *     }
          */
         "application/json": components["schemas"]["Event.webhook.secret_rotated"];
+      };
+    };
+    responses: {
+      /** @description Any 2xx within 5 s is a delivery; anything else is retried. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  "webhook-webhook.delivery_exhausted": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
+         *       "type": "webhook.delivery_exhausted",
+         *       "tenant_id": "…",
+         *       "created_at": "…",
+         *       "data": {
+         *         "actor": {
+         *           "id": "5f0c8c1e-3b7a-4d2e-9a61-0c2f4b8e7d10",
+         *           "email": "ada@example.com"
+         *         },
+         *         "target": {
+         *           "type": "webhook",
+         *           "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
+         *           "name": null
+         *         },
+         *         "details": {
+         *           "url": "https://hooks.acme.com/cp",
+         *           "delivery_id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
+         *           "event_id": "6a1d3c5e-7f2b-4c8d-9e0a-1b2c3d4e5f60",
+         *           "event_type": "user.created",
+         *           "attempts": 8,
+         *           "last_response_status": 503,
+         *           "last_error": "HTTP 503"
+         *         },
+         *         "source": {
+         *           "type": "platform",
+         *           "token_id": null,
+         *           "user_id": null
+         *         }
+         *       }
+         *     }
+         */
+        "application/json": components["schemas"]["Event.webhook.delivery_exhausted"];
+      };
+    };
+    responses: {
+      /** @description Any 2xx within 5 s is a delivery; anything else is retried. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  "webhook-webhook.failing": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
+         *       "type": "webhook.failing",
+         *       "tenant_id": "…",
+         *       "created_at": "…",
+         *       "data": {
+         *         "actor": {
+         *           "id": "5f0c8c1e-3b7a-4d2e-9a61-0c2f4b8e7d10",
+         *           "email": "ada@example.com"
+         *         },
+         *         "target": {
+         *           "type": "webhook",
+         *           "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
+         *           "name": null
+         *         },
+         *         "details": {
+         *           "url": "https://hooks.acme.com/cp",
+         *           "failing_since": "2026-12-05T09:00:00.000Z",
+         *           "exhausted_deliveries": 12
+         *         },
+         *         "source": {
+         *           "type": "platform",
+         *           "token_id": null,
+         *           "user_id": null
+         *         }
+         *       }
+         *     }
+         */
+        "application/json": components["schemas"]["Event.webhook.failing"];
+      };
+    };
+    responses: {
+      /** @description Any 2xx within 5 s is a delivery; anything else is retried. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  "webhook-webhook.auto_disabled": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
+         *       "type": "webhook.auto_disabled",
+         *       "tenant_id": "…",
+         *       "created_at": "…",
+         *       "data": {
+         *         "actor": {
+         *           "id": "5f0c8c1e-3b7a-4d2e-9a61-0c2f4b8e7d10",
+         *           "email": "ada@example.com"
+         *         },
+         *         "target": {
+         *           "type": "webhook",
+         *           "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
+         *           "name": null
+         *         },
+         *         "details": {
+         *           "url": "https://hooks.acme.com/cp",
+         *           "reason": "Every delivery failed for 5 days (since 2026-12-01T09:00:00.000Z)",
+         *           "failing_since": "2026-12-01T09:00:00.000Z"
+         *         },
+         *         "source": {
+         *           "type": "platform",
+         *           "token_id": null,
+         *           "user_id": null
+         *         }
+         *       }
+         *     }
+         */
+        "application/json": components["schemas"]["Event.webhook.auto_disabled"];
       };
     };
     responses: {

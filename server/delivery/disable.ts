@@ -4,7 +4,7 @@
  * the core records the attempt that caused it and cancels what is still due for it.
  */
 import type { Database } from "../db/client.ts";
-import type { Claimed, DeliveryKind, Sent } from "./kind.ts";
+import { runAfterCommit, type Claimed, type DeliveryKind, type Sent } from "./kind.ts";
 
 /** The attempt that made the destination refuse for good. */
 export interface Cause {
@@ -22,9 +22,9 @@ export async function disableDestination<Row extends object, Result extends Sent
   cause?: Cause,
 ): Promise<void> {
   const error = `${kind.destination.disabledError}: ${reason}`;
-  await db.sql.transaction(async (tx) => {
+  const after = await db.sql.transaction(async (tx) => {
     // The destination before its items, as a PATCH turning it off does: the same lock order.
-    await kind.destination.disable(tx, item, reason);
+    const then = await kind.destination.disable(tx, item, reason);
     if (cause) {
       const { sent } = cause;
       await tx.query(kind.sql.goneAttempt, [
@@ -42,5 +42,7 @@ export async function disableDestination<Row extends object, Result extends Sent
       await tx.query(kind.sql.goneItem, [item.id, cause.number, cause.startedAt, sent.status, error]);
     }
     await tx.query(kind.sql.cancelDue, [item.destination_id, error]);
+    return then;
   });
+  runAfterCommit(kind.name, db, after);
 }

@@ -102,7 +102,7 @@ export async function deliverDue<Row extends object, Result extends Sent>(
   const { budgetMs = 10_000, concurrency = 50, batchSize = 100, leaseMs = 60_000, signal } = options;
   const deadline = Date.now() + budgetMs;
   const summary: DeliverySummary = { claimed: 0, succeeded: 0, failed: 0, exhausted: 0, disabled: 0 };
-  const record = recorder(db, kind.sql.record);
+  const record = recorder(db, kind);
   // `sendAt`: the item's slot on this process's clock (when the claim came back + its wait_ms).
   const queue: { item: Claimed & Row; claimedAt: number; sendAt: number }[] = [];
   let drained = false;

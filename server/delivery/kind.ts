@@ -26,7 +26,9 @@
  *    (dispatcher.ts, engine.ts), and, for metrics, a series in server/ops/metrics.ts.
  * A batch (of audit events, say) is one item: the sink sends it whole and the core retries it whole.
  */
+import type { Database } from "../db/client.ts";
 import type { SqlRunner } from "../db/sql.ts";
+import { log, errorFields } from "../log.ts";
 import type { DeliverySeries } from "../ops/metrics.ts";
 import { statements, type DeliveryQueue, type Statements } from "./statements.ts";
 
@@ -74,6 +76,14 @@ export interface Sink<Item, Result extends Sent> {
   classify(result: Result): Verdict;
 }
 
+/** What to do once a transaction commits (mail a notice): run by the core, never awaited by the delivery. */
+export type AfterCommit = (db: Database) => Promise<void>;
+
+/** Runs a kind's after-commit work in the background: a failure is logged, never the delivery's. */
+export function runAfterCommit(name: string, db: Database, after: AfterCommit | void): void {
+  if (after) after(db).catch((error: unknown) => log.error(`${name} after-commit work failed`, errorFields(error)));
+}
+
 export interface DeliveryKindSpec<Row extends object, Result extends Sent> {
   /** Names the kind in log lines ("webhook dispatcher run failed") and its dispatcher. Unique. */
   name: string;
@@ -85,6 +95,11 @@ export interface DeliveryKindSpec<Row extends object, Result extends Sent> {
   sink: Sink<Claimed & Row, Result>;
   /** Seconds before each retry; after the last, an item is exhausted. Read at each failure. */
   retrySchedule(): readonly number[];
+  /**
+   * Optional: runs in the transaction that records items ending exhausted, after the record
+   * statement (an event saying so); may return what to do once it commits.
+   */
+  exhausted?(tx: SqlRunner, itemIds: string[]): Promise<AfterCommit | void>;
   destination: {
     /** `last_error` of what is cancelled because the destination is off ("webhook disabled"). */
     disabledError: string;
@@ -92,9 +107,10 @@ export interface DeliveryKindSpec<Row extends object, Result extends Sent> {
     failingDaysBeforeDisable: number;
     /**
      * Turns the destination off with a reason, if it is still on, and records that it did (an
-     * event). Runs first in the core's transaction, which then cancels what is still due.
+     * event). Runs first in the core's transaction, which then cancels what is still due; may
+     * return what to do once it commits.
      */
-    disable(tx: SqlRunner, item: Claimed & Row, reason: string): Promise<unknown>;
+    disable(tx: SqlRunner, item: Claimed & Row, reason: string): Promise<AfterCommit | void>;
   };
 }
 

@@ -4,7 +4,7 @@
  * failure streak, a group of attempts per statement (statements.ts, `record`).
  */
 import type { Database } from "../db/client.ts";
-import type { Sent } from "./kind.ts";
+import { runAfterCommit, type DeliveryKind, type Sent } from "./kind.ts";
 
 export interface Attempted {
   id: string;
@@ -21,8 +21,11 @@ export interface Attempted {
 /**
  * Group commit: the first attempt to finish is written at once; those finishing while a write is
  * in flight are written together by the next one. Each caller learns when its own row is written.
+ * A group with items ending exhausted is written in a transaction with the kind's `exhausted`
+ * (its notice), if it has one; the others stay one statement.
  */
-export function recorder(db: Database, statement: string) {
+export function recorder(db: Database, kind: Pick<DeliveryKind, "name" | "sql" | "exhausted">) {
+  const statement = kind.sql.record;
   let waiting: { entry: Attempted; done: (error?: unknown) => void }[] = [];
   let writing = false;
   const write = async (entries: Attempted[]) => {
@@ -41,13 +44,23 @@ export function recorder(db: Database, statement: string) {
       entries.map((e) => JSON.stringify(e.sent.request.headers)),
       entries.map((e) => (e.sent.responseHeaders ? JSON.stringify(e.sent.responseHeaders) : null)),
     ];
+    const exhausted = kind.exhausted && entries.filter((e) => e.outcome === "exhausted").map((e) => e.id);
+    const run = async () => {
+      if (!exhausted?.length) return void (await db.sql.query(statement, values));
+      return db.sql.transaction(async (tx) => {
+        await tx.query(statement, values);
+        return kind.exhausted!(tx, exhausted);
+      });
+    };
+    let after: Awaited<ReturnType<typeof run>>;
     try {
-      await db.sql.query(statement, values);
+      after = await run();
     } catch (error) {
       // Two instances changing several destinations' streaks in opposite orders: run it again.
       if ((error as { code?: string }).code !== "40P01") throw error;
-      await db.sql.query(statement, values);
+      after = await run();
     }
+    runAfterCommit(kind.name, db, after);
   };
   const drain = async () => {
     writing = true;

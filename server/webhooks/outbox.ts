@@ -9,9 +9,12 @@ import type { EmittedEvent, EventTx } from "../events/emit.ts";
 import { sourceOf, type AuditEventRow, type EventSource } from "../events/types.ts";
 import { countWebhookFilterErrors } from "../ops/metrics.ts";
 import { evaluateFilter, type FilterPayload } from "./filter.ts";
+import { NOTICE_KINDS } from "../events/catalog/notices.ts";
 import { subscriptionsTo } from "./schemas.ts";
 
 export const WAKE_CHANNEL = "webhook_deliveries_due";
+
+const NOTICES: ReadonlySet<string> = new Set(NOTICE_KINDS);
 
 export interface PayloadEvent {
   id: string;
@@ -61,15 +64,17 @@ export function payloadEventOf(row: AuditEventRow): PayloadEvent {
 
 // One statement for all the events of a transaction (a batch of appends can be hundreds): each
 // event joined with its tenant's enabled webhooks whose `events` name one of its subscriptions
-// (subscriptionsTo: its kind, a prefix of it or `*`), sent comma-joined (kinds have no commas).
+// (subscriptionsTo: its kind, a prefix of it or `*`), sent comma-joined (kinds have no commas),
+// but a notice about a webhook (NOTICE_KINDS) never to that webhook (`skip_webhook`).
 // Webhooks without a filter get their deliveries here; those with one come back as candidates
 // (webhook, event's index, filter), evaluated here and inserted by a second statement only if any.
 const ENQUEUE = `WITH v AS (
-    SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::text[], $5::text[]) WITH ORDINALITY
-      AS v(tenant_id, event_id, event_type, payload, subscriptions, i)
+    SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::text[], $5::text[], $6::uuid[]) WITH ORDINALITY
+      AS v(tenant_id, event_id, event_type, payload, subscriptions, skip_webhook, i)
   ), m AS (
     SELECT w.tenant_id, w.id, w.filter, v.event_id, v.event_type, v.payload, v.i
     FROM v JOIN webhooks w ON w.tenant_id = v.tenant_id AND w.enabled AND w.events && string_to_array(v.subscriptions, ',')
+      AND w.id IS DISTINCT FROM v.skip_webhook
   ), d AS (
     INSERT INTO webhook_deliveries (tenant_id, webhook_id, event_id, event_type, payload, next_attempt_at)
     SELECT tenant_id, id, event_id, event_type, payload, now() FROM m WHERE filter IS NULL ORDER BY i
@@ -112,6 +117,7 @@ export async function enqueueDeliveries(tx: EventTx, emitted: EmittedEvent[]): P
     events.map((e) => e.type),
     payloads,
     events.map((e) => subscriptionsTo(e.type).join(",")),
+    events.map((e) => (NOTICES.has(e.type) && e.target?.type === "webhook" ? e.target.id : null)),
   ]);
   const n = rows[0]?.n ?? 0;
   const filtered = rows[0]?.filtered;

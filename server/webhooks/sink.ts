@@ -11,6 +11,7 @@ import { startDispatcher, wakeDispatcher } from "../delivery/dispatcher.ts";
 import { deliverDue, type DeliverOptions, type DeliverySummary } from "../delivery/engine.ts";
 import { defineDeliveryKind, SUCCEEDED, type Verdict } from "../delivery/kind.ts";
 import { disableWebhook } from "./disable.ts";
+import { noticeExhausted } from "./notices.ts";
 import { WAKE_CHANNEL } from "./outbox.ts";
 import { sendAttempt, type AttemptResult, type Outgoing } from "./send.ts";
 
@@ -37,6 +38,7 @@ export const webhookDelivery = defineDeliveryKind<Outgoing & { tenant_id: string
     dest.previous_secret_expires_at > now() AS previous_valid`,
   sink: { send: sendAttempt, classify },
   retrySchedule: () => env().WEBHOOK_RETRY_SCHEDULE ?? DEFAULT_SCHEDULE_SECONDS,
+  exhausted: noticeExhausted,
   destination: {
     disabledError: "webhook disabled",
     failingDaysBeforeDisable: 5,
