@@ -21,6 +21,7 @@ import { AlertIcon, ChevronLeftIcon, KeyIcon, PencilIcon, RefreshIcon, SendIcon,
 import { DeliveriesView } from "./deliveries-view";
 import { subscribesToAll } from "./event-kinds";
 import { paceLabels } from "./pace-fields";
+import { WebhookNoticeBanner } from "./notice-banner";
 import { RecoverDialog } from "./recover-dialog";
 import { LastDelivery, WebhookStatus } from "./status";
 import { useWebhookActions } from "./use-webhook-actions";
@@ -112,6 +113,7 @@ export function WebhookDetailsView({
   return (
     <>
       <BackToWebhooks tenantId={tenantId} />
+      <WebhookNoticeBanner tenantId={tenantId} webhook={webhook} canWrite={canWrite} onRecover={() => setRecovering(true)} />
       <div className="space-y-6">
         <Card aria-labelledby="webhook-title">
           <CardHeader

@@ -4329,6 +4329,8 @@ export interface components {
       updated_at: string;
       /** @description Why the service disabled it (410, 5 days of failures), or null. */
       disabled_reason: string | null;
+      /** @description Since when every attempt has failed (24 h: `webhook.failing`; 5 days: turned off), or null. */
+      failing_since: string | null;
       /** @description At most this many deliveries a second to this webhook, across all instances (1-1000); deliveries past it wait their turn (they stay due, no attempt is made). Null: no limit. */
       rate_limit_per_second: number | null;
       /**
@@ -4364,6 +4366,8 @@ export interface components {
       updated_at: string;
       /** @description Why the service disabled it (410, 5 days of failures), or null. */
       disabled_reason: string | null;
+      /** @description Since when every attempt has failed (24 h: `webhook.failing`; 5 days: turned off), or null. */
+      failing_since: string | null;
       /** @description At most this many deliveries a second to this webhook, across all instances (1-1000); deliveries past it wait their turn (they stay due, no attempt is made). Null: no limit. */
       rate_limit_per_second: number | null;
       /**

@@ -120,6 +120,10 @@ export const Webhook = z
     created_at: z.iso.datetime(),
     updated_at: z.iso.datetime(),
     disabled_reason: z.string().nullable().meta({ description: "Why the service disabled it (410, 5 days of failures), or null." }),
+    failing_since: z.iso
+      .datetime()
+      .nullable()
+      .meta({ description: "Since when every attempt has failed (24 h: `webhook.failing`; 5 days: turned off), or null." }),
     rate_limit_per_second: RateLimitPerSecond,
     ordering: WebhookOrdering,
     filter: z.string().nullable().meta({ description: "The content filter (CEL), or null: every event subscribed to." }),

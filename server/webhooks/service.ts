@@ -39,6 +39,7 @@ export interface WebhookRow {
   description: string | null;
   secretHint: string;
   disabledReason: string | null;
+  failingSince: Date | null;
   rateLimitPerSecond: number | null;
   ordering: string;
   filter: string | null;
@@ -60,6 +61,7 @@ export function presentWebhook(row: WebhookRow): Webhook {
     created_at: row.createdAt.toISOString(),
     updated_at: row.updatedAt.toISOString(),
     disabled_reason: row.disabledReason,
+    failing_since: row.failingSince?.toISOString() ?? null,
     rate_limit_per_second: row.rateLimitPerSecond,
     ordering: row.ordering as WebhookOrdering,
     filter: row.filter,

@@ -198,6 +198,9 @@ describe("webhook.failing", () => {
     await prisma.webhook.update({ where: { id: failing.id }, data: { failingSince: since } });
     await prisma.webhook.update({ where: { id: young.id }, data: { failingSince: new Date(Date.now() - 23 * 3_600_000) } });
 
+    const shown = await client(servers.api.url, world.viewer.token).get(`/api/v1/tenants/${world.tenant.id}/webhooks/${failing.id}`);
+    expect(shown.json.failing_since).toBe(since.toISOString());
+
     await announceFailingWebhooks(database_);
     await announceFailingWebhooks(database_);
     const events = await eventsOf(world.tenant.id, "webhook.failing");
