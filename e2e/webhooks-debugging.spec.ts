@@ -1,8 +1,11 @@
 /**
  * Debugging a webhook in the console: the request beside the response, the test event's outcome,
- * an open delivery that stays put, the filter in the URL, Retry off while the webhook is disabled.
+ * an open delivery that stays put, the filter in the URL, the banner of a webhook failing for a
+ * day, Retry off while the webhook is disabled.
  */
+import pg from "pg";
 import { expectNoSeriousA11yViolations } from "./axe";
+import constants from "./constants.json" with { type: "json" };
 import { expect, signInAs, test } from "./webhooks-fixtures";
 
 // Fails on any console or page error (e2e/fixtures.ts, consoleErrors).
@@ -86,6 +89,25 @@ test("debugging a webhook: the request beside the response, the test event's out
   await expect(page.getByLabel("Status", { exact: true })).toHaveValue("");
   await expect(webhooksPage.deliveries.getByTestId("delivery")).toHaveCount(2);
 
+  // Failing for a day (its streak moved back in the database): a banner says since when and what to do.
+  const client = new pg.Client({ connectionString: process.env.E2E_DATABASE_URL ?? constants.databaseUrl });
+  await client.connect();
+  try {
+    await client.query(`UPDATE webhooks SET failing_since = now() - interval '25 hours' WHERE id = $1`, [webhook.id]);
+  } finally {
+    await client.end();
+  }
+  await page.reload();
+  const banner = page.getByRole("status").filter({ hasText: "Failing since" });
+  await expect(banner).toContainText("Every delivery since then has failed. 0 deliveries have run out of retries.");
+  await expect(banner).toContainText("Fix the endpoint");
+  await expect(banner.getByRole("button", { name: "Recover failed deliveries…" })).toBeVisible();
+  await page.screenshot({ path: test.info().outputPath("notice-banner-1280.png") });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.screenshot({ path: test.info().outputPath("notice-banner-390.png") });
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await expectNoSeriousA11yViolations(page);
+
   // Disabled: what was due is cancelled, and Retry is off, saying why.
   await webhooksPage.switchOf(url).click();
   await expect(webhooksPage.switchOf(url)).not.toBeChecked();
@@ -93,5 +115,7 @@ test("debugging a webhook: the request beside the response, the test event's out
   await expect(first).toHaveAttribute("data-status", "cancelled");
   await expect(retry).toBeDisabled();
   await expect(retry).toHaveAccessibleDescription(/Retry is off while the webhook is disabled/);
+  // Turned off by hand: no banner (it is for what the service found).
+  await expect(banner).toHaveCount(0);
   await expectNoSeriousA11yViolations(page);
 });
