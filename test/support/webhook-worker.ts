@@ -4,9 +4,11 @@
  * summary as JSON.
  *   node --import tsx --import ./scripts/server-only.mjs test/support/webhook-worker.ts [--lease-ms N] [--start-at <epoch ms>]
  */
+import { wireEventSubscribers } from "../../server/app/features.ts";
 import { connectPostgres } from "../../server/db/client.ts";
 import type { DeliverySummary } from "../../server/delivery/engine.ts";
 import { deliverDueWebhooks } from "../../server/webhooks/sink.ts";
+import { validateEmittedEvents } from "./event-validation.ts";
 
 const args = process.argv.slice(2);
 const option = (name: string) => {
@@ -16,6 +18,9 @@ const option = (name: string) => {
 const leaseMs = Number(option("--lease-ms") ?? 60_000);
 const startAt = Number(option("--start-at") ?? 0);
 
+// A composition root: what the engine emits (a webhook turned off, a delivery exhausted) runs the
+// subscribers, as in the app, checked against the catalog as in every test.
+wireEventSubscribers([validateEmittedEvents]);
 const db = connectPostgres(process.env.DATABASE_URL!, 25);
 const total: DeliverySummary = { claimed: 0, succeeded: 0, failed: 0, exhausted: 0, disabled: 0 };
 if (startAt > Date.now()) await new Promise((resolve) => setTimeout(resolve, startAt - Date.now()));
