@@ -19,6 +19,9 @@ import { mailNotices, type Notice } from "./notice-mail.ts";
 /** The service itself, as the actor of what it does on its own. */
 export const SYSTEM: EventActor = { id: null, email: null, ip: null, userAgent: null };
 
+/** A notice's tenant and target: the webhook it is about, named by its URL. */
+const about = (webhookId: string, tenantId: string, url: string) => ({ tenantId, target: { type: "webhook", id: webhookId, name: url } });
+
 /** How long a webhook fails before `webhook.failing`. */
 export const FAILING_NOTICE_HOURS = 24;
 
@@ -44,24 +47,20 @@ export async function noticeExhausted(tx: SqlStatements, deliveryIds: string[]):
     [deliveryIds, NOTICE_KINDS],
   );
   if (!rows.length) return;
-  await emitEvents(
-    tx,
-    SYSTEM,
-    rows.map((d) => ({
-      type: "webhook.delivery_exhausted" as const,
-      tenantId: d.tenant_id,
-      target: { type: "webhook", id: d.webhook_id, name: d.url },
-      details: {
-        url: d.url,
-        delivery_id: d.id,
-        event_id: d.event_id,
-        event_type: d.event_type,
-        attempts: d.attempt_count,
-        last_response_status: d.last_response_status,
-        last_error: d.last_error,
-      },
-    })),
-  );
+  const events = rows.map((d) => ({
+    type: "webhook.delivery_exhausted" as const,
+    ...about(d.webhook_id, d.tenant_id, d.url),
+    details: {
+      url: d.url,
+      delivery_id: d.id,
+      event_id: d.event_id,
+      event_type: d.event_type,
+      attempts: d.attempt_count,
+      last_response_status: d.last_response_status,
+      last_error: d.last_error,
+    },
+  }));
+  await emitEvents(tx, SYSTEM, events);
   const notices = new Map<string, Notice>();
   for (const d of rows) {
     notices.set(d.webhook_id, {
@@ -80,8 +79,7 @@ export async function noticeAutoDisabled(
   await emitEvents(tx, SYSTEM, [
     {
       type: "webhook.auto_disabled",
-      tenantId: webhook.tenantId,
-      target: { type: "webhook", id: webhook.id, name: webhook.url },
+      ...about(webhook.id, webhook.tenantId, webhook.url),
       details: { url: webhook.url, reason: webhook.reason, failing_since: webhook.failingSince?.toISOString() ?? null },
     },
   ]);
@@ -107,18 +105,12 @@ export async function announceFailingWebhooks(db: Database, limit = 500): Promis
       FAILING_NOTICE_HOURS,
       limit,
     ]);
-    if (due.length) {
-      await emitEvents(
-        tx,
-        SYSTEM,
-        due.map((w) => ({
-          type: "webhook.failing" as const,
-          tenantId: w.tenant_id,
-          target: { type: "webhook", id: w.id, name: w.url },
-          details: { url: w.url, failing_since: w.failing_since.toISOString(), exhausted_deliveries: w.exhausted },
-        })),
-      );
-    }
+    const events = due.map((w) => ({
+      type: "webhook.failing" as const,
+      ...about(w.id, w.tenant_id, w.url),
+      details: { url: w.url, failing_since: w.failing_since.toISOString(), exhausted_deliveries: w.exhausted },
+    }));
+    if (events.length) await emitEvents(tx, SYSTEM, events);
     return due;
   });
   await mailNotices(

@@ -14,6 +14,7 @@ import { emitEvent } from "../support/events.ts";
 import { database, type Database } from "../../server/db/client.ts";
 import { startWebhookDispatcher } from "../../server/webhooks/sink.ts";
 import { announceFailingWebhooks } from "../../server/webhooks/notices.ts";
+import { mailNotices } from "../../server/webhooks/notice-mail.ts";
 
 process.env.WEBHOOK_RETRY_SCHEDULE = "1";
 
@@ -163,6 +164,16 @@ describe("one mail per webhook per 24 h", () => {
     await emit(world.tenant.id);
     const second = await servers.smtp.waitFor(world.admin.user.email, { skip: 1 });
     expect(second.text).toContain("failed its last retry");
+  });
+
+  test("eight notices at once (as a fleet of instances would send them): one mail", async () => {
+    const world = await tenantWithMembers();
+    const { id } = await hook(world, ["user.created"]);
+    const notice = { webhookId: id, headline: "Racing." };
+    await Promise.all(Array.from({ length: 8 }, () => mailNotices(database_, [notice])));
+    await servers.smtp.waitFor(world.admin.user.email);
+    await settle();
+    expect(mailsTo(world.admin.user.email)).toHaveLength(1);
   });
 });
 
