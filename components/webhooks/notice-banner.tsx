@@ -32,8 +32,9 @@ export function WebhookNoticeBanner({
   });
   if (!failing && !autoDisabled) return null;
   const count = exhausted.data?.count;
-  const exhaustedLine =
-    count === undefined ? null : `${count.toLocaleString("en")} ${count === 1 ? "delivery has" : "deliveries have"} run out of retries.`;
+  const exhaustedLine = !count
+    ? null
+    : `${count.toLocaleString("en")} ${count === 1 ? "delivery has" : "deliveries have"} run out of retries.`;
 
   if (autoDisabled) {
     return (
