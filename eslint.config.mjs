@@ -43,6 +43,7 @@ const DOMAINS = [
   "directories",
   "domains",
   "invitations",
+  "log-streams",
   "members",
   "setup-links",
   "sso",

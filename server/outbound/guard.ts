@@ -74,7 +74,7 @@ export function isPrivateAddress(address: string): boolean {
 export interface SafeRequest {
   method?: string;
   headers?: Record<string, string>;
-  body?: string;
+  body?: string | Buffer;
   timeoutMs: number;
   maxBytes: number;
 }
@@ -100,12 +100,13 @@ export function checkUrl(raw: string): URL {
   return url;
 }
 
-export async function safeFetch(raw: string, request: SafeRequest): Promise<SafeResponse> {
-  const url = checkUrl(raw);
-  const allowPrivate = env().OUTBOUND_ALLOW_PRIVATE;
-  const host = url.hostname.replace(/^\[|\]$/g, "");
-
-  // Resolve once, refuse if any address is private, then connect to exactly that address.
+/**
+ * Resolves a host once and checks every address: refused (`blocked`) when any is private and
+ * OUTBOUND_ALLOW_PRIVATE is off. The caller connects to the address returned, never to the name
+ * again (no second lookup to rebind). For non-HTTP outbound calls too (syslog over TCP).
+ */
+export async function resolveChecked(hostname: string): Promise<{ address: string; family: number; private: boolean }> {
+  const host = hostname.replace(/^\[|\]$/g, "");
   let addresses: { address: string; family: number }[];
   if (isIP(host)) addresses = [{ address: host, family: isIP(host) }];
   else {
@@ -116,12 +117,18 @@ export async function safeFetch(raw: string, request: SafeRequest): Promise<Safe
     }
   }
   const anyPrivate = addresses.some((a) => isPrivateAddress(a.address));
-  if (anyPrivate && !allowPrivate)
+  if (anyPrivate && !env().OUTBOUND_ALLOW_PRIVATE)
     throw new OutboundError("blocked", `${host} resolves to a private or loopback address (${PRIVATE_REFUSED})`);
-  if (url.protocol === "http:" && !(allowPrivate && anyPrivate)) {
+  return { ...addresses[0]!, private: anyPrivate };
+}
+
+export async function safeFetch(raw: string, request: SafeRequest): Promise<SafeResponse> {
+  const url = checkUrl(raw);
+  const resolved = await resolveChecked(url.hostname);
+  if (url.protocol === "http:" && !resolved.private) {
     throw new OutboundError("invalid_url", "public hosts must be reached over https");
   }
-  const chosen = addresses[0]!;
+  const chosen = { address: resolved.address, family: resolved.family };
   const agent = pooledAgent(url, chosen);
   try {
     return await exchange(url, request, chosen, agent);
