@@ -102,6 +102,20 @@ const EnvSchema = z.object({
     .int("EVENTS_RETENTION_DAYS must be a whole number of days")
     .min(1, "EVENTS_RETENTION_DAYS must be at least 1")
     .default(30),
+  // Log streams (server/log-streams/): a batch closes at 1,000 events or once its oldest event has waited this long.
+  LOG_STREAM_BATCH_WAIT_MS: z.coerce
+    .number({ error: "LOG_STREAM_BATCH_WAIT_MS must be a number of milliseconds" })
+    .int("LOG_STREAM_BATCH_WAIT_MS must be a whole number of milliseconds")
+    .min(0, "LOG_STREAM_BATCH_WAIT_MS must be at least 0")
+    .max(60_000, "LOG_STREAM_BATCH_WAIT_MS must be at most 60000")
+    .default(5000),
+  // How often each instance looks for log streams with events to send (and after every batch at once).
+  LOG_STREAM_POLL_MS: z.coerce
+    .number({ error: "LOG_STREAM_POLL_MS must be a number of milliseconds" })
+    .int("LOG_STREAM_POLL_MS must be a whole number of milliseconds")
+    .min(50, "LOG_STREAM_POLL_MS must be at least 50")
+    .max(60_000, "LOG_STREAM_POLL_MS must be at most 60000")
+    .default(1000),
   // API rate limits (server/auth/rate-limit.ts): requests per window; 0 turns that limit off.
   RATE_LIMIT_PER_TOKEN: count("RATE_LIMIT_PER_TOKEN", 600),
   // Audit appends (single and batch) per token, counted apart from RATE_LIMIT_PER_TOKEN.

@@ -23,6 +23,7 @@ export const GROUP_LABELS: Record<string, string> = {
   directory_user: "Directory users",
   directory_group: "Directory groups",
   webhook: "Webhooks",
+  log_stream: "Log streams",
   api_token: "API tokens",
   audit: "Audit log",
 };

@@ -707,6 +707,92 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/tenants/{tenant_id}/log-streams": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** List log streams */
+    get: operations["logStreams-list"];
+    put?: never;
+    /**
+     * Create a log stream
+     * @description Streams the tenant's audit log to a receiver (`type`: s3, datadog, splunk_hec, https, syslog; `config` per type, see README "Log streams"). Needs a step-up in the last 10 minutes (else 401 `step_up_required`): it sends the log somewhere new. `start_from`: `now` (default), `oldest` (history first, then live) or a date. Secrets are never returned (`<field>_set`). Emits `log_stream.created`.
+     */
+    post: operations["logStreams-create"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/tenants/{tenant_id}/log-streams/{stream_id}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Get a log stream */
+    get: operations["logStreams-get"];
+    put?: never;
+    post?: never;
+    /**
+     * Delete a log stream
+     * @description Emits `log_stream.deleted`.
+     */
+    delete: operations["logStreams-delete"];
+    options?: never;
+    head?: never;
+    /**
+     * Update, pause or resume a log stream
+     * @description `config` is merged over the stored one (a secret left out is kept; a field sent as null is removed) and needs a step-up in the last 10 minutes (else 401 `step_up_required`, nothing changed); `name`, `event_types` and `enabled` do not. Pausing keeps the cursor; resuming sends on from it. Emits `log_stream.updated` and `log_stream.enabled`/`.disabled`.
+     */
+    patch: operations["logStreams-update"];
+    trace?: never;
+  };
+  "/tenants/{tenant_id}/log-streams/{stream_id}/test": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Send a test batch
+     * @description Sends one batch holding a single `log_stream.test` event (range 0-0, marked `test`) with the stored config, and answers what the receiver said. The cursor does not move; the attempt shows in the stream's batches.
+     */
+    post: operations["logStreams-test"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/tenants/{tenant_id}/log-streams/{stream_id}/batches": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List a stream's last batches
+     * @description Newest first: each attempt's range, events, outcome, duration and the receiver's answer (the newest 200 are kept).
+     */
+    get: operations["logStreams-batches"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/tenants/{tenant_id}/audit": {
     parameters: {
       query?: never;
@@ -3171,6 +3257,146 @@ export interface webhooks {
     patch?: never;
     trace?: never;
   };
+  "log_stream.created": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * log_stream.created
+     * @description An audit log stream was created. Signed as every delivery is (`webhook-signature`, `X-Webhook-Signature`).
+     */
+    post: operations["webhook-log_stream.created"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "log_stream.updated": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * log_stream.updated
+     * @description A stream's name, config or kinds changed (secrets show only as changed). Signed as every delivery is (`webhook-signature`, `X-Webhook-Signature`).
+     */
+    post: operations["webhook-log_stream.updated"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "log_stream.enabled": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * log_stream.enabled
+     * @description A stream was resumed: it sends on from its cursor. Signed as every delivery is (`webhook-signature`, `X-Webhook-Signature`).
+     */
+    post: operations["webhook-log_stream.enabled"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "log_stream.disabled": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * log_stream.disabled
+     * @description A stream was paused: its cursor stays where it is. Signed as every delivery is (`webhook-signature`, `X-Webhook-Signature`).
+     */
+    post: operations["webhook-log_stream.disabled"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "log_stream.deleted": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * log_stream.deleted
+     * @description A stream was deleted. Signed as every delivery is (`webhook-signature`, `X-Webhook-Signature`).
+     */
+    post: operations["webhook-log_stream.deleted"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "log_stream.failing": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * log_stream.failing
+     * @description Every batch to the stream's receiver has failed for 24 hours. It keeps retrying and resumes from its cursor; the tenant's admins are mailed. Emitted once per run of failures. Signed as every delivery is (`webhook-signature`, `X-Webhook-Signature`).
+     */
+    post: operations["webhook-log_stream.failing"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "log_stream.recovered": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * log_stream.recovered
+     * @description A failing stream's receiver took a batch again; it catches up from its cursor. Signed as every delivery is (`webhook-signature`, `X-Webhook-Signature`).
+     */
+    post: operations["webhook-log_stream.recovered"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "domain.created": {
     parameters: {
       query?: never;
@@ -4476,6 +4702,85 @@ export interface components {
       /** @description The example payload it was evaluated against. */
       payload: string;
     };
+    LogStreamPage: {
+      results: components["schemas"]["LogStream"][];
+      /** @description Total items matching the query. */
+      count: number;
+      /** @description Absolute URL of the next page, or null. */
+      next: string | null;
+      /** @description Absolute URL of the previous page, or null. */
+      previous: string | null;
+      next_cursor: string | null;
+      previous_cursor: string | null;
+    };
+    LogStream: {
+      /** Format: uuid */
+      id: string;
+      /** Format: uuid */
+      tenant_id: string;
+      name: string;
+      /** @enum {string} */
+      type: "s3" | "datadog" | "splunk_hec" | "https" | "syslog";
+      /** @description The type's config without its secret, in whose place `<field>_set: true` says one is stored. */
+      config: {
+        [key: string]: unknown;
+      };
+      /** @description Kinds streamed (as a webhook's `events`), or null: all. */
+      event_types: string[] | null;
+      enabled: boolean;
+      /**
+       * @description `paused` (disabled), `failing` (every batch has failed for 24 h; it retries and resumes from its cursor), or `active`.
+       * @enum {string}
+       */
+      state: "active" | "paused" | "failing";
+      /** @description The last sequence the receiver has (every event up to it was sent or skipped by `event_types`). */
+      cursor_sequence: number;
+      /** @description Events in the log after the cursor: still to send. */
+      lag_events: number;
+      last_batch_at: string | null;
+      last_error: string | null;
+      /** Format: date-time */
+      created_at: string;
+      /** Format: date-time */
+      updated_at: string;
+    };
+    LogStreamTestResult: {
+      ok: boolean;
+      response_status: number | null;
+      response_body: string | null;
+      error: string | null;
+      duration_ms: number;
+    };
+    LogStreamBatchPage: {
+      results: components["schemas"]["LogStreamBatch"][];
+      /** @description Total items matching the query. */
+      count: number;
+      /** @description Absolute URL of the next page, or null. */
+      next: string | null;
+      /** @description Absolute URL of the previous page, or null. */
+      previous: string | null;
+      next_cursor: string | null;
+      previous_cursor: string | null;
+    };
+    LogStreamBatch: {
+      /** Format: uuid */
+      id: string;
+      from_sequence: number;
+      to_sequence: number;
+      /** @description Events sent in it (fewer than the range when `event_types` skips some). */
+      events: number;
+      /** @enum {string} */
+      status: "succeeded" | "failed";
+      attempt: number;
+      duration_ms: number;
+      response_status: number | null;
+      /** @description At most 1 KiB of the receiver's answer. */
+      response_body: string | null;
+      error: string | null;
+      test: boolean;
+      /** Format: date-time */
+      started_at: string;
+    };
     AuditEventPage: {
       results: components["schemas"]["AuditEvent"][];
       /** @description Total items matching the query. */
@@ -4607,7 +4912,8 @@ export interface components {
       name: string;
       description: string;
       /** @enum {string} */
-      group: "tenant" | "user" | "invitation" | "sso" | "webhook" | "domain" | "setup_link" | "directory" | "api_token" | "audit";
+      group:
+        "tenant" | "user" | "invitation" | "sso" | "webhook" | "log_stream" | "domain" | "setup_link" | "directory" | "api_token" | "audit";
       /** @description JSON Schema 2020-12 of the payload's `data`. */
       schema: {
         [key: string]: unknown;
@@ -6738,6 +7044,349 @@ export interface components {
           reason: string;
           /** @description When its current run of failed attempts began, or null. */
           failing_since: string | null;
+        } & {
+          [key: string]: unknown;
+        };
+        /** @description Who wrote the event: the control plane (`platform`) or an application through the API (`api`). */
+        source?: {
+          /** @enum {string} */
+          type: "platform" | "api";
+          token_id: string | null;
+          user_id: string | null;
+        } | null;
+      };
+    };
+    /** @description An audit log stream was created. */
+    "Event.log_stream.created": {
+      /**
+       * Format: uuid
+       * @description The event's id (also `webhook-id`).
+       */
+      id: string;
+      /** @constant */
+      type: "log_stream.created";
+      /** Format: uuid */
+      tenant_id: string;
+      /** Format: date-time */
+      created_at: string;
+      data: {
+        /** @description Who did it. */
+        actor: {
+          /** @description The user (or `setup_link:<id>`) who did it; null: the system or no one known. */
+          id: string | null;
+          email: string | null;
+        };
+        /** @description What the event is about. */
+        target: {
+          type: string;
+          id: string;
+          /** @description What the target was called when the event was written. */
+          name?: string | null;
+        } | null;
+        details: {
+          /** @description The stream's name. */
+          name: string;
+          /** @description Its receiver type: s3, datadog, splunk_hec, https or syslog. */
+          type: string;
+          /** @description Kinds streamed, or null: all. */
+          event_types: string[] | null;
+          /** @description `now`, `oldest` or the date it streams from. */
+          start_from: string;
+          /** @description The sequence it starts after. */
+          cursor_sequence: number;
+        } & {
+          [key: string]: unknown;
+        };
+        /** @description Who wrote the event: the control plane (`platform`) or an application through the API (`api`). */
+        source?: {
+          /** @enum {string} */
+          type: "platform" | "api";
+          token_id: string | null;
+          user_id: string | null;
+        } | null;
+      };
+    };
+    /** @description A stream's name, config or kinds changed (secrets show only as changed). */
+    "Event.log_stream.updated": {
+      /**
+       * Format: uuid
+       * @description The event's id (also `webhook-id`).
+       */
+      id: string;
+      /** @constant */
+      type: "log_stream.updated";
+      /** Format: uuid */
+      tenant_id: string;
+      /** Format: date-time */
+      created_at: string;
+      data: {
+        /** @description Who did it. */
+        actor: {
+          /** @description The user (or `setup_link:<id>`) who did it; null: the system or no one known. */
+          id: string | null;
+          email: string | null;
+        };
+        /** @description What the event is about. */
+        target: {
+          type: string;
+          id: string;
+          /** @description What the target was called when the event was written. */
+          name?: string | null;
+        } | null;
+        details: {
+          /** @description The stream's name. */
+          name: string;
+          /** @description Its receiver type: s3, datadog, splunk_hec, https or syslog. */
+          type: string;
+          /** @description Each field the change touched, with its value before (`from`) and after (`to`). */
+          changes: {
+            [key: string]: {
+              from: unknown;
+              to: unknown;
+            };
+          };
+        } & {
+          [key: string]: unknown;
+        };
+        /** @description Who wrote the event: the control plane (`platform`) or an application through the API (`api`). */
+        source?: {
+          /** @enum {string} */
+          type: "platform" | "api";
+          token_id: string | null;
+          user_id: string | null;
+        } | null;
+      };
+    };
+    /** @description A stream was resumed: it sends on from its cursor. */
+    "Event.log_stream.enabled": {
+      /**
+       * Format: uuid
+       * @description The event's id (also `webhook-id`).
+       */
+      id: string;
+      /** @constant */
+      type: "log_stream.enabled";
+      /** Format: uuid */
+      tenant_id: string;
+      /** Format: date-time */
+      created_at: string;
+      data: {
+        /** @description Who did it. */
+        actor: {
+          /** @description The user (or `setup_link:<id>`) who did it; null: the system or no one known. */
+          id: string | null;
+          email: string | null;
+        };
+        /** @description What the event is about. */
+        target: {
+          type: string;
+          id: string;
+          /** @description What the target was called when the event was written. */
+          name?: string | null;
+        } | null;
+        details: {
+          /** @description The stream's name. */
+          name: string;
+          /** @description Its receiver type: s3, datadog, splunk_hec, https or syslog. */
+          type: string;
+          /** @description Each field the change touched, with its value before (`from`) and after (`to`). */
+          changes: {
+            [key: string]: {
+              from: unknown;
+              to: unknown;
+            };
+          };
+        } & {
+          [key: string]: unknown;
+        };
+        /** @description Who wrote the event: the control plane (`platform`) or an application through the API (`api`). */
+        source?: {
+          /** @enum {string} */
+          type: "platform" | "api";
+          token_id: string | null;
+          user_id: string | null;
+        } | null;
+      };
+    };
+    /** @description A stream was paused: its cursor stays where it is. */
+    "Event.log_stream.disabled": {
+      /**
+       * Format: uuid
+       * @description The event's id (also `webhook-id`).
+       */
+      id: string;
+      /** @constant */
+      type: "log_stream.disabled";
+      /** Format: uuid */
+      tenant_id: string;
+      /** Format: date-time */
+      created_at: string;
+      data: {
+        /** @description Who did it. */
+        actor: {
+          /** @description The user (or `setup_link:<id>`) who did it; null: the system or no one known. */
+          id: string | null;
+          email: string | null;
+        };
+        /** @description What the event is about. */
+        target: {
+          type: string;
+          id: string;
+          /** @description What the target was called when the event was written. */
+          name?: string | null;
+        } | null;
+        details: {
+          /** @description The stream's name. */
+          name: string;
+          /** @description Its receiver type: s3, datadog, splunk_hec, https or syslog. */
+          type: string;
+          /** @description Each field the change touched, with its value before (`from`) and after (`to`). */
+          changes: {
+            [key: string]: {
+              from: unknown;
+              to: unknown;
+            };
+          };
+        } & {
+          [key: string]: unknown;
+        };
+        /** @description Who wrote the event: the control plane (`platform`) or an application through the API (`api`). */
+        source?: {
+          /** @enum {string} */
+          type: "platform" | "api";
+          token_id: string | null;
+          user_id: string | null;
+        } | null;
+      };
+    };
+    /** @description A stream was deleted. */
+    "Event.log_stream.deleted": {
+      /**
+       * Format: uuid
+       * @description The event's id (also `webhook-id`).
+       */
+      id: string;
+      /** @constant */
+      type: "log_stream.deleted";
+      /** Format: uuid */
+      tenant_id: string;
+      /** Format: date-time */
+      created_at: string;
+      data: {
+        /** @description Who did it. */
+        actor: {
+          /** @description The user (or `setup_link:<id>`) who did it; null: the system or no one known. */
+          id: string | null;
+          email: string | null;
+        };
+        /** @description What the event is about. */
+        target: {
+          type: string;
+          id: string;
+          /** @description What the target was called when the event was written. */
+          name?: string | null;
+        } | null;
+        details: {
+          /** @description The stream's name. */
+          name: string;
+          /** @description Its receiver type: s3, datadog, splunk_hec, https or syslog. */
+          type: string;
+          cursor_sequence: number;
+        } & {
+          [key: string]: unknown;
+        };
+        /** @description Who wrote the event: the control plane (`platform`) or an application through the API (`api`). */
+        source?: {
+          /** @enum {string} */
+          type: "platform" | "api";
+          token_id: string | null;
+          user_id: string | null;
+        } | null;
+      };
+    };
+    /** @description Every batch to the stream's receiver has failed for 24 hours. It keeps retrying and resumes from its cursor; the tenant's admins are mailed. Emitted once per run of failures. */
+    "Event.log_stream.failing": {
+      /**
+       * Format: uuid
+       * @description The event's id (also `webhook-id`).
+       */
+      id: string;
+      /** @constant */
+      type: "log_stream.failing";
+      /** Format: uuid */
+      tenant_id: string;
+      /** Format: date-time */
+      created_at: string;
+      data: {
+        /** @description Who did it. */
+        actor: {
+          /** @description The user (or `setup_link:<id>`) who did it; null: the system or no one known. */
+          id: string | null;
+          email: string | null;
+        };
+        /** @description What the event is about. */
+        target: {
+          type: string;
+          id: string;
+          /** @description What the target was called when the event was written. */
+          name?: string | null;
+        } | null;
+        details: {
+          /** @description The stream's name. */
+          name: string;
+          /** @description Its receiver type: s3, datadog, splunk_hec, https or syslog. */
+          type: string;
+          /** Format: date-time */
+          failing_since: string;
+          cursor_sequence: number;
+          last_error: string | null;
+        } & {
+          [key: string]: unknown;
+        };
+        /** @description Who wrote the event: the control plane (`platform`) or an application through the API (`api`). */
+        source?: {
+          /** @enum {string} */
+          type: "platform" | "api";
+          token_id: string | null;
+          user_id: string | null;
+        } | null;
+      };
+    };
+    /** @description A failing stream's receiver took a batch again; it catches up from its cursor. */
+    "Event.log_stream.recovered": {
+      /**
+       * Format: uuid
+       * @description The event's id (also `webhook-id`).
+       */
+      id: string;
+      /** @constant */
+      type: "log_stream.recovered";
+      /** Format: uuid */
+      tenant_id: string;
+      /** Format: date-time */
+      created_at: string;
+      data: {
+        /** @description Who did it. */
+        actor: {
+          /** @description The user (or `setup_link:<id>`) who did it; null: the system or no one known. */
+          id: string | null;
+          email: string | null;
+        };
+        /** @description What the event is about. */
+        target: {
+          type: string;
+          id: string;
+          /** @description What the target was called when the event was written. */
+          name?: string | null;
+        } | null;
+        details: {
+          /** @description The stream's name. */
+          name: string;
+          /** @description Its receiver type: s3, datadog, splunk_hec, https or syslog. */
+          type: string;
+          /** Format: date-time */
+          failing_since: string;
+          cursor_sequence: number;
         } & {
           [key: string]: unknown;
         };
@@ -10062,7 +10711,7 @@ export interface operations {
       content: {
         "application/json": {
           url: string;
-          /** @description Event kinds to deliver: `*` for all, kinds your application appends (`invoice.paid`), prefixes (`invoice.*`, `user.*`), or the control plane's kinds that fire in a tenant: tenant.created, user.created, user.updated, user.removed, user.login, user.login_failed, user.step_up, user.password_reset, user.sessions_ended, invitation.created, invitation.resent, invitation.revoked, invitation.accepted, sso_provider.created, sso_provider.updated, sso_provider.enabled, sso_provider.disabled, sso_provider.deleted, sso_provider.certificate_expiring, sso.login_failed, sso.broker_login, webhook.created, webhook.updated, webhook.enabled, webhook.disabled, webhook.deleted, webhook.secret_rotated, webhook.delivery_exhausted, webhook.failing, webhook.auto_disabled, domain.created, domain.verified, domain.updated, domain.verification_failed, domain.deleted, setup_link.created, setup_link.opened, setup_link.revoked, directory.created, directory.updated, directory.enabled, directory.disabled, directory.deleted, directory.token_rotated, directory_user.created, directory_user.updated, directory_user.deactivated, directory_user.reactivated, directory_user.deleted, directory_group.created, directory_group.updated, directory_group.deleted, directory_group.user_added, directory_group.user_removed, api_token.created, api_token.revoked, audit.exported, audit.retention_purged. */
+          /** @description Event kinds to deliver: `*` for all, kinds your application appends (`invoice.paid`), prefixes (`invoice.*`, `user.*`), or the control plane's kinds that fire in a tenant: tenant.created, user.created, user.updated, user.removed, user.login, user.login_failed, user.step_up, user.password_reset, user.sessions_ended, invitation.created, invitation.resent, invitation.revoked, invitation.accepted, sso_provider.created, sso_provider.updated, sso_provider.enabled, sso_provider.disabled, sso_provider.deleted, sso_provider.certificate_expiring, sso.login_failed, sso.broker_login, webhook.created, webhook.updated, webhook.enabled, webhook.disabled, webhook.deleted, webhook.secret_rotated, webhook.delivery_exhausted, webhook.failing, webhook.auto_disabled, log_stream.created, log_stream.updated, log_stream.enabled, log_stream.disabled, log_stream.deleted, log_stream.failing, log_stream.recovered, domain.created, domain.verified, domain.updated, domain.verification_failed, domain.deleted, setup_link.created, setup_link.opened, setup_link.revoked, directory.created, directory.updated, directory.enabled, directory.disabled, directory.deleted, directory.token_rotated, directory_user.created, directory_user.updated, directory_user.deactivated, directory_user.reactivated, directory_user.deleted, directory_group.created, directory_group.updated, directory_group.deleted, directory_group.user_added, directory_group.user_removed, api_token.created, api_token.revoked, audit.exported, audit.retention_purged. */
           events: string[];
           secret?: string;
           description?: string;
@@ -10183,7 +10832,7 @@ export interface operations {
           /** @enum {boolean} */
           enabled?: true | false;
           url?: string;
-          /** @description Event kinds to deliver: `*` for all, kinds your application appends (`invoice.paid`), prefixes (`invoice.*`, `user.*`), or the control plane's kinds that fire in a tenant: tenant.created, user.created, user.updated, user.removed, user.login, user.login_failed, user.step_up, user.password_reset, user.sessions_ended, invitation.created, invitation.resent, invitation.revoked, invitation.accepted, sso_provider.created, sso_provider.updated, sso_provider.enabled, sso_provider.disabled, sso_provider.deleted, sso_provider.certificate_expiring, sso.login_failed, sso.broker_login, webhook.created, webhook.updated, webhook.enabled, webhook.disabled, webhook.deleted, webhook.secret_rotated, webhook.delivery_exhausted, webhook.failing, webhook.auto_disabled, domain.created, domain.verified, domain.updated, domain.verification_failed, domain.deleted, setup_link.created, setup_link.opened, setup_link.revoked, directory.created, directory.updated, directory.enabled, directory.disabled, directory.deleted, directory.token_rotated, directory_user.created, directory_user.updated, directory_user.deactivated, directory_user.reactivated, directory_user.deleted, directory_group.created, directory_group.updated, directory_group.deleted, directory_group.user_added, directory_group.user_removed, api_token.created, api_token.revoked, audit.exported, audit.retention_purged. */
+          /** @description Event kinds to deliver: `*` for all, kinds your application appends (`invoice.paid`), prefixes (`invoice.*`, `user.*`), or the control plane's kinds that fire in a tenant: tenant.created, user.created, user.updated, user.removed, user.login, user.login_failed, user.step_up, user.password_reset, user.sessions_ended, invitation.created, invitation.resent, invitation.revoked, invitation.accepted, sso_provider.created, sso_provider.updated, sso_provider.enabled, sso_provider.disabled, sso_provider.deleted, sso_provider.certificate_expiring, sso.login_failed, sso.broker_login, webhook.created, webhook.updated, webhook.enabled, webhook.disabled, webhook.deleted, webhook.secret_rotated, webhook.delivery_exhausted, webhook.failing, webhook.auto_disabled, log_stream.created, log_stream.updated, log_stream.enabled, log_stream.disabled, log_stream.deleted, log_stream.failing, log_stream.recovered, domain.created, domain.verified, domain.updated, domain.verification_failed, domain.deleted, setup_link.created, setup_link.opened, setup_link.revoked, directory.created, directory.updated, directory.enabled, directory.disabled, directory.deleted, directory.token_rotated, directory_user.created, directory_user.updated, directory_user.deactivated, directory_user.reactivated, directory_user.deleted, directory_group.created, directory_group.updated, directory_group.deleted, directory_group.user_added, directory_group.user_removed, api_token.created, api_token.revoked, audit.exported, audit.retention_purged. */
           events?: string[];
           description?: string | null;
           /** @description At most this many deliveries a second to this webhook, across all instances (1-1000); deliveries past it wait their turn (they stay due, no attempt is made). Null: no limit. */
@@ -10537,6 +11186,282 @@ export interface operations {
       413: components["responses"]["Problem413"];
       415: components["responses"]["Problem415"];
       422: components["responses"]["Problem422"];
+      429: components["responses"]["Problem429"];
+      500: components["responses"]["Problem500"];
+    };
+  };
+  "logStreams-list": {
+    parameters: {
+      query?: {
+        page?: number;
+        page_size?: number;
+        cursor?: string;
+      };
+      header?: never;
+      path: {
+        tenant_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Successful response */
+      200: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["LogStreamPage"];
+        };
+      };
+      400: components["responses"]["Problem400"];
+      401: components["responses"]["Problem401"];
+      403: components["responses"]["Problem403"];
+      404: components["responses"]["Problem404"];
+      409: components["responses"]["Problem409"];
+      429: components["responses"]["Problem429"];
+      500: components["responses"]["Problem500"];
+    };
+  };
+  "logStreams-create": {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description 1–255 characters (UUIDs recommended). A repeat within 24 hours replays the first response with `Idempotent-Replayed: true`. */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
+      path: {
+        tenant_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          name: string;
+          /** @enum {string} */
+          type: "s3" | "datadog" | "splunk_hec" | "https" | "syslog";
+          /** @description The type's settings: see README "Log streams" (s3, datadog, splunk_hec, https, syslog). */
+          config: {
+            [key: string]: unknown;
+          };
+          /** @description Event kinds to deliver: `*` for all, kinds your application appends (`invoice.paid`), prefixes (`invoice.*`, `user.*`), or the control plane's kinds that fire in a tenant: tenant.created, user.created, user.updated, user.removed, user.login, user.login_failed, user.step_up, user.password_reset, user.sessions_ended, invitation.created, invitation.resent, invitation.revoked, invitation.accepted, sso_provider.created, sso_provider.updated, sso_provider.enabled, sso_provider.disabled, sso_provider.deleted, sso_provider.certificate_expiring, sso.login_failed, sso.broker_login, webhook.created, webhook.updated, webhook.enabled, webhook.disabled, webhook.deleted, webhook.secret_rotated, webhook.delivery_exhausted, webhook.failing, webhook.auto_disabled, log_stream.created, log_stream.updated, log_stream.enabled, log_stream.disabled, log_stream.deleted, log_stream.failing, log_stream.recovered, domain.created, domain.verified, domain.updated, domain.verification_failed, domain.deleted, setup_link.created, setup_link.opened, setup_link.revoked, directory.created, directory.updated, directory.enabled, directory.disabled, directory.deleted, directory.token_rotated, directory_user.created, directory_user.updated, directory_user.deactivated, directory_user.reactivated, directory_user.deleted, directory_group.created, directory_group.updated, directory_group.deleted, directory_group.user_added, directory_group.user_removed, api_token.created, api_token.revoked, audit.exported, audit.retention_purged. */
+          event_types?: string[];
+          /** @description `now` (default): events from now on; `oldest`: the whole log first, then live; a date: events recorded since it. */
+          start_from?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Successful response */
+      201: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          /** @description Absolute URL of the created resource. */
+          Location?: string;
+          /** @description `true` when this is a replay of an earlier response. */
+          "Idempotent-Replayed"?: "true";
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["LogStream"];
+        };
+      };
+      400: components["responses"]["Problem400"];
+      401: components["responses"]["Problem401"];
+      403: components["responses"]["Problem403"];
+      404: components["responses"]["Problem404"];
+      409: components["responses"]["Problem409"];
+      413: components["responses"]["Problem413"];
+      415: components["responses"]["Problem415"];
+      422: components["responses"]["Problem422"];
+      429: components["responses"]["Problem429"];
+      500: components["responses"]["Problem500"];
+    };
+  };
+  "logStreams-get": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        tenant_id: string;
+        stream_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Successful response */
+      200: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["LogStream"];
+        };
+      };
+      400: components["responses"]["Problem400"];
+      401: components["responses"]["Problem401"];
+      403: components["responses"]["Problem403"];
+      404: components["responses"]["Problem404"];
+      409: components["responses"]["Problem409"];
+      429: components["responses"]["Problem429"];
+      500: components["responses"]["Problem500"];
+    };
+  };
+  "logStreams-delete": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        tenant_id: string;
+        stream_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description No content */
+      204: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      400: components["responses"]["Problem400"];
+      401: components["responses"]["Problem401"];
+      403: components["responses"]["Problem403"];
+      404: components["responses"]["Problem404"];
+      409: components["responses"]["Problem409"];
+      429: components["responses"]["Problem429"];
+      500: components["responses"]["Problem500"];
+    };
+  };
+  "logStreams-update": {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description 1–255 characters (UUIDs recommended). A repeat within 24 hours replays the first response with `Idempotent-Replayed: true`. */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
+      path: {
+        tenant_id: string;
+        stream_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          name?: string;
+          /** @description Merged over the stored config: a secret left out is kept. */
+          config?: {
+            [key: string]: unknown;
+          };
+          event_types?: string[] | null;
+          /** @enum {boolean} */
+          enabled?: true | false;
+        };
+      };
+    };
+    responses: {
+      /** @description Successful response */
+      200: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          /** @description `true` when this is a replay of an earlier response. */
+          "Idempotent-Replayed"?: "true";
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["LogStream"];
+        };
+      };
+      400: components["responses"]["Problem400"];
+      401: components["responses"]["Problem401"];
+      403: components["responses"]["Problem403"];
+      404: components["responses"]["Problem404"];
+      409: components["responses"]["Problem409"];
+      413: components["responses"]["Problem413"];
+      415: components["responses"]["Problem415"];
+      422: components["responses"]["Problem422"];
+      429: components["responses"]["Problem429"];
+      500: components["responses"]["Problem500"];
+    };
+  };
+  "logStreams-test": {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description 1–255 characters (UUIDs recommended). A repeat within 24 hours replays the first response with `Idempotent-Replayed: true`. */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
+      path: {
+        tenant_id: string;
+        stream_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Successful response */
+      200: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          /** @description `true` when this is a replay of an earlier response. */
+          "Idempotent-Replayed"?: "true";
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["LogStreamTestResult"];
+        };
+      };
+      400: components["responses"]["Problem400"];
+      401: components["responses"]["Problem401"];
+      403: components["responses"]["Problem403"];
+      404: components["responses"]["Problem404"];
+      409: components["responses"]["Problem409"];
+      413: components["responses"]["Problem413"];
+      415: components["responses"]["Problem415"];
+      422: components["responses"]["Problem422"];
+      429: components["responses"]["Problem429"];
+      500: components["responses"]["Problem500"];
+    };
+  };
+  "logStreams-batches": {
+    parameters: {
+      query?: {
+        page?: number;
+        page_size?: number;
+        cursor?: string;
+      };
+      header?: never;
+      path: {
+        tenant_id: string;
+        stream_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Successful response */
+      200: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["LogStreamBatchPage"];
+        };
+      };
+      400: components["responses"]["Problem400"];
+      401: components["responses"]["Problem401"];
+      403: components["responses"]["Problem403"];
+      404: components["responses"]["Problem404"];
+      409: components["responses"]["Problem409"];
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500"];
     };
@@ -14017,6 +14942,387 @@ export interface operations {
          *     }
          */
         "application/json": components["schemas"]["Event.webhook.auto_disabled"];
+      };
+    };
+    responses: {
+      /** @description Any 2xx within 5 s is a delivery; anything else is retried. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  "webhook-log_stream.created": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
+         *       "type": "log_stream.created",
+         *       "tenant_id": "…",
+         *       "created_at": "…",
+         *       "data": {
+         *         "actor": {
+         *           "id": "5f0c8c1e-3b7a-4d2e-9a61-0c2f4b8e7d10",
+         *           "email": "ada@example.com"
+         *         },
+         *         "target": {
+         *           "type": "log_stream",
+         *           "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
+         *           "name": null
+         *         },
+         *         "details": {
+         *           "name": "Splunk",
+         *           "type": "splunk_hec",
+         *           "event_types": null,
+         *           "start_from": "oldest",
+         *           "cursor_sequence": 0
+         *         },
+         *         "source": {
+         *           "type": "platform",
+         *           "token_id": null,
+         *           "user_id": null
+         *         }
+         *       }
+         *     }
+         */
+        "application/json": components["schemas"]["Event.log_stream.created"];
+      };
+    };
+    responses: {
+      /** @description Any 2xx within 5 s is a delivery; anything else is retried. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  "webhook-log_stream.updated": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
+         *       "type": "log_stream.updated",
+         *       "tenant_id": "…",
+         *       "created_at": "…",
+         *       "data": {
+         *         "actor": {
+         *           "id": "5f0c8c1e-3b7a-4d2e-9a61-0c2f4b8e7d10",
+         *           "email": "ada@example.com"
+         *         },
+         *         "target": {
+         *           "type": "log_stream",
+         *           "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
+         *           "name": null
+         *         },
+         *         "details": {
+         *           "name": "Splunk",
+         *           "type": "splunk_hec",
+         *           "changes": {
+         *             "config": {
+         *               "from": {
+         *                 "index": "main"
+         *               },
+         *               "to": {
+         *                 "index": "audit"
+         *               }
+         *             }
+         *           }
+         *         },
+         *         "source": {
+         *           "type": "platform",
+         *           "token_id": null,
+         *           "user_id": null
+         *         }
+         *       }
+         *     }
+         */
+        "application/json": components["schemas"]["Event.log_stream.updated"];
+      };
+    };
+    responses: {
+      /** @description Any 2xx within 5 s is a delivery; anything else is retried. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  "webhook-log_stream.enabled": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
+         *       "type": "log_stream.enabled",
+         *       "tenant_id": "…",
+         *       "created_at": "…",
+         *       "data": {
+         *         "actor": {
+         *           "id": "5f0c8c1e-3b7a-4d2e-9a61-0c2f4b8e7d10",
+         *           "email": "ada@example.com"
+         *         },
+         *         "target": {
+         *           "type": "log_stream",
+         *           "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
+         *           "name": null
+         *         },
+         *         "details": {
+         *           "name": "Splunk",
+         *           "type": "splunk_hec",
+         *           "changes": {
+         *             "enabled": {
+         *               "from": false,
+         *               "to": true
+         *             }
+         *           }
+         *         },
+         *         "source": {
+         *           "type": "platform",
+         *           "token_id": null,
+         *           "user_id": null
+         *         }
+         *       }
+         *     }
+         */
+        "application/json": components["schemas"]["Event.log_stream.enabled"];
+      };
+    };
+    responses: {
+      /** @description Any 2xx within 5 s is a delivery; anything else is retried. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  "webhook-log_stream.disabled": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
+         *       "type": "log_stream.disabled",
+         *       "tenant_id": "…",
+         *       "created_at": "…",
+         *       "data": {
+         *         "actor": {
+         *           "id": "5f0c8c1e-3b7a-4d2e-9a61-0c2f4b8e7d10",
+         *           "email": "ada@example.com"
+         *         },
+         *         "target": {
+         *           "type": "log_stream",
+         *           "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
+         *           "name": null
+         *         },
+         *         "details": {
+         *           "name": "Splunk",
+         *           "type": "splunk_hec",
+         *           "changes": {
+         *             "enabled": {
+         *               "from": true,
+         *               "to": false
+         *             }
+         *           }
+         *         },
+         *         "source": {
+         *           "type": "platform",
+         *           "token_id": null,
+         *           "user_id": null
+         *         }
+         *       }
+         *     }
+         */
+        "application/json": components["schemas"]["Event.log_stream.disabled"];
+      };
+    };
+    responses: {
+      /** @description Any 2xx within 5 s is a delivery; anything else is retried. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  "webhook-log_stream.deleted": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
+         *       "type": "log_stream.deleted",
+         *       "tenant_id": "…",
+         *       "created_at": "…",
+         *       "data": {
+         *         "actor": {
+         *           "id": "5f0c8c1e-3b7a-4d2e-9a61-0c2f4b8e7d10",
+         *           "email": "ada@example.com"
+         *         },
+         *         "target": {
+         *           "type": "log_stream",
+         *           "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
+         *           "name": null
+         *         },
+         *         "details": {
+         *           "name": "Splunk",
+         *           "type": "splunk_hec",
+         *           "cursor_sequence": 1200
+         *         },
+         *         "source": {
+         *           "type": "platform",
+         *           "token_id": null,
+         *           "user_id": null
+         *         }
+         *       }
+         *     }
+         */
+        "application/json": components["schemas"]["Event.log_stream.deleted"];
+      };
+    };
+    responses: {
+      /** @description Any 2xx within 5 s is a delivery; anything else is retried. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  "webhook-log_stream.failing": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
+         *       "type": "log_stream.failing",
+         *       "tenant_id": "…",
+         *       "created_at": "…",
+         *       "data": {
+         *         "actor": {
+         *           "id": "5f0c8c1e-3b7a-4d2e-9a61-0c2f4b8e7d10",
+         *           "email": "ada@example.com"
+         *         },
+         *         "target": {
+         *           "type": "log_stream",
+         *           "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
+         *           "name": null
+         *         },
+         *         "details": {
+         *           "name": "Splunk",
+         *           "type": "splunk_hec",
+         *           "failing_since": "2026-12-05T09:00:00.000Z",
+         *           "cursor_sequence": 1200,
+         *           "last_error": "HTTP 503"
+         *         },
+         *         "source": {
+         *           "type": "platform",
+         *           "token_id": null,
+         *           "user_id": null
+         *         }
+         *       }
+         *     }
+         */
+        "application/json": components["schemas"]["Event.log_stream.failing"];
+      };
+    };
+    responses: {
+      /** @description Any 2xx within 5 s is a delivery; anything else is retried. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  "webhook-log_stream.recovered": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
+         *       "type": "log_stream.recovered",
+         *       "tenant_id": "…",
+         *       "created_at": "…",
+         *       "data": {
+         *         "actor": {
+         *           "id": "5f0c8c1e-3b7a-4d2e-9a61-0c2f4b8e7d10",
+         *           "email": "ada@example.com"
+         *         },
+         *         "target": {
+         *           "type": "log_stream",
+         *           "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
+         *           "name": null
+         *         },
+         *         "details": {
+         *           "name": "Splunk",
+         *           "type": "splunk_hec",
+         *           "failing_since": "2026-12-05T09:00:00.000Z",
+         *           "cursor_sequence": 1201
+         *         },
+         *         "source": {
+         *           "type": "platform",
+         *           "token_id": null,
+         *           "user_id": null
+         *         }
+         *       }
+         *     }
+         */
+        "application/json": components["schemas"]["Event.log_stream.recovered"];
       };
     };
     responses: {

@@ -27,6 +27,7 @@ const FEATURES: Feature[] = [
   { name: "directories", jobs: async () => (await import("../directories/jobs.ts")).directoryJobs },
   { name: "audit", jobs: async () => (await import("../audit/jobs.ts")).auditJobs },
   { name: "webhooks", subscribers: [enqueueDeliveries], jobs: async () => (await import("../webhooks/jobs.ts")).webhookJobs },
+  { name: "log-streams", jobs: async () => (await import("../log-streams/jobs.ts")).logStreamJobs },
 ];
 
 let jobs: Promise<readonly Job[]> | undefined;

@@ -7,6 +7,7 @@ import { accountRouter } from "../account/router.ts";
 import { usersRouter } from "../account/users-router.ts";
 import { ssoCertificatesRouter, ssoRouterImplied, ssoRouterInTenant } from "../sso/router.ts";
 import { webhooksRouter } from "../webhooks/router.ts";
+import { logStreamsRouter } from "../log-streams/router.ts";
 import { ssoSignInRouter } from "../sso/signin/router.ts";
 import { ssoApplicationsRouter } from "../sso/broker/router.ts";
 import { auditRouter } from "../audit/router.ts";
@@ -30,6 +31,7 @@ export const appRouter = router({
   ssoCertificates: ssoCertificatesRouter,
   ssoSignIn: ssoSignInRouter,
   webhooks: webhooksRouter,
+  logStreams: logStreamsRouter,
   audit: auditRouter,
   events: eventFeedRouter,
   invitations: invitationsRouter,

@@ -9,6 +9,7 @@ import { migrate } from "../db/migrate.ts";
 import { bootstrap } from "../account/bootstrap.ts";
 import { startInternalCron } from "./cron.ts";
 import { startWebhookDispatcher } from "../webhooks/sink.ts";
+import { startLogStreamDispatcher } from "../log-streams/dispatcher.ts";
 import { wireEventSubscribers } from "./features.ts";
 import { secrets } from "../secrets/store.ts";
 import { log, errorFields } from "../log.ts";
@@ -75,10 +76,12 @@ async function start(): Promise<void> {
     await migrateAndBootstrap(db, e);
     // First webhook attempts right after commit (LISTEN); runs whether or not the cron is internal.
     const stopDispatcher = await startWebhookDispatcher(db);
+    // Log streams: every instance follows the streams' cursors (claims in Postgres).
+    const stopStreams = await startLogStreamDispatcher(db);
     const stopCron = e.INTERNAL_CRON === "on" ? await startInternalCron(db) : async () => undefined;
     started.__controlPlaneStopWork = async () => {
       await stopCron();
-      await stopDispatcher();
+      await Promise.all([stopDispatcher(), stopStreams()]);
     };
     console.log(`Control Plane is serving on ${appUrl()} (${db.kind === "pglite" ? `embedded database in ${e.DATA_DIR}` : "Postgres"}).`);
   } catch (error) {

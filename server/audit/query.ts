@@ -8,7 +8,7 @@
  * (`recorded_at >= from`): it is the answer once its last row is newer than any event recorded
  * before `from` can be. Either way Postgres opens a few partitions, not all ~90.
  */
-import type { SqlRunner } from "../db/sql.ts";
+import type { SqlRunner, SqlStatements } from "../db/sql.ts";
 import { parseIsoDate } from "./schemas.ts";
 import type { AuditEvent } from "./schemas.ts";
 import { sourceOf, type AuditEventRow } from "../events/types.ts";
@@ -75,7 +75,7 @@ interface ChainHead {
 }
 
 /** The tenant's chain head: its sequence (= number of events) and the count per kind. */
-export async function chainHead(sql: SqlRunner, tenantId: string): Promise<ChainHead> {
+export async function chainHead(sql: SqlStatements, tenantId: string): Promise<ChainHead> {
   const [row] = await sql.query<{ sequence: string | number; event_types: Record<string, number | string> }>(
     `SELECT sequence, event_types FROM audit_chains WHERE chain_id = $1::uuid`,
     [tenantId],

@@ -37,7 +37,7 @@ export function flips(enabled: Patch["enabled"]): boolean {
 
 /** The events of a PATCH, in order (`.updated` first); none when it changes nothing. */
 export function patchEvents(
-  kind: "sso_provider" | "webhook" | "directory",
+  kind: "sso_provider" | "webhook" | "directory" | "log_stream",
   { tenantId, target, label, changes, enabled }: Patch,
 ): EventInput[] {
   const events: EventInput[] = [];

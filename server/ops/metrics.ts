@@ -121,7 +121,47 @@ function build() {
       }
     },
   });
-  return { registry, http, deliveries, jobs, auditAppends, webhookFilterErrors };
+  const logStreams = {
+    batches: new client.Counter({
+      name: "log_stream_batches_total",
+      help: "Log-stream batches sent by this process, per receiver type and outcome (succeeded, failed).",
+      labelNames: ["type", "outcome"],
+      registers,
+    }),
+    events: new client.Counter({
+      name: "log_stream_events_sent_total",
+      help: "Audit events a receiver accepted, per log-stream type.",
+      labelNames: ["type"],
+      registers,
+    }),
+    duration: new client.Histogram({
+      name: "log_stream_batch_duration_seconds",
+      help: "How long sending one log-stream batch took, per type.",
+      labelNames: ["type"],
+      buckets: SECONDS,
+      registers,
+    }),
+  };
+  new client.Gauge({
+    name: "log_stream_lag_events",
+    help: "Audit events not yet sent by enabled log streams, summed per type. Read from the database at scrape time.",
+    labelNames: ["type"],
+    registers,
+    async collect() {
+      try {
+        const { sql } = await database();
+        const rows = await sql.query<{ type: string; lag: number }>(
+          `SELECT s.type, sum(greatest(c.sequence - s.cursor_sequence, 0))::float8 AS lag
+             FROM log_streams s JOIN audit_chains c ON c.chain_id = s.tenant_id WHERE s.enabled GROUP BY s.type`,
+        );
+        this.reset();
+        for (const row of rows) this.set({ type: row.type }, row.lag);
+      } catch (error) {
+        log.warn("metrics: cannot read log stream lag", errorFields(error));
+      }
+    },
+  });
+  return { registry, http, deliveries, jobs, auditAppends, webhookFilterErrors, logStreams };
 }
 
 const holder = globalThis as unknown as { __controlPlaneMetrics?: ReturnType<typeof build> };
@@ -160,6 +200,14 @@ export function countAuditAppends(n: number): void {
 
 export function countWebhookFilterErrors(n: number): void {
   metrics().webhookFilterErrors.inc(n);
+}
+
+/** One log-stream batch (server/log-streams/engine.ts): `events` accepted when it succeeded. */
+export function observeLogStreamBatch(type: string, outcome: "succeeded" | "failed", events: number, durationMs: number): void {
+  const m = metrics().logStreams;
+  m.batches.inc({ type, outcome });
+  if (events) m.events.inc({ type }, events);
+  m.duration.observe({ type }, durationMs / 1000);
 }
 
 const digest = (value: string) => createHash("sha256").update(value).digest();

@@ -27,6 +27,7 @@ interface World {
   auditEventId: string;
   digestId: string;
   webhookId: string;
+  streamId: string;
   deliveryId: string;
   recoverJobId: string;
   domainId: string;
@@ -187,6 +188,26 @@ const EXAMPLES: Record<string, Example> = {
   "GET /audit/jwks.json": { request: () => ({ path: "/audit/jwks.json" }), expect: { none: 200, bad: 200, revoked: 200, expired: 200 } },
   "GET /tenants/{tenant_id}/audit/{event_id}": { request: (w) => ({ path: `/tenants/${w.tenantA.id}/audit/${w.auditEventId}` }) },
   "GET /tenants/{tenant_id}/webhooks": { request: (w) => ({ path: `/tenants/${w.tenantA.id}/webhooks` }) },
+  "GET /tenants/{tenant_id}/log-streams": { request: (w) => ({ path: `/tenants/${w.tenantA.id}/log-streams` }) },
+  "POST /tenants/{tenant_id}/log-streams": {
+    request: (w) => ({
+      path: `/tenants/${w.tenantA.id}/log-streams`,
+      body: { name: "Matrix", type: "https", config: { url: "https://siem.invalid/matrix" } },
+    }),
+  },
+  "GET /tenants/{tenant_id}/log-streams/{stream_id}": { request: (w) => ({ path: `/tenants/${w.tenantA.id}/log-streams/${w.streamId}` }) },
+  "PATCH /tenants/{tenant_id}/log-streams/{stream_id}": {
+    request: (w) => ({ path: `/tenants/${w.tenantA.id}/log-streams/${w.streamId}`, body: { name: "Renamed" } }),
+  },
+  "DELETE /tenants/{tenant_id}/log-streams/{stream_id}": {
+    request: (w) => ({ path: `/tenants/${w.tenantA.id}/log-streams/${w.streamId}` }),
+  },
+  "POST /tenants/{tenant_id}/log-streams/{stream_id}/test": {
+    request: (w) => ({ path: `/tenants/${w.tenantA.id}/log-streams/${w.streamId}/test` }),
+  },
+  "GET /tenants/{tenant_id}/log-streams/{stream_id}/batches": {
+    request: (w) => ({ path: `/tenants/${w.tenantA.id}/log-streams/${w.streamId}/batches` }),
+  },
   "POST /tenants/{tenant_id}/webhooks": {
     request: (w) => ({ path: `/tenants/${w.tenantA.id}/webhooks`, body: { url: "https://hooks.invalid/matrix", events: ["*"] } }),
   },
@@ -359,6 +380,9 @@ beforeAll(async () => {
   const recoverJob = await prisma.webhookRecoverJob.create({
     data: { tenantId: a.tenant.id, webhookId: webhook.id, since: new Date("2026-01-01T00:00:00Z") },
   });
+  const stream = await prisma.logStream.create({
+    data: { tenantId: a.tenant.id, name: "Alpha stream", type: "https", config: { url: "https://siem.invalid/a" } },
+  });
   const domain = await prisma.domain.create({
     data: { tenantId: a.tenant.id, domain: "alpha-matrix.example.com", verificationValue: "control-plane-verification=matrix" },
   });
@@ -383,6 +407,7 @@ beforeAll(async () => {
     directoryUserId: directoryUser.id,
     directoryGroupId: directoryGroup.id,
     webhookId: webhook.id,
+    streamId: stream.id,
     deliveryId: delivery.id,
     recoverJobId: recoverJob.id,
     providerId: provider.id,

@@ -26,8 +26,14 @@ beforeAll(async () => {
   doc = await fetchOpenApiDocument(api.url);
   const webhook = await admin.post(`/api/v1/tenants/${tenantId}/webhooks`, { url: "https://hooks.example.test/contract", events: ["*"] });
   const directory = await admin.post(`/api/v1/tenants/${tenantId}/directories`, { name: "Contract" });
-  expect([webhook.status, directory.status]).toEqual([201, 201]);
-  Object.assign(ids, { tenant_id: tenantId, webhook_id: webhook.json.id, directory_id: directory.json.id });
+  expect((await admin.post("/api/v1/auth/step-up", { password: "admin-password" })).status).toBe(200);
+  const stream = await admin.post(`/api/v1/tenants/${tenantId}/log-streams`, {
+    name: "Contract",
+    type: "https",
+    config: { url: "https://siem.example.test/contract" },
+  });
+  expect([webhook.status, directory.status, stream.status]).toEqual([201, 201, 201]);
+  Object.assign(ids, { tenant_id: tenantId, webhook_id: webhook.json.id, directory_id: directory.json.id, stream_id: stream.json.id });
   const events = Array.from({ length: AUDIT_EVENTS }, (_, i) => ({ event_type: "contract.seeded", actor: { id: `actor-${i}` } }));
   expect((await admin.post(`/api/v1/tenants/${tenantId}/audit/batch`, { events })).status).toBe(201);
 });

@@ -11,6 +11,7 @@ export const EVENT_GROUPS = [
   "invitation",
   "sso",
   "webhook",
+  "log_stream",
   "domain",
   "setup_link",
   "directory",

@@ -10,13 +10,14 @@ import type { EventType } from "../types.ts";
 import { dataSchema, EXAMPLE_ACTOR, EXAMPLE_ID, type CatalogEntry } from "./define.ts";
 import { directoryKinds } from "./directories.ts";
 import { identityKinds } from "./identity.ts";
+import { logStreamKinds } from "./log-streams.ts";
 import { noticeKinds } from "./notices.ts";
 import { resourceKinds } from "./resources.ts";
 import { ssoKinds } from "./sso.ts";
 
 export { EVENT_GROUPS, type EventGroup, type CatalogEntry } from "./define.ts";
 
-const kinds = { ...identityKinds, ...ssoKinds, ...resourceKinds, ...noticeKinds, ...directoryKinds };
+const kinds = { ...identityKinds, ...ssoKinds, ...resourceKinds, ...noticeKinds, ...directoryKinds, ...logStreamKinds };
 
 /** Every kind of EVENT_TYPES, and no other (checked by tsc both ways). */
 export const EVENT_CATALOG: { readonly [K in EventType]: (typeof kinds)[K] } = kinds satisfies Record<EventType, CatalogEntry>;

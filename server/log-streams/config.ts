@@ -1,0 +1,80 @@
+/**
+ * A stream's config at rest: the public part as jsonb, the secret fields encrypted together as
+ * one JSON value. Checked against its type's schema (400s name `config.<field>`), outbound
+ * targets against the URL policy, and shown with `<field>_set` in place of each secret.
+ */
+import { isIP } from "node:net";
+import { InvalidRequest, type FieldError } from "../errors.ts";
+import { fieldErrorsOf } from "../errors.ts";
+import { decryptSecret, encryptSecret } from "../secrets/encryption.ts";
+import { isPrivateAddress } from "../outbound/guard.ts";
+import { outboundUrlProblems } from "../outbound/url-policy.ts";
+import { PRIVATE_REFUSED } from "../outbound/schemas.ts";
+import { env } from "../env.ts";
+import { CONFIG_SCHEMAS, SECRET_FIELDS, type LogStreamConfigs, type LogStreamType } from "./schemas.ts";
+
+export type AnyConfig = Record<string, unknown>;
+
+/** The fields of a config that are outbound URLs (checked against the URL policy). */
+const URL_FIELDS: Record<LogStreamType, string[]> = {
+  s3: ["endpoint"],
+  datadog: ["endpoint"],
+  splunk_hec: ["url"],
+  https: ["url"],
+  syslog: [],
+};
+
+/** Validates a whole config of `type`: the parsed value, or a 400 naming each `config.<field>`. */
+export function checkConfig<T extends LogStreamType>(type: T, raw: AnyConfig): LogStreamConfigs[T] {
+  const parsed = CONFIG_SCHEMAS[type].safeParse(raw);
+  if (!parsed.success) {
+    const errors = fieldErrorsOf(parsed.error, raw).map((e) => ({ ...e, path: e.path === "body" ? "config" : `config.${e.path}` }));
+    throw InvalidRequest(errors.map((e) => `${e.path}: ${e.message}`).join("; "), errors);
+  }
+  const config = parsed.data as AnyConfig;
+  const errors: FieldError[] = [];
+  for (const field of URL_FIELDS[type]) {
+    const value = config[field];
+    if (typeof value === "string") for (const message of outboundUrlProblems(value)) errors.push({ path: `config.${field}`, message });
+  }
+  if (type === "syslog") {
+    const host = String(config.host).replace(/^\[|\]$/g, "");
+    const literalPrivate = (isIP(host) && isPrivateAddress(host)) || host === "localhost" || host.endsWith(".localhost");
+    if (literalPrivate && !env().OUTBOUND_ALLOW_PRIVATE)
+      errors.push({ path: "config.host", message: `must not be a private or loopback address (${PRIVATE_REFUSED})` });
+  }
+  if (errors.length) throw InvalidRequest(errors.map((e) => `${e.path}: ${e.message}`).join("; "), errors);
+  return parsed.data as LogStreamConfigs[T];
+}
+
+/** Splits a checked config into what is stored in the clear and the encrypted secrets (null: none). */
+export function sealConfig(type: LogStreamType, config: AnyConfig): { config: AnyConfig; secretsCiphertext: string | null } {
+  const open: AnyConfig = { ...config };
+  const secret: AnyConfig = {};
+  for (const field of SECRET_FIELDS[type] as readonly string[]) {
+    if (open[field] !== undefined) secret[field] = open[field];
+    delete open[field];
+  }
+  return { config: open, secretsCiphertext: Object.keys(secret).length ? encryptSecret(JSON.stringify(secret)) : null };
+}
+
+/** The whole config, secrets decrypted: for the sink, and as the base a PATCH merges over. */
+export function openConfig(stored: { config: unknown; secretsCiphertext: string | null }): AnyConfig {
+  const secrets = stored.secretsCiphertext ? (JSON.parse(decryptSecret(stored.secretsCiphertext)) as AnyConfig) : {};
+  return { ...(stored.config as AnyConfig), ...secrets };
+}
+
+/** The config as the API shows it: each secret field replaced by `<field>_set: true` when stored. */
+export function publicConfig(type: LogStreamType, stored: { config: unknown; secretsCiphertext: string | null }): AnyConfig {
+  const shown: AnyConfig = { ...(stored.config as AnyConfig) };
+  // Each type has at most one secret field, so a ciphertext means it is set (no decryption to list).
+  for (const field of SECRET_FIELDS[type] as readonly string[]) shown[`${field}_set`] = stored.secretsCiphertext !== null;
+  return shown;
+}
+
+/** A PATCH's config merged over the stored one: a field sent as null is removed, one left out is kept. */
+export function mergeConfig(current: AnyConfig, patch: AnyConfig): AnyConfig {
+  const merged: AnyConfig = { ...current, ...patch };
+  for (const [key, value] of Object.entries(patch)) if (value === null) delete merged[key];
+  return merged;
+}

@@ -1,0 +1,11 @@
+/** The sink of each stream type (sinks/types.ts is their contract). */
+import type { LogStreamType } from "../schemas.ts";
+import type { StreamSink } from "./types.ts";
+
+const SINKS: { [T in LogStreamType]?: StreamSink<T> } = {};
+
+export function sinkFor<T extends LogStreamType>(type: T): StreamSink<T> {
+  const sink = SINKS[type];
+  if (!sink) throw new Error(`no sink for log stream type ${type}`);
+  return sink as StreamSink<T>;
+}
