@@ -4,7 +4,7 @@
  * receiver gets (content, order, auth), the intakes' size limits (a batch cut into requests),
  * Retry-After, 5xx, a bad token, HEC's indexer acknowledgement, deadlines.
  */
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
 import { apiServer } from "../support/api-server.ts";
 import { auditBatch } from "../support/stream-batches.ts";
 import { DATADOG_INTAKE_LIMITS, startDatadogIntake, startSplunkHec, type DatadogIntake, type SplunkHec } from "../support/log-receivers.ts";
@@ -30,6 +30,9 @@ describe("Datadog", () => {
     intake = await startDatadogIntake({ apiKey });
   });
   afterAll(() => intake.close());
+  afterEach(() => {
+    intake.script.length = 0;
+  });
   const config = () => ({
     site: "datadoghq.eu" as const,
     api_key: apiKey,
@@ -115,6 +118,16 @@ describe("Datadog", () => {
     expect(answer.body).not.toContain("not-the-key");
   });
 
+  test("an entry over 1 MB is not sent (Datadog would truncate it); an empty batch sends nothing", async () => {
+    fresh();
+    const huge = { ...small.events[0]!, details: { filler: "y".repeat(1_100_000) } };
+    const answer = await sendToDatadog(config(), { ...small, events: [huge, ...small.events.slice(1)] }, timeout);
+    expect(answer).toMatchObject({ ok: false, status: null });
+    expect(answer.error).toMatch(new RegExp(`event ${huge.sequence} is over Datadog's 1 MB per log entry`));
+    expect(await sendToDatadog(config(), { ...small, events: [], digest: null }, timeout)).toMatchObject({ ok: true, status: null });
+    expect(intake.requests).toHaveLength(0);
+  });
+
   test("a receiver slower than the deadline: timeout", async () => {
     intake.script.push({ status: 202, body: {}, delayMs: 3000 });
     expect(await sendToDatadog(config(), small, { timeoutMs: 300 })).toMatchObject({ ok: false, status: null, error: "timeout" });
@@ -132,6 +145,9 @@ describe("Splunk HEC", () => {
   afterAll(async () => {
     await hec.close();
     await acking.close();
+  });
+  afterEach(() => {
+    hec.script.length = 0;
   });
   const fresh = (receiver: SplunkHec) => {
     receiver.events.length = 0;
@@ -212,7 +228,9 @@ describe("Splunk HEC", () => {
 
   test("a busy server (503, code 9) with Retry-After: failed, with the wait", async () => {
     hec.script.push({ status: 503, body: { text: "Server is busy", code: 9 }, headers: { "retry-after": "3" } });
-    const answer = await sendToSplunk({ url: hec.url, token }, small, timeout);
+    // (An endpoint pasted into the URL is tolerated.)
+    const answer = await sendToSplunk({ url: `${hec.url}/services/collector/event`, token }, small, timeout);
+    expect(hec.requests.at(-1)!.path).toBe("/services/collector/event");
     expect(answer).toMatchObject({ ok: false, status: 503, retryAfter: 3, body: '{"text":"Server is busy","code":9}' });
     expect(answer.error).toMatch(/code 9 \(the server is busy, retry later\)/);
   });
