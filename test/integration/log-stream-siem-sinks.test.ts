@@ -128,6 +128,13 @@ describe("Datadog", () => {
     expect(intake.requests).toHaveLength(0);
   });
 
+  test("a test batch is marked on every entry", async () => {
+    fresh();
+    const probe = { ...small, events: small.events.slice(0, 2), digest: null, test: true };
+    expect((await sendToDatadog(config(), probe, timeout)).ok).toBe(true);
+    expect(intake.logs.map((l) => l.entry.log_stream_test)).toEqual([true, true]);
+  });
+
   test("a receiver slower than the deadline: timeout", async () => {
     intake.script.push({ status: 202, body: {}, delayMs: 3000 });
     expect(await sendToDatadog(config(), small, { timeoutMs: 300 })).toMatchObject({ ok: false, status: null, error: "timeout" });

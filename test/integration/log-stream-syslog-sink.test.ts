@@ -75,6 +75,13 @@ describe("over TLS to rsyslog", () => {
     expect(message!.msgId).toBe("app.very_long_event_kind_name.re");
   });
 
+  test("an IPv6 literal host ([::1]) is checked against the certificate's address", async () => {
+    const before = secure.messages().length;
+    const answer = await sendToSyslog({ host: "[::1]", port: secure.port, ca: secure.caPem! }, longKind, timeout);
+    expect(answer).toMatchObject({ ok: true });
+    await secure.waitFor(before + 1);
+  });
+
   test("a receiver whose certificate does not chain to the configured CA: failed, nothing delivered", async () => {
     const dir = mkdtempSync(path.join(tmpdir(), "other-ca-"));
     try {

@@ -8,14 +8,15 @@
  *     [audit@32473 sequence="12" prev_hash="…" hash="…" tenant_id="…"] {"id":…}
  *
  * PRI 110 is facility 13 (log audit), severity 6 (informational); TIMESTAMP the event's; MSGID its
- * kind (at most 32 characters); MSG the event's JSON as the API presents it. A batch's digest,
- * when there is one, is one more message after the events, MSGID `digest`, its SD giving the range
- * it proves and the batch's. 32473 is the private enterprise number RFC 5612 reserves for examples
- * and documentation: ours until the project registers its own.
+ * kind (at most 32 characters); MSG the event's JSON as the API presents it, UTF-8 without the
+ * BOM RFC 5424 §6.4 asks for (rsyslog and syslog-ng send none either, and JSON parsers refuse one
+ * at the start of their input). A batch's digest, when there is one, is one more message after
+ * the events, MSGID `digest`, its SD giving the range it proves and the batch's. 32473 is the
+ * private enterprise number RFC 5612 reserves for documentation: ours until the project has one.
  *
  * The host is resolved once through the SSRF guard and the connection made to that address. The
  * batch is sent when every byte was written and flushed, and the receiver did not reset the
- * connection, within the deadline; syslog has no application-level answer, so `status` is always null.
+ * connection, within the deadline; syslog has no application-level answer (`status` is null).
  */
 import net from "node:net";
 import os from "node:os";
@@ -136,13 +137,14 @@ function deliver(target: Target, frames: Buffer[], timeoutMs: number): Promise<s
       socket.destroy();
       resolve(error);
     };
+    const name = target.host.replace(/^\[|\]$/g, "");
     const socket: net.Socket = target.tls
       ? tls.connect({
           host: target.address,
           port: target.port,
           // SNI and the name check use the configured name; an address is checked as one.
-          servername: net.isIP(target.host) ? undefined : target.host,
-          checkServerIdentity: (_, cert) => tls.checkServerIdentity(target.host.replace(/^\[|\]$/g, ""), cert),
+          servername: net.isIP(name) ? undefined : name,
+          checkServerIdentity: (_, cert) => tls.checkServerIdentity(name, cert),
           ca: target.ca,
           rejectUnauthorized: true,
         })
