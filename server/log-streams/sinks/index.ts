@@ -1,8 +1,15 @@
 /** The sink of each stream type (sinks/types.ts is their contract). */
 import type { LogStreamType } from "../schemas.ts";
 import type { StreamSink } from "./types.ts";
+import { sendToDatadog } from "./datadog.ts";
+import { sendToSplunk } from "./splunk.ts";
+import { sendToSyslog } from "./syslog.ts";
 
-const SINKS: { [T in LogStreamType]?: StreamSink<T> } = {};
+const SINKS: { [T in LogStreamType]?: StreamSink<T> } = {
+  datadog: sendToDatadog,
+  splunk_hec: sendToSplunk,
+  syslog: sendToSyslog,
+};
 
 export function sinkFor<T extends LogStreamType>(type: T): StreamSink<T> {
   const sink = SINKS[type];
