@@ -6,6 +6,11 @@
  * anywhere on Node 20+.
  *
  *   node verify-audit-export.mjs --export audit.csv|audit.json --jwks jwks.json --digests digests.json [--digests more.json]
+ *   node verify-audit-export.mjs --export objects/*.ndjson.gz --jwks jwks.json --digests digests.json
+ *
+ * The second form checks a log stream's copy (README, Log streams): its S3 objects (or any
+ * receiver's events written one JSON per line, .ndjson), in sequence order, repeats allowed when
+ * identical (a batch sent again). Each flag takes the values after it, up to the next flag.
  *
  * --digests: the GET .../audit/digests response, a JSON array of digests or JWS strings, one
  * digest, or a text file with one JWS per line; repeatable. Only what the signatures cover is
@@ -20,26 +25,38 @@
  * Exit 0 with one line "OK: …"; 1 with "FAILED at sequence N: …" (or what failed); 2 on bad input.
  */
 import { readFileSync } from "node:fs";
+import { gunzipSync } from "node:zlib";
 import { AuditChainFailure, AuditInputError, parseDigests, verifyAuditExportText } from "../sdk/src/audit-chain.mjs";
 
 function main(argv) {
   const args = { export: [], jwks: [], digests: [] };
-  for (let i = 0; i < argv.length; i += 2) {
-    const name = argv[i]?.replace(/^--/, "");
-    if (!(name in args) || argv[i + 1] === undefined)
-      throw new AuditInputError(`usage: verify-audit-export.mjs --export FILE --jwks FILE --digests FILE [--digests FILE]`);
-    args[name].push(argv[i + 1]);
+  for (let i = 0, name = null; i < argv.length; i++) {
+    if (argv[i].startsWith("--")) {
+      name = argv[i].slice(2);
+      if (!(name in args)) throw new AuditInputError(USAGE);
+    } else if (name) args[name].push(argv[i]);
+    else throw new AuditInputError(USAGE);
   }
-  if (args.export.length !== 1 || args.jwks.length !== 1 || args.digests.length === 0)
+  if (args.export.length === 0 || args.jwks.length !== 1 || args.digests.length === 0)
     throw new AuditInputError("give --export, --jwks and --digests");
+  if (args.export.length > 1 && args.export.some((file) => !/\.ndjson(\.gz)?$/.test(file)))
+    throw new AuditInputError("several --export files must all be a log stream's .ndjson or .ndjson.gz objects");
 
   const proved = verifyAuditExportText({
-    exportText: readFileSync(args.export[0], "utf8"),
+    exportText: args.export.map(readText).join("\n"),
     jwks: JSON.parse(readFileSync(args.jwks[0], "utf8")),
     digests: args.digests.flatMap((file) => parseDigests(readFileSync(file, "utf8"))),
   });
   const { tenantId, firstSequence, lastSequence, events, digests, kids, uncovered } = proved;
   return `OK: tenant ${tenantId}, sequences ${firstSequence}-${lastSequence} complete and unaltered (${events} events; ${digests} digests, keys ${kids.join(", ")}; ${uncovered} other rows in the export not covered)`;
+}
+
+const USAGE = "usage: verify-audit-export.mjs --export FILE... --jwks FILE --digests FILE...";
+
+/** A file's text; a .gz (a log stream's S3 object) unzipped. */
+function readText(file) {
+  const bytes = readFileSync(file);
+  return (file.endsWith(".gz") ? gunzipSync(bytes) : bytes).toString("utf8");
 }
 
 try {
