@@ -11,8 +11,12 @@ import { startReceiver, type Receiver } from "../support/webhook-receiver.ts";
 import { database } from "../../server/db/client.ts";
 import { startWebhookDispatcher } from "../../server/webhooks/sink.ts";
 import { encryptSecret } from "../../server/secrets/encryption.ts";
+import { deliverDueStreams } from "../../server/log-streams/engine.ts";
+import { startSplunkHec } from "../support/log-receivers.ts";
 
 const TOKEN = "metrics-token-0123456789";
+// Log-stream batches go at once (the last test).
+process.env.LOG_STREAM_BATCH_WAIT_MS = "0";
 process.env.METRICS_TOKEN = TOKEN;
 process.env.TRUST_PROXY = "true";
 
@@ -174,4 +178,43 @@ test("routes served through Next are labelled by their template too: the SSO rou
     expect(sample(text, "http_requests_total", labels)! - (sample(before.text, "http_requests_total", labels) ?? 0), route).toBe(1);
   }
   expect(text).not.toContain(provider);
+});
+
+test("log streams: batches by type and outcome, events sent, and the lag read at scrape time", async () => {
+  const hec = await startSplunkHec({ token: "metrics-hec-token" });
+  try {
+    const { tenant, admin } = await tenantWithMembers();
+    const api = client(base, admin.token);
+    const events = Array.from({ length: 40 }, (_, i) => ({ event_type: "metrics.streamed", actor: { id: `m-${i}` } }));
+    expect((await api.post(`/api/v1/tenants/${tenant.id}/audit/batch`, { events })).status).toBe(201);
+    const prisma = await db();
+    await prisma.logStream.create({
+      data: {
+        tenantId: tenant.id,
+        name: "Metrics",
+        type: "splunk_hec",
+        config: { url: hec.url },
+        secretsCiphertext: encryptSecret(JSON.stringify({ token: "metrics-hec-token" })),
+      },
+    });
+    const before = await scrape(`Bearer ${TOKEN}`);
+    const lagBefore = sample(before.text, "log_stream_lag_events", { type: "splunk_hec" }) ?? 0;
+    expect(lagBefore).toBeGreaterThanOrEqual(40);
+    const sentBefore = sample(before.text, "log_stream_events_sent_total", { type: "splunk_hec" }) ?? 0;
+
+    hec.script.push({ status: 503, body: { text: "Server is busy", code: 9 } });
+    await deliverDueStreams(await database(), { limit: 100 });
+    await prisma.$executeRaw`UPDATE log_streams SET next_attempt_at = now() WHERE tenant_id = ${tenant.id}::uuid`;
+    while ((await deliverDueStreams(await database(), { limit: 100 })).sent);
+
+    const { text } = await scrape(`Bearer ${TOKEN}`);
+    expect(sample(text, "log_stream_events_sent_total", { type: "splunk_hec" })! - sentBefore).toBeGreaterThanOrEqual(40);
+    expect(sample(text, "log_stream_batches_total", { type: "splunk_hec", outcome: "failed" })).toBeGreaterThanOrEqual(1);
+    expect(sample(text, "log_stream_batches_total", { type: "splunk_hec", outcome: "succeeded" })).toBeGreaterThanOrEqual(1);
+    expect(sample(text, "log_stream_batch_duration_seconds_count", { type: "splunk_hec" })).toBeGreaterThanOrEqual(2);
+    expect(sample(text, "log_stream_lag_events", { type: "splunk_hec" })).toBeLessThan(lagBefore);
+    expect(text).not.toContain(tenant.id);
+  } finally {
+    await hec.close();
+  }
 });
