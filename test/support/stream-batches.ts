@@ -1,15 +1,19 @@
 /**
  * Log-stream batches made of real audit events: appended to a fresh tenant's chain over the REST
  * API (so sequence, prev_hash and hash are the database's), a digest signed over them when asked,
- * and read back as the audit API presents them (presentEvent), in sequence order.
+ * and read back as the audit API presents them (presentEvent), in sequence order. For receivers
+ * that keep a copy: consecutive batches of one chain, the JWKS fetched as an auditor would, and the
+ * auditors' own check (sdk/src/audit-chain.mjs) run over what a receiver holds.
  */
 import { randomUUID } from "node:crypto";
 import { expect } from "vitest";
 import { database } from "../../server/db/client.ts";
 import { AUDIT_COLUMNS, presentEvent } from "../../server/audit/query.ts";
 import type { AuditEventRow } from "../../server/events/types.ts";
+import type { AuditEvent } from "../../server/audit/schemas.ts";
 import type { AuditDigest } from "../../server/audit/digest-schemas.ts";
 import type { StreamBatch } from "../../server/log-streams/sinks/types.ts";
+import { verifyAuditExportText } from "../../sdk/src/audit-chain.mjs";
 import { client, tenantWithMembers } from "./fixtures.ts";
 
 export interface BatchOptions {
@@ -62,4 +66,78 @@ export async function auditBatch(apiUrl: string, options: BatchOptions): Promise
     digest,
     test: false,
   };
+}
+
+type Admin = ReturnType<typeof client>;
+
+/** Appends `count` events (some with a named target, some with odd text) through the REST API. */
+export async function appendEvents(admin: Admin, tenantId: string, count: number, from = 1): Promise<void> {
+  for (let start = 0; start < count; start += 500) {
+    const events = Array.from({ length: Math.min(500, count - start) }, (_, i) => {
+      const n = from + start + i;
+      return {
+        event_type: n % 2 ? "invoice.paid" : "report.exported",
+        actor: { id: `billing-${n}`, email: "billing@example.com" },
+        ...(n % 3 === 0 ? { target: { type: "invoice", id: `inv-${n}`, name: `Invoice "${n}" ü€\n` } } : {}),
+        details: { n, amount: 1.5, nested: { list: [n, "x"] } },
+      };
+    });
+    const res = await admin.post(`/api/v1/tenants/${tenantId}/audit/batch`, { events });
+    expect(res.status, res.text).toBe(201);
+  }
+}
+
+export async function signDigest(admin: Admin, tenantId: string): Promise<AuditDigest> {
+  const res = await admin.post(`/api/v1/tenants/${tenantId}/audit/digests`);
+  expect(res.status, res.text).toBeLessThan(300);
+  return res.json as AuditDigest;
+}
+
+export async function fetchJwks(admin: Admin): Promise<{ keys: JsonWebKey[] }> {
+  const res = await admin.get("/api/v1/audit/jwks.json");
+  expect(res.status, res.text).toBe(200);
+  return res.json;
+}
+
+/** The tenant's events in sequence order, as the audit API presents them. */
+export async function chainEvents(tenantId: string, from = 1, to = Number.MAX_SAFE_INTEGER): Promise<AuditEvent[]> {
+  const { sql } = await database();
+  const rows = await sql.query<AuditEventRow>(
+    `SELECT ${AUDIT_COLUMNS} FROM audit_events e WHERE e.tenant_id = $1::uuid AND e.sequence BETWEEN $2 AND $3 ORDER BY e.sequence`,
+    [tenantId, from, to],
+  );
+  return rows.map(presentEvent);
+}
+
+export function batchOf(
+  events: AuditEvent[],
+  options: { digest?: AuditDigest | null; streamId?: string; test?: boolean } = {},
+): StreamBatch {
+  return {
+    stream_id: options.streamId ?? randomUUID(),
+    tenant_id: events[0]!.tenant_id!,
+    from_sequence: events[0]!.sequence,
+    to_sequence: events.at(-1)!.sequence,
+    events,
+    digest: options.digest ?? null,
+    test: options.test ?? false,
+  };
+}
+
+/** Consecutive batches of `size` events covering `events`. */
+export function batchesOf(events: AuditEvent[], size: number, options: { digest?: AuditDigest | null; streamId?: string } = {}) {
+  const batches: StreamBatch[] = [];
+  for (let i = 0; i < events.length; i += size) batches.push(batchOf(events.slice(i, i + size), options));
+  return batches;
+}
+
+/**
+ * What scripts/verify-audit-export.mjs says of a receiver's copy: the events it holds, put in the
+ * export's order (newest first, ties by id), against the digests it was sent and the JWKS.
+ */
+export function verifyReceived(events: unknown[], digests: string[], jwks: { keys: JsonWebKey[] }) {
+  const ordered = [...(events as { timestamp: string; id: string }[])].sort((a, b) =>
+    a.timestamp === b.timestamp ? (a.id < b.id ? 1 : -1) : a.timestamp < b.timestamp ? 1 : -1,
+  );
+  return verifyAuditExportText({ exportText: JSON.stringify(ordered), jwks, digests });
 }
