@@ -93,13 +93,17 @@ describe("the object", () => {
     expect(objectKey("", batch({ test: true }), new Date("2026-03-05T01:02:03.004Z"))).toBe("t1/_test/2026-03-05T01:02:03.004Z.ndjson.gz");
   });
 
-  test("goes to AWS's regional endpoint, virtual-hosted, unless told otherwise", () => {
+  test("goes to AWS's regional endpoint, virtual-hosted unless told otherwise or the bucket has a dot", () => {
     const base = { bucket: "acme-logs", region: "eu-west-3", access_key_id: "a", secret_access_key: "s" };
     expect(objectUrl(base, "t1/a b.gz")).toEqual({
       url: "https://acme-logs.s3.eu-west-3.amazonaws.com/t1/a%20b.gz",
       host: "acme-logs.s3.eu-west-3.amazonaws.com",
       path: "/t1/a%20b.gz",
     });
+    expect(objectUrl({ ...base, bucket: "logs.acme.com" }, "k").url).toBe("https://s3.eu-west-3.amazonaws.com/logs.acme.com/k");
+    expect(objectUrl({ ...base, bucket: "logs.acme.com", path_style: false }, "k").url).toBe(
+      "https://logs.acme.com.s3.eu-west-3.amazonaws.com/k",
+    );
     expect(objectUrl({ ...base, endpoint: "https://minio.acme.test:9000/s3/", path_style: true }, "t1/x.gz")).toEqual({
       url: "https://minio.acme.test:9000/s3/acme-logs/t1/x.gz",
       host: "minio.acme.test:9000",
