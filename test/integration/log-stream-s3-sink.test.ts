@@ -4,11 +4,23 @@
  * the key layout, gzip'd NDJSON, the metadata, a resent batch replacing itself, the receiver's
  * errors (wrong secret, throttling), and the chain proven from the objects alone.
  */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { apiServer } from "../support/api-server.ts";
 import { client, tenantWithMembers } from "../support/fixtures.ts";
 import { startS3, type TestS3 } from "../support/s3-server.ts";
-import { appendEvents, batchesOf, batchOf, chainEvents, fetchJwks, signDigest, verifyReceived } from "../support/stream-batches.ts";
+import {
+  appendEvents,
+  batchesOf,
+  batchOf,
+  chainEvents,
+  fetchJwks,
+  signDigest,
+  verifyReceived,
+  verifyScript,
+} from "../support/stream-batches.ts";
 import { sendToS3 } from "../../server/log-streams/sinks/s3.ts";
 import type { LogStreamConfigs } from "../../server/log-streams/schemas.ts";
 import type { AuditEvent } from "../../server/audit/schemas.ts";
@@ -161,14 +173,26 @@ describe("what the receiver answered", () => {
 
 describe("the receiver's copy proves itself", () => {
   const prefix = "proof";
+  let dir: string;
+  let files: string[] = [];
   let received: AuditEvent[] = [];
   let digests: string[] = [];
+  let jwksFile: string;
+  let digestsFile: string;
 
   beforeAll(async () => {
     for (const batch of batchesOf(events, 7, { digest })) expect((await sendToS3(config({ prefix }), batch, options)).ok).toBe(true);
     const keys = await s3.keys(BUCKET, `${prefix}/`);
     expect(keys).toHaveLength(Math.ceil(events.length / 7));
+    // As `aws s3 cp --recursive` would leave them: the objects under their keys, untouched.
+    dir = mkdtempSync(path.join(tmpdir(), "s3-copy-"));
     const objects = await Promise.all(keys.map((key) => s3.get(BUCKET, key)));
+    files = keys.map((key, i) => {
+      const file = path.join(dir, key);
+      mkdirSync(path.dirname(file), { recursive: true });
+      writeFileSync(file, objects[i]!.body);
+      return file;
+    });
     received = objects.flatMap((o) =>
       o.text
         .trimEnd()
@@ -176,28 +200,31 @@ describe("the receiver's copy proves itself", () => {
         .map((line) => JSON.parse(line) as AuditEvent),
     );
     digests = [...new Set(objects.map((o) => o.metadata.digest!))];
+    jwksFile = path.join(dir, "jwks.json");
+    writeFileSync(jwksFile, JSON.stringify(jwks));
+    digestsFile = path.join(dir, "digests.txt");
+    writeFileSync(digestsFile, digests.join("\n"));
   });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  test("every object read back verifies with the auditors' code: complete and unaltered up to the digest", () => {
+  test("the objects as downloaded pass scripts/verify-audit-export.mjs: complete and unaltered up to the digest", async () => {
     expect(digests).toEqual([digest.jws]);
     expect(received.map((e) => e.sequence).sort((a, b) => a - b)).toEqual(events.map((e) => e.sequence));
-    expect(verifyReceived(received, digests, jwks)).toMatchObject({
-      tenantId,
-      firstSequence: 1,
-      lastSequence: digest.to_sequence,
-      events: 40,
-      uncovered: 5,
+    expect(await verifyScript(files, jwksFile, digestsFile)).toEqual({
+      code: 0,
+      out: expect.stringMatching(
+        new RegExp(`^OK: tenant ${tenantId}, sequences 1-${digest.to_sequence} complete and unaltered \\(40 events`),
+      ),
     });
   });
 
-  test("an object lost or an event altered in the bucket is caught at its sequence", () => {
-    expect(() =>
-      verifyReceived(
-        received.filter((e) => e.sequence < 8 || e.sequence > 14),
-        digests,
-        jwks,
-      ),
-    ).toThrow("at sequence 8: the event is missing from the export");
+  test("an object lost, or an event altered in the bucket, is caught at its sequence", async () => {
+    const lost = files.filter((file) => !file.endsWith("/8-14.ndjson.gz"));
+    expect(lost).toHaveLength(files.length - 1);
+    expect(await verifyScript(lost, jwksFile, digestsFile)).toEqual({
+      code: 1,
+      out: "FAILED at sequence 8: the event is missing from the export",
+    });
     const altered = received.map((e) => (e.sequence === 23 ? { ...e, actor: { ...e.actor, id: "someone-else" } } : e));
     expect(() => verifyReceived(altered, digests, jwks)).toThrow("at sequence 23: the row's fields do not hash to its hash (altered)");
   });

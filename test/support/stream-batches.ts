@@ -5,7 +5,9 @@
  * that keep a copy: consecutive batches of one chain, the JWKS fetched as an auditor would, and the
  * auditors' own check (sdk/src/audit-chain.mjs) run over what a receiver holds.
  */
+import { execFile } from "node:child_process";
 import { randomUUID } from "node:crypto";
+import { promisify } from "node:util";
 import { expect } from "vitest";
 import { database } from "../../server/db/client.ts";
 import { AUDIT_COLUMNS, presentEvent } from "../../server/audit/query.ts";
@@ -67,6 +69,8 @@ export async function auditBatch(apiUrl: string, options: BatchOptions): Promise
     test: false,
   };
 }
+
+const run = promisify(execFile);
 
 type Admin = ReturnType<typeof client>;
 
@@ -132,12 +136,22 @@ export function batchesOf(events: AuditEvent[], size: number, options: { digest?
 }
 
 /**
- * What scripts/verify-audit-export.mjs says of a receiver's copy: the events it holds, put in the
- * export's order (newest first, ties by id), against the digests it was sent and the JWKS.
+ * What the auditors' check (sdk/src/audit-chain.mjs, as scripts/verify-audit-export.mjs runs it)
+ * says of a receiver's copy: the events it holds as NDJSON, in the order given, against the
+ * digests it was sent and the JWKS.
  */
 export function verifyReceived(events: unknown[], digests: string[], jwks: { keys: JsonWebKey[] }) {
-  const ordered = [...(events as { timestamp: string; id: string }[])].sort((a, b) =>
-    a.timestamp === b.timestamp ? (a.id < b.id ? 1 : -1) : a.timestamp < b.timestamp ? 1 : -1,
-  );
-  return verifyAuditExportText({ exportText: JSON.stringify(ordered), jwks, digests });
+  return verifyAuditExportText({ exportText: events.map((e) => JSON.stringify(e)).join("\n"), jwks, digests });
+}
+
+/** scripts/verify-audit-export.mjs run as an auditor would, in a child process: its exit code and line. */
+export async function verifyScript(exports: string[], jwksFile: string, digestsFile: string): Promise<{ code: number; out: string }> {
+  const args = ["scripts/verify-audit-export.mjs", "--export", ...exports, "--jwks", jwksFile, "--digests", digestsFile];
+  try {
+    const { stdout } = await run(process.execPath, args);
+    return { code: 0, out: stdout.trim() };
+  } catch (error) {
+    const { code, stderr } = error as { code: number; stderr: string };
+    return { code, out: stderr.trim() };
+  }
 }
