@@ -162,3 +162,41 @@ test("a backfill of 50,000 events to S3: objects in order, no gap or overlap, th
   });
   console.info(`s3 backfill: ${head} events in ${keys.length} objects, ${elapsed} ms (${Math.round((head / elapsed) * 1000)} events/s)`);
 }, 240_000);
+
+test("POST …/test writes a marked object under _test/ and answers what S3 said, a wrong secret included", async () => {
+  const world = await tenantWithMembers();
+  const admin = client(api.url, world.admin.token);
+  expect((await admin.post("/api/v1/auth/step-up", { password: "admin-password" })).status).toBe(200);
+  const base = `/api/v1/tenants/${world.tenant.id}/log-streams`;
+  const config = {
+    bucket: BUCKET,
+    region: s3.region,
+    endpoint: s3.endpoint,
+    path_style: true,
+    access_key_id: s3.credentials.accessKeyId,
+    secret_access_key: s3.credentials.secretAccessKey,
+  };
+  const created = await admin.post(base, { name: "Lake", type: "s3", config });
+  expect(created.status, created.text).toBe(201);
+
+  const tested = await admin.post(`${base}/${created.json.id}/test`);
+  expect(tested.json).toMatchObject({ ok: true, response_status: 200, error: null });
+  const keys = await s3.keys(BUCKET, `${world.tenant.id}/`);
+  expect(keys).toEqual([expect.stringMatching(new RegExp(`^${world.tenant.id}/_test/.+\\.ndjson\\.gz$`))]);
+  const object = await s3.get(BUCKET, keys[0]!);
+  expect(JSON.parse(object.text)).toMatchObject({ event_type: "log_stream.test", sequence: 0 });
+  expect(object.metadata).toMatchObject({ test: "true", "from-sequence": "0", "to-sequence": "0" });
+
+  const wrong = "not-the-secret/but-must-not-leak-either";
+  const patched = await admin.patch(`${base}/${created.json.id}`, { config: { secret_access_key: wrong } });
+  expect(patched.status, patched.text).toBe(200);
+  const refused = await admin.post(`${base}/${created.json.id}/test`);
+  expect(refused.json).toMatchObject({ ok: false, response_status: 403, error: expect.stringMatching(/^SignatureDoesNotMatch: /) });
+  expect(refused.text).not.toContain(wrong);
+  const batches = await admin.get(`${base}/${created.json.id}/batches`);
+  expect(batches.text).not.toContain(wrong);
+  expect(batches.json.results.map((b: { test: boolean; status: string }) => [b.test, b.status])).toEqual([
+    [true, "failed"],
+    [true, "succeeded"],
+  ]);
+});
