@@ -93,7 +93,7 @@ describe("the object", () => {
     expect(objectKey("", batch({ test: true }), new Date("2026-03-05T01:02:03.004Z"))).toBe("t1/_test/2026-03-05T01:02:03.004Z.ndjson.gz");
   });
 
-  test("goes to AWS's regional endpoint, virtual-hosted unless told otherwise or the bucket has a dot", () => {
+  test("goes to AWS's regional endpoint, virtual-hosted unless told otherwise, the endpoint is an IP or the bucket has a dot", () => {
     const base = { bucket: "acme-logs", region: "eu-west-3", access_key_id: "a", secret_access_key: "s" };
     expect(objectUrl(base, "t1/a b.gz")).toEqual({
       url: "https://acme-logs.s3.eu-west-3.amazonaws.com/t1/a%20b.gz",
@@ -101,6 +101,8 @@ describe("the object", () => {
       path: "/t1/a%20b.gz",
     });
     expect(objectUrl({ ...base, bucket: "logs.acme.com" }, "k").url).toBe("https://s3.eu-west-3.amazonaws.com/logs.acme.com/k");
+    expect(objectUrl({ ...base, endpoint: "http://10.0.0.5:9000" }, "k").url).toBe("http://10.0.0.5:9000/acme-logs/k");
+    expect(objectUrl({ ...base, endpoint: "http://[fd00::5]:9000" }, "k").url).toBe("http://[fd00::5]:9000/acme-logs/k");
     expect(objectUrl({ ...base, bucket: "logs.acme.com", path_style: false }, "k").url).toBe(
       "https://logs.acme.com.s3.eu-west-3.amazonaws.com/k",
     );

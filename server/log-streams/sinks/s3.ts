@@ -14,6 +14,7 @@
  * says), so HTTP clients do not unzip it on the way and log shippers unzip it once.
  */
 import { createHash } from "node:crypto";
+import { isIP } from "node:net";
 import { promisify } from "node:util";
 import { constants, gzip as gzipCallback, type ZlibOptions } from "node:zlib";
 import { safeFetch } from "../../outbound/guard.ts";
@@ -49,13 +50,15 @@ export function objectKey(prefix: string | undefined, batch: StreamBatch, now = 
 
 /**
  * Where the object is PUT, and the Host header the signature covers. Virtual-hosted unless
- * `path_style`; when that is not said, a bucket with a dot goes path-style over https (as the AWS
- * SDKs do), since `a.b.s3.amazonaws.com` is outside the certificate's `*.s3.amazonaws.com`.
+ * `path_style`; when that is not said, path style for an endpoint that is an IP address (no name to
+ * put the bucket in front of), and for a bucket with a dot over https (as the AWS SDKs do), since
+ * `a.b.s3.amazonaws.com` is outside the certificate's `*.s3.amazonaws.com`.
  */
 export function objectUrl(config: S3Config, key: string): { url: string; host: string; path: string } {
   const endpoint = new URL(config.endpoint ?? `https://s3.${config.region}.amazonaws.com`);
   const base = endpoint.pathname.replace(/\/+$/, "");
-  const pathStyle = config.path_style ?? (config.bucket.includes(".") && endpoint.protocol === "https:");
+  const literal = isIP(endpoint.hostname.replace(/^\[|\]$/g, "")) !== 0;
+  const pathStyle = config.path_style ?? (literal || (config.bucket.includes(".") && endpoint.protocol === "https:"));
   const host = pathStyle ? endpoint.host : `${config.bucket}.${endpoint.host}`;
   const path = pathStyle ? `${base}/${config.bucket}/${encodePath(key)}` : `${base}/${encodePath(key)}`;
   return { url: `${endpoint.protocol}//${host}${path}`, host, path };
