@@ -15,7 +15,11 @@ import { sendToHttps } from "../../server/log-streams/sinks/https.ts";
 import type { AuditEvent } from "../../server/audit/schemas.ts";
 import type { AuditDigest } from "../../server/audit/digest-schemas.ts";
 import { env } from "../../server/env.ts";
+import { database } from "../../server/db/client.ts";
+import { deliverDueStreams } from "../../server/log-streams/engine.ts";
 import { closeOutboundPools } from "../../server/outbound/guard.ts";
+
+process.env.LOG_STREAM_BATCH_WAIT_MS = "0";
 
 const api = apiServer();
 const options = { timeoutMs: 5_000 };
@@ -174,4 +178,31 @@ test("the receiver's copy, batch by batch, verifies with the auditors' code", as
     uncovered: 0,
   });
   expect(() => verifyReceived(copy.slice(1), [digest.jws], jwks)).toThrow("at sequence 1: the event is missing from the export");
+});
+
+test("run by the engine: a stream created over REST backfills in signed batches with contiguous ids", async () => {
+  const world = await tenantWithMembers();
+  const admin = client(api.url, world.admin.token);
+  await appendEvents(admin, world.tenant.id, 2_500);
+  expect((await admin.post("/api/v1/auth/step-up", { password: "admin-password" })).status).toBe(200);
+  const base = `/api/v1/tenants/${world.tenant.id}/log-streams`;
+  const created = await admin.post(base, {
+    name: "SIEM",
+    type: "https",
+    config: { url: `${receiver.url}/in`, secret },
+    start_from: "oldest",
+  });
+  expect(created.status, created.text).toBe(201);
+  expect(created.json.config).toEqual({ url: `${receiver.url}/in`, secret_set: true });
+  const handle = await database();
+  for (let i = 0; i < 20 && (await deliverDueStreams(handle, { limit: 10 })).sent > 0; i++);
+  const stream = (await admin.get(`${base}/${created.json.id}`)).json;
+  expect(stream).toMatchObject({ lag_events: 0, state: "active" });
+
+  const bodies = receiver.received.map(
+    (r) => new Webhook(secret).verify(r.body, headersOf(r)) as { from_sequence: number; to_sequence: number; events: AuditEvent[] },
+  );
+  const ids = receiver.received.map((r) => r.headers["webhook-id"]);
+  expect(ids).toEqual(bodies.map((b) => `${created.json.id}:${b.from_sequence}-${b.to_sequence}`));
+  expect(bodies.flatMap((b) => b.events.map((e) => e.sequence))).toEqual(Array.from({ length: stream.cursor_sequence }, (_, i) => i + 1));
 });
