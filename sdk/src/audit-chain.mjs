@@ -84,6 +84,8 @@ function* csvRows(text, tenantId) {
 
 function* jsonRows(text) {
   for (const e of jsonValues(text, true)) {
+    // A log stream's S3 object may end with its batch's digest as a line of its own.
+    if (get(e, "type") === "digest" && get(e, "sequence") === undefined) continue;
     const str = (v) => (typeof v === "string" ? v : null);
     const actor = get(e, "actor");
     const metadata = get(e, "metadata");
