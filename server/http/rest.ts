@@ -10,7 +10,7 @@
  *   export       `streamedExport` (audit-export.ts): the audit export streams its own answer
  *   body         `readJsonBody` (body.ts): 413, 415 or 400 for a body that is not small JSON
  *   idempotency  `idempotent` (idempotency.ts): an Idempotency-Key's stored answer, or store this one
- *   invoke       `invoke` (openapi-handler.ts): the operation, through trpc-to-openapi
+ *   invoke       `invoke` (openapi-handler.ts): the operation, its procedure called from its OpenAPI meta
  *   respond      `respond`: its result as the Response, problem+json for its error
  *
  * A stage refuses by throwing an AppError, which becomes problem+json; once the caller is
@@ -99,7 +99,7 @@ function streamedExport(x: Admitted): Promise<Response> | null {
 }
 
 function invoke(x: Admitted): Promise<OperationResult> {
-  return invokeOperation(x.req, new URL(x.path + x.url.search, x.url.origin), x.body, () => Promise.resolve(x.context));
+  return invokeOperation(x.method, new URL(x.path + x.url.search, x.url.origin), x.req.headers.get("content-type"), x.body, x.context);
 }
 
 function respond(x: Admitted, result: OperationResult): Response {
