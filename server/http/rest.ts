@@ -29,6 +29,7 @@ import { exportAudit } from "./audit-export.ts";
 import { readJsonBody } from "./body.ts";
 import { assertRequestText } from "./text.ts";
 import { assertRoute } from "./route.ts";
+import { textResponse } from "./node.ts";
 import { openExchange, type Admitted, type Exchange } from "./exchange.ts";
 
 /** Streamed, so served here rather than through the tRPC adapter (which buffers JSON). */
@@ -82,7 +83,7 @@ async function admit(x: Exchange): Promise<Admitted> {
   const leaseKey = x.bearer && tokenPolicy ? `${tokenPolicy.partition}:bearer:${hashToken(x.bearer)}` : null;
   const leased = tokenPolicy && leaseKey ? rateLimit.takeLeased(tokenPolicy, leaseKey) : null;
   const auth = await authenticateBearer(await database(), x.req, leased ? null : tokenPolicy);
-  const context = await createRestContext(x.req, x.requestId, auth);
+  const context = await createRestContext(x.req, x.requestId, auth, x.url);
   x.usage = context.principal?.token
     ? (leased ?? (tokenPolicy && auth.hit ? rateLimit.granted(tokenPolicy, leaseKey!, auth.hit) : null))
     : await rateLimit.hitAddress(context.db.sql, context.request.ip);
@@ -106,7 +107,7 @@ function respond(x: Admitted, result: OperationResult): Response {
   if (result.status < 400 && !result.error) {
     const empty = result.status === 204 || result.body === "" || result.body === undefined;
     const kept = empty ? result.headers.filter(([name]) => name.toLowerCase() !== "content-type") : result.headers;
-    return new Response(empty ? null : result.body, { status: result.status, headers: [...kept, ["X-Request-Id", x.requestId]] });
+    return textResponse(empty ? null : result.body, { status: result.status, headers: [...kept, ["X-Request-Id", x.requestId]] });
   }
   return errorResponse(result.error ?? new Error(`the operation answered ${result.status} without an error`), {
     requestId: x.requestId,

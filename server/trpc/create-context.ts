@@ -4,11 +4,14 @@ import { authenticateBearer, authenticateSession, type Authentication } from "..
 import { publicUrl, requestInfo } from "../contract/request.ts";
 import type { Context } from "./context.ts";
 
-/** `auth`: the caller when the edge has already authenticated it (and counted it, for the rate limit). */
-export async function createRestContext(req: Request, requestId: string, auth?: Authentication): Promise<Context> {
+/**
+ * `auth`: the caller when the edge has already authenticated it (and counted it, for the rate
+ * limit); `url`: the request's public URL when the edge has already worked it out.
+ */
+export async function createRestContext(req: Request, requestId: string, auth?: Authentication, url = publicUrl(req)): Promise<Context> {
   const db = await database();
   const { principal, authError } = auth ?? (await authenticateBearer(db, req));
-  return { db, request: requestInfo(req, requestId), url: publicUrl(req), response: { headers: {} }, principal, authError };
+  return { db, request: requestInfo(req, requestId), url, response: { headers: {} }, principal, authError };
 }
 
 export async function createConsoleContext(req: Request, requestId: string): Promise<Context> {
