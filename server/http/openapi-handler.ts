@@ -122,6 +122,11 @@ function operationFor(method: string, path: string): { operation: Operation; pat
   return undefined;
 }
 
+/** The procedure ("tenants.list") serving `method` at `path` (under /api/v1), as the dispatch finds it. */
+export function procedureAt(method: string, path: string): string | undefined {
+  return operationFor(method, normalizePath(path))?.operation.path;
+}
+
 /** Each query parameter's value, or its values when sent more than once (as trpc-to-openapi reads them). */
 function queryOf(url: URL): Record<string, string | string[]> {
   const values: Record<string, string[]> = {};
