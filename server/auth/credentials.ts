@@ -27,11 +27,14 @@ export function bearerOf(req: Request): string | null {
   return match ? match[1]! : "";
 }
 
-/** The caller of a REST request, from `Authorization: Bearer`; `count`: also count it against the token. */
-export async function authenticateBearer(db: Database, req: Request, count?: Policy | null): Promise<Authentication> {
+/**
+ * The caller of a REST request, from `Authorization: Bearer`; `count`: also count it against the
+ * token; `hash`: the bearer's hashToken, when the caller has worked it out.
+ */
+export async function authenticateBearer(db: Database, req: Request, count?: Policy | null, hash?: string): Promise<Authentication> {
   const bearer = bearerOf(req);
   if (bearer === null) return { principal: null, authError: "missing" };
-  const result = bearer ? await resolveBearer(db.sql, bearer, count) : ({ error: "invalid_token" } as const);
+  const result = bearer ? await resolveBearer(db.sql, bearer, count, hash) : ({ error: "invalid_token" } as const);
   return "principal" in result
     ? { principal: result.principal, authError: null, hit: result.hit }
     : { principal: null, authError: result.error };

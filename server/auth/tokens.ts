@@ -54,8 +54,9 @@ const TOKEN_SELECT_COUNTED = `WITH token AS (${TOKEN_SELECT}),
 /**
  * Resolves a bearer token to its principal. Unknown, revoked and expired tokens are all
  * `invalid_token` (the caller cannot tell which). `last_used_at` is written at most once a minute.
+ * `hash`: `hashToken(value)`, when the caller has it already.
  */
-export async function resolveBearer(sql: SqlRunner, value: string, count?: Policy | null): Promise<BearerResult> {
+export async function resolveBearer(sql: SqlRunner, value: string, count?: Policy | null, hash?: string): Promise<BearerResult> {
   const now = clock.now();
   if (!value.startsWith(TOKEN_PREFIX) || value.length > 200) return { error: "invalid_token" };
   // Plain SQL, one statement (token joined to its owner, and counted), prepared (parsed and
@@ -63,10 +64,14 @@ export async function resolveBearer(sql: SqlRunner, value: string, count?: Polic
   // is shared with the same token's concurrent requests (sharedRead: asked after each arrived).
   type Row = TokenRow & { hits?: number | null; resetMs?: number | null };
   const [token] = count
-    ? await sql.query<Row>(TOKEN_SELECT_COUNTED, [hashToken(value), count.windowSeconds, count.quota, count.lease, `${count.partition}:`], {
-        prepare: true,
-      })
-    : await sharedRead<Row>(sql, TOKEN_SELECT, [hashToken(value)], { prepare: true });
+    ? await sql.query<Row>(
+        TOKEN_SELECT_COUNTED,
+        [hash ?? hashToken(value), count.windowSeconds, count.quota, count.lease, `${count.partition}:`],
+        {
+          prepare: true,
+        },
+      )
+    : await sharedRead<Row>(sql, TOKEN_SELECT, [hash ?? hashToken(value)], { prepare: true });
   if (!token || token.revokedAt || (token.expiresAt && token.expiresAt <= now)) {
     return { error: "invalid_token" };
   }

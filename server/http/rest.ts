@@ -80,9 +80,10 @@ export async function underRateLimit(req: Request, next: (x: Admitted) => Promis
 async function admit(x: Exchange): Promise<Admitted> {
   const ingest = x.method === "POST" && AUDIT_APPEND_PATH.test(x.path);
   const tokenPolicy = ingest ? rateLimit.ingestPolicy() : rateLimit.tokenPolicy();
-  const leaseKey = x.bearer && tokenPolicy ? `${tokenPolicy.partition}:bearer:${hashToken(x.bearer)}` : null;
+  const hash = x.bearer ? hashToken(x.bearer) : undefined;
+  const leaseKey = hash && tokenPolicy ? `${tokenPolicy.partition}:bearer:${hash}` : null;
   const leased = tokenPolicy && leaseKey ? rateLimit.takeLeased(tokenPolicy, leaseKey) : null;
-  const auth = await authenticateBearer(await database(), x.req, leased ? null : tokenPolicy);
+  const auth = await authenticateBearer(await database(), x.req, leased ? null : tokenPolicy, hash);
   const context = await createRestContext(x.req, x.requestId, auth, x.url);
   x.usage = context.principal?.token
     ? (leased ?? (tokenPolicy && auth.hit ? rateLimit.granted(tokenPolicy, leaseKey!, auth.hit) : null))

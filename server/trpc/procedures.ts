@@ -33,13 +33,20 @@ import { toTRPCError } from "./errors.ts";
  *   an unreachable database a 503 (server/db/unavailable.ts), which the console retries.
  */
 const storableTextAndDomainErrors = middleware(async ({ next, getRawInput }) => {
+  await assertStorableText(getRawInput);
+  return domainErrors(await next());
+});
+
+async function assertStorableText(getRawInput: () => Promise<unknown>): Promise<void> {
   const bad = findBadText(await getRawInput());
   if (bad) throw toTRPCError(InvalidField(bad.path || "body", bad.message));
-  const result = await next();
+}
+
+function domainErrors<R extends { ok: true } | { ok: false; error: { cause?: unknown } }>(result: R): R {
   if (!result.ok && result.error.cause instanceof AppError) throw toTRPCError(result.error.cause);
   if (!result.ok && isDatabaseUnavailable(result.error.cause)) throw toTRPCError(DatabaseUnavailable());
   return result;
-});
+}
 
 export const publicProcedure = baseProcedure.use(storableTextAndDomainErrors);
 
@@ -52,9 +59,17 @@ function requireAccount(ctx: Parameters<typeof requirePrincipal>[0], tenantId?: 
   return principal;
 }
 
-export const authedProcedure = publicProcedure
-  .meta({ access: "user" })
-  .use(({ ctx, next }) => next({ ctx: { principal: requireAccount(ctx) } }));
+/** publicProcedure's step and the caller's in one middleware (each costs every request its share). */
+export const authedProcedure = baseProcedure.meta({ access: "user" }).use(async ({ ctx, next, getRawInput }) => {
+  await assertStorableText(getRawInput);
+  let principal: Principal;
+  try {
+    principal = requireAccount(ctx);
+  } catch (error) {
+    throw error instanceof AppError ? toTRPCError(error) : error;
+  }
+  return domainErrors(await next({ ctx: { principal } }));
+});
 
 /** A signed-in caller doing a write: a read-only token is refused. */
 export const writeProcedure = authedProcedure.meta({ write: true }).use(({ ctx, next }) => {
