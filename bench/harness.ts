@@ -15,7 +15,8 @@ import { settingsFor, settingsLine } from "./settings.ts";
 export const ROOT = path.resolve(import.meta.dirname, "..");
 /** The production build the benches run: .next-bench, or BENCH_DIST_DIR (`npm test`'s smoke runs use its own .next). */
 export const DIST_DIR = process.env.BENCH_DIST_DIR ?? ".next-bench";
-export const DB_NAME = "cp_bench";
+/** BENCH_DB: another name, so two benches on one Postgres do not drop each other's database. */
+export const DB_NAME = process.env.BENCH_DB ?? "cp_bench";
 export const SEED_TENANTS = 10_000;
 /** The app's pg Pool size (server/db/client.ts); the baseline gets the same. */
 export const POOL_SIZE = 10;

@@ -10,12 +10,25 @@ export interface Server {
   output(): string;
 }
 
-export function freePort(): Promise<number> {
+/** BENCH_PORTS ("34400-34499"): take ports from this range only (a machine shared by several benches). */
+const range = /^(\d+)-(\d+)$/.exec(process.env.BENCH_PORTS ?? "");
+let nextInRange = range ? Number(range[1]) : 0;
+
+export async function freePort(): Promise<number> {
+  if (!range) return listenOn(0);
+  while (nextInRange <= Number(range[2])) {
+    const port = await listenOn(nextInRange++).catch(() => null);
+    if (port) return port;
+  }
+  throw new Error(`no free port left in BENCH_PORTS=${process.env.BENCH_PORTS}`);
+}
+
+function listenOn(wanted: number): Promise<number> {
   return new Promise((resolve, reject) => {
     const probe = net.createServer();
     probe.unref();
     probe.on("error", reject);
-    probe.listen(0, "127.0.0.1", () => {
+    probe.listen(wanted, "127.0.0.1", () => {
       const { port } = probe.address() as net.AddressInfo;
       probe.close(() => resolve(port));
     });

@@ -6,8 +6,9 @@
  * generator: on a shared machine, alternating batches in one process keeps other load out of the
  * comparison far better than runs of the probes minutes apart. Scenarios (--only one of them):
  * a single append (201), the same with an Idempotency-Key (201, claimed and stored), GET a tenant
- * (200), an append without a token (401 from the procedure; only the address's rate-limit lease
- * reaches the database). Rate limits on, as in the append probe. On a fresh database
+ * (200), the tenants list of `npm run bench` (200, over 10,000 seeded tenants: the token
+ * lookup, the page and its count), an append without a token (401 from the procedure; only the
+ * address's rate-limit lease reaches the database). Rate limits on, as in the append probe. On a fresh database
  * cp_bench_rest_ab, dropped after; start-up (migrations, the token) runs from A.
  *
  *   git archive <commit> | tar -x -C /tmp/edge-a   (then link node_modules, copy server/db/generated)
@@ -18,7 +19,7 @@ import type { IncomingMessage } from "node:http";
 import path from "node:path";
 import { Readable } from "node:stream";
 import { parseArgs } from "node:util";
-import { ADMIN_URL, newToken, withClient } from "./harness.ts";
+import { ADMIN_URL, newToken, seed, withClient } from "./harness.ts";
 import { settingsFor } from "./settings.ts";
 
 const { values: flags, positionals } = parseArgs({
@@ -87,6 +88,8 @@ const bearer = { authorization: `Bearer ${token}` };
 const json = { "content-type": "application/json" };
 const created = await edges[0]!.serve(incoming("POST", "/api/v1/tenants", { ...bearer, ...json }, JSON.stringify({ name: "Edge A/B" })));
 const tenant = ((await created.json()) as { id: string }).id;
+// The tenants list scenario reads 10,000 tenants, as `npm run bench` seeds them.
+await withClient(Object.assign(new URL(ADMIN_URL), { pathname: `/${DB}` }).toString(), (client) => seed(client));
 let n = 0;
 const event = () =>
   JSON.stringify({ event_type: "bench.appended", actor: { id: "bench", email: "bench@example.com" }, details: { n: ++n } });
@@ -98,6 +101,7 @@ const SCENARIOS: Record<string, { status: number; request(): IncomingMessage }> 
     request: () => incoming("POST", audit, { ...bearer, ...json, "idempotency-key": `ab-${process.pid}-${n + 1}` }, event()),
   },
   "get tenant": { status: 200, request: () => incoming("GET", `/api/v1/tenants/${tenant}`, bearer) },
+  "list tenants": { status: 200, request: () => incoming("GET", "/api/v1/tenants", bearer) },
   "append, no token": { status: 401, request: () => incoming("POST", audit, json, event()) },
 };
 

@@ -16,10 +16,11 @@
  *          --connections <n> (10)
  *          --scenarios list,cursor,create (or none)   --skip-rate-limits
  *          --skip-build   --keep-db
+ *          --api-only (bench/api-server.ts: the REST edge without Next and no build; quick A/B of the edge)
  *          --markdown (write both sections of docs/benchmarks/tenants-api.md)
  *          --smoke (1 s runs, 1 rep: what `npm test` runs; the answers and writes are checked, the numbers mean nothing)
  *          --render bench/results/<date>.json (only rewrite the section from a saved run)
- * Env: BENCH_ADMIN_URL (postgres://postgres@127.0.0.1:5432/postgres).
+ * Env: BENCH_ADMIN_URL (postgres://postgres@127.0.0.1:5432/postgres), BENCH_DB (cp_bench).
  */
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
@@ -61,6 +62,7 @@ const flags = benchFlags(
     connections: { type: "string", default: "10" },
     scenarios: { type: "string", default: "list,cursor,create" },
     "skip-build": { type: "boolean" },
+    "api-only": { type: "boolean" },
     "skip-rate-limits": { type: "boolean" },
     "keep-db": { type: "boolean" },
     render: { type: "string" },
@@ -198,13 +200,14 @@ async function main(): Promise<void> {
   try {
     const postgresVersion = await recreateDatabase();
     const git = gitInfo();
-    const build = ensureBuild(flags["skip-build"]);
+    const apiOnly = flags["api-only"];
+    const build = apiOnly ? "none (--api-only)" : ensureBuild(flags["skip-build"]);
     const token = newToken();
 
     // The app, on cp_bench: it applies its migrations and creates the operator and its token.
     const track = (server: Server) => servers.push(server);
     // Limits on, with a quota no run reaches: every request pays for the limiter, none is refused.
-    const app = await startApp({ port: await freePort(), token, track });
+    const app = await startApp({ port: await freePort(), token, track, apiOnly });
     const appUrl = app.url;
     log(`app ready on ${appUrl} (pid ${app.child.pid})`);
 
@@ -220,7 +223,7 @@ async function main(): Promise<void> {
 
     const appOff = flags["skip-rate-limits"]
       ? null
-      : await startApp({ port: await freePort(), token, track, env: LIMITS_OFF, name: "limits-off app" });
+      : await startApp({ port: await freePort(), token, track, apiOnly, env: LIMITS_OFF, name: "limits-off app" });
     if (appOff) log(`app with rate limits off ready on ${appOff.url} (pid ${appOff.child.pid})`);
 
     const cursor = await middleCursor(appUrl, token);
