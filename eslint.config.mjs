@@ -110,6 +110,7 @@ export default defineConfig([
     "node_modules/**",
     "server/db/generated/**",
     "sdk/dist/**",
+    "dist/**",
     "playwright-report/**",
     "test-results/**",
     "next-env.d.ts",

@@ -1,7 +1,8 @@
-// The e2e server: a fresh Postgres database, then scripts/serve.ts on the existing production build
-// (NEXT_DIST_DIR if set, else .next) with a fixed test environment. Playwright starts it
+// The e2e server: a fresh Postgres database, then the compiled server (scripts/serve.ts built by
+// scripts/build-server.mjs into dist/e2e-server, under a second, when stale) on the existing
+// production build (NEXT_DIST_DIR if set, else .next) with a fixed test environment. Playwright starts it
 // (webServer in playwright.config.ts); it can also be run alone to poke at the e2e setup.
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import pg from "pg";
@@ -42,9 +43,13 @@ async function recreateDatabase(url) {
 
 await recreateDatabase(databaseUrl);
 
+const outdir = "dist/e2e-server";
+const build = spawnSync(process.execPath, ["scripts/build-server.mjs", "--if-stale", "--outdir", outdir], { stdio: "inherit" });
+if (build.status !== 0) fail("compiling the server failed");
+
 const appUrl = `http://127.0.0.1:${port}`;
-// The same production server `npm start` runs (REST edge + Next), not bare `next start`.
-const server = spawn(process.execPath, ["--import", "tsx", "--import", "./scripts/server-only.mjs", "scripts/serve.ts"], {
+// The same production server `npm start` runs (REST edge + Next, compiled), not bare `next start`.
+const server = spawn(process.execPath, ["--enable-source-maps", path.join(outdir, "serve.js")], {
   stdio: "inherit",
   env: {
     ...process.env,

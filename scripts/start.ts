@@ -1,7 +1,9 @@
 /**
- * `npm start`: checks the environment, builds the app if the build is missing or older than the
- * sources (scripts/build-stale.ts), then serves the production build on PORT (scripts/serve.ts:
- * migrations and bootstrap accounts first, then the REST API and Next).
+ * The production entry, compiled to dist/server/start.js (scripts/build-server.mjs), which `npm start`
+ * and a container run with plain `node --enable-source-maps`: checks the environment, builds the
+ * Next app if its build is missing or older than the sources (scripts/build-stale.ts), then serves
+ * it on PORT (scripts/serve.ts: migrations and bootstrap accounts first, then the REST API and Next)
+ * in this same process, so signals reach the server.
  */
 import { spawnSync } from "node:child_process";
 import { env, EnvError } from "../server/env.ts";
@@ -14,7 +16,8 @@ try {
   process.exit(1);
 }
 
-if (buildIsStale(process.cwd(), ".next")) {
+// The directory next.config.mjs builds into.
+if (buildIsStale(process.cwd(), process.env.NEXT_DIST_DIR || ".next")) {
   console.log("Building the app (first start, or sources changed)…");
   const build = spawnSync("node_modules/.bin/next", ["build"], { stdio: "inherit" });
   if (build.status !== 0) process.exit(build.status ?? 1);
