@@ -50,6 +50,7 @@ export async function buildServer(outdir = SERVER_OUTDIR) {
     target: "node20",
     packages: "external",
     sourcemap: "linked",
+    sourcesContent: false,
     // Our own modules keep their names in stack traces and in `constructor.name` (heap snapshots).
     keepNames: true,
     metafile: true,

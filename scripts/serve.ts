@@ -7,6 +7,7 @@
  * housekeeping) runs first; SIGTERM drains gracefully (server/ops/shutdown.ts). WEB_CONCURRENCY
  * above 1 serves the port from that many processes (server/ops/cluster.ts).
  */
+import v8 from "node:v8";
 import next from "next";
 import { env, EnvError } from "../server/env.ts";
 import { prepareDatabase, startServer } from "../server/app/startup.ts";
@@ -21,6 +22,12 @@ try {
   console.error(error instanceof EnvError ? error.message : String(error));
   process.exit(1);
 }
+
+// Prisma's query compiler is WebAssembly, and V8 recompiles hot WebAssembly with its optimizing
+// tier in the background: 45 MB of RSS for no measurable gain (its plans are cached; the CPU per
+// Prisma query is the same). Set before the first query compiles the module. Not with the
+// embedded database, which is Postgres itself in WebAssembly and does gain (BENCHMARKS.md, Memory).
+if (env().DATABASE_URL) v8.setFlagsFromString("--liftoff-only");
 
 await serveInCluster({
   workers: env().WEB_CONCURRENCY,
