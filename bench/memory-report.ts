@@ -11,6 +11,8 @@ export interface Measure {
   processes: number;
   /** The highest RSS sampled (every 250 ms) during the load before this reading. */
   peakRss: number;
+  /** The server's CPU per request during the load before this reading, ms. */
+  cpuMs?: number;
   used: number;
   total: number;
   external: number;
@@ -36,6 +38,7 @@ export interface MemoryReport {
   roundSeconds: number;
   concurrency: number;
   load: string;
+  nodeOptions?: string;
   runs: VariantRun[];
 }
 
@@ -54,6 +57,7 @@ export function memoryMarkdown(r: MemoryReport, resultsFile: string): string {
     "## Memory",
     "",
     `\`npm run bench:memory -- --requests ${r.requests} --round-seconds ${r.roundSeconds} --concurrency ${r.concurrency}\` (bench/memory.ts), ${r.date.slice(0, 16).replace("T", " ")} UTC, commit ${r.commit} (${r.build}).`,
+    ...(r.nodeOptions ? [`Node flags of the servers (BENCH_NODE_OPTIONS): \`${r.nodeOptions}\`.`] : []),
     `Machine: ${m.nproc} cores (${m.cpuModel}), ${m.memTotalGiB} GiB, Node ${m.node}, ${m.postgres.split(" on ")[0]}, shared with other helpers' builds and tests (load average at the end: ${r.load}).`,
     "",
     "One instance per variant, each on a fresh database (2,000 tenants, one tenant with a webhook to a local receiver), INTERNAL_CRON on. " +
@@ -61,13 +65,13 @@ export function memoryMarkdown(r: MemoryReport, resultsFile: string): string {
       'RSS from /proc (MiB; "tree" adds the tsx CLI process where there is one); heap = V8 heap used (MiB, /api/metrics); peak = the highest RSS sampled every 250 ms under load. ' +
       "Heap snapshots (V8 collects garbage first) come last, after the two rounds: writing one keeps the RSS up by about the heap's size.",
     "",
-    "| server | ready in | idle RSS (tree) / heap | after requests RSS / heap | peak RSS under load | round 1 RSS / heap | round 2 RSS / heap | round 2 − round 1 | live heap before → after a 3rd round |",
+    "| server | ready in | idle RSS (tree) / heap | after requests RSS / heap | peak RSS under load | round 1 RSS / heap / CPU ms per request | round 2 RSS / heap / CPU ms per request | round 2 − round 1 | live heap before → after a 3rd round |",
     "|---|---|---|---|---|---|---|---|---|",
     ...r.runs.map((run) => {
       const [a, b] = run.rounds as [Measure, Measure];
       const peak = Math.max(run.afterRequests.peakRss, a.peakRss, b.peakRss);
       const live = run.liveMiB ? `${run.liveMiB[0].toFixed(1)} → ${run.liveMiB[1].toFixed(1)}` : "—";
-      return `| ${VARIANT_NAMES[run.variant] ?? run.variant} | ${run.readySeconds.toFixed(1)} s | ${f0(run.idle.rss)} (${f0(run.idle.treeRss)}) / ${f0(run.idle.used)} | ${f0(run.afterRequests.rss)} / ${f0(run.afterRequests.used)} | ${f0(peak)} | ${f0(a.rss)} / ${f0(a.used)} | ${f0(b.rss)} / ${f0(b.used)} | RSS ${signed(b.rss - a.rss)}, heap ${signed(b.used - a.used)} | ${live} |`;
+      return `| ${VARIANT_NAMES[run.variant] ?? run.variant} | ${run.readySeconds.toFixed(1)} s | ${f0(run.idle.rss)} (${f0(run.idle.treeRss)}) / ${f0(run.idle.used)} | ${f0(run.afterRequests.rss)} / ${f0(run.afterRequests.used)} | ${f0(peak)} | ${f0(a.rss)} / ${f0(a.used)} / ${a.cpuMs?.toFixed(2)} | ${f0(b.rss)} / ${f0(b.used)} / ${b.cpuMs?.toFixed(2)} | RSS ${signed(b.rss - a.rss)}, heap ${signed(b.used - a.used)} | ${live} |`;
     }),
     "",
   ];

@@ -16,7 +16,7 @@
  *
  * Options: --requests (10000) --round-seconds (30) --concurrency (8) --variants tsx,compiled (or
  *          compiled-nomaps: without --enable-source-maps)
- *          --skip-build --markdown (the "Memory" section of docs/benchmarks/memory.md)
+ *          --skip-build --skip-snapshots (no third round) --markdown (the "Memory" section of docs/benchmarks/memory.md)
  *          --smoke (300 requests, 3 s rounds, the compiled server only: what `npm test` runs)
  */
 import { randomBytes } from "node:crypto";
@@ -27,7 +27,7 @@ import { ADMIN_URL, DIST_DIR, ROOT, ensureBuild, gitInfo, log, newToken, withCli
 import { benchFlags, refuse, runBench, RESULTS_DIR } from "./cli.ts";
 import { freePort, startServer, stopServer, waitReady, type Server } from "./procs.ts";
 import { settingsFor } from "./settings.ts";
-import { machine } from "./system.ts";
+import { cpuBetween, machine, sampleCpu } from "./system.ts";
 import { startBenchReceiver } from "./webhooks-receiver.ts";
 import {
   commandLine,
@@ -50,6 +50,7 @@ const flags = benchFlags(
     concurrency: { type: "string", default: "8" },
     variants: { type: "string", default: "tsx,compiled" },
     "skip-build": { type: "boolean" },
+    "skip-snapshots": { type: "boolean" },
   },
   { requests: "300", "round-seconds": "3", variants: "compiled" },
 );
@@ -74,7 +75,8 @@ async function startVariant(variant: string, port: number, token: string, metric
   }[variant] as [string, string[]];
   const server = startServer(variant, url, command, args, {
     ...process.env,
-    NODE_OPTIONS: `--heapsnapshot-signal=SIGUSR2 --diagnostic-dir=${diagnostics}`,
+    // BENCH_NODE_OPTIONS: V8 or Node flags to measure (e.g. a heap limit), said in the report.
+    NODE_OPTIONS: `--heapsnapshot-signal=SIGUSR2 --diagnostic-dir=${diagnostics} ${process.env.BENCH_NODE_OPTIONS ?? ""}`.trim(),
     NODE_ENV: "production",
     PORT: String(port),
     NEXT_DIST_DIR: DIST_DIR,
@@ -121,14 +123,20 @@ async function runVariant(variant: string, receiverUrl: string, diagnostics: str
     const tree = () => processTree(server.child.pid!);
     // The server is the process running serve.ts/serve.js: the tsx CLI's child, or the root itself.
     const pid = tree().find((p) => /serve\.(ts|js)/.test(commandLine(p)) && !/\/tsx /.test(commandLine(p)))!;
-    const measure = async (label: string, peak = 0): Promise<Measure> => {
+    /** Runs `load` and answers it with the server's CPU ms per request meanwhile. */
+    const timed = async (load: () => ReturnType<typeof mixedLoad>) => {
+      const before = sampleCpu(pid, []);
+      const result = await load();
+      return { ...result, cpuMs: cpuBetween(before, sampleCpu(pid, []), result.requests).serverMsPerRequest };
+    };
+    const measure = async (label: string, peak = 0, cpuMs?: number): Promise<Measure> => {
       const pids = tree();
       const heap = await heapStats(server.url, metricsToken);
       const own = residentMiB(pid);
       const treeRss = pids.reduce((sum, p) => sum + residentMiB(p).rss, 0);
-      const m = { label, rss: own.rss, treeRss, processes: pids.length, peakRss: Math.max(peak, own.rss), ...heap };
+      const m = { label, rss: own.rss, treeRss, processes: pids.length, peakRss: Math.max(peak, own.rss), cpuMs, ...heap };
       log(
-        `${variant} ${label}: RSS ${m.rss.toFixed(0)} MiB (tree ${m.treeRss.toFixed(0)}, ${m.processes} processes), heap ${m.used.toFixed(0)}/${m.total.toFixed(0)} MiB`,
+        `${variant} ${label}: RSS ${m.rss.toFixed(0)} MiB (tree ${m.treeRss.toFixed(0)}, ${m.processes} processes), heap ${m.used.toFixed(0)}/${m.total.toFixed(0)} MiB${cpuMs === undefined ? "" : `, ${cpuMs.toFixed(2)} CPU ms per request`}`,
       );
       return m;
     };
@@ -157,17 +165,17 @@ async function runVariant(variant: string, receiverUrl: string, diagnostics: str
     const onTick = () => (peak = Math.max(peak, residentMiB(pid).rss));
     const concurrency = Number(flags.concurrency);
 
-    const warm = await mixedLoad(fixture, { concurrency, count: Number(flags.requests), onTick });
+    const warm = await timed(() => mixedLoad(fixture, { concurrency, count: Number(flags.requests), onTick }));
     log(`${variant}: ${warm.requests} requests in ${warm.seconds.toFixed(0)} s`);
     await settle();
-    const afterRequests = await measure(`after ${warm.requests} requests`, peak);
+    const afterRequests = await measure(`after ${warm.requests} requests`, peak, warm.cpuMs);
 
     const rounds: Measure[] = [];
     for (const round of [1, 2]) {
       peak = 0;
-      const load = await mixedLoad(fixture, { concurrency, seconds: Number(flags["round-seconds"]), onTick });
+      const load = await timed(() => mixedLoad(fixture, { concurrency, seconds: Number(flags["round-seconds"]), onTick }));
       await settle();
-      rounds.push(await measure(`round ${round} (${load.requests} requests)`, peak));
+      rounds.push(await measure(`round ${round} (${load.requests} requests)`, peak, load.cpuMs));
     }
     // Snapshots last: writing one takes the process's RSS up by about the heap's size for good.
     let growth: VariantRun["growth"] = [];
@@ -199,7 +207,8 @@ async function main(): Promise<void> {
   const runs: VariantRun[] = [];
   try {
     // The heap snapshots (a third round between two of them) for the last variant only: they take a minute.
-    for (const variant of VARIANTS) runs.push(await runVariant(variant, receiver.url, diagnostics, variant === VARIANTS.at(-1)));
+    for (const variant of VARIANTS)
+      runs.push(await runVariant(variant, receiver.url, diagnostics, !flags["skip-snapshots"] && variant === VARIANTS.at(-1)));
   } finally {
     await receiver.close();
     rmSync(diagnostics, { recursive: true, force: true });
@@ -213,6 +222,7 @@ async function main(): Promise<void> {
     requests: Number(flags.requests),
     roundSeconds: Number(flags["round-seconds"]),
     concurrency: Number(flags.concurrency),
+    nodeOptions: process.env.BENCH_NODE_OPTIONS,
     load: os
       .loadavg()
       .map((l) => l.toFixed(2))
