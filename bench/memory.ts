@@ -14,7 +14,7 @@
  *              garbage first) gives the heap that is live, and their difference per constructor
  *              names what grew.
  *
- * Options: --requests (10000) --round-seconds (30) --concurrency (8) --variants tsx,compiled (or
+ * Options: --requests (10000) --round-seconds (20) --concurrency (8) --variants tsx,compiled (or
  *          compiled-nomaps: without --enable-source-maps)
  *          --skip-build --skip-snapshots (no third round) --markdown (the "Memory" section of docs/benchmarks/memory.md)
  *          --smoke (300 requests, 3 s rounds, the compiled server only: what `npm test` runs)
@@ -46,7 +46,7 @@ import { buildServer, serverBuildIsStale } from "../scripts/build-server.mjs";
 const flags = benchFlags(
   {
     requests: { type: "string", default: "10000" },
-    "round-seconds": { type: "string", default: "30" },
+    "round-seconds": { type: "string", default: "20" },
     concurrency: { type: "string", default: "8" },
     variants: { type: "string", default: "tsx,compiled" },
     "skip-build": { type: "boolean" },
