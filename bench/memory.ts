@@ -17,7 +17,7 @@
  * Options: --requests (10000) --round-seconds (20) --concurrency (8) --variants tsx,compiled (or
  *          compiled-nomaps: without --enable-source-maps)
  *          --skip-build --skip-snapshots (no third round) --markdown (the "Memory" section of docs/benchmarks/memory.md)
- *          --smoke (300 requests, 3 s rounds, the compiled server only: what `npm test` runs)
+ *          --smoke (300 requests, 3 s rounds, the compiled server only, no snapshots: what `npm test` runs)
  */
 import { randomBytes } from "node:crypto";
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
@@ -52,7 +52,7 @@ const flags = benchFlags(
     "skip-build": { type: "boolean" },
     "skip-snapshots": { type: "boolean" },
   },
-  { requests: "300", "round-seconds": "3", variants: "compiled" },
+  { requests: "300", "round-seconds": "3", variants: "compiled", "skip-snapshots": true },
 );
 const VARIANTS = flags.variants.split(",");
 if (VARIANTS.some((v) => !["tsx", "compiled", "compiled-nomaps"].includes(v)))
