@@ -12,7 +12,7 @@ import { Skeleton } from "../ui/skeleton";
 import { Td, Tr } from "../ui/table";
 import { SendIcon } from "../icons";
 import { BATCHES_PAGE_SIZE, batchesInput } from "./queries";
-import { answerLabel, BatchStatus, formatCount, rangeLabel } from "./status";
+import { answerLabel, BatchStatus, eventsLabel, formatCount, rangeLabel } from "./status";
 import type { LogStreamBatch } from "./types";
 
 const COLUMNS: ListColumn[] = [
@@ -43,7 +43,7 @@ function BatchRow({ batch }: { batch: LogStreamBatch }) {
     <Tr data-testid="batch-row" data-status={batch.status} data-from={batch.from_sequence} data-to={batch.to_sequence}>
       <Td className="font-mono text-xs">
         {rangeLabel(batch)}
-        <p className="font-sans text-xs text-slate-600 sm:hidden">{formatCount(batch.events)} events</p>
+        <p className="font-sans text-xs text-slate-600 sm:hidden">{eventsLabel(batch.events)}</p>
       </Td>
       <Td className="hidden sm:table-cell">{formatCount(batch.events)}</Td>
       <Td>

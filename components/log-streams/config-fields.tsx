@@ -65,7 +65,6 @@ export function ConfigFields({ type, values, onChange, errors, storedSecrets }: 
           );
         }
         const text = typeof value === "string" ? value : "";
-        const wide = field.kind === "url" || field.kind === "certificates" || field.kind === "list" || field.hint;
         return (
           <Field
             key={field.name}
@@ -73,7 +72,7 @@ export function ConfigFields({ type, values, onChange, errors, storedSecrets }: 
             label={field.optional ? `${field.label} (optional)` : field.label}
             hint={hintOf(type, field, storedSecrets.has(field.name))}
             error={error}
-            className={wide ? "sm:col-span-2" : undefined}
+            className={field.half ? undefined : "sm:col-span-2"}
           >
             {(control) =>
               field.kind === "select" ? (

@@ -31,17 +31,16 @@ export function formatCount(n: number): string {
   return count.format(n);
 }
 
+/** "1 event", "1,000 events". */
+export function eventsLabel(n: number): string {
+  return `${formatCount(n)} ${n === 1 ? "event" : "events"}`;
+}
+
 /** "Caught up", or how many events the receiver does not have yet. */
 export function Lag({ stream }: { stream: Pick<LogStream, "lag_events"> }) {
   return (
     <span data-testid="stream-lag" data-lag={stream.lag_events}>
-      {stream.lag_events === 0 ? (
-        "Caught up"
-      ) : (
-        <>
-          {formatCount(stream.lag_events)} {stream.lag_events === 1 ? "event" : "events"} behind
-        </>
-      )}
+      {stream.lag_events === 0 ? "Caught up" : `${eventsLabel(stream.lag_events)} behind`}
     </span>
   );
 }

@@ -54,7 +54,10 @@ export function StreamDetailsView({ tenantId, streamId }: { tenantId: string; st
     ...trpc.logStreams.get.queryOptions(streamInput(tenantId, streamId)),
     refetchInterval: (q) => (q.state.data ? streamPoll([q.state.data]) : false),
   });
-  const actions = useStreamActions(tenantId, { onDeleted: () => router.replace(consoleUrl.logStreams(tenantId)) });
+  const actions = useStreamActions(tenantId, {
+    onDeleted: () => router.replace(consoleUrl.logStreams(tenantId)),
+    showsTestResult: true,
+  });
 
   if (query.isPending) {
     return (

@@ -39,7 +39,7 @@ export function StreamRow({ tenantId, stream, canWrite, actions, highlight }: St
         <p className="truncate text-xs text-slate-600" title={destinationOf(stream)}>
           {TYPE_INFO[stream.type].label} · {destinationOf(stream)}
         </p>
-        <p className="text-xs text-slate-600 md:hidden">
+        <p className="text-xs whitespace-normal text-slate-600 md:hidden">
           <Lag stream={stream} /> · Last batch: <LastBatch stream={stream} />
         </p>
         {stream.last_error ? (

@@ -28,12 +28,14 @@ export interface ConfigField {
   hint?: string;
   placeholder?: string;
   options?: readonly string[];
+  /** Half the form's width from the small breakpoint up, beside its pair (bucket and region). */
+  half?: boolean;
 }
 
 export const CONFIG_FIELDS: Record<LogStreamType, ConfigField[]> = {
   s3: [
-    { name: "bucket", label: "Bucket", kind: "text", placeholder: "acme-audit-logs" },
-    { name: "region", label: "Region", kind: "text", placeholder: "us-east-1" },
+    { name: "bucket", label: "Bucket", kind: "text", placeholder: "acme-audit-logs", half: true },
+    { name: "region", label: "Region", kind: "text", placeholder: "us-east-1", half: true },
     {
       name: "prefix",
       label: "Key prefix",
@@ -64,8 +66,8 @@ export const CONFIG_FIELDS: Record<LogStreamType, ConfigField[]> = {
     { name: "url", label: "HEC URL", kind: "url", placeholder: "https://splunk.acme.com:8088", hint: "The collector's base URL." },
     { name: "token", label: "HEC token", kind: "secret" },
     { name: "index", label: "Index", kind: "text", optional: true },
-    { name: "source", label: "Source", kind: "text", optional: true },
-    { name: "sourcetype", label: "Source type", kind: "text", optional: true },
+    { name: "source", label: "Source", kind: "text", optional: true, half: true },
+    { name: "sourcetype", label: "Source type", kind: "text", optional: true, half: true },
   ],
   https: [
     { name: "url", label: "Endpoint URL", kind: "url", placeholder: "https://siem.acme.com/ingest" },
@@ -78,8 +80,8 @@ export const CONFIG_FIELDS: Record<LogStreamType, ConfigField[]> = {
     },
   ],
   syslog: [
-    { name: "host", label: "Host", kind: "text", placeholder: "syslog.acme.com" },
-    { name: "port", label: "Port", kind: "port", placeholder: "6514" },
+    { name: "host", label: "Host", kind: "text", placeholder: "syslog.acme.com", half: true },
+    { name: "port", label: "Port", kind: "port", placeholder: "6514", half: true },
     { name: "tls", label: "TLS (recommended)", kind: "checkbox" },
     {
       name: "ca",

@@ -11,7 +11,8 @@ import { EmptyState } from "../ui/empty-state";
 import { actionsColumn, keepPage, ListTable, type ListColumn } from "../ui/list-table";
 import { FIRST_PAGE, type TablePosition } from "../ui/pagination";
 import { Skeleton } from "../ui/skeleton";
-import { PlusIcon, ScrollIcon } from "../icons";
+import { PlusIcon } from "../icons";
+import { StreamIcon } from "./icon";
 import { STREAMS_PAGE_SIZE, streamsInput } from "./queries";
 import { streamPoll } from "./status";
 import { StreamRow } from "./stream-row";
@@ -81,7 +82,7 @@ export function StreamsView({ tenantId }: { tenantId: string }) {
           pageSize={STREAMS_PAGE_SIZE}
           empty={
             <EmptyState
-              icon={<ScrollIcon className="size-6" />}
+              icon={<StreamIcon className="size-6" />}
               title="No log streams yet"
               description="A stream sends every audit event of this tenant to Amazon S3, Datadog, Splunk, an HTTPS endpoint or syslog, in batches, in order, from where you choose (now, the whole log, or a date). Each event carries its sequence and hash, so the receiver can verify its copy is complete and unaltered."
               action={add("Add your first stream")}

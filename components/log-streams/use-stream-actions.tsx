@@ -32,7 +32,16 @@ export interface StreamActions {
  */
 export function useStreamActions(
   tenantId: string,
-  { onSaved, onDeleted }: { onSaved?: (stream: LogStream, created: boolean) => void; onDeleted?: () => void } = {},
+  {
+    onSaved,
+    onDeleted,
+    showsTestResult = false,
+  }: {
+    onSaved?: (stream: LogStream, created: boolean) => void;
+    onDeleted?: () => void;
+    /** The caller shows `testResult` itself (a stream's page): no toast repeats it. */
+    showsTestResult?: boolean;
+  } = {},
 ): StreamActions {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
@@ -75,6 +84,7 @@ export function useStreamActions(
     test.mutate(ids(stream), {
       onSuccess: (result) => {
         setResults((all) => ({ ...all, [stream.id]: result }));
+        if (showsTestResult) return;
         const { tone, text } = describeTest(result);
         notify(
           <span data-testid="test-toast" data-ok={result.ok}>
