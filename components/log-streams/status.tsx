@@ -61,8 +61,9 @@ export function answerLabel(answer: { response_status: number | null; error: str
   return answer.error ?? "No response";
 }
 
-/** "1–1,000", or "42" for a batch of one sequence. */
-export function rangeLabel(batch: Pick<LogStreamBatch, "from_sequence" | "to_sequence">): string {
+/** "1–1,000", "42" for a batch of one sequence, "Test" for a test batch (which is outside the log). */
+export function rangeLabel(batch: Pick<LogStreamBatch, "from_sequence" | "to_sequence" | "test">): string {
+  if (batch.test) return "Test";
   return batch.from_sequence === batch.to_sequence
     ? formatCount(batch.from_sequence)
     : `${formatCount(batch.from_sequence)}–${formatCount(batch.to_sequence)}`;

@@ -15,6 +15,7 @@ import { StartFromField, TypePicker } from "./stream-choices";
 import {
   checkStream,
   configOf,
+  configPatchOf,
   eventTypesOf,
   fieldIds,
   initialConfig,
@@ -70,15 +71,14 @@ export function StreamDialog({ tenantId, stream, steppingUpIfAsked, onClose, onS
     const onError = (error: unknown) => fail(error, serverStreamErrors(error, type));
     let saved: LogStream | undefined;
     const body = { name: name.trim(), config: configOf(type, config) };
-    // An edit sends the config only when it changed: a new name alone needs no step-up.
-    const configChanged = !stream || JSON.stringify(body.config) !== JSON.stringify(configOf(type, initialConfig(type, stream)));
+    const patch = stream ? configPatchOf(stream, config) : null;
     const save = stream
       ? steppingUpIfAsked(`save changes to log stream ${stream.name}`, async () => {
           saved = await update.mutateAsync({
             tenant_id: tenantId,
             stream_id: stream.id,
             name: body.name,
-            ...(configChanged ? { config: body.config } : {}),
+            ...(patch ? { config: patch } : {}),
             event_types: events.all ? null : eventTypesOf(events),
           });
         })

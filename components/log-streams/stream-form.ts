@@ -81,6 +81,23 @@ export function configOf(type: LogStreamType, values: ConfigValues): Record<stri
   return config;
 }
 
+/**
+ * An edit's config PATCH, merged by the server over the stored one: what changed, an optional
+ * field emptied as null (removed), a blank secret left out (kept). Null when nothing changed,
+ * so a rename alone sends no config (and needs no step-up).
+ */
+export function configPatchOf(stream: Pick<LogStream, "type" | "config">, values: ConfigValues): Record<string, unknown> | null {
+  const before = configOf(stream.type, initialConfig(stream.type, stream));
+  const after = configOf(stream.type, values);
+  const patch: Record<string, unknown> = {};
+  for (const field of CONFIG_FIELDS[stream.type]) {
+    const [was, now] = [before[field.name], after[field.name]];
+    if (now !== undefined && JSON.stringify(now) !== JSON.stringify(was)) patch[field.name] = now;
+    else if (now === undefined && was !== undefined && !isSecret(stream.type, field.name)) patch[field.name] = null;
+  }
+  return Object.keys(patch).length ? patch : null;
+}
+
 export function eventTypesOf(choice: EventsChoice): string[] {
   return choice.all ? [ALL_EVENTS] : choice.kinds;
 }

@@ -11,6 +11,7 @@ import { CONFIG_FIELDS, destinationOf } from "../../components/log-streams/strea
 import {
   checkStream,
   configOf,
+  configPatchOf,
   initialConfig,
   serverStreamErrors,
   startFromOf,
@@ -86,6 +87,18 @@ test("an edited stream's fields come from its representation, its secret blank",
     "s3://b/p at 127.0.0.1:9000",
   );
   expect(destinationOf({ type: "syslog", config: { host: "h", port: 514, tls: false } })).toBe("h:514 (plain TCP)");
+});
+
+test("an edit sends only what changed: an emptied field as null, a blank secret not at all, nothing for a rename", () => {
+  const stream = {
+    type: "s3",
+    config: { bucket: "lake", region: "eu-west-1", prefix: "cp", path_style: true, access_key_id: "AK", secret_access_key_set: true },
+  } as unknown as LogStream;
+  const values = initialConfig("s3", stream);
+  expect(values.secret_access_key).toBe("");
+  expect(configPatchOf(stream, values)).toBeNull();
+  expect(configPatchOf(stream, { ...values, prefix: "", region: "us-east-1" })).toEqual({ prefix: null, region: "us-east-1" });
+  expect(configPatchOf(stream, { ...values, secret_access_key: "new" })).toEqual({ secret_access_key: "new" });
 });
 
 test("the server's field errors land on the form's fields", () => {
