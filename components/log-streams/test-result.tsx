@@ -22,9 +22,9 @@ export function TestResult({ result }: { result: LogStreamTestResult }) {
       <Alert tone={tone} title={`Test batch: ${text}`}>
         {result.response_body ? (
           <pre className="mt-1 max-h-40 overflow-auto font-mono text-xs break-all whitespace-pre-wrap">{result.response_body}</pre>
-        ) : (
+        ) : result.response_status ? (
           <p className="mt-1 text-xs">The receiver sent no body.</p>
-        )}
+        ) : null}
       </Alert>
     </div>
   );
