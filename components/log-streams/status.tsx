@@ -37,10 +37,14 @@ export function eventsLabel(n: number): string {
 }
 
 /** "Caught up", or how many events the receiver does not have yet. */
+export function lagLabel(lag: number): string {
+  return lag === 0 ? "Caught up" : `${eventsLabel(lag)} behind`;
+}
+
 export function Lag({ stream }: { stream: Pick<LogStream, "lag_events"> }) {
   return (
     <span data-testid="stream-lag" data-lag={stream.lag_events}>
-      {stream.lag_events === 0 ? "Caught up" : `${eventsLabel(stream.lag_events)} behind`}
+      {lagLabel(stream.lag_events)}
     </span>
   );
 }

@@ -7,7 +7,7 @@ import { cx } from "../ui/cx";
 import { RelativeTime } from "../ui/relative-time";
 import { Td, Tr } from "../ui/table";
 import { PencilIcon, SendIcon, TrashIcon } from "../icons";
-import { Lag, StateBadge } from "./status";
+import { Lag, lagLabel, StateBadge } from "./status";
 import { destinationOf, TYPE_INFO } from "./stream-types";
 import type { LogStream } from "./types";
 import type { StreamActions } from "./use-stream-actions";
@@ -40,7 +40,7 @@ export function StreamRow({ tenantId, stream, canWrite, actions, highlight }: St
           {TYPE_INFO[stream.type].label} · {destinationOf(stream)}
         </p>
         <p className="text-xs whitespace-normal text-slate-600 md:hidden">
-          <Lag stream={stream} /> · Last batch: <LastBatch stream={stream} />
+          {lagLabel(stream.lag_events)} · Last batch: <LastBatch stream={stream} />
         </p>
         {stream.last_error ? (
           <p className="line-clamp-2 text-xs whitespace-normal wrap-anywhere text-red-700" data-testid="stream-last-error">

@@ -54,7 +54,10 @@ export function useStreamActions(
 
   const invalidate = () => queryClient.invalidateQueries(trpc.logStreams.pathFilter());
   const update = useMutation(trpc.logStreams.update.mutationOptions({ onSettled: invalidate }));
-  const remove = useMutation(trpc.logStreams.delete.mutationOptions({ onSettled: invalidate }));
+  // Only the list: the deleted stream's own queries, asked again before its page is left, would answer 404.
+  const remove = useMutation(
+    trpc.logStreams.delete.mutationOptions({ onSettled: () => queryClient.invalidateQueries(trpc.logStreams.list.pathFilter()) }),
+  );
   const test = useMutation(trpc.logStreams.test.mutationOptions({ onSettled: invalidate }));
   const ids = (stream: LogStream) => ({ tenant_id: tenantId, stream_id: stream.id });
   const named = (stream: LogStream) => <span className="font-medium wrap-anywhere">{stream.name}</span>;
