@@ -84,6 +84,8 @@ export function useStreamActions(
   }
 
   function sendTest(stream: LogStream) {
+    // The last result goes while the new one is on its way, so the two are never mistaken.
+    setResults(({ [stream.id]: _, ...rest }) => rest);
     test.mutate(ids(stream), {
       onSuccess: (result) => {
         setResults((all) => ({ ...all, [stream.id]: result }));
