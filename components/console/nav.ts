@@ -3,6 +3,7 @@ import type { PlatformRole } from "@/server/auth/principal";
 import { AppsIcon, BuildingIcon, IdBadgeIcon, KeyIcon, ScrollIcon, ShieldIcon, UsersIcon, WebhookIcon } from "../icons";
 import { GlobeIcon } from "../domains/icon";
 import { DirectoryIcon } from "../directories/icon";
+import { StreamIcon } from "../log-streams/icon";
 import { consoleUrl } from "./urls";
 
 export interface NavItem {
@@ -26,6 +27,7 @@ export const NAV: NavItem[] = [
   { label: "Domains", kind: "tenant", href: (id) => consoleUrl.tenantSection(id!, "domains"), icon: GlobeIcon },
   { label: "Audit log", kind: "tenant", href: (id) => consoleUrl.audit(id!), icon: ScrollIcon },
   { label: "Webhooks", kind: "tenant", href: (id) => consoleUrl.webhooks(id!), icon: WebhookIcon },
+  { label: "Log streams", kind: "tenant", href: (id) => consoleUrl.logStreams(id!), icon: StreamIcon },
   { label: "Directory Sync", kind: "tenant", href: (id) => consoleUrl.directories(id!), icon: DirectoryIcon },
   { label: "API tokens", kind: "account", href: (id) => consoleUrl.tokens(id), icon: KeyIcon },
   { label: "Platform users", kind: "account", href: (id) => consoleUrl.users(id), icon: IdBadgeIcon, roles: ["operator", "support"] },

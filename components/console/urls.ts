@@ -5,6 +5,7 @@
 
 const tenant = (tenantId: string) => `/tenants/${tenantId}`;
 const webhook = (tenantId: string, webhookId: string) => `${tenant(tenantId)}/webhooks/${webhookId}`;
+const logStream = (tenantId: string, streamId: string) => `${tenant(tenantId)}/log-streams/${streamId}`;
 const directory = (tenantId: string, directoryId: string) => `${tenant(tenantId)}/directories/${directoryId}`;
 
 /** `path?query`, or `path` alone when the query is empty. */
@@ -42,6 +43,8 @@ export const consoleUrl = {
   /** The webhook's page, scrolled to its deliveries with this one opened. */
   delivery: (tenantId: string, webhookId: string, deliveryId: string) =>
     `${webhook(tenantId, webhookId)}?delivery=${encodeURIComponent(deliveryId)}#deliveries`,
+  logStreams: (tenantId: string) => `${tenant(tenantId)}/log-streams`,
+  logStream,
   directories: (tenantId: string) => `${tenant(tenantId)}/directories`,
   /** A directory's page, on one of its sections (`?tab=users`, with the users list's filters). */
   directory: (tenantId: string, directoryId: string, query?: URLSearchParams | string) =>

@@ -21,6 +21,7 @@ export const TENANT_TABS: TenantTab[] = [
   { label: "Domains", segment: "domains" },
   { label: "Audit log", segment: "audit" },
   { label: "Webhooks", segment: "webhooks" },
+  { label: "Log streams", segment: "log-streams" },
   { label: "Directory Sync", segment: "directories" },
 ];
 

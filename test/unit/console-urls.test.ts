@@ -10,6 +10,8 @@ test("console paths", () => {
   expect(consoleUrl.sso("t1")).toBe("/tenants/t1/sso");
   expect(consoleUrl.webhooks("t1")).toBe("/tenants/t1/webhooks");
   expect(consoleUrl.webhook("t1", "w1")).toBe("/tenants/t1/webhooks/w1");
+  expect(consoleUrl.logStreams("t1")).toBe("/tenants/t1/log-streams");
+  expect(consoleUrl.logStream("t1", "s1")).toBe("/tenants/t1/log-streams/s1");
   expect(consoleUrl.delivery("t1", "w1", "d 1")).toBe("/tenants/t1/webhooks/w1?delivery=d%201#deliveries");
 });
 
