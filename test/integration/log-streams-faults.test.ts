@@ -110,7 +110,7 @@ test(
 
     // SIGTERM while a batch is at the receiver: it is answered, recorded, then the process exits 0.
     receiver.respond = () => ({ status: 200, body: "ok", delayMs: 3000 });
-  const inFlight = batches(tenant.id).length;
+    const inFlight = batches(tenant.id).length;
     await receiver.waitFor(inFlight + 1, { timeoutMs: 30_000, filter: (r) => r.body.includes(tenant.id) });
     b.child.kill("SIGTERM");
     const code = await new Promise<number | null>((resolve) => b.child.once("exit", resolve));
