@@ -53,6 +53,8 @@ async function cursorReaches(db: pg.Client, streamId: string, target: number, ti
       [streamId],
     );
     if (Number(rows[0]!.c) >= target) return;
+    // A bench's receivers never fail: an error is a broken run, said at once rather than after the timeout.
+    if (rows[0]!.e) throw new Error(`stream ${streamId} failed a batch at ${rows[0]!.c} of ${target}: ${rows[0]!.e}`);
     if (Date.now() > deadline)
       throw new Error(`stream ${streamId} at ${rows[0]!.c} of ${target} after ${timeoutMs / 1000} s: ${rows[0]!.e}`);
     await new Promise((resolve) => setTimeout(resolve, 20));

@@ -29,7 +29,7 @@ export function summarize(r: StreamsReport) {
     s3RatioToCopy: rate("s3") / copy,
     s3AppCpuMs: median(r.backfills.filter((b) => b.receiver === "s3").map((b) => b.appCpuMs)),
     liveP99Ms: Math.max(r.live.p99Ms, 1),
-    ...Object.fromEntries(r.perType.map((run) => [`${run.receiver}AppCpuMs`, run.appCpuMs])),
+    ...Object.fromEntries(r.perType.map((run) => [`perType_${run.receiver}_AppCpuMs`, run.appCpuMs])),
   };
 }
 

@@ -38,6 +38,8 @@ import { benchFlags, refuse, RESULTS_DIR, runBench } from "./cli.ts";
 import { stopServer, type Server } from "./procs.ts";
 import { createPastPartitions, seedTenant } from "./audit-seed.ts";
 import { machine } from "./system.ts";
+import { sinkFor } from "../server/log-streams/sinks/index.ts";
+import type { LogStreamType } from "../server/log-streams/schemas.ts";
 import { RECEIVERS, type BenchReceiver, type ReceiverType } from "./streams-receivers.ts";
 import { backfill, copyRows, liveLag, type Api, type BackfillRun } from "./streams-measure.ts";
 import { streamsMarkdown, summarize, type StreamsReport } from "./streams-report.ts";
@@ -70,6 +72,12 @@ for (const [name, value] of [
   ["live-rate", LIVE_RATE],
 ] as const)
   if (!Number.isInteger(value) || value < 1) refuse(`--${name}: a whole number above 0, not ${value}`);
+for (const type of new Set(["s3", ...TYPES]))
+  try {
+    sinkFor(type as LogStreamType);
+  } catch {
+    refuse(`this build has no sink for log streams of type ${type}`);
+  }
 const DB = "cp_bench_streams";
 const DB_URL = Object.assign(new URL(ADMIN_URL), { pathname: `/${DB}` }).toString();
 /** Ports of this bench (its own range, so it never takes another bench's). */
