@@ -35,7 +35,7 @@ import path from "node:path";
 import pg from "pg";
 import { ADMIN_URL, gitInfo, log, newToken, startApp, withClient, writeRunSection } from "./harness.ts";
 import { benchFlags, refuse, RESULTS_DIR, runBench } from "./cli.ts";
-import { stopServer, type Server } from "./procs.ts";
+import { freePort, stopServer, type Server } from "./procs.ts";
 import { createPastPartitions, seedTenant } from "./audit-seed.ts";
 import { machine } from "./system.ts";
 import { sinkFor } from "../server/log-streams/sinks/index.ts";
@@ -80,8 +80,6 @@ for (const type of new Set(["s3", ...TYPES]))
   }
 const DB = "cp_bench_streams";
 const DB_URL = Object.assign(new URL(ADMIN_URL), { pathname: `/${DB}` }).toString();
-/** Ports of this bench (its own range, so it never takes another bench's). */
-const APP_PORT = Number(process.env.BENCH_STREAMS_PORT ?? 34601);
 const BACKFILL_TIMEOUT_MS = Math.max(120_000, EVENTS / 2);
 
 let app: Server | null = null;
@@ -128,9 +126,10 @@ async function main(): Promise<void> {
   const password = randomBytes(12).toString("base64url");
   const appEnv: Record<string, string> = { BOOTSTRAP_ADMIN_PASSWORD: password };
   if (flags["batch-wait-ms"] !== undefined) appEnv.LOG_STREAM_BATCH_WAIT_MS = flags["batch-wait-ms"];
-  log(`starting the app on :${APP_PORT} (api-server: REST + the log-stream dispatcher)`);
+  const port = await freePort();
+  log(`starting the app on :${port} (api-server: REST + the log-stream dispatcher)`);
   const nodeArgs = flags["cpu-prof"] ? ["--cpu-prof", `--cpu-prof-dir=${path.join(RESULTS_DIR, "streams-cpuprofile")}`] : [];
-  app = await startApp({ port: APP_PORT, token, databaseUrl: DB_URL, apiOnly: true, env: appEnv, nodeArgs, track: (s) => (app = s) });
+  app = await startApp({ port, token, databaseUrl: DB_URL, apiOnly: true, env: appEnv, nodeArgs, track: (s) => (app = s) });
   const api: Api = { url: app.url, token, password, pid: app.child.pid! };
   const db = new pg.Client({ connectionString: DB_URL });
   await db.connect();
