@@ -37,7 +37,7 @@ export const KINDS = [
 const BATCH = 20_000;
 
 /** Inserts `count` events for one tenant, newest `now()`, oldest a year back, in batches. */
-async function seedTenant(pool: pg.Pool, tenantId: string, count: number): Promise<void> {
+export async function seedTenant(pool: pg.Pool, tenantId: string, count: number): Promise<void> {
   for (let done = 0; done < count; done += BATCH) {
     const n = Math.min(BATCH, count - done);
     // g runs oldest → newest, so sequence order matches time order, as in real use.

@@ -5,7 +5,11 @@
  * batch (up to MAX_BATCH_EVENTS events, or fewer once the oldest unsent event has waited
  * LOG_STREAM_BATCH_WAIT_MS), records its range as pending before the first attempt (a retry, by
  * any instance, resends exactly that range: an S3 object overwrites itself), sends it through the
- * stream's sink, and moves the cursor only while it still holds the lease. A failure is retried
+ * stream's sink, and moves the cursor only while it still holds the lease. While full batches wait
+ * (a backfill), the same claim sends the next ones for up to RUN_MS, each recorded as pending in
+ * the statement that moves the cursor past the one before, its rows read while that one is sent. A
+ * stream with fewer than a full batch waiting is looked at again every LOG_STREAM_POLL_MS, so a
+ * batch that fills goes at once. A failure is retried
  * with backoff, or after the receiver's Retry-After; never dropped: a stream failing for 24 h is
  * announced (`log_stream.failing`, a mail to admins), keeps retrying, and resumes from its cursor.
  */
@@ -103,7 +107,9 @@ async function cut(sql: SqlRunner, stream: ClaimedStream): Promise<{ from: numbe
     { prepare: true },
   );
   const ready = oldest ? oldest.recorded_at.getTime() + env().LOG_STREAM_BATCH_WAIT_MS : 0;
-  return ready <= Date.now() ? { from, to } : { at: new Date(ready) };
+  if (ready <= Date.now()) return { from, to };
+  // Back at the next poll, not only when the wait is over: a batch that fills meanwhile goes at once.
+  return { at: new Date(Math.min(ready, Date.now() + env().LOG_STREAM_POLL_MS)) };
 }
 
 /** Whether an event of `kind` is streamed (no `event_types`: all). */
@@ -111,39 +117,82 @@ export function streams(eventTypes: string[], kind: string): boolean {
   return !eventTypes.length || subscriptionsTo(kind).some((s) => eventTypes.includes(s));
 }
 
-/** One batch of a claimed stream: answers the events sent, or null when it waited or failed. */
-async function runStream(sql: SqlRunner, stream: ClaimedStream): Promise<number | null> {
-  const range = await cut(sql, stream);
-  if ("at" in range) {
-    await sql.query(RELEASE, [stream.id, stream.locked_until, range.at]);
+/** How long one claim goes on sending a stream's full batches back to back (well within its lease). */
+export const RUN_MS = 5_000;
+
+/** A range's rows and the digest its batch carries, read in one go (so the next can be read while one is sent). */
+async function readBatch(sql: SqlRunner, stream: ClaimedStream, range: { from: number; to: number }) {
+  const [rows, digest] = await Promise.all([
+    sql.query<AuditEventRow>(
+      `SELECT ${AUDIT_COLUMNS} FROM audit_events e WHERE e.tenant_id = $1::uuid AND e.sequence BETWEEN $2 AND $3 ORDER BY e.sequence`,
+      [stream.tenant_id, range.from, range.to],
+      { prepare: true },
+    ),
+    latestDigest(sql, stream.tenant_id, range.to),
+  ]);
+  return { rows, digest };
+}
+
+/**
+ * A claimed stream's batches: the first as cut; then, while the last one succeeded, full batches
+ * remain below the head seen at the claim and RUN_MS has not passed, the next one, its rows read
+ * while the previous is sent and its range recorded as pending in the same statement that moves
+ * the cursor past the previous (the lease is kept across; a stream paused meanwhile stops there).
+ * Answers the events sent, or null when it waited or its first batch failed.
+ */
+async function runStream(sql: SqlRunner, claimed: ClaimedStream): Promise<number | null> {
+  const cutRange = await cut(sql, claimed);
+  if ("at" in cutRange) {
+    await sql.query(RELEASE, [claimed.id, claimed.locked_until, cutRange.at]);
     return null;
   }
-  if (stream.pending_from === null) await sql.query(PEND, [stream.id, stream.locked_until, range.from, range.to]);
-  const rows = await sql.query<AuditEventRow>(
-    `SELECT ${AUDIT_COLUMNS} FROM audit_events e WHERE e.tenant_id = $1::uuid AND e.sequence BETWEEN $2 AND $3 ORDER BY e.sequence`,
-    [stream.tenant_id, range.from, range.to],
-    { prepare: true },
-  );
-  const events = rows.filter((row) => streams(stream.event_types, row.event_type)).map(presentEvent);
-  const started = Date.now();
-  let outcome: Outcome;
-  if (!events.length) outcome = { ok: true, skipped: true, status: null, body: null, error: null, retryAfter: null, durationMs: 0 };
-  else {
-    const batch: StreamBatch = {
-      stream_id: stream.id,
-      tenant_id: stream.tenant_id,
-      from_sequence: range.from,
-      to_sequence: range.to,
-      events,
-      digest: await latestDigest(sql, stream.tenant_id, range.to),
-      test: false,
+  if (claimed.pending_from === null) await sql.query(PEND, [claimed.id, claimed.locked_until, cutRange.from, cutRange.to]);
+  const until = Date.now() + RUN_MS;
+  let stream = claimed;
+  let range = cutRange;
+  let reading = readBatch(sql, stream, range);
+  let sent: number | null = null;
+  for (;;) {
+    const { rows, digest } = await reading;
+    const events = rows.filter((row) => streams(stream.event_types, row.event_type)).map(presentEvent);
+    const next =
+      Date.now() < until && range.to + MAX_BATCH_EVENTS <= stream.head ? { from: range.to + 1, to: range.to + MAX_BATCH_EVENTS } : null;
+    if (next) {
+      reading = readBatch(sql, stream, next);
+      reading.catch(() => undefined); // awaited below unless this batch fails; its error is not this batch's
+    }
+    const started = Date.now();
+    let outcome: Outcome;
+    if (!events.length) outcome = { ok: true, skipped: true, status: null, body: null, error: null, retryAfter: null, durationMs: 0 };
+    else {
+      const batch: StreamBatch = {
+        stream_id: stream.id,
+        tenant_id: stream.tenant_id,
+        from_sequence: range.from,
+        to_sequence: range.to,
+        events,
+        digest,
+        test: false,
+      };
+      const answer = await send(stream, batch);
+      outcome = { ...answer, skipped: false, durationMs: Date.now() - started };
+    }
+    const recorded = await recordOutcome(sql, stream, range, events.length, outcome, next);
+    observeLogStreamBatch(stream.type, outcome.ok ? "succeeded" : "failed", outcome.ok ? events.length : 0, outcome.durationMs);
+    if (!recorded || !outcome.ok) return sent;
+    sent = (sent ?? 0) + events.length;
+    if (!next || recorded !== "kept") return sent;
+    stream = {
+      ...stream,
+      cursor_sequence: range.to,
+      pending_from: next.from,
+      pending_to: next.to,
+      attempt_count: 0,
+      failing_since: null,
+      failing_notified: false,
     };
-    const answer = await send(stream, batch);
-    outcome = { ...answer, skipped: false, durationMs: Date.now() - started };
+    range = next;
   }
-  const recorded = await recordOutcome(sql, stream, range, events.length, outcome);
-  observeLogStreamBatch(stream.type, outcome.ok ? "succeeded" : "failed", outcome.ok ? events.length : 0, outcome.durationMs);
-  return recorded && outcome.ok ? events.length : null;
 }
 
 /** Sends through the stream's sink; a sink that throws (a bug) is a failed attempt, never a lost batch. */

@@ -51,9 +51,15 @@ export async function latestDigest(sql: SqlRunner, tenantId: string, upTo: numbe
   return row ? presentDigest(row) : null;
 }
 
-const SUCCEEDED = `UPDATE log_streams SET cursor_sequence = $3, pending_from = NULL, pending_to = NULL, attempt_count = 0,
-    failing_since = NULL, failing_notified = false, last_batch_at = now(), last_error = NULL, locked_until = NULL, next_attempt_at = now()
-  WHERE id = $1::uuid AND locked_until = $2 RETURNING id`;
+/**
+ * With a next range ($4, $5) and the stream still enabled, the run keeps its lease and that range
+ * is recorded as pending before it is sent; otherwise the lease is let go.
+ */
+const SUCCEEDED = `UPDATE log_streams SET cursor_sequence = $3, attempt_count = 0, failing_since = NULL, failing_notified = false,
+    pending_from = CASE WHEN enabled THEN $4::bigint END, pending_to = CASE WHEN enabled THEN $5::bigint END,
+    locked_until = CASE WHEN enabled AND $4::bigint IS NOT NULL THEN locked_until END,
+    last_batch_at = now(), last_error = NULL, next_attempt_at = now()
+  WHERE id = $1::uuid AND locked_until = $2 RETURNING locked_until IS NOT NULL AS kept`;
 const FAILED = `UPDATE log_streams SET attempt_count = attempt_count + 1, failing_since = coalesce(failing_since, now()),
     last_batch_at = now(), last_error = $3, locked_until = NULL, next_attempt_at = now() + $4 * interval '1 second'
   WHERE id = $1::uuid AND locked_until = $2
@@ -65,21 +71,33 @@ const BATCH = `WITH added AS (
   DELETE FROM log_stream_batches WHERE stream_id = $1::uuid AND id IN (
     SELECT id FROM log_stream_batches WHERE stream_id = $1::uuid ORDER BY started_at DESC, id DESC OFFSET $11)`;
 
-/** Records an attempt (see the file's comment); false when the lease was lost and nothing was written. */
+/**
+ * Records an attempt (see the file's comment): false when the lease was lost and nothing was
+ * written; "kept" when it succeeded and `next` is now pending under the same lease (the run goes on).
+ */
 export async function recordOutcome(
   sql: SqlRunner,
   stream: ClaimedStream,
   range: { from: number; to: number },
   events: number,
   outcome: Outcome,
-): Promise<boolean> {
+  next: { from: number; to: number } | null = null,
+): Promise<boolean | "kept"> {
   let mail = false;
-  const recorded = await sql.transaction(async (tx) => {
+  const recorded = await sql.transaction(async (tx): Promise<boolean | "kept"> => {
+    let kept = false;
     const target = { type: "log_stream", id: stream.id, name: stream.name };
     const detailsOf = (cursor: number) => ({ name: stream.name, type: stream.type, cursor_sequence: cursor });
     if (outcome.ok) {
-      const [row] = await tx.query(SUCCEEDED, [stream.id, stream.locked_until, range.to]);
+      const [row] = await tx.query<{ kept: boolean }>(SUCCEEDED, [
+        stream.id,
+        stream.locked_until,
+        range.to,
+        next?.from ?? null,
+        next?.to ?? null,
+      ]);
       if (!row) return false;
+      kept = row.kept;
       if (stream.failing_notified && stream.failing_since) {
         await emitEvent(tx, SYSTEM, {
           type: "log_stream.recovered",
@@ -124,7 +142,7 @@ export async function recordOutcome(
         KEPT_BATCHES,
       ]);
     }
-    return true;
+    return kept ? "kept" : true;
   });
   if (mail) mailFailing(sql, stream.id).catch((error: unknown) => log.error("log stream failing mail not sent", errorFields(error)));
   return recorded;

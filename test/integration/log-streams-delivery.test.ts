@@ -78,11 +78,13 @@ test("a backfill from the oldest event arrives whole, in order, in batches of at
   expect(batches[0]).toMatchObject({ status: "succeeded", response_status: 200, to_sequence: head });
 });
 
-test("a batch waits for LOG_STREAM_BATCH_WAIT_MS unless 1,000 events are waiting", async () => {
+test("a batch waits for LOG_STREAM_BATCH_WAIT_MS unless 1,000 events are waiting, looked at again every LOG_STREAM_POLL_MS", async () => {
   const s = await setup(3);
   await drain();
-  const settings = env() as { LOG_STREAM_BATCH_WAIT_MS: number };
+  const settings = env() as { LOG_STREAM_BATCH_WAIT_MS: number; LOG_STREAM_POLL_MS: number };
+  const poll = settings.LOG_STREAM_POLL_MS;
   settings.LOG_STREAM_BATCH_WAIT_MS = 60_000;
+  settings.LOG_STREAM_POLL_MS = 200;
   try {
     await s.append(5);
     await drain();
@@ -90,12 +92,16 @@ test("a batch waits for LOG_STREAM_BATCH_WAIT_MS unless 1,000 events are waiting
     await makeDue(s.id);
     await drain();
     expect((await s.get()).lag_events).toBe(5);
+    // Filled while it waited: it goes at the next poll, not once the oldest has waited 60 s.
     await s.append(1000);
-    await makeDue(s.id);
+    await new Promise((resolve) => setTimeout(resolve, 300));
     await drain();
     expect((await s.get()).lag_events).toBe(5);
   } finally {
     settings.LOG_STREAM_BATCH_WAIT_MS = 0;
+    settings.LOG_STREAM_POLL_MS = poll;
+    // Its 5 waiting events would otherwise go to the next test's receiver.
+    await s.admin.patch(`${s.base}/log-streams/${s.id}`, { enabled: false });
   }
 });
 
