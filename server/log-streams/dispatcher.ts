@@ -12,13 +12,15 @@ import { deliverDueStreams } from "./engine.ts";
 
 export async function startLogStreamDispatcher(db: Database): Promise<() => Promise<void>> {
   let stopped = false;
+  // Aborted on stop: a run finishes the batch in hand and takes no next one.
+  const stopping = new AbortController();
   let timer: NodeJS.Timeout | null = null;
   let wakeUp: (() => void) | null = null;
   const loop = (async () => {
     while (!stopped) {
       let busy = false;
       try {
-        const summary = await deliverDueStreams(db);
+        const summary = await deliverDueStreams(db, { signal: stopping.signal });
         busy = summary.sent > 0;
       } catch (error) {
         log.error("log stream dispatcher run failed", errorFields(error));
@@ -34,6 +36,7 @@ export async function startLogStreamDispatcher(db: Database): Promise<() => Prom
   })();
   return async () => {
     stopped = true;
+    stopping.abort();
     if (timer) clearTimeout(timer);
     (wakeUp as (() => void) | null)?.();
     await loop;

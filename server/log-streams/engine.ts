@@ -81,7 +81,7 @@ export async function deliverDueStreams(db: Database, options: { limit?: number;
   await Promise.all(
     claimed.map(async (stream) => {
       try {
-        const sent = await runStream(db.sql, stream);
+        const sent = await runStream(db.sql, stream, options.signal);
         if (sent !== null) {
           summary.sent += 1;
           summary.events += sent;
@@ -137,10 +137,11 @@ async function readBatch(sql: SqlRunner, stream: ClaimedStream, range: { from: n
  * A claimed stream's batches: the first as cut; then, while the last one succeeded, full batches
  * remain below the head seen at the claim and RUN_MS has not passed, the next one, its rows read
  * while the previous is sent and its range recorded as pending in the same statement that moves
- * the cursor past the previous (the lease is kept across; a stream paused meanwhile stops there).
+ * the cursor past the previous (the lease is kept across; a stream paused meanwhile stops there,
+ * and so does a run told to stop: `signal`, the process shutting down).
  * Answers the events sent, or null when it waited or its first batch failed.
  */
-async function runStream(sql: SqlRunner, claimed: ClaimedStream): Promise<number | null> {
+async function runStream(sql: SqlRunner, claimed: ClaimedStream, signal?: AbortSignal): Promise<number | null> {
   const cutRange = await cut(sql, claimed);
   if ("at" in cutRange) {
     await sql.query(RELEASE, [claimed.id, claimed.locked_until, cutRange.at]);
@@ -156,7 +157,9 @@ async function runStream(sql: SqlRunner, claimed: ClaimedStream): Promise<number
     const { rows, digest } = await reading;
     const events = rows.filter((row) => streams(stream.event_types, row.event_type)).map(presentEvent);
     const next =
-      Date.now() < until && range.to + MAX_BATCH_EVENTS <= stream.head ? { from: range.to + 1, to: range.to + MAX_BATCH_EVENTS } : null;
+      !signal?.aborted && Date.now() < until && range.to + MAX_BATCH_EVENTS <= stream.head
+        ? { from: range.to + 1, to: range.to + MAX_BATCH_EVENTS }
+        : null;
     if (next) {
       reading = readBatch(sql, stream, next);
       reading.catch(() => undefined); // awaited below unless this batch fails; its error is not this batch's
@@ -182,6 +185,11 @@ async function runStream(sql: SqlRunner, claimed: ClaimedStream): Promise<number
     if (!recorded || !outcome.ok) return sent;
     sent = (sent ?? 0) + events.length;
     if (!next || recorded !== "kept") return sent;
+    if (signal?.aborted) {
+      // Stopping: the next range stays pending for whichever instance claims the stream next.
+      await sql.query(RELEASE, [stream.id, stream.locked_until, new Date()]);
+      return sent;
+    }
     stream = {
       ...stream,
       cursor_sequence: range.to,

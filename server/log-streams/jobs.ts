@@ -14,7 +14,7 @@ export const logStreamJobs: Job[] = [
       const until = Date.now() + budgetMs;
       const total = { batches: 0, events: 0 };
       while (Date.now() < until && !signal?.aborted) {
-        const run = await deliverDueStreams(db);
+        const run = await deliverDueStreams(db, { signal });
         total.batches += run.sent;
         total.events += run.events;
         if (!run.sent) break;
