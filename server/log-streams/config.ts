@@ -3,12 +3,9 @@
  * one JSON value. Checked against its type's schema (400s name `config.<field>`), outbound
  * targets against the URL policy, and shown with `<field>_set` in place of each secret.
  */
-import { isIP } from "node:net";
-import { InvalidRequest, type FieldError } from "../errors.ts";
-import { fieldErrorsOf } from "../errors.ts";
+import { fieldErrorsOf, InvalidRequest, type FieldError } from "../errors.ts";
 import { decryptSecret, encryptSecret } from "../secrets/encryption.ts";
-import { isPrivateAddress } from "../outbound/guard.ts";
-import { outboundUrlProblems } from "../outbound/url-policy.ts";
+import { isPrivateHostLiteral, outboundUrlProblems } from "../outbound/url-policy.ts";
 import { PRIVATE_REFUSED } from "../outbound/schemas.ts";
 import { env } from "../env.ts";
 import { CONFIG_SCHEMAS, SECRET_FIELDS, type LogStreamConfigs, type LogStreamType } from "./schemas.ts";
@@ -38,9 +35,7 @@ export function checkConfig<T extends LogStreamType>(type: T, raw: AnyConfig): L
     if (typeof value === "string") for (const message of outboundUrlProblems(value)) errors.push({ path: `config.${field}`, message });
   }
   if (type === "syslog") {
-    const host = String(config.host).replace(/^\[|\]$/g, "");
-    const literalPrivate = (isIP(host) && isPrivateAddress(host)) || host === "localhost" || host.endsWith(".localhost");
-    if (literalPrivate && !env().OUTBOUND_ALLOW_PRIVATE)
+    if (isPrivateHostLiteral(String(config.host)) && !env().OUTBOUND_ALLOW_PRIVATE)
       errors.push({ path: "config.host", message: `must not be a private or loopback address (${PRIVATE_REFUSED})` });
   }
   if (errors.length) throw InvalidRequest(errors.map((e) => `${e.path}: ${e.message}`).join("; "), errors);

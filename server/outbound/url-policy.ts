@@ -15,6 +15,12 @@ export function outboundPolicy(): OutboundPolicy {
   return { private_hosts: env().OUTBOUND_ALLOW_PRIVATE };
 }
 
+/** A host written as a private or loopback address, or `localhost` (names that resolve to one are the guard's at call time). */
+export function isPrivateHostLiteral(hostname: string): boolean {
+  const host = hostname.replace(/^\[|\]$/g, "");
+  return (isIP(host) && isPrivateAddress(host)) || host === "localhost" || host.endsWith(".localhost");
+}
+
 /** Why `value` may not be stored as an outbound URL (none: it may). Expects an OutboundUrl-shaped value. */
 export function outboundUrlProblems(value: string): string[] {
   let url: URL;
@@ -33,9 +39,8 @@ export function outboundUrlProblems(value: string): string[] {
   }
   const problems: string[] = [];
   if (url.username || url.password) problems.push("must not contain credentials");
-  const host = url.hostname.replace(/^\[|\]$/g, "");
-  const literalPrivate = (isIP(host) && isPrivateAddress(host)) || host === "localhost" || host.endsWith(".localhost");
-  if (literalPrivate && !allowPrivate) problems.push(`must not point at a private or loopback address (${PRIVATE_REFUSED})`);
+  if (isPrivateHostLiteral(url.hostname) && !allowPrivate)
+    problems.push(`must not point at a private or loopback address (${PRIVATE_REFUSED})`);
   return problems;
 }
 
