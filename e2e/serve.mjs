@@ -49,7 +49,7 @@ if (build.status !== 0) fail("compiling the server failed");
 
 const appUrl = `http://127.0.0.1:${port}`;
 // The same production server `npm start` runs (REST edge + Next, compiled), not bare `next start`.
-const server = spawn(process.execPath, ["--enable-source-maps", path.join(outdir, "serve.js")], {
+const server = spawn(process.execPath, [path.join(outdir, "serve.js")], {
   stdio: "inherit",
   env: {
     ...process.env,

@@ -4,3 +4,4 @@ export declare const SERVER_OUTDIR: string;
 export declare function buildServer(outdir?: string): Promise<number>;
 /** True when `outdir` has no build, or a file it was built from changed since. */
 export declare function serverBuildIsStale(outdir?: string): boolean;
+export const serverOnly: import("esbuild").Plugin;

@@ -4,7 +4,7 @@
  * every package of node_modules external (Next, React, the Prisma runtime, pg load as Node loads
  * them). `npm run build` runs it after `next build`; `npm start` runs it with `--if-stale` (build
  * only when dist/server is missing or older than what it was built from), then
- * `node --enable-source-maps dist/server/start.js`: no tsx and no transpiling at run time.
+ * `node dist/server/start.js`: no tsx and no transpiling at run time.
  *
  *   node scripts/build-server.mjs [--if-stale] [--outdir DIR]
  *
@@ -25,7 +25,8 @@ const ENTRY_POINTS = ["scripts/start.ts", "scripts/serve.ts"];
 /** Outside the bundle's inputs, but they change what it is: this file, and the packages it leaves external. */
 const CONFIG_INPUTS = ["scripts/build-server.mjs", "package.json", "package-lock.json"];
 
-const serverOnly = {
+/** `import "server-only"` as an empty module (exported for test/unit/log-source-stack.test.ts). */
+export const serverOnly = {
   name: "server-only",
   setup(builder) {
     builder.onResolve({ filter: /^server-only$/ }, () => ({ path: "server-only", namespace: "server-only" }));

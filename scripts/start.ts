@@ -1,6 +1,6 @@
 /**
  * The production entry, compiled to dist/server/start.js (scripts/build-server.mjs), which `npm start`
- * and a container run with plain `node --enable-source-maps`: checks the environment, builds the
+ * and a container run with plain `node`: checks the environment, builds the
  * Next app if its build is missing or older than the sources (scripts/build-stale.ts), then serves
  * it on PORT (scripts/serve.ts: migrations and bootstrap accounts first, then the REST API and Next)
  * in this same process, so signals reach the server.

@@ -57,7 +57,7 @@ describe.skipIf(!hasNextBuild)("the compiled production server", () => {
     expect(build.status, build.stderr).toBe(0);
     // serve.js is what start.js runs once it has checked the Next build; start.js itself would
     // rebuild a stale one here, beside the build `npm test` runs.
-    server = spawn(process.execPath, ["--enable-source-maps", path.join(OUTDIR, "serve.js")], {
+    server = spawn(process.execPath, [path.join(OUTDIR, "serve.js")], {
       cwd: ROOT,
       env: {
         PATH: process.env.PATH,
@@ -98,7 +98,7 @@ describe.skipIf(!hasNextBuild)("the compiled production server", () => {
 
   test("is plain node running the compiled JavaScript: no tsx and no npm in its process tree", () => {
     const tree = processTree(server.pid!);
-    expect(tree[0]!.cmdline).toBe(`${process.execPath} --enable-source-maps ${path.join(OUTDIR, "serve.js")}`);
+    expect(tree[0]!.cmdline).toBe(`${process.execPath} ${path.join(OUTDIR, "serve.js")}`);
     expect(existsSync(path.join(ROOT, OUTDIR, "start.js"))).toBe(true);
     expect(tree.filter(({ cmdline }) => /tsx|npm/.test(cmdline))).toEqual([]);
   });
