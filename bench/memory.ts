@@ -7,16 +7,20 @@
  * For each: a fresh cp_bench_memory database, the app (production Next build, INTERNAL_CRON on, a
  * webhook to a local receiver), then RSS (/proc, the whole process tree and the server alone) and
  * V8 heap (/api/metrics):
- *   idle       after start, before any request;
+ *   idle       2 s after the server is ready, before any request: start-up's garbage is still in
+ *              the heap and its young generation still at the size start-up grew it to;
+ *   settled    `--settle-seconds` after ready, still without a request: V8's memory reducer has run
+ *              (it shrinks the young generation once the process is idle), what an idle instance holds;
  *   10k        after `--requests` mixed requests (bench/memory-load.ts), with the peak RSS under it;
  *   round 1/2  after each of two equal rounds of `--round-seconds` of the same mix: "flat" means no
  *              growth from the first to the second. A heap snapshot after each round (V8 collects
  *              garbage first) gives the heap that is live, and their difference per constructor
  *              names what grew.
  *
- * Options: --requests (10000) --round-seconds (20) --concurrency (8) --variants tsx,compiled (or
- *          compiled-nomaps: without --enable-source-maps)
- *          --skip-build --skip-snapshots (no third round) --markdown (the "Memory" section of docs/benchmarks/memory.md)
+ * Options: --requests (10000) --round-seconds (20) --settle-seconds (30) --concurrency (8) --variants tsx,compiled (or
+ *          compiled-maps: with --enable-source-maps)
+ *          --skip-build --skip-snapshots (no third round) --keep-snapshots (in bench/results, to open
+ *          in DevTools) --markdown (the "Memory" section of docs/benchmarks/memory.md)
  *          --smoke (300 requests, 3 s rounds, the compiled server only, no snapshots: what `npm test` runs)
  */
 import { randomBytes } from "node:crypto";
@@ -47,16 +51,18 @@ const flags = benchFlags(
   {
     requests: { type: "string", default: "10000" },
     "round-seconds": { type: "string", default: "20" },
+    "settle-seconds": { type: "string", default: "30" },
     concurrency: { type: "string", default: "8" },
     variants: { type: "string", default: "tsx,compiled" },
     "skip-build": { type: "boolean" },
     "skip-snapshots": { type: "boolean" },
+    "keep-snapshots": { type: "boolean" },
   },
-  { requests: "300", "round-seconds": "3", variants: "compiled", "skip-snapshots": true },
+  { requests: "300", "round-seconds": "3", "settle-seconds": "3", variants: "compiled", "skip-snapshots": true },
 );
 const VARIANTS = flags.variants.split(",");
-if (VARIANTS.some((v) => !["tsx", "compiled", "compiled-nomaps"].includes(v)))
-  refuse(`--variants takes tsx, compiled and compiled-nomaps, not ${flags.variants}`);
+if (VARIANTS.some((v) => !["tsx", "compiled", "compiled-maps"].includes(v)))
+  refuse(`--variants takes tsx, compiled and compiled-maps, not ${flags.variants}`);
 const DB = "cp_bench_memory";
 const DB_URL = Object.assign(new URL(ADMIN_URL), { pathname: `/${DB}` }).toString();
 /** Where the compiled server is built for the bench (beside, not over, the one `npm start` runs). */
@@ -69,9 +75,9 @@ async function startVariant(variant: string, port: number, token: string, metric
   const compiled = path.join(SERVER_OUTDIR, "serve.js");
   const [command, args] = {
     tsx: [path.join(ROOT, "node_modules/.bin/tsx"), ["--import", "./scripts/server-only.mjs", "scripts/serve.ts"]],
-    compiled: [process.execPath, ["--enable-source-maps", compiled]],
-    // What the source maps cost: Node reads and keeps the map of every module that names one.
-    "compiled-nomaps": [process.execPath, [compiled]],
+    compiled: [process.execPath, [compiled]],
+    // What `--enable-source-maps` costs: Node reads and keeps the map of every module that names one.
+    "compiled-maps": [process.execPath, ["--enable-source-maps", compiled]],
   }[variant] as [string, string[]];
   const server = startServer(variant, url, command, args, {
     ...process.env,
@@ -143,6 +149,10 @@ async function runVariant(variant: string, receiverUrl: string, diagnostics: str
     const settle = () => new Promise((resolve) => setTimeout(resolve, 2_000));
     await settle();
     const idle = await measure("idle");
+    await new Promise((resolve) =>
+      setTimeout(resolve, Math.max(0, startedAt + readySeconds * 1000 + Number(flags["settle-seconds"]) * 1000 - Date.now())),
+    );
+    const idleSettled = await measure(`idle, ${flags["settle-seconds"]} s after ready`);
 
     await withClient(DB_URL, (c) =>
       c.query(
@@ -181,15 +191,15 @@ async function runVariant(variant: string, receiverUrl: string, diagnostics: str
     let growth: VariantRun["growth"] = [];
     if (withSnapshots) {
       const ping = () => heapStats(server.url, metricsToken);
-      const before = summarizeSnapshot(await takeSnapshot(pid, diagnostics, ping));
+      const before = summarizeSnapshot(await takeSnapshot(pid, diagnostics, ping), flags["keep-snapshots"]);
       const load = await mixedLoad(fixture, { concurrency, seconds: Number(flags["round-seconds"]), onTick });
       await settle();
-      const after = summarizeSnapshot(await takeSnapshot(pid, diagnostics, ping));
+      const after = summarizeSnapshot(await takeSnapshot(pid, diagnostics, ping), flags["keep-snapshots"]);
       growth = heapGrowth(before, after);
       liveMiB = [summaryMiB(before), summaryMiB(after)];
       log(`${variant}: live heap ${liveMiB.map((v) => v.toFixed(1)).join(" → ")} MiB over a third round (${load.requests} requests)`);
     }
-    return { variant, readySeconds, idle, afterRequests, rounds, growth, liveMiB };
+    return { variant, readySeconds, idle, idleSettled, afterRequests, rounds, growth, liveMiB };
   } finally {
     await stopServer(server, 15_000);
   }
@@ -211,7 +221,8 @@ async function main(): Promise<void> {
       runs.push(await runVariant(variant, receiver.url, diagnostics, !flags["skip-snapshots"] && variant === VARIANTS.at(-1)));
   } finally {
     await receiver.close();
-    rmSync(diagnostics, { recursive: true, force: true });
+    if (flags["keep-snapshots"]) log(`heap snapshots kept in ${path.relative(ROOT, diagnostics)}`);
+    else rmSync(diagnostics, { recursive: true, force: true });
     await withClient(ADMIN_URL, (c) => c.query(`DROP DATABASE IF EXISTS ${DB} WITH (FORCE)`)).catch(() => undefined);
   }
   const report = {
@@ -221,6 +232,7 @@ async function main(): Promise<void> {
     commit: gitInfo().commit,
     requests: Number(flags.requests),
     roundSeconds: Number(flags["round-seconds"]),
+    settleSeconds: Number(flags["settle-seconds"]),
     concurrency: Number(flags.concurrency),
     nodeOptions: process.env.BENCH_NODE_OPTIONS,
     load: os
