@@ -61,7 +61,7 @@ export function memoryMarkdown(r: MemoryReport, resultsFile: string): string {
     "",
     `\`npm run bench:memory -- --requests ${r.requests} --round-seconds ${r.roundSeconds} --settle-seconds ${r.settleSeconds} --concurrency ${r.concurrency}\` (bench/memory.ts), ${r.date.slice(0, 16).replace("T", " ")} UTC, commit ${r.commit} (${r.build}).`,
     ...(r.nodeOptions ? [`Node flags of the servers (BENCH_NODE_OPTIONS): \`${r.nodeOptions}\`.`] : []),
-    `Machine: ${m.nproc} cores (${m.cpuModel}), ${m.memTotalGiB} GiB, Node ${m.node}, ${m.postgres.split(" on ")[0]}, shared with other helpers' builds and tests (load average at the end: ${r.load}).`,
+    `Machine: ${m.nproc} cores (${m.cpuModel}), ${m.memTotalGiB} GiB, Node ${m.node}, ${m.postgres.split(" on ")[0]} (load average at the end of the run: ${r.load}).`,
     "",
     "One instance per variant, each on a fresh database (2,000 tenants, one tenant with a webhook to a local receiver), INTERNAL_CRON on. " +
       "Mix per 100 requests: 50 REST reads, 20 audit appends (each delivered to the webhook), 20 console pages (signed in, server-rendered), 9 readiness probes, 1 CSV export. " +
