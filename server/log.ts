@@ -42,7 +42,7 @@ function mapOf(file: string): SourceMap | null {
   if (map === undefined) {
     const mapFile = `${file}.map`;
     map = null;
-    if (!/[\\/](node_modules|\.next[^\\/]*)[\\/]/.test(file) && existsSync(mapFile)) {
+    if (!/[\\/](node_modules[\\/]|\.next[^\\/]*[\\/](server|static)[\\/])/.test(file) && existsSync(mapFile)) {
       try {
         map = new SourceMap(JSON.parse(readFileSync(mapFile, "utf8")) as ConstructorParameters<typeof SourceMap>[0]);
       } catch {
