@@ -1,7 +1,8 @@
 /** Small outline icons (24px grid, currentColor), decorative unless given a label by the caller. */
 import type { SVGProps } from "react";
 
-function Icon(props: SVGProps<SVGSVGElement>) {
+/** The frame every icon draws in; a feature's own icon kept beside its pages uses it too. */
+export function Icon(props: SVGProps<SVGSVGElement>) {
   return (
     <svg
       viewBox="0 0 24 24"
