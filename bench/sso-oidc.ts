@@ -87,7 +87,7 @@ export async function oidcBench(db: Database): Promise<OidcBench> {
     metadataUrl: row.metadataUrl,
     domains: [domain],
     // A verified domain with auto-join: every bench sign-in is a first one.
-    domainAccess: new Map([[domain, { routes: true, autoJoin: true }]]),
+    domainAccess: new Map([[domain, { routes: true, verified: true, autoJoin: true }]]),
     defaultRole: "viewer",
     allowIdpInitiated: false,
     entraTenantIds: [],

@@ -1,7 +1,9 @@
 /**
  * Deprovisioning: what a person loses in the tenant the moment every directory user of theirs is
  * inactive (or deleted). Each step reuses the service that owns it, in the caller's transaction,
- * and so emits what that service emits, with the directory as actor.
+ * and so emits what that service emits, with the directory as actor. A member the directory does
+ * not govern (they joined another way) keeps their membership and the tokens they made outside SSO,
+ * and loses only what came through the tenant's IdP.
  */
 import { sqlIn, type Tx } from "../db/client.ts";
 import type { EventActor } from "../events/emit.ts";
@@ -16,14 +18,16 @@ export interface Leaver {
   user: { id: string; email: string } | null;
   /** Their membership of the tenant, when they have one. */
   member: MemberRef | null;
+  /** A membership the directory does not govern: it stays, with the tokens made outside SSO. */
+  keepsMembership: boolean;
 }
 
 /**
  * Ends the leavers' console sessions signed in to the tenant through SSO (a password session reaches
- * the tenant only through the membership, which ends too), their membership (even the last admin's:
- * a person who left the company leaves at once), their API tokens for the tenant (scoped to it, or
- * minted in an SSO session of it), and the broker's codes and access tokens issued to them for it.
- * Revoked tokens stay revoked when the person comes back.
+ * the tenant only through the membership, which ends too), their membership (the caller asked the
+ * last-admin rule), their API tokens for the tenant (scoped to it, or minted in an SSO session of
+ * it), and the broker's codes and access tokens issued to them for it. Revoked tokens stay revoked
+ * when the person comes back.
  */
 export async function deprovision(tx: Tx, tenantId: string, leavers: readonly Leaver[], actor: EventActor, directoryId: string) {
   if (leavers.length === 0) return;
@@ -34,11 +38,19 @@ export async function deprovision(tx: Tx, tenantId: string, leavers: readonly Le
     tx,
     actor,
     tenantId,
-    leavers.flatMap(({ member }) => (member ? [{ member, details: why }] : [])),
+    leavers.flatMap(({ member, keepsMembership }) => (member && !keepsMembership ? [{ member, details: why }] : [])),
   );
+  const gone = leavers.flatMap((l) => (l.user && !l.keepsMembership ? [l.user.id] : []));
+  const staying = leavers.flatMap((l) => (l.user && l.keepsMembership ? [l.user.id] : []));
   if (userIds.length > 0) {
     const tokens = await tx.apiToken.findMany({
-      where: { userId: { in: userIds }, revokedAt: null, OR: [{ tenantId }, { ssoTenantId: tenantId }] },
+      where: {
+        revokedAt: null,
+        OR: [
+          { userId: { in: gone }, OR: [{ tenantId }, { ssoTenantId: tenantId }] },
+          { userId: { in: staying }, ssoTenantId: tenantId },
+        ],
+      },
       select: { id: true, name: true, userId: true, tenantId: true },
     });
     await revokeTokensIn(tx, actor, tokens, why);

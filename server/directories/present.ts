@@ -3,7 +3,7 @@
  * event's payload is the resource as `GET …/users/{id}` answers it at that moment).
  */
 import type { DirectoryGroup as DirectoryGroupRow, DirectoryUser as DirectoryUserRow } from "../db/generated/client.ts";
-import type { DirectoryGroup, DirectoryRole, DirectoryUser } from "./schemas.ts";
+import type { DirectoryGroup, DirectoryRole, DirectoryUser, UnlinkedReason } from "./schemas.ts";
 
 /** The SCIM enterprise User extension's schema URN: its attributes are a user's custom attributes. */
 export const ENTERPRISE_USER = "urn:ietf:params:scim:schemas:extension:enterprise:2.0:User";
@@ -22,7 +22,16 @@ function emailsOf(resource: Json): DirectoryUser["emails"] {
     );
 }
 
-export function presentDirectoryUser(row: DirectoryUserRow, groups: { id: string; name: string }[]): DirectoryUser {
+/**
+ * `members`: the linked accounts that are members of the tenant (membersAmong, ./read.ts). A
+ * linked account shows its `user_id` only then: the directory's readers learn nothing of accounts
+ * that are not the tenant's.
+ */
+export function presentDirectoryUser(
+  row: DirectoryUserRow,
+  groups: { id: string; name: string }[],
+  members: ReadonlySet<string> = new Set(),
+): DirectoryUser {
   const resource = isObject(row.resource) ? row.resource : {};
   const enterprise = resource[ENTERPRISE_USER];
   return {
@@ -36,7 +45,9 @@ export function presentDirectoryUser(row: DirectoryUserRow, groups: { id: string
     state: row.active ? "active" : "inactive",
     groups,
     role: row.role as DirectoryRole | null,
-    user_id: row.userId,
+    user_id: row.userId !== null && members.has(row.userId) ? row.userId : null,
+    linked: row.userId !== null,
+    unlinked_reason: row.userId !== null ? null : ((row.unlinkedReason as UnlinkedReason | null) ?? "no_account"),
     custom_attributes: isObject(enterprise) ? enterprise : {},
     raw_attributes: resource,
     created_at: row.createdAt.toISOString(),

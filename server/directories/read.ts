@@ -23,7 +23,7 @@ import type { DirectoryGroup, DirectoryUser, DirectoryUserState, ScimRequestEntr
 const USER_COLUMNS = `u.id, u.directory_id AS "directoryId", u.tenant_id AS "tenantId", u.external_id AS "externalId",
   u.user_name AS "userName", u.user_name_lower AS "userNameLower", u.active, u.given_name AS "givenName",
   u.family_name AS "familyName", u.primary_email AS "primaryEmail", u.resource, u.version, u.user_id AS "userId", u.role,
-  u.deprovisioned_at AS "deprovisionedAt", u.created_at AS "createdAt", u.updated_at AS "updatedAt"`;
+  u.deprovisioned_at AS "deprovisionedAt", u.unlinked_reason AS "unlinkedReason", u.created_at AS "createdAt", u.updated_at AS "updatedAt"`;
 
 const GROUP_COLUMNS = `g.id, g.directory_id AS "directoryId", g.tenant_id AS "tenantId", g.external_id AS "externalId",
   g.display_name AS "displayName", g.display_name_lower AS "displayNameLower", g.resource, g.version,
@@ -44,9 +44,18 @@ export async function groupsOfUsers(db: Tx, userIds: readonly string[]): Promise
   return groups;
 }
 
+/** Of these linked accounts, those that are members of the tenant (they alone show their `user_id`). */
+export async function membersAmong(db: Tx, tenantId: string, rows: readonly { userId: string | null }[]): Promise<Set<string>> {
+  const userIds = [...new Set(rows.flatMap((r) => (r.userId ? [r.userId] : [])))];
+  if (userIds.length === 0) return new Set();
+  const members = await db.membership.findMany({ where: { tenantId, userId: { in: userIds } }, select: { userId: true } });
+  return new Set(members.map((m) => m.userId));
+}
+
 export interface UserFilter {
   group_id?: string;
   state?: DirectoryUserState;
+  linked?: boolean;
   search?: string;
 }
 
@@ -59,6 +68,7 @@ function userConditions(directoryId: string, filter: UserFilter, params: unknown
   params.push(directoryId);
   const where = [`u.directory_id = $${params.length}::uuid`];
   if (filter.state) where.push(filter.state === "active" ? "u.active" : "NOT u.active");
+  if (filter.linked !== undefined) where.push(filter.linked ? "u.user_id IS NOT NULL" : "u.user_id IS NULL");
   if (filter.group_id !== undefined) {
     if (isUuid(filter.group_id)) {
       params.push(filter.group_id);
@@ -109,7 +119,8 @@ export async function listDirectoryUsers(
     prisma,
     result.items.map((row) => row.id),
   );
-  return { ...result, items: result.items.map((row) => presentDirectoryUser(row, groups.get(row.id) ?? [])) };
+  const members = await membersAmong(prisma, directory.tenantId, result.items);
+  return { ...result, items: result.items.map((row) => presentDirectoryUser(row, groups.get(row.id) ?? [], members)) };
 }
 
 export async function getDirectoryUser(ctx: TenantServiceContext, directoryId: string, id: string): Promise<DirectoryUser> {
@@ -117,7 +128,7 @@ export async function getDirectoryUser(ctx: TenantServiceContext, directoryId: s
   const row = isUuid(id) ? await ctx.db.prisma.directoryUser.findFirst({ where: { id, directoryId: directory.id } }) : null;
   if (!row) throw NotFound("Directory user");
   const groups = await groupsOfUsers(ctx.db.prisma, [row.id]);
-  return presentDirectoryUser(row, groups.get(row.id) ?? []);
+  return presentDirectoryUser(row, groups.get(row.id) ?? [], await membersAmong(ctx.db.prisma, directory.tenantId, [row]));
 }
 
 /** Newest first: groups of the directory, with how many users each has; `search` as for users, on the name. */

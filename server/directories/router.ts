@@ -162,6 +162,7 @@ export const directoriesRouter = router({
         summary: "List a directory's users",
         description:
           "Newest first, each with their groups. Filters: `group_id` (members of that group), `state` (`active`, `inactive`), " +
+          "`linked` (`true`: linked to a console account; `false`: not, e.g. outside the tenant's verified domains), " +
           "`search` (part of the user name, an email, the first or last name, any case; or a user's id).",
         protect: true,
       },
@@ -169,7 +170,8 @@ export const directoriesRouter = router({
     .input(ListDirectoryUsersInput)
     .output(DirectoryUserPage)
     .query(async ({ ctx, input }) => {
-      const filter = { group_id: input.group_id, state: input.state, search: input.search };
+      const linked = input.linked === undefined ? undefined : input.linked === "true";
+      const filter = { group_id: input.group_id, state: input.state, linked, search: input.search };
       return envelope(ctx.url, input, await listDirectoryUsers(serviceContext(ctx), input.directory_id, filter, pageRequest(input)), same);
     }),
 

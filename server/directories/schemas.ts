@@ -21,6 +21,9 @@ export const DIRECTORY_PROVIDER_NAMES: Record<DirectoryProvider, string> = {
 export const DIRECTORY_ROLES = ["admin", "viewer"] as const;
 export type DirectoryRole = (typeof DIRECTORY_ROLES)[number];
 
+export const UNLINKED_REASONS = ["outside_verified_domains", "no_email", "no_account"] as const;
+export type UnlinkedReason = (typeof UNLINKED_REASONS)[number];
+
 export const DIRECTORY_USER_STATES = ["active", "inactive"] as const;
 export type DirectoryUserState = (typeof DIRECTORY_USER_STATES)[number];
 
@@ -56,6 +59,11 @@ const defaultRoleField = z
   .nullable()
   .meta({ description: "The console role of a directory user in no mapped group; null: no console membership." });
 
+const governsExistingField = JsonBoolean.meta({
+  description:
+    "Whether the directory also governs members who joined another way (invited, added by an operator, joined through SSO): it then sets their role and ends their membership when they leave the IdP. Default false: it governs only the memberships it created. Changing it needs a fresh step-up.",
+});
+
 const directoryName = text({ error: "must be a string" })
   .trim()
   .min(1, "is required")
@@ -72,6 +80,9 @@ export const Directory = z
     token_hint: z.string().meta({ description: "The token's last 4 characters." }),
     default_role: defaultRoleField,
     role_mappings: z.array(RoleMapping),
+    governs_existing_members: z.boolean().meta({
+      description: "Whether it also governs members who joined another way; false: only the memberships it created.",
+    }),
     user_count: z.number().int(),
     group_count: z.number().int(),
     last_request_at: z.iso.datetime().nullable().meta({ description: "The IdP's last SCIM request." }),
@@ -100,6 +111,7 @@ export const CreateDirectoryInput = z
       .meta({ description: "Default `generic`." }),
     default_role: defaultRoleField.optional().meta({ description: "Default null: only mapped groups get a console membership." }),
     role_mappings: roleMappingsField.optional(),
+    governs_existing_members: governsExistingField.optional(),
   })
   .meta({ id: "CreateDirectoryRequest" });
 export type CreateDirectoryInput = z.infer<typeof CreateDirectoryInput>;
@@ -111,6 +123,7 @@ export const UpdateDirectoryInput = z
     enabled: JsonBoolean.optional(),
     default_role: defaultRoleField.optional(),
     role_mappings: roleMappingsField.optional(),
+    governs_existing_members: governsExistingField.optional(),
   })
   .meta({ id: "UpdateDirectoryRequest" });
 export type UpdateDirectoryInput = z.infer<typeof UpdateDirectoryInput>;
@@ -133,7 +146,21 @@ export const DirectoryUser = z
     state: z.enum(DIRECTORY_USER_STATES).meta({ description: "`inactive` once the IdP set `active: false`." }),
     groups: z.array(z.object({ id: z.uuid(), name: z.string() })),
     role: z.enum(DIRECTORY_ROLES).nullable().meta({ description: "The console role the directory gives them; null: none." }),
-    user_id: z.uuid().nullable().meta({ description: "The console user they are (matched by email), once linked." }),
+    user_id: z
+      .uuid()
+      .nullable()
+      .meta({ description: "The console user they are (matched by email), when linked and a member of the tenant; null otherwise." }),
+    linked: z.boolean().meta({
+      description:
+        "Whether the directory user is linked to a console account: only people whose email is in one of the tenant's verified domains are.",
+    }),
+    unlinked_reason: z
+      .enum(UNLINKED_REASONS)
+      .nullable()
+      .meta({
+        description:
+          "Why it is not linked: `outside_verified_domains` (its email is not in a verified domain of the tenant: it touches no account; invite the person instead), `no_email`, or `no_account` (the directory gives it no role, so no account was made). Null when linked.",
+      }),
     custom_attributes: z.record(z.string(), z.unknown()).meta({ description: "The enterprise extension's attributes." }),
     raw_attributes: z.record(z.string(), z.unknown()).meta({ description: "The SCIM resource as the IdP sent it." }),
     created_at: z.iso.datetime(),
@@ -159,6 +186,10 @@ export const ListDirectoryUsersInput = PageQuery.extend({
   ...DirectoryPath,
   group_id: z.string().max(100).optional().meta({ description: "Only members of this directory group." }),
   state: z.enum(DIRECTORY_USER_STATES, { error: "must be active or inactive" }).optional(),
+  linked: z
+    .enum(["true", "false"], { error: "must be true or false" })
+    .optional()
+    .meta({ description: "`true`: only users linked to a console account; `false`: only those not linked (see `unlinked_reason`)." }),
   search: SearchQuery.optional().meta({ description: "Part of the user name, an email or a name, any case." }),
 });
 export type ListDirectoryUsersInput = z.infer<typeof ListDirectoryUsersInput>;

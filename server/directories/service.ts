@@ -1,9 +1,10 @@
 /**
  * Directories of a tenant: a tenant admin makes one per IdP connection and gets its SCIM base URL
  * and a bearer token (shown once, stored hashed), then edits how its groups map to console roles,
- * rotates the token (the old one stops at once), disables or deletes it. Rotating and deleting
- * need a fresh step-up, like rotating a webhook's secret: the token is a credential that writes
- * people into the tenant, and deleting deprovisions every one of them.
+ * rotates the token (the old one stops at once), disables or deletes it. A directory and its token
+ * are an admin's power (the token writes people into the tenant and takes them out): creating one,
+ * changing what it grants (`default_role`, `role_mappings`, `governs_existing_members`), rotating
+ * its token and deleting it need a fresh step-up, as SSO trust changes do.
  *
  * The admin is the actor of every event here; what the IdP does through SCIM is the directory's.
  */
@@ -59,6 +60,7 @@ export function presentDirectory(row: DirectoryRow, counts: DirectoryCounts, tok
     token_hint: row.tokenHint,
     default_role: row.defaultRole as DirectoryRole | null,
     role_mappings: roleMappingsOf(row),
+    governs_existing_members: row.governsExistingMembers,
     user_count: counts.users,
     group_count: counts.groups,
     last_request_at: row.lastRequestAt?.toISOString() ?? null,
@@ -128,6 +130,7 @@ export async function createDirectory(
   const { token, tokenHash, tokenHint } = newDirectoryToken();
   const now = clock.now();
   const row = await ctx.db.prisma.$transaction(async (tx) => {
+    await assertSteppedUp(tx, ctx.actor.principal);
     const created = await tx.directory.create({
       data: {
         tenantId: ctx.tenantId,
@@ -137,6 +140,7 @@ export async function createDirectory(
         tokenHint,
         defaultRole: input.default_role ?? null,
         roleMappings: input.role_mappings ?? [],
+        governsExistingMembers: input.governs_existing_members ?? false,
         createdAt: now,
         updatedAt: now,
       },
@@ -150,6 +154,7 @@ export async function createDirectory(
         provider: created.provider,
         default_role: created.defaultRole,
         role_mappings: roleMappingsOf(created),
+        governs_existing_members: created.governsExistingMembers,
         token_hint: tokenHint,
       },
     });
@@ -167,6 +172,7 @@ function directoryChanges(row: DirectoryRow, input: UpdateDirectoryInput): Chang
     name: { from: row.name, to: input.name },
     default_role: { from: row.defaultRole, to: input.default_role },
     role_mappings: { from: roleMappingsOf(row), to: input.role_mappings?.map(({ group, role }) => ({ group, role })) },
+    governs_existing_members: { from: row.governsExistingMembers, to: input.governs_existing_members },
   };
   const changes: Changes = {};
   for (const [name, { from, to }] of Object.entries(fields)) {
@@ -175,10 +181,14 @@ function directoryChanges(row: DirectoryRow, input: UpdateDirectoryInput): Chang
   return changes;
 }
 
+/** The fields whose change alters what the directory grants: they need a fresh step-up, and recompute every user. */
+const GRANTS = ["default_role", "role_mappings", "governs_existing_members"] as const;
+
 /**
  * Applies a PATCH: `directory.updated` with what changed, `.enabled`/`.disabled` when `enabled`
- * flips, nothing at all when nothing changed. New mappings or a new default role recompute every
- * user's role and membership in the same transaction.
+ * flips, nothing at all when nothing changed. New mappings, a new default role or a change of
+ * `governs_existing_members` need a fresh step-up, and recompute every user's role and membership
+ * in the same transaction.
  */
 export async function updateDirectory(ctx: TenantServiceContext, input: UpdateDirectoryInput): Promise<DirectoryRow> {
   return ctx.db.prisma.$transaction(async (tx) => {
@@ -186,6 +196,8 @@ export async function updateDirectory(ctx: TenantServiceContext, input: UpdateDi
     const changes = directoryChanges(row, input);
     const enabled = { from: row.enabled, to: input.enabled };
     if (!flips(enabled) && Object.keys(changes).length === 0) return row;
+    const grants = GRANTS.some((field) => changes[field]);
+    if (grants) await assertSteppedUp(tx, ctx.actor.principal);
 
     const updated = await tx.directory.update({
       where: { id: row.id },
@@ -194,6 +206,7 @@ export async function updateDirectory(ctx: TenantServiceContext, input: UpdateDi
         enabled: input.enabled,
         defaultRole: input.default_role,
         roleMappings: input.role_mappings,
+        governsExistingMembers: input.governs_existing_members,
         updatedAt: clock.now(),
       },
     });
@@ -207,7 +220,7 @@ export async function updateDirectory(ctx: TenantServiceContext, input: UpdateDi
     });
     for (const event of events) await emitEvent(sqlIn(tx), actor, event);
     // After the directory's own events, so the audit log reads the cause before the memberships it changes.
-    if (changes.role_mappings || changes.default_role) {
+    if (grants) {
       const users = await tx.directoryUser.findMany({ where: { directoryId: row.id }, select: { id: true } });
       await reconcileDirectoryUsers(
         tx,
@@ -222,18 +235,20 @@ export async function updateDirectory(ctx: TenantServiceContext, input: UpdateDi
 
 /** A new token, answered once; the old one stops opening the SCIM endpoint at once. Needs step-up. */
 export async function rotateDirectoryToken(ctx: TenantServiceContext, id: string): Promise<{ row: DirectoryRow; token: string }> {
+  return ctx.db.prisma.$transaction((tx) => rotateDirectoryTokenIn(tx, ctx, id));
+}
+
+/** rotateDirectoryToken in the caller's transaction (revoking a setup link rotates in the same step). */
+export async function rotateDirectoryTokenIn(tx: Tx, ctx: TenantServiceContext, id: string): Promise<{ row: DirectoryRow; token: string }> {
   const { token, tokenHash, tokenHint } = newDirectoryToken();
-  const row = await ctx.db.prisma.$transaction(async (tx) => {
-    const current = await lockDirectory(tx, ctx.tenantId, id);
-    await assertSteppedUp(tx, ctx.actor.principal);
-    const updated = await tx.directory.update({ where: { id: current.id }, data: { tokenHash, tokenHint, updatedAt: clock.now() } });
-    await emitEvent(sqlIn(tx), eventActor(ctx), {
-      type: "directory.token_rotated",
-      tenantId: ctx.tenantId,
-      target: target(updated),
-      details: { name: updated.name, previous_token_hint: current.tokenHint, token_hint: tokenHint },
-    });
-    return updated;
+  const current = await lockDirectory(tx, ctx.tenantId, id);
+  await assertSteppedUp(tx, ctx.actor.principal);
+  const row = await tx.directory.update({ where: { id: current.id }, data: { tokenHash, tokenHint, updatedAt: clock.now() } });
+  await emitEvent(sqlIn(tx), eventActor(ctx), {
+    type: "directory.token_rotated",
+    tenantId: ctx.tenantId,
+    target: target(row),
+    details: { name: row.name, previous_token_hint: current.tokenHint, token_hint: tokenHint },
   });
   return { row, token };
 }

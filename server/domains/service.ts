@@ -15,6 +15,7 @@ import { isOperator } from "../auth/policy.ts";
 import { actorOf, emitEvent } from "../events/emit.ts";
 import type { TenantServiceContext } from "../service-context.ts";
 import { lookupVerification, recordName } from "./dns.ts";
+import { reconcileDomainPeople } from "../directories/domain-change.ts";
 import {
   applyLookup,
   isUniqueViolation,
@@ -138,8 +139,8 @@ export async function verifyDomain(ctx: TenantServiceContext, input: VerifyDomai
 }
 
 /**
- * Turns auto-join on or off. On needs a verified domain (or one that routes while pending, from
- * before verification existed): joining by email is a claim of the domain's people.
+ * Turns auto-join on or off. On needs a verified domain: joining by email is a claim of the
+ * domain's people, which only a tenant that proved the domain owns (server/domains/ownership.ts).
  */
 export async function updateDomain(ctx: TenantServiceContext, input: UpdateDomainInput): Promise<DomainRow> {
   const found = await getDomain(ctx, input.domain_id);
@@ -147,8 +148,7 @@ export async function updateDomain(ctx: TenantServiceContext, input: UpdateDomai
     const row = await lockDomain(tx, found.id);
     if (!row) throw NotFound("Domain");
     if (input.auto_join === undefined || input.auto_join === row.autoJoin) return row;
-    const routes = row.state === "verified" || (row.state === "pending" && row.routesWhilePending);
-    if (input.auto_join && !routes) {
+    if (input.auto_join && row.state !== "verified") {
       throw new AppError("invalid_request", `Verify ${row.domain} before turning auto-join on`, {
         errors: [{ path: "auto_join", message: "needs a verified domain" }],
       });
@@ -176,5 +176,7 @@ export async function deleteDomain(ctx: TenantServiceContext, id: string): Promi
       target: target(row),
       details: { domain: row.domain, state: row.state },
     });
+    // The tenant no longer owns the domain's people: its directories unlink them (memberships stay).
+    if (row.state === "verified") await reconcileDomainPeople(tx, row.tenantId, row.domain, actorOf(ctx.actor.principal, ctx.actor.request));
   });
 }

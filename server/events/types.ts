@@ -60,6 +60,7 @@ export const EVENT_TYPES = [
   "directory_user.deactivated",
   "directory_user.reactivated",
   "directory_user.deleted",
+  "directory_user.deprovision_refused",
   "directory_group.created",
   "directory_group.updated",
   "directory_group.deleted",

@@ -11,6 +11,8 @@ import { emitActorEvents, type EventActor } from "../events/emit.ts";
 export interface NewMembership {
   user: { id: string; email: string };
   role: TenantRole;
+  /** The directory that makes it, and so governs it (server/directories/lifecycle.ts). */
+  directoryId?: string | null;
   details?: Record<string, unknown>;
 }
 
@@ -33,10 +35,10 @@ export async function createMembershipsIn(tx: Tx, actor: EventActor, tenantId: s
   // A membership another transaction made meanwhile (two SCIM requests about one person) is theirs,
   // event included: skipped here rather than failing this change.
   const made = await sqlIn(tx).query<{ user_id: string }>(
-    `INSERT INTO memberships (tenant_id, user_id, role)
-     SELECT $1::uuid, v.user_id, v.role FROM unnest($2::uuid[], $3::text[]) AS v(user_id, role)
+    `INSERT INTO memberships (tenant_id, user_id, role, directory_id)
+     SELECT $1::uuid, v.user_id, v.role, v.directory_id FROM unnest($2::uuid[], $3::text[], $4::uuid[]) AS v(user_id, role, directory_id)
      ON CONFLICT (tenant_id, user_id) DO NOTHING RETURNING user_id::text AS user_id`,
-    [tenantId, items.map((i) => i.user.id), items.map((i) => i.role)],
+    [tenantId, items.map((i) => i.user.id), items.map((i) => i.role), items.map((i) => i.directoryId ?? null)],
   );
   const inserted = new Set(made.map((m) => m.user_id));
   await emitActorEvents(
@@ -57,7 +59,7 @@ export async function createMembershipsIn(tx: Tx, actor: EventActor, tenantId: s
 
 /**
  * Changes members' roles, in the caller's transaction, and emits `user.updated` for each as the
- * console's edit does. The caller holds the admins' lock (lockAdmins) and applied the last-admin rule.
+ * console's edit does. The caller holds the admins' lock and asked it (server/members/admins.ts).
  */
 export async function changeMemberRolesIn(
   tx: Tx,
@@ -106,6 +108,39 @@ export async function removeMembershipsIn(
         tenantId,
         target: userTarget(member.userId, member.user.email),
         details: { email: member.user.email, role: member.role, ...details },
+      },
+    })),
+  );
+}
+
+/**
+ * Hands memberships to the directory that governs them from now on: it captured them (it governs
+ * existing members), or the one that did is being deleted and another of the person's directories
+ * takes over. Emits `user.updated` with the change of `directory_id` for each.
+ */
+export async function governMembershipsIn(
+  tx: Tx,
+  actor: EventActor,
+  tenantId: string,
+  items: readonly { member: MemberRef & { directoryId: string | null }; directoryId: string }[],
+): Promise<void> {
+  const changing = items.filter((i) => i.member.directoryId !== i.directoryId);
+  if (changing.length === 0) return;
+  await sqlIn(tx).query(
+    `UPDATE memberships m SET directory_id = v.directory_id
+       FROM unnest($2::uuid[], $3::uuid[]) AS v(user_id, directory_id)
+      WHERE m.tenant_id = $1::uuid AND m.user_id = v.user_id`,
+    [tenantId, changing.map((i) => i.member.userId), changing.map((i) => i.directoryId)],
+  );
+  await emitActorEvents(
+    sqlIn(tx),
+    changing.map(({ member, directoryId }) => ({
+      actor,
+      event: {
+        type: "user.updated",
+        tenantId,
+        target: userTarget(member.userId, member.user.email),
+        details: { email: member.user.email, changes: { directory_id: { from: member.directoryId, to: directoryId } } },
       },
     })),
   );

@@ -24,6 +24,9 @@ export const PersonName = text()
 
 export const TenantRoleSchema = z.enum(TENANT_ROLES, { error: "must be admin or viewer" });
 
+export const MEMBER_REVIEW_REASONS = ["directory_outside_verified_domains"] as const;
+export type MemberReviewReason = (typeof MEMBER_REVIEW_REASONS)[number];
+
 const TenantPath = { tenant_id: z.string().max(100) };
 const MemberPath = { ...TenantPath, user_id: z.string().max(100) };
 
@@ -35,6 +38,20 @@ export const Member = z
     name: z.string().nullable().meta({ description: "The name this tenant's admins gave the member, else their account's own." }),
     role: TenantRoleSchema,
     has_password: z.boolean().meta({ description: "Whether the user can sign in to the console." }),
+    directory: z
+      .object({ id: z.uuid(), name: z.string() })
+      .nullable()
+      .meta({
+        description:
+          "The directory that governs the membership (it created it, or captured it with `governs_existing_members`): it sets the role and ends the membership when the person leaves the IdP. Null: the tenant's admins do.",
+      }),
+    review_reason: z
+      .enum(MEMBER_REVIEW_REASONS)
+      .nullable()
+      .meta({
+        description:
+          "Set when the membership needs an admin's review. `directory_outside_verified_domains`: a directory made it, before directories were held to the tenant's verified domains, for an account outside them. PATCH `reviewed: true` clears it.",
+      }),
     created_at: z.iso.datetime(),
   })
   .meta({ id: "Member" });
@@ -70,6 +87,10 @@ export const UpdateMemberInput = z
     name: PersonName.optional().meta({
       description: "This tenant's name for the member. The account's own name, which other tenants show, does not change.",
     }),
+    reviewed: z
+      .literal(true, { error: "must be true" })
+      .optional()
+      .meta({ description: "Clears `review_reason`: an admin looked at the membership and keeps it." }),
   })
   .meta({ id: "UpdateMemberRequest" });
 export type UpdateMemberInput = z.infer<typeof UpdateMemberInput>;

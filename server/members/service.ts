@@ -5,26 +5,32 @@
 import { type Tx, sqlIn } from "../db/client.ts";
 import { keysetPage, keysetWhere, type PageRequest } from "../db/keyset.ts";
 import { Conflict, Forbidden, NotFound } from "../errors.ts";
+import { TenantAdmins } from "./admins.ts";
 import { hashPassword } from "../auth/password.ts";
 import { isOperator } from "../auth/policy.ts";
 import type { TenantRole } from "../auth/principal.ts";
 import type { TenantServiceContext } from "../service-context.ts";
 import { actorOf, emitEvent } from "../events/emit.ts";
 import { createMembershipsIn, removeMembershipsIn } from "./memberships.ts";
-import type { AddMemberInput, Member, UpdateMemberInput } from "./schemas.ts";
+import type { AddMemberInput, Member, MemberReviewReason, UpdateMemberInput } from "./schemas.ts";
 import { isUuid } from "../db/ids.ts";
 import { createInvitation } from "../invitations/service.ts";
 import type { SentInvitation } from "../invitations/schemas.ts";
 
-const withUser = { user: { select: { email: true, name: true, passwordHash: true } } } as const;
+const withUser = {
+  user: { select: { email: true, name: true, passwordHash: true } },
+  directory: { select: { id: true, name: true } },
+} as const;
 
 interface MemberRow {
   tenantId: string;
   userId: string;
   role: string;
   displayName: string | null;
+  reviewReason: string | null;
   createdAt: Date;
   user: { email: string; name: string | null; passwordHash: string | null };
+  directory: { id: string; name: string } | null;
 }
 
 /** The member's name in this tenant: the one its admins gave them, else their account's own. */
@@ -38,6 +44,8 @@ export function presentMember(row: MemberRow): Member {
     name: nameOf(row),
     role: row.role as TenantRole,
     has_password: row.user.passwordHash !== null,
+    directory: row.directory,
+    review_reason: row.reviewReason as MemberReviewReason | null,
     created_at: row.createdAt.toISOString(),
   };
 }
@@ -67,19 +75,6 @@ async function findMember(db: Tx, tenantId: string, userId: string): Promise<Mem
 
 export async function getMember({ db, tenantId }: TenantServiceContext, userId: string): Promise<MemberRow> {
   return findMember(db.prisma, tenantId, userId);
-}
-
-/** Locks the tenant's admin memberships, so concurrent demotions cannot remove the last admin. */
-export async function lockAdmins(tx: Tx, tenantId: string): Promise<string[]> {
-  const rows = await tx.$queryRaw<{ user_id: string }[]>`
-    SELECT user_id FROM memberships WHERE tenant_id = ${tenantId}::uuid AND role = 'admin' FOR UPDATE`;
-  return rows.map((r) => r.user_id);
-}
-
-function assertNotLastAdmin(admins: string[], userId: string, action: string) {
-  if (admins.length === 1 && admins[0] === userId) {
-    throw Conflict(`Cannot ${action} the tenant's last admin: make another member admin first`);
-  }
 }
 
 /** What adding someone came to: they were added, or they were sent an invitation instead. */
@@ -133,21 +128,26 @@ async function createMember(
 
 export async function updateMember({ db, actor, tenantId }: TenantServiceContext, input: UpdateMemberInput) {
   return db.prisma.$transaction(async (tx) => {
-    const admins = await lockAdmins(tx, tenantId);
+    const admins = await TenantAdmins.lock(tx, tenantId);
     const member = await findMember(tx, tenantId, input.user_id);
     const changes: Record<string, { from: unknown; to: unknown }> = {};
     if (input.role && input.role !== member.role) {
-      if (member.role === "admin") assertNotLastAdmin(admins, member.userId, "demote");
+      admins.assert(member.userId, input.role, "demote");
       changes.role = { from: member.role, to: input.role };
     }
     if (input.name !== undefined && input.name !== nameOf(member)) changes.name = { from: nameOf(member), to: input.name };
+    if (input.reviewed && member.reviewReason) changes.review_reason = { from: member.reviewReason, to: null };
     if (Object.keys(changes).length === 0) return member;
 
     // The name goes on the membership, never on the user: the account's name is the person's own,
     // and other tenants they belong to show it (and would not hear of a change made here).
     await tx.membership.update({
       where: { tenantId_userId: { tenantId, userId: member.userId } },
-      data: { role: changes.role ? input.role : undefined, displayName: changes.name ? input.name : undefined },
+      data: {
+        role: changes.role ? input.role : undefined,
+        displayName: changes.name ? input.name : undefined,
+        reviewReason: changes.review_reason ? null : undefined,
+      },
     });
     await emitEvent(sqlIn(tx), actorOf(actor.principal, actor.request), {
       type: "user.updated",
@@ -161,9 +161,9 @@ export async function updateMember({ db, actor, tenantId }: TenantServiceContext
 
 export async function removeMember({ db, actor, tenantId }: TenantServiceContext, userId: string) {
   await db.prisma.$transaction(async (tx) => {
-    const admins = await lockAdmins(tx, tenantId);
+    const admins = await TenantAdmins.lock(tx, tenantId);
     const member = await findMember(tx, tenantId, userId);
-    if (member.role === "admin") assertNotLastAdmin(admins, member.userId, "remove");
+    admins.assert(member.userId, null, "remove");
     await removeMembershipsIn(tx, actorOf(actor.principal, actor.request), tenantId, [{ member }]);
   });
 }

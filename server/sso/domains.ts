@@ -11,19 +11,21 @@ import { AppError, Conflict } from "../errors.ts";
 export interface DomainAccess {
   /** Verified, or pending from before domains were verified (routes_while_pending) and not yet failed. */
   routes: boolean;
-  /** A person not yet a member joins the tenant by signing in (only where it routes). */
+  /** Verified: the tenant owns its people, so a sign-in may make them members (server/domains/ownership.ts). */
+  verified: boolean;
+  /** A person not yet a member joins the tenant by signing in (only where it is verified). */
   autoJoin: boolean;
 }
 
 /** The tenant's access of each of these domains; a domain the tenant does not have is absent. */
 export async function domainAccess(sql: SqlStatements, tenantId: string, domains: string[]): Promise<Map<string, DomainAccess>> {
   if (domains.length === 0) return new Map();
-  const rows = await sql.query<{ domain: string; routes: boolean; auto_join: boolean }>(
-    `SELECT domain, (state = 'verified' OR (state = 'pending' AND routes_while_pending)) AS routes, auto_join
+  const rows = await sql.query<{ domain: string; routes: boolean; verified: boolean; auto_join: boolean }>(
+    `SELECT domain, (state = 'verified' OR (state = 'pending' AND routes_while_pending)) AS routes, state = 'verified' AS verified, auto_join
        FROM domains WHERE tenant_id = $1::uuid AND domain = ANY($2::text[])`,
     [tenantId, domains],
   );
-  return new Map(rows.map((r) => [r.domain, { routes: r.routes, autoJoin: r.routes && r.auto_join }]));
+  return new Map(rows.map((r) => [r.domain, { routes: r.routes, verified: r.verified, autoJoin: r.verified && r.auto_join }]));
 }
 
 /**

@@ -8,7 +8,8 @@
  */
 import { type Tx, sqlIn } from "../db/client.ts";
 import { keysetPage, keysetWhere, type PageRequest } from "../db/keyset.ts";
-import { InvalidField, NotFound } from "../errors.ts";
+import { Conflict, InvalidField, NotFound } from "../errors.ts";
+import { keepsAnAdminWhoCanSignIn, TenantAdmins } from "../members/admins.ts";
 import type { TenantServiceContext } from "../service-context.ts";
 import { assertSteppedUp } from "../auth/step-up.ts";
 import { actorOf, emitEvent } from "../events/emit.ts";
@@ -211,6 +212,7 @@ export async function updateProvider({ db, actor, tenantId }: TenantServiceConte
     Object.assign(changes, source.changes);
     const disabling = input.enabled === false && current.enabled;
     if (disabling || STEP_UP_FIELDS.some((field) => changes[field])) await assertSteppedUp(tx, actor.principal);
+    if (disabling) await assertAdminsKeepAWayIn(tx, tenantId, current.id, "disable");
     assertTypeFields(current.providerType, input);
 
     const secret = secretUpdate(current, input.client_secret, source.columns !== null);
@@ -254,10 +256,26 @@ export async function updateProvider({ db, actor, tenantId }: TenantServiceConte
   return provider;
 }
 
+/**
+ * The last-admin rule (server/members/admins.ts) for SSO: turning off or deleting the provider through
+ * which the tenant's admins sign in must leave one admin who can still sign in (a password, or
+ * another enabled provider of the tenant for their domain). 409 otherwise.
+ */
+async function assertAdminsKeepAWayIn(tx: Tx, tenantId: string, providerId: string, action: "disable" | "delete") {
+  await TenantAdmins.lock(tx, tenantId);
+  if (!(await keepsAnAdminWhoCanSignIn(tx, tenantId, providerId))) {
+    throw Conflict(
+      `Cannot ${action} this provider: the tenant's admins sign in only through it, and none would be left who can sign in. ` +
+        "Give an admin a password first (Forgot password on the sign-in page), or make an admin who has one.",
+    );
+  }
+}
+
 export async function deleteProvider({ db, actor, tenantId }: TenantServiceContext, providerId: string) {
   await db.prisma.$transaction(async (tx) => {
     const current = await findProvider(tx, tenantId, providerId);
     await assertSteppedUp(tx, actor.principal);
+    await assertAdminsKeepAWayIn(tx, tenantId, current.id, "delete");
     await tx.ssoProvider.delete({ where: { id: current.id } });
     await emitEvent(sqlIn(tx), actorOf(actor.principal, actor.request), {
       type: "sso_provider.deleted",

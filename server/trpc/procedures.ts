@@ -12,7 +12,8 @@
  * whether or not the caller stepped up, and so that it can depend on the change (disabling an SSO
  * provider needs it, enabling does not); such procedures carry `stepUp: true` in their meta.
  */
-import { AppError, DatabaseUnavailable, Forbidden, InvalidField, NotFound } from "../errors.ts";
+import { AppError, Conflict, DatabaseUnavailable, Forbidden, InvalidField, NotFound } from "../errors.ts";
+import { LAST_ADMIN_CONSTRAINT, violates } from "../db/constraints.ts";
 import { findBadText } from "../contract/fields.ts";
 import { isDatabaseUnavailable } from "../db/unavailable.ts";
 import { isOperator, mayWrite, roleSatisfies, setupLinkRefusal } from "../auth/policy.ts";
@@ -45,6 +46,9 @@ async function assertStorableText(getRawInput: () => Promise<unknown>): Promise<
 function domainErrors<R extends { ok: true } | { ok: false; error: { cause?: unknown } }>(result: R): R {
   if (!result.ok && result.error.cause instanceof AppError) throw toTRPCError(result.error.cause);
   if (!result.ok && isDatabaseUnavailable(result.error.cause)) throw toTRPCError(DatabaseUnavailable());
+  // The last-admin rule's backstop in the database (server/members/admins.ts owns the rule).
+  if (!result.ok && violates(result.error.cause, LAST_ADMIN_CONSTRAINT))
+    throw toTRPCError(Conflict("This change would leave the tenant without an admin: make another member admin first"));
   return result;
 }
 

@@ -31,14 +31,17 @@ async function ssoSessionCookie(userId: string, tenantId: string): Promise<{ coo
   return { cookie: `next-auth.session-token=${value}`, sid };
 }
 
-/** A tenant member who is also a directory user of a directory giving everyone `viewer`. */
+/**
+ * A person with an account, in the tenant's verified domain, whom a directory giving everyone
+ * `viewer` made a member (so it governs the membership).
+ */
 async function linkedMember() {
   const { tenant, admin } = await tenantWithMembers();
-  const person = await createUser({ email: `leaver-${randomUUID().slice(0, 8)}@example.com` });
-  await (await db()).membership.create({ data: { tenantId: tenant.id, userId: person.id, role: "viewer" } });
   const directory = await makeDirectory(tenant.id, { defaultRole: "viewer" });
+  const person = await createUser({ email: `leaver-${randomUUID().slice(0, 8)}@${directory.domain}` });
   const directoryUser = await addDirectoryUser(directory, person.email);
   await reconcile(directory.id, [directoryUser.id]);
+  expect(await membershipOf(tenant.id, person.email)).toBe("viewer");
   return { tenant, admin, person, directory, directoryUser };
 }
 
@@ -86,25 +89,49 @@ describe("deactivating a directory user who is a console member", () => {
     expect(revoked).toMatchObject({ actorId: `directory:${directory.id}`, details: expect.objectContaining({ user_id: person.id }) });
   });
 
-  test("deprovisions even the tenant's last admin: a person who left leaves at once", async () => {
-    const { tenant, admin } = await tenantWithMembers();
-    await (await db()).membership.deleteMany({ where: { tenantId: tenant.id, role: "viewer" } });
+  test("never the tenant's last admin: the directory user is suspended, the membership stays", async () => {
+    const { tenant } = await tenantWithMembers();
     const directory = await makeDirectory(tenant.id, { defaultRole: null, roleMappings: [{ group: "Admins", role: "admin" }] });
-    const directoryUser = await addDirectoryUser(directory, admin.user.email, { active: false });
+    const admin = await createUser({ email: `last-${randomUUID().slice(0, 8)}@${directory.domain}` });
+    const prisma = await db();
+    await prisma.membership.create({ data: { tenantId: tenant.id, userId: admin.id, role: "admin", directoryId: directory.id } });
+    await prisma.membership.deleteMany({ where: { tenantId: tenant.id, userId: { not: admin.id } } });
+    const directoryUser = await addDirectoryUser(directory, admin.email, { active: false });
     await reconcile(directory.id, [directoryUser.id]);
-    expect(await membershipOf(tenant.id, admin.user.email)).toBeNull();
+    expect(await membershipOf(tenant.id, admin.email)).toBe("admin");
+    expect((await prisma.directoryUser.findUniqueOrThrow({ where: { id: directoryUser.id } })).deprovisionedAt).not.toBeNull();
+    expect(await eventsOf(tenant.id, "directory_user.deprovision_refused")).toHaveLength(1);
   });
 
-  test("an admin leaving and another demoted in one call: the leaver is counted gone first, the other stays admin", async () => {
-    const { tenant, admin } = await tenantWithMembers();
-    const second = await createUser({ email: `second-${randomUUID().slice(0, 8)}@example.com` });
-    await (await db()).membership.create({ data: { tenantId: tenant.id, userId: second.id, role: "admin" } });
-    const directory = await makeDirectory(tenant.id, { defaultRole: "viewer" });
-    const leaving = await addDirectoryUser(directory, admin.user.email, { active: false });
+  test("an admin leaving and another demoted in one call: the leaver leaves, the other stays the last admin", async () => {
+    const { tenant } = await tenantWithMembers();
+    const directory = await makeDirectory(tenant.id, { defaultRole: "viewer", governsExisting: true });
+    const [admin, second] = [
+      await createUser({ email: `first-${randomUUID().slice(0, 8)}@${directory.domain}` }),
+      await createUser({ email: `second-${randomUUID().slice(0, 8)}@${directory.domain}` }),
+    ];
+    const prisma = await db();
+    await prisma.membership.createMany({ data: [admin, second].map((u) => ({ tenantId: tenant.id, userId: u.id, role: "admin" })) });
+    await prisma.membership.deleteMany({ where: { tenantId: tenant.id, userId: { notIn: [admin.id, second.id] } } });
     const staying = await addDirectoryUser(directory, second.email);
+    const leaving = await addDirectoryUser(directory, admin.email, { active: false });
     await reconcile(directory.id, [staying.id, leaving.id]);
-    expect(await membershipOf(tenant.id, admin.user.email)).toBeNull();
+    expect(await membershipOf(tenant.id, admin.email)).toBeNull();
     expect(await membershipOf(tenant.id, second.email)).toBe("admin");
+  });
+
+  test("a member who joined another way keeps the membership and their own tokens; loses what came through SSO", async () => {
+    const { tenant } = await tenantWithMembers();
+    const directory = await makeDirectory(tenant.id, { defaultRole: "viewer" });
+    const person = await createUser({ email: `invited-${randomUUID().slice(0, 8)}@${directory.domain}` });
+    await (await db()).membership.create({ data: { tenantId: tenant.id, userId: person.id, role: "viewer" } });
+    const own = await createToken(person.id, { tenantId: tenant.id });
+    const { sid } = await ssoSessionCookie(person.id, tenant.id);
+    const directoryUser = await addDirectoryUser(directory, person.email, { active: false });
+    await reconcile(directory.id, [directoryUser.id]);
+    expect(await membershipOf(tenant.id, person.email)).toBe("viewer");
+    expect((await client(api.url, own).get(`/api/v1/tenants/${tenant.id}`)).status).toBe(200);
+    expect(await (await db()).consoleSession.findUniqueOrThrow({ where: { id: sid } })).toMatchObject({ endReason: "deprovisioned" });
   });
 
   test("a DELETE (deleting) deprovisions as deactivation does", async () => {

@@ -18,6 +18,7 @@ const DAY = 86_400_000;
 async function directoryWith() {
   const { tenant, admin, viewer } = await tenantWithMembers();
   const adminClient = client(api.url, admin.token);
+  expect((await adminClient.post("/api/v1/auth/step-up", { password: "admin-password" })).status).toBe(200);
   const res = await adminClient.post(`/api/v1/tenants/${tenant.id}/directories`, { name: "Entra", provider: "entra_id" });
   expect(res.status).toBe(201);
   const one = `/api/v1/tenants/${tenant.id}/directories/${res.json.id}`;

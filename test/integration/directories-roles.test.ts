@@ -29,7 +29,8 @@ const world = new BrokerWorld(api);
 beforeAll(() => world.start());
 afterAll(() => world.close());
 
-const email = () => `dir-${randomUUID().slice(0, 8)}@example.com`;
+/** An address in the directory's tenant's verified domain (makeDirectory's `domain`). */
+const email = (directory: { domain: string }) => `dir-${randomUUID().slice(0, 8)}@${directory.domain}`;
 const roleOf = async (id: string) => (await (await db()).directoryUser.findUniqueOrThrow({ where: { id } })).role;
 
 describe("the role a directory gives (pure)", () => {
@@ -61,8 +62,8 @@ describe("memberships from role mappings", () => {
       ],
     });
     const [admins, eng] = [await addGroup(directory, "Admins"), await addGroup(directory, "Engineering", "00g-eng")];
-    const both = await addDirectoryUser(directory, email());
-    const engOnly = await addDirectoryUser(directory, email());
+    const both = await addDirectoryUser(directory, email(directory));
+    const engOnly = await addDirectoryUser(directory, email(directory));
     await join(directory, admins.id, both.id);
     await join(directory, eng.id, both.id);
     await join(directory, eng.id, engOnly.id);
@@ -89,7 +90,7 @@ describe("memberships from role mappings", () => {
   ] as const)("default role %s: a user in no mapped group gets membership %s", async (defaultRole, expected) => {
     const { tenant } = await tenantWithMembers();
     const directory = await makeDirectory(tenant.id, { defaultRole, roleMappings: [{ group: "Admins", role: "admin" }] });
-    const user = await addDirectoryUser(directory, email());
+    const user = await addDirectoryUser(directory, email(directory));
     await reconcile(directory.id, [user.id]);
     expect(await roleOf(user.id)).toBe(expected);
     expect(await membershipOf(tenant.id, user.userName)).toBe(expected);
@@ -101,7 +102,7 @@ describe("memberships from role mappings", () => {
     const { tenant } = await tenantWithMembers();
     const directory = await makeDirectory(tenant.id, { defaultRole: "viewer", roleMappings: [{ group: "Admins", role: "admin" }] });
     const group = await addGroup(directory, "Admins");
-    const user = await addDirectoryUser(directory, email());
+    const user = await addDirectoryUser(directory, email(directory));
     await reconcile(directory.id, [user.id]);
     expect(await membershipOf(tenant.id, user.userName)).toBe("viewer");
 
@@ -136,7 +137,7 @@ describe("memberships from role mappings", () => {
     const { tenant } = await tenantWithMembers();
     const directory = await makeDirectory(tenant.id, { defaultRole: "viewer", roleMappings: [{ group: "Admins", role: "admin" }] });
     const group = await addGroup(directory, "Admins");
-    const users = await Promise.all(Array.from({ length: 120 }, () => addDirectoryUser(directory, email())));
+    const users = await Promise.all(Array.from({ length: 120 }, () => addDirectoryUser(directory, email(directory))));
     await reconcile(directory.id, await everyone(directory.id));
     await (
       await db()
@@ -154,7 +155,7 @@ describe("memberships from role mappings", () => {
   test("a user whose email changes: the new address's account gets the role, the old one loses it", async () => {
     const { tenant } = await tenantWithMembers();
     const directory = await makeDirectory(tenant.id, { defaultRole: "viewer" });
-    const [before, after] = [email(), email()];
+    const [before, after] = [email(directory), email(directory)];
     const user = await addDirectoryUser(directory, before);
     await reconcile(directory.id, [user.id]);
     expect(await membershipOf(tenant.id, before)).toBe("viewer");
@@ -170,7 +171,7 @@ describe("memberships from role mappings", () => {
   test("two requests about one person at once: one membership, one user.created, no failure", async () => {
     const { tenant } = await tenantWithMembers();
     const [first, second] = [await makeDirectory(tenant.id), await makeDirectory(tenant.id)];
-    const address = email();
+    const address = email(first);
     const [a, b] = [await addDirectoryUser(first, address), await addDirectoryUser(second, address)];
     await Promise.all([reconcile(first.id, [a.id]), reconcile(second.id, [b.id])]);
     expect(await membershipOf(tenant.id, address)).toBe("viewer");
@@ -181,7 +182,7 @@ describe("memberships from role mappings", () => {
   test("a reconcile that changes nothing emits nothing", async () => {
     const { tenant } = await tenantWithMembers();
     const directory = await makeDirectory(tenant.id, { defaultRole: "viewer" });
-    const user = await addDirectoryUser(directory, email());
+    const user = await addDirectoryUser(directory, email(directory));
     await reconcile(directory.id, [user.id]);
     const before = await (await db()).auditEvent.count({ where: { tenantId: tenant.id } });
     await reconcile(directory.id, [user.id]);
@@ -190,31 +191,52 @@ describe("memberships from role mappings", () => {
 });
 
 describe("members who were there before the directory", () => {
-  test("the directory governs: an invited admin it maps to viewer becomes viewer; no role removes them", async () => {
-    const { tenant, admin, viewer } = await tenantWithMembers();
-    const directory = await makeDirectory(tenant.id, { defaultRole: "viewer" });
-    // Another admin, so the one the directory demotes is not the last.
-    const keeper = await createUser();
-    await (await db()).membership.create({ data: { tenantId: tenant.id, userId: keeper.id, role: "admin" } });
-    const adminUser = await addDirectoryUser(directory, admin.user.email.toUpperCase());
-    await reconcile(directory.id, [adminUser.id]);
-    expect(await membershipOf(tenant.id, admin.user.email)).toBe("viewer");
-    expect((await (await db()).directoryUser.findUniqueOrThrow({ where: { id: adminUser.id } })).userId).toBe(admin.user.id);
+  /** A tenant whose admin (and a second admin, `keeper`) are in the directory's verified domain, joined without it. */
+  async function existingAdmins(options: Parameters<typeof makeDirectory>[1]) {
+    const { tenant } = await tenantWithMembers();
+    const directory = await makeDirectory(tenant.id, options);
+    const prisma = await db();
+    const [admin, keeper] = [await createUser({ email: email(directory) }), await createUser({ email: email(directory) })];
+    await prisma.membership.createMany({
+      data: [admin, keeper].map((u) => ({ tenantId: tenant.id, userId: u.id, role: "admin" })),
+    });
+    await prisma.membership.deleteMany({ where: { tenantId: tenant.id, userId: { notIn: [admin.id, keeper.id] } } });
+    return { tenant, directory, admin, keeper };
+  }
 
+  test("by default the directory does not govern them: an invited admin it maps to viewer stays admin, no role keeps them", async () => {
+    const { tenant, directory, admin } = await existingAdmins({ defaultRole: "viewer" });
+    const adminUser = await addDirectoryUser(directory, admin.email.toUpperCase());
+    await reconcile(directory.id, [adminUser.id]);
+    expect(await membershipOf(tenant.id, admin.email)).toBe("admin");
+    // Linked all the same: the tenant owns the address.
+    expect((await (await db()).directoryUser.findUniqueOrThrow({ where: { id: adminUser.id } })).userId).toBe(admin.id);
     await (await db()).directory.update({ where: { id: directory.id }, data: { defaultRole: null } });
-    const viewerUser = await addDirectoryUser(directory, viewer.user.email);
     await reconcile(directory.id, await everyone(directory.id));
-    expect(await membershipOf(tenant.id, viewer.user.email)).toBeNull();
-    expect(await membershipOf(tenant.id, admin.user.email)).toBeNull();
-    expect(await roleOf(viewerUser.id)).toBeNull();
+    expect(await membershipOf(tenant.id, admin.email)).toBe("admin");
   });
 
-  test("a mapping never demotes or removes the tenant's last admin", async () => {
-    const { tenant, admin } = await tenantWithMembers();
-    const directory = await makeDirectory(tenant.id, { defaultRole: null });
-    const user = await addDirectoryUser(directory, admin.user.email);
+  test("opted in (governs_existing_members), it captures them: viewer, then no role removes them", async () => {
+    const { tenant, directory, admin } = await existingAdmins({ defaultRole: "viewer", governsExisting: true });
+    const adminUser = await addDirectoryUser(directory, admin.email);
+    await reconcile(directory.id, [adminUser.id]);
+    expect(await membershipOf(tenant.id, admin.email)).toBe("viewer");
+    const captured = await (await db()).membership.findFirstOrThrow({ where: { tenantId: tenant.id, userId: admin.id } });
+    expect(captured.directoryId).toBe(directory.id);
+    await (await db()).directory.update({ where: { id: directory.id }, data: { defaultRole: null } });
+    await reconcile(directory.id, await everyone(directory.id));
+    expect(await membershipOf(tenant.id, admin.email)).toBeNull();
+    expect(await roleOf(adminUser.id)).toBeNull();
+  });
+
+  test("a mapping never demotes or removes the tenant's last admin; the refusal is audited", async () => {
+    const { tenant, directory, admin, keeper } = await existingAdmins({ defaultRole: null, governsExisting: true });
+    await (await db()).membership.delete({ where: { tenantId_userId: { tenantId: tenant.id, userId: keeper.id } } });
+    const user = await addDirectoryUser(directory, admin.email);
     await reconcile(directory.id, [user.id]);
-    expect(await membershipOf(tenant.id, admin.user.email)).toBe("admin");
+    expect(await membershipOf(tenant.id, admin.email)).toBe("admin");
+    const [refused] = await eventsOf(tenant.id, "directory_user.deprovision_refused");
+    expect(refused?.details).toMatchObject({ user_id: admin.id, action: "remove", reason: "last_admin" });
   });
 });
 

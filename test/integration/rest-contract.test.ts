@@ -25,8 +25,8 @@ beforeAll(async () => {
   ops = client(api.url, (await operator()).token);
   doc = await fetchOpenApiDocument(api.url);
   const webhook = await admin.post(`/api/v1/tenants/${tenantId}/webhooks`, { url: "https://hooks.example.test/contract", events: ["*"] });
-  const directory = await admin.post(`/api/v1/tenants/${tenantId}/directories`, { name: "Contract" });
   expect((await admin.post("/api/v1/auth/step-up", { password: "admin-password" })).status).toBe(200);
+  const directory = await admin.post(`/api/v1/tenants/${tenantId}/directories`, { name: "Contract" });
   const stream = await admin.post(`/api/v1/tenants/${tenantId}/log-streams`, {
     name: "Contract",
     type: "https",

@@ -58,6 +58,7 @@ describe("subscribing to the tenant's own kinds", () => {
     const { tenantId, admin, base, subscribe } = await setup();
     const hook = await subscribe(["directory.*"]);
     expect(hook.status).toBe(201);
+    expect((await admin.post("/api/v1/auth/step-up", { password: "admin-password" })).status).toBe(200);
     expect((await admin.post(`${base}/directories`, { name: "Kinds" })).status).toBe(201);
     expect((await deliveredKinds(tenantId))[hook.json.id]).toEqual(["directory.created"]);
   });

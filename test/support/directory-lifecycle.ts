@@ -8,14 +8,31 @@ import { directoryActor } from "../../server/directories/actor.ts";
 import { reconcileDirectoryUsers } from "../../server/directories/lifecycle.ts";
 import { newDirectoryToken } from "../../server/directories/token.ts";
 import type { RoleMapping } from "../../server/directories/schemas.ts";
-import { db } from "./fixtures.ts";
+import { db, verifiedDomains } from "./fixtures.ts";
 
+/**
+ * A verified domain of the tenant, made once per tenant (`owned-<tenant>.example`): a directory acts
+ * only on people in its tenant's verified domains (server/domains/ownership.ts).
+ */
+export async function ownedDomain(tenantId: string): Promise<string> {
+  const domain = `owned-${tenantId.slice(0, 8)}.example`;
+  await verifiedDomains(tenantId, [domain], { autoJoin: false });
+  return domain;
+}
+
+/**
+ * A directory of the tenant, and `domain`, a verified domain of the tenant for its people's emails.
+ * `governsExisting`: it also governs members who joined another way.
+ */
 export async function makeDirectory(
   tenantId: string,
-  options: { defaultRole?: "admin" | "viewer" | null; roleMappings?: RoleMapping[] } = {},
+  options: { defaultRole?: "admin" | "viewer" | null; roleMappings?: RoleMapping[]; governsExisting?: boolean } = {},
 ) {
   const { tokenHash, tokenHint } = newDirectoryToken();
-  return (await db()).directory.create({
+  const domain = await ownedDomain(tenantId);
+  const directory = await (
+    await db()
+  ).directory.create({
     data: {
       tenantId,
       name: `Okta ${randomBytes(3).toString("hex")}`,
@@ -24,8 +41,10 @@ export async function makeDirectory(
       tokenHint,
       defaultRole: options.defaultRole === undefined ? "viewer" : options.defaultRole,
       roleMappings: options.roleMappings ?? [],
+      governsExistingMembers: options.governsExisting ?? false,
     },
   });
+  return { ...directory, domain };
 }
 
 type DirectoryRef = { id: string; tenantId: string };

@@ -28,7 +28,8 @@ export async function authenticateDirectory(db: Database, directoryId: string, b
   // Raw SQL on the hot path (every SCIM request), as the API tokens' lookup is.
   const [directory] = await db.sql.query<DirectoryRow>(
     `SELECT id::text, tenant_id::text AS "tenantId", name, provider, enabled, token_hash AS "tokenHash", token_hint AS "tokenHint",
-            default_role AS "defaultRole", role_mappings AS "roleMappings", last_request_at AS "lastRequestAt",
+            default_role AS "defaultRole", role_mappings AS "roleMappings",
+            governs_existing_members AS "governsExistingMembers", last_request_at AS "lastRequestAt",
             created_at AS "createdAt", updated_at AS "updatedAt"
        FROM directories WHERE token_hash = $1`,
     [hashDirectoryToken(bearer)],

@@ -3,6 +3,7 @@ import type { Database } from "../../db/client.ts";
 import type { Directory as DirectoryRow } from "../../db/generated/client.ts";
 import type { EventActor } from "../../events/emit.ts";
 import type { ScimRequest } from "./respond.ts";
+import type { Refusal } from "../lifecycle.ts";
 
 export interface ScimContext {
   db: Database;
@@ -12,6 +13,8 @@ export interface ScimContext {
   /** `{origin}/api/scim/v2/{directory_id}`. */
   base: string;
   request: ScimRequest;
+  /** Changes the last-admin rule refused during the request: its log line says so. */
+  refusals: Refusal[];
 }
 
 /**

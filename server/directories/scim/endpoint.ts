@@ -10,6 +10,7 @@ import { directoryPolicy, hitAddress, limitedDetail, rateLimitHeaders, type Usag
 import { errorFields, log } from "../../log.ts";
 import { directoryActor } from "../actor.ts";
 import { authenticateDirectory, ScimUnauthorized } from "./auth.ts";
+import type { Refusal } from "../lifecycle.ts";
 import type { ScimContext } from "./context.ts";
 import { ScimError, scimErrorBody, scimNotFound } from "./errors.ts";
 import { getResourceType, getSchema, listResourceTypes, listSchemas, serviceProviderConfig } from "./discovery.ts";
@@ -92,9 +93,10 @@ export async function handleScim(db: Database, request: ScimRequest): Promise<Sc
       actor: directoryActor(directory, request.info),
       base: baseUrlOf(request.origin, directory.id),
       request,
+      refusals: [],
     };
     assertQueryText(request.query);
-    outcome = await dispatch(ctx, segments);
+    outcome = withRefusals(await dispatch(ctx, segments), ctx.refusals);
   } catch (error) {
     outcome = { response: errorAnswer(error, request) };
   }
@@ -126,6 +128,14 @@ function errorAnswer(error: unknown, request: ScimRequest): ScimResponse {
   const allow = (error as { allow?: string }).allow;
   if (allow) headers.Allow = allow;
   return scimResponse(error.status, scimErrorBody(error), headers);
+}
+
+/** The request's log line names each change the last-admin rule refused (also audited as `directory_user.deprovision_refused`). */
+function withRefusals(outcome: Outcome, refusals: readonly Refusal[]): Outcome {
+  if (refusals.length === 0) return outcome;
+  const who = [...new Set(refusals.map((r) => r.email))].join(", ");
+  const said = `deprovision refused: ${who} is the tenant's last admin, the membership stays`;
+  return { ...outcome, note: outcome.note ? `${outcome.note} (${said})` : `(${said})` };
 }
 
 /** `POST /Users alice@example.com → 201`, `GET /Users filter=… → 1 result`, `PATCH /Users/… → 400 invalidPath: …`. */

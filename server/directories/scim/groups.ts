@@ -159,12 +159,14 @@ export async function createGroup(ctx: ScimContext): Promise<Outcome> {
   const { row, change } = await ctx.db.prisma.$transaction(async (tx) => {
     const created = await store.insertGroup(tx, ctx.directory, store.storedGroup(resource), columns);
     const change = await writeMembers(ctx, tx, created, [], wanted);
-    await reconcileDirectoryUsers(tx, ctx.directory, change.added, ctx.actor, {
-      announce: async () => {
-        await emitGroup(ctx, tx, "directory_group.created", created);
-        await emitMemberEvents(ctx, tx, created, change);
-      },
-    });
+    ctx.refusals.push(
+      ...(await reconcileDirectoryUsers(tx, ctx.directory, change.added, ctx.actor, {
+        announce: async () => {
+          await emitGroup(ctx, tx, "directory_group.created", created);
+          await emitMemberEvents(ctx, tx, created, change);
+        },
+      })),
+    );
     return { row: created, change };
   }, SCIM_WRITE);
   const note = `${columns.displayName} (${change.added.length} members${ignoredNote(change)})`;
@@ -223,7 +225,7 @@ async function writeGroup(ctx: ScimContext, id: string, next: (row: GroupRow, me
     // A rename can change every member's mapped role; a membership change, those it touched.
     const renamed = row.displayName !== current.displayName || row.externalId !== current.externalId;
     const affected = renamed ? [...new Set([...before, ...change.added])] : [...change.added, ...change.removed];
-    if (affected.length) await reconcileDirectoryUsers(tx, ctx.directory, affected, ctx.actor);
+    if (affected.length) ctx.refusals.push(...(await reconcileDirectoryUsers(tx, ctx.directory, affected, ctx.actor)));
     return { row, change };
   }, SCIM_WRITE);
   const note = `${row.displayName} (+${change.added.length} −${change.removed.length} members${ignoredNote(change)})`;
@@ -241,7 +243,7 @@ export async function deleteGroup(ctx: ScimContext, id: string): Promise<Outcome
     await emitGroup(ctx, tx, "directory_group.deleted", row);
     await tx.directoryGroup.delete({ where: { id: row.id } });
     // Its members may lose the role it mapped to.
-    await reconcileDirectoryUsers(tx, ctx.directory, members, ctx.actor);
+    ctx.refusals.push(...(await reconcileDirectoryUsers(tx, ctx.directory, members, ctx.actor)));
     return row.displayName;
   }, SCIM_WRITE);
   return { response: scimResponse(204, null), note: name };

@@ -10,6 +10,7 @@ import { emitEvent } from "../../events/emit.ts";
 import type { EventType } from "../../events/types.ts";
 import { reconcileDirectoryUsers } from "../lifecycle.ts";
 import { presentDirectoryUser } from "../present.ts";
+import { membersAmong } from "../read.ts";
 import { SCIM_WRITE, type ScimContext } from "./context.ts";
 import { mutability, ScimError, uniqueness } from "./errors.ts";
 import { parseFilter } from "./filter.ts";
@@ -81,10 +82,15 @@ function given(ctx: ScimContext, id?: string): Json {
 
 async function presented(tx: Tx, row: UserRow) {
   const groups = (await groupsOfUsers({ prisma: tx }, [row.id])).get(row.id) ?? [];
-  return presentDirectoryUser(row, groups);
+  return presentDirectoryUser(row, groups, await membersAmong(tx, row.tenantId, [row]));
 }
 
-async function emitUser(ctx: ScimContext, tx: Tx, type: Extract<EventType, `directory_user.${string}`>, row: UserRow): Promise<void> {
+async function emitUser(
+  ctx: ScimContext,
+  tx: Tx,
+  type: Exclude<Extract<EventType, `directory_user.${string}`>, "directory_user.deprovision_refused">,
+  row: UserRow,
+): Promise<void> {
   await emitEvent(sqlIn(tx), ctx.actor, {
     type,
     tenantId: ctx.directory.tenantId,
@@ -112,9 +118,11 @@ export async function createUser(ctx: ScimContext): Promise<Outcome> {
     () =>
       ctx.db.prisma.$transaction(async (tx) => {
         const created = await insertUser(tx, ctx.directory, resource, columns);
-        await reconcileDirectoryUsers(tx, ctx.directory, [created.id], ctx.actor, {
-          announce: () => emitUser(ctx, tx, "directory_user.created", created),
-        });
+        ctx.refusals.push(
+          ...(await reconcileDirectoryUsers(tx, ctx.directory, [created.id], ctx.actor, {
+            announce: () => emitUser(ctx, tx, "directory_user.created", created),
+          })),
+        );
         return created;
       }, SCIM_WRITE),
   );
@@ -134,7 +142,7 @@ async function change(ctx: ScimContext, tx: Tx, row: UserRow, next: Json): Promi
       await emitUser(ctx, tx, "directory_user.updated", updated);
     if (activeChanged) await emitUser(ctx, tx, updated.active ? "directory_user.reactivated" : "directory_user.deactivated", updated);
   };
-  await reconcileDirectoryUsers(tx, ctx.directory, [updated.id], ctx.actor, { announce });
+  ctx.refusals.push(...(await reconcileDirectoryUsers(tx, ctx.directory, [updated.id], ctx.actor, { announce })));
   return updated;
 }
 
@@ -183,7 +191,7 @@ export async function deleteUser(ctx: ScimContext, id: string): Promise<Outcome>
     const inactive = row.active
       ? await tx.directoryUser.update({ where: { id: row.id }, data: { active: false, deprovisionedAt: new Date() } })
       : row;
-    await reconcileDirectoryUsers(tx, ctx.directory, [row.id], ctx.actor, { deleting: true });
+    ctx.refusals.push(...(await reconcileDirectoryUsers(tx, ctx.directory, [row.id], ctx.actor, { deleting: true })));
     await emitUser(ctx, tx, "directory_user.deleted", inactive);
     await tx.directoryUser.delete({ where: { id: row.id } });
     return row.userName;

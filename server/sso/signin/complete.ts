@@ -17,7 +17,7 @@ import { startSession } from "../../auth/sessions.ts";
 import { storeTestResult } from "./pending.ts";
 import { issueCode } from "../broker/grants.ts";
 import { errorLocation } from "../broker/oauth.ts";
-import { domainOf } from "./providers.ts";
+import { domainOf } from "../../domains/ownership.ts";
 import { directoryStandingOf, type DirectoryStanding } from "../../directories/standing.ts";
 import {
   SsoRefused,
@@ -103,7 +103,7 @@ export const completeSignIn: CompleteSignIn = async (db, pending, provider, outc
     return { location: code, session: null };
   }
   const session = await db.prisma.$transaction(async (tx) => {
-    const userId = await signInMember(tx, provider, profile, request, activeIn(directory)?.role ?? provider.defaultRole);
+    const userId = await signInMember(tx, provider, profile, request, activeIn(directory));
     const start = { userId, ssoTenantId: provider.tenantId, providerId: provider.id, request };
     return { userId, sessionId: await startSession(sqlIn(tx), start) };
   });
@@ -140,50 +140,60 @@ function assertNotDeprovisioned(directory: DirectoryStanding | null, profile: Ss
 const activeIn = (directory: DirectoryStanding | null) => (directory?.state === "active" ? directory : null);
 
 /**
- * A console sign-in creates a membership only through a domain with auto-join on (verified: an
- * admin turned it on); anyone else must be a member already (invited, say). A directory user's
- * membership is the directory's to give (server/directories/lifecycle.ts): one it gives no role
- * may not join by signing in, whatever auto-join says.
+ * A member signs in. Anyone else joins by signing in only through a verified domain of the tenant
+ * (a tenant owns the people in its verified domains; one that routes while pending owns no one),
+ * and only when the tenant's directory gives them a role or, for someone no directory holds, the
+ * domain has auto-join on. A directory user the directory gives no role may not join by signing in,
+ * whatever auto-join says: their membership is the directory's to give.
  */
 async function assertMayJoin(db: Database, provider: SignInProvider, profile: SsoProfile, directory: DirectoryStanding | null) {
+  const [member] = await db.sql.query(
+    `SELECT 1 FROM memberships m JOIN users u ON u.id = m.user_id WHERE m.tenant_id = $1::uuid AND u.email = $2`,
+    [provider.tenantId, profile.email],
+  );
+  if (member) return;
+  const domain = domainOf(profile.email);
+  const access = domain ? provider.domainAccess.get(domain) : undefined;
+  if (!access?.verified) {
+    throw new SsoRefused(
+      "domain_not_verified",
+      `${profile.email} is not a member of this tenant, and only a verified domain lets new people join by signing in (${domain ?? "none"} is not verified)`,
+    );
+  }
   const fromDirectory = activeIn(directory);
   if (fromDirectory?.role) return;
   if (fromDirectory) {
     throw new SsoRefused("not_a_member", `the tenant's directory gives ${profile.email} no console role`);
   }
-  const domain = domainOf(profile.email);
-  if (domain && provider.domainAccess.get(domain)?.autoJoin) return;
-  const [member] = await db.sql.query(
-    `SELECT 1 FROM memberships m JOIN users u ON u.id = m.user_id WHERE m.tenant_id = $1::uuid AND u.email = $2`,
-    [provider.tenantId, profile.email],
+  if (access.autoJoin) return;
+  throw new SsoRefused(
+    "not_a_member",
+    `${profile.email} is not a member of this tenant, and ${domain ?? "its domain"} does not let new people join by signing in (auto-join)`,
   );
-  if (!member) {
-    throw new SsoRefused(
-      "not_a_member",
-      `${profile.email} is not a member of this tenant, and ${domain ?? "its domain"} does not let new people join by signing in (auto-join)`,
-    );
-  }
 }
 
 /**
  * The user for the profile's email, created on first sign-in, and a membership in the provider's
- * tenant with `role` (the directory's for a directory user, else the provider's default role)
- * when there is none (an existing member keeps their role).
+ * tenant with `role` (the directory's for a directory user, which that directory then governs, else
+ * the provider's default role) when there is none (an existing member keeps their role).
  */
 async function signInMember(
   tx: Tx,
   provider: SignInProvider,
   profile: SsoProfile,
   request: RequestInfo,
-  role: TenantRole,
+  directory: { role: TenantRole | null; directoryId: string } | null,
 ): Promise<string> {
+  const role = directory?.role ?? provider.defaultRole;
+  const directoryId = directory?.role ? directory.directoryId : null;
   const name = [profile.first_name, profile.last_name].filter(Boolean).join(" ") || null;
   // Two first sign-ins at once: one creates, the other finds it.
   await tx.$executeRaw`INSERT INTO users (email, name) VALUES (${profile.email}, ${name}) ON CONFLICT (email) DO NOTHING`;
   const user = await tx.user.findUniqueOrThrow({ where: { email: profile.email } });
   const actor: EventActor = { id: user.id, email: user.email, ip: request.ip, userAgent: request.userAgent };
   const joined = await tx.$queryRaw<{ role: TenantRole }[]>`
-    INSERT INTO memberships (tenant_id, user_id, role) VALUES (${provider.tenantId}::uuid, ${user.id}::uuid, ${role})
+    INSERT INTO memberships (tenant_id, user_id, role, directory_id)
+    VALUES (${provider.tenantId}::uuid, ${user.id}::uuid, ${role}, ${directoryId}::uuid)
     ON CONFLICT (tenant_id, user_id) DO NOTHING RETURNING role`;
   const target = { type: "user", id: user.id, name: user.email };
   if (joined.length) {

@@ -5,6 +5,7 @@ import { decryptSecret } from "../../secrets/encryption.ts";
 import type { ProviderType } from "../schemas.ts";
 import { SsoRefused, type SignInProvider } from "./protocol.ts";
 import { domainAccess, type DomainAccess } from "../domains.ts";
+import { domainOf } from "../../domains/ownership.ts";
 
 const include = { domains: { select: { domain: true }, orderBy: { domain: "asc" } } } as const;
 
@@ -39,17 +40,7 @@ export async function signInProviderById(db: Database, providerId: string): Prom
   return toSignInProvider(row, await domainAccess(db.sql, row.tenantId, domains));
 }
 
-export function domainOf(email: string): string | null {
-  const at = email.lastIndexOf("@");
-  const domain =
-    at > 0
-      ? email
-          .slice(at + 1)
-          .trim()
-          .toLowerCase()
-      : "";
-  return domain && !domain.includes("@") ? domain : null;
-}
+export { domainOf };
 
 /** The one enabled provider that has this email's domain (unique platform-wide), else SsoRefused. */
 export async function signInProviderForEmail(db: Database, email: string): Promise<SignInProvider> {
