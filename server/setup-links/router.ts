@@ -1,11 +1,19 @@
 /** Setup links of a tenant over REST at /tenants/{tenant_id}/setup-links (the admin's side). */
-import { z } from "zod";
 import { router } from "../trpc/init.ts";
 import { tenantProcedure } from "../trpc/procedures.ts";
-import { created, noContent, serviceContext } from "../trpc/context.ts";
+import { created, serviceContext } from "../trpc/context.ts";
 import { envelope, pageRequest } from "../contract/pagination.ts";
-import { CreatedSetupLink, CreateSetupLinkInput, ListSetupLinksInput, SetupLink, SetupLinkPage, SetupLinkPathInput } from "./schemas.ts";
-import { createSetupLink, getSetupLink, listSetupLinks, presentSetupLink, revokeSetupLink } from "./service.ts";
+import {
+  CreatedSetupLink,
+  CreateSetupLinkInput,
+  ListSetupLinksInput,
+  RevokeSetupLinkInput,
+  SetupLink,
+  SetupLinkPage,
+  SetupLinkPathInput,
+  SetupLinkRevocation,
+} from "./schemas.ts";
+import { createSetupLink, directoryAfterRevoke, getSetupLink, listSetupLinks, presentSetupLink, revokeSetupLink } from "./service.ts";
 
 const tags = ["Setup links"];
 const base = "/tenants/{tenant_id}/setup-links";
@@ -72,20 +80,36 @@ export const setupLinksRouter = router({
 
   delete: tenantProcedure("admin")
     .meta({
-      successStatus: 204,
       openapi: {
         method: "DELETE",
         path: one,
         tags,
         summary: "Revoke a setup link",
-        description: "The link no longer opens and every session started from it ends now. Emits `setup_link.revoked`.",
+        description:
+          "The link no longer opens and every session started from it ends now. Answers 200 with the link and, for a `directory_sync` " +
+          "link, what becomes of its directory: the directory and its SCIM token live on (the IdP keeps syncing). " +
+          "`rotate_directory_token=true` replaces that token in the same step (step-up; the new one is in `directory_token`, shown once). " +
+          "Revoking a revoked link changes nothing (and may still rotate). Emits `setup_link.revoked` (and `directory.token_rotated`).",
         protect: true,
       },
     })
-    .input(SetupLinkPathInput)
-    .output(z.void())
+    .input(RevokeSetupLinkInput)
+    .output(SetupLinkRevocation)
     .mutation(async ({ ctx, input }) => {
-      await revokeSetupLink(serviceContext(ctx), input.setup_link_id);
-      noContent(ctx);
+      const rotate = input.rotate_directory_token === "true";
+      const { row, directory, token } = await revokeSetupLink(serviceContext(ctx), input.setup_link_id, { rotateDirectoryToken: rotate });
+      return {
+        setup_link: presentSetupLink(row),
+        directory: directory
+          ? {
+              id: directory.id,
+              name: directory.name,
+              token_hint: directory.tokenHint,
+              token_rotated: token !== null,
+              message: directoryAfterRevoke(directory, token !== null),
+            }
+          : null,
+        directory_token: token,
+      };
     }),
 });

@@ -58,6 +58,42 @@ export const ListSetupLinksInput = PageQuery.extend(TenantPath);
 export const SetupLinkPage = pageOf(SetupLink).meta({ id: "SetupLinkPage" });
 export const SetupLinkPathInput = z.object(LinkPath);
 
+export const RevokeSetupLinkInput = z.object({
+  ...LinkPath,
+  rotate_directory_token: z
+    .enum(["true", "false"], { error: "must be true or false" })
+    .optional()
+    .meta({
+      description:
+        "`true`: a `directory_sync` link's directory gets a new SCIM token in the same step (the IT admin who held the link saw the old one); needs a fresh step-up. The new token is in `directory_token`, shown once.",
+    }),
+});
+
+/** What revoking a link did, and what became of the directory a `directory_sync` link worked on. */
+export const SetupLinkRevocation = z
+  .object({
+    setup_link: SetupLink,
+    directory: z
+      .object({
+        id: z.uuid(),
+        name: z.string(),
+        token_hint: z.string(),
+        token_rotated: z.boolean().meta({ description: "Whether its token was replaced in this step (`rotate_directory_token=true`)." }),
+        message: z.string().meta({ description: "What becomes of the directory, in a sentence for people." }),
+      })
+      .nullable()
+      .meta({
+        description:
+          "`directory_sync` links that created or worked on a directory: the directory and its SCIM token live on (revoking the link ends the IT admin's setup sessions, not the IdP's sync). Null for other links.",
+      }),
+    directory_token: z
+      .string()
+      .nullable()
+      .meta({ description: "The directory's new SCIM token when `rotate_directory_token=true`: shown once. Null otherwise." }),
+  })
+  .meta({ id: "SetupLinkRevocation" });
+export type SetupLinkRevocation = z.infer<typeof SetupLinkRevocation>;
+
 export const CreateSetupLinkInput = z
   .strictObject({
     ...TenantPath,

@@ -18,6 +18,8 @@ import { assertSteppedUp } from "../auth/step-up.ts";
 import type { Principal, RequestInfo, SetupIntent } from "../auth/principal.ts";
 import { actorOf, emitEvent, type EventActor } from "../events/emit.ts";
 import { hashLinkToken, newLinkToken } from "../account/link-tokens.ts";
+import { rotateDirectoryTokenIn } from "../directories/service.ts";
+import type { Directory as DirectoryRow } from "../db/generated/client.ts";
 import type { TenantServiceContext } from "../service-context.ts";
 import { DEFAULT_EXPIRES_IN_S, SESSION_TTL_S, type CreateSetupLinkInput, type SetupLink } from "./schemas.ts";
 
@@ -113,21 +115,47 @@ export async function createSetupLink(
   return { row, url: setupUrl(token) };
 }
 
-/** Revokes the link and ends every session opened from it. Revoking a revoked link changes nothing. */
-export async function revokeSetupLink({ db, actor, tenantId }: TenantServiceContext, id: string): Promise<void> {
-  await db.prisma.$transaction(async (tx) => {
+/**
+ * Revokes the link and ends every session opened from it. Revoking a revoked link changes nothing.
+ * A `directory_sync` link's directory and its token live on (the IdP keeps syncing); with
+ * `rotateDirectoryToken` (step-up) its token is replaced in the same transaction, since the IT
+ * admin who held the link saw it. Answers the link and its directory as they are now.
+ */
+export async function revokeSetupLink(
+  ctx: TenantServiceContext,
+  id: string,
+  { rotateDirectoryToken = false }: { rotateDirectoryToken?: boolean } = {},
+): Promise<{ row: SetupLinkRow; directory: DirectoryRow | null; token: string | null }> {
+  const { db, actor, tenantId } = ctx;
+  return db.prisma.$transaction(async (tx) => {
     const row = isUuid(id) ? await tx.setupLink.findFirst({ where: { id, tenantId } }) : null;
     if (!row) throw NotFound("Setup link");
-    if (row.revokedAt) return;
-    await tx.setupLink.update({ where: { id }, data: { revokedAt: clock.now() } });
+    let directory = row.directoryId ? await tx.directory.findFirst({ where: { id: row.directoryId, tenantId } }) : null;
+    if (rotateDirectoryToken && !directory) throw InvalidField("rotate_directory_token", "this link has no directory");
+    let token: string | null = null;
+    if (rotateDirectoryToken && directory) ({ row: directory, token } = await rotateDirectoryTokenIn(tx, ctx, directory.id));
+    if (row.revokedAt) return { row, directory, token };
+    const revoked = await tx.setupLink.update({ where: { id }, data: { revokedAt: clock.now() } });
     const ended = await tx.setupSession.deleteMany({ where: { linkId: id } });
     await emitEvent(sqlIn(tx), actorOf(actor.principal, actor.request), {
       type: "setup_link.revoked",
       tenantId,
       target: target(row),
-      details: { intent: row.intent, sessions_ended: ended.count },
+      details: {
+        intent: row.intent,
+        sessions_ended: ended.count,
+        ...(directory ? { directory_id: directory.id, directory_token_rotated: token !== null } : {}),
+      },
     });
+    return { row: revoked, directory, token };
   });
+}
+
+/** What becomes of a revoked link's directory, said to the admin who revoked it. */
+export function directoryAfterRevoke(directory: DirectoryRow, rotated: boolean): string {
+  return rotated
+    ? `The directory "${directory.name}" stays, with a new SCIM token (shown once): give it to your IdP; the old token no longer works.`
+    : `The directory "${directory.name}" and its SCIM token stay: your customer's IdP keeps syncing people into this tenant. The IT admin who held the link saw the token: rotate it to cut them off (the IdP then needs the new one).`;
 }
 
 export type OpenRefusal = "unknown" | "expired" | "revoked";

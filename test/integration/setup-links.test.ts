@@ -6,7 +6,7 @@
  */
 import { describe, expect, test } from "vitest";
 import { apiServer } from "../support/api-server.ts";
-import { client, db, tenantWithMembers, verifiedDomains } from "../support/fixtures.ts";
+import { client, createToken, db, tenantWithMembers, verifiedDomains } from "../support/fixtures.ts";
 
 const api = apiServer();
 const base = (tenantId: string) => `/api/v1/tenants/${tenantId}/setup-links`;
@@ -129,14 +129,16 @@ describe("opening a link", () => {
   test("revoking ends the link and its open sessions at once", async () => {
     const { tenant, adminClient, link } = await makeLink("domain_verification");
     const opened = await open(link.url);
-    expect((await adminClient.delete(`${base(tenant.id)}/${link.id}`)).status).toBe(204);
+    const revokedNow = await adminClient.delete(`${base(tenant.id)}/${link.id}`);
+    expect(revokedNow.status).toBe(200);
+    expect(revokedNow.json).toMatchObject({ setup_link: { id: link.id, state: "revoked" }, directory: null, directory_token: null });
     expect((await call(opened.cookie!, "setup.state")).status).toBe(401);
     expect((await open(link.url)).location).toBe("/setup?error=revoked");
     const got = await adminClient.get(`${base(tenant.id)}/${link.id}`);
     expect(got.json.state).toBe("revoked");
     const [revoked] = await events(tenant.id, "setup_link.revoked");
     expect(revoked!.details).toMatchObject({ sessions_ended: 1 });
-    expect((await adminClient.delete(`${base(tenant.id)}/${link.id}`)).status).toBe(204);
+    expect((await adminClient.delete(`${base(tenant.id)}/${link.id}`)).status).toBe(200);
     expect(await events(tenant.id, "setup_link.revoked")).toHaveLength(1);
   });
 });
@@ -235,6 +237,41 @@ describe("what a link reaches", () => {
     expect((await call(cookie!, "setup.sso.chooseIdp", { idp: "okta" })).status).toBe(403);
     const listed = await adminClient.get(`/api/v1/tenants/${tenant.id}/setup-links/${link.id}`);
     expect(listed.json.directory_id).toBe(made.data.directory.id);
+  });
+
+  test("revoking a directory_sync link says its directory and token live on, and can rotate the token in the same step", async () => {
+    const { tenant, admin, link, adminClient } = await makeLink("directory_sync");
+    const { cookie } = await open(link.url);
+    const made = await call(cookie!, "setup.directory.create", { provider: "okta" });
+    const users = `${new URL(made.data.directory.scim_base_url).pathname}/Users`;
+    const scimGet = async (token: string) => (await fetch(new URL(users, api.url), { headers: { authorization: `Bearer ${token}` } })).status;
+    const one = `${base(tenant.id)}/${link.id}`;
+
+    // Rotating needs a step-up: a token that has none is refused, and the link stays live.
+    const fresh = client(api.url, await createToken(admin.user.id));
+    const refused = await fresh.delete(`${one}?rotate_directory_token=true`);
+    expect(refused.status).toBe(401);
+    expect(refused.json.code).toBe("step_up_required");
+    expect((await adminClient.get(one)).json.state).toBe("active");
+
+    const revoked = await fresh.delete(one);
+    expect(revoked.status).toBe(200);
+    expect(revoked.json).toMatchObject({
+      setup_link: { state: "revoked" },
+      directory: { id: made.data.directory.id, token_rotated: false, message: expect.stringContaining("keeps syncing") },
+      directory_token: null,
+    });
+    // The IT admin's token still works after the link is revoked: the answer said so.
+    expect(await scimGet(made.data.token)).toBe(200);
+
+    const rotated = await adminClient.delete(`${one}?rotate_directory_token=true`);
+    expect(rotated.status).toBe(200);
+    expect(rotated.json.directory).toMatchObject({ token_rotated: true, token_hint: rotated.json.directory_token.slice(-4) });
+    expect(await scimGet(made.data.token)).toBe(401);
+    expect(await scimGet(rotated.json.directory_token)).toBe(200);
+    const [event] = await events(tenant.id, "setup_link.revoked");
+    expect(event!.details).toMatchObject({ directory_id: made.data.directory.id, directory_token_rotated: false });
+    expect(await events(tenant.id, "directory.token_rotated")).toHaveLength(1);
   });
 
   test("a directory_sync link for an existing directory opens at its connection step; directory_id is checked", async () => {

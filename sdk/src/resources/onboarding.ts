@@ -68,12 +68,20 @@ export class SetupLinks extends Resource {
       this.http.POST("/tenants/{tenant_id}/setup-links", { params: { path: { tenant_id: tenantId } }, body, ...write(options) }),
     );
   }
-  /** Revokes the link. */
-  async delete(tenantId: string, setupLinkId: string, options: ReadOptions = {}): Promise<void> {
-    await unwrap(
+  /**
+   * Revokes the link; answers what became of a `directory_sync` link's directory (it and its token
+   * live on). `rotateDirectoryToken` replaces that token in the same step (step-up; the new one is
+   * `directory_token`, shown once).
+   */
+  delete(tenantId: string, setupLinkId: string, options: ReadOptions & { rotateDirectoryToken?: boolean } = {}) {
+    const { rotateDirectoryToken, ...read } = options;
+    return unwrap(
       this.http.DELETE("/tenants/{tenant_id}/setup-links/{setup_link_id}", {
-        params: { path: { tenant_id: tenantId, setup_link_id: setupLinkId } },
-        ...options,
+        params: {
+          path: { tenant_id: tenantId, setup_link_id: setupLinkId },
+          query: rotateDirectoryToken ? { rotate_directory_token: "true" } : {},
+        },
+        ...read,
       }),
     );
   }

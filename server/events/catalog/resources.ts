@@ -99,9 +99,15 @@ export const resourceKinds = {
   }),
   "setup_link.revoked": kind({
     group: "setup_link",
-    description: "A setup link was revoked; its sessions end.",
+    description:
+      "A setup link was revoked; its sessions end. A `directory_sync` link's directory and its token live on (`directory_id`), unless the token was rotated in the same step (`directory_token_rotated`, with its own `directory.token_rotated`).",
     target: "setup_link",
-    details: details({ intent: z.string(), sessions_ended: z.number().int() }),
+    details: details({
+      intent: z.string(),
+      sessions_ended: z.number().int(),
+      directory_id: z.string().nullable().optional(),
+      directory_token_rotated: z.boolean().optional(),
+    }),
     example: { intent: "sso", sessions_ended: 0 },
   }),
   "audit.exported": kind({
