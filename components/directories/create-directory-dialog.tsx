@@ -5,6 +5,7 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { DIRECTORY_PROVIDERS, type DirectoryProvider } from "@/server/directories/schemas";
 import { serverErrors, useFormErrors } from "../form-errors";
 import { useTRPC } from "../trpc";
+import { withStepUp } from "../auth/with-step-up";
 import { Alert } from "../ui/alert";
 import { Dialog, FormActions } from "../ui/dialog";
 import { Field } from "../ui/field";
@@ -19,13 +20,18 @@ const FIELD_IDS: Array<[string, string]> = [
 ];
 const LABELS = { name: "Name", provider: "Identity provider" };
 
-/** Creates a directory: a name and the IdP that pushes to it (which picks the setup steps). */
+/**
+ * Creates a directory: a name and the IdP that pushes to it (which picks the setup steps). Its
+ * token writes people into the tenant, so creating one needs a fresh step-up.
+ */
 export function CreateDirectoryDialog({
   tenantId,
+  ensureSteppedUp,
   onClose,
   onCreated,
 }: {
   tenantId: string;
+  ensureSteppedUp: (action: string) => Promise<boolean>;
   onClose: () => void;
   onCreated: (directory: DirectoryWithToken) => void;
 }) {
@@ -42,9 +48,15 @@ export function CreateDirectoryDialog({
     event.preventDefault();
     setFormError(null);
     if (show(name.trim() ? {} : { name: "Name must not be empty" })) return;
-    create.mutate(
-      { tenant_id: tenantId, name: name.trim(), provider },
-      { onSuccess: onCreated, onError: (error) => fail(error, serverErrors(error, LABELS)) },
+    let made: DirectoryWithToken | undefined;
+    withStepUp(ensureSteppedUp, `create directory ${name.trim()}`, async () => {
+      made = await create.mutateAsync({ tenant_id: tenantId, name: name.trim(), provider });
+    }).then(
+      (stepped) => {
+        if (stepped && made) onCreated(made);
+        else setFormError("Not created: a directory's token writes people into this tenant, so creating one needs you to confirm it's you.");
+      },
+      (error: unknown) => fail(error, serverErrors(error, LABELS)),
     );
   }
 

@@ -6,6 +6,7 @@ import { useRouter } from "next/navigation";
 import { useQuery } from "@tanstack/react-query";
 import { consoleUrl } from "../console/urls";
 import { useTenantRole } from "../console/use-tenant-role";
+import { SetupLinksCard } from "../setup/setup-links-card";
 import { useTRPC } from "../trpc";
 import { Badge } from "../ui/badge";
 import { Button } from "../ui/button";
@@ -156,6 +157,7 @@ export function DirectoriesView({ tenantId }: { tenantId: string }) {
           )}
         />
       </Card>
+      {canWrite ? <SetupLinksCard tenantId={tenantId} intent="directory_sync" /> : null}
       {actions.dialogs}
     </>
   );

@@ -12,7 +12,7 @@ import { RelativeTime } from "../ui/relative-time";
 import { Skeleton } from "../ui/skeleton";
 import { AlertIcon } from "../icons";
 import { BackLink, Item } from "./directory-details-view";
-import { RoleBadge, UserState } from "./status";
+import { RoleBadge, UNLINKED_LABEL, UserState } from "./status";
 import type { DirectoryUser } from "./types";
 import { displayName } from "./users-section";
 
@@ -26,8 +26,21 @@ function LinkedMember({ tenantId, user }: { tenantId: string; user: DirectoryUse
     enabled: user.user_id !== null,
     retry: false,
   });
+  if (!user.linked) {
+    const why = user.unlinked_reason ? UNLINKED_LABEL[user.unlinked_reason].long : "";
+    return (
+      <span className="text-slate-600" data-testid="linked-member" data-member="unlinked" data-reason={user.unlinked_reason ?? ""}>
+        None. {why}
+      </span>
+    );
+  }
   if (user.user_id === null) {
-    return <span className="text-slate-600">None: no console user has their email yet, or the directory gives them no role.</span>;
+    return (
+      <span className="text-slate-600" data-testid="linked-member" data-member="none">
+        Linked to a console account that is not a member of this tenant now
+        {user.state === "inactive" ? " (deprovisioned)" : ""}.
+      </span>
+    );
   }
   if (member.isPending) return <Skeleton className="h-4 w-48" />;
   if (member.isError) {

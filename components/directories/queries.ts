@@ -17,18 +17,22 @@ export function directoryTabParam(value: string | string[] | null | undefined): 
   return typeof value === "string" && (DIRECTORY_TABS as readonly string[]).includes(value) ? (value as DirectoryTab) : "overview";
 }
 
-/** The users list's filters, kept in the page's query (`?tab=users&search=…&state=…&group=…`). */
+/** The users list's filters, kept in the page's query (`?tab=users&search=…&state=…&linked=…&group=…`). */
 export interface UserFilters {
   search: string;
   state: DirectoryUserState | "";
+  /** `true`: linked to a console account; `false`: not (outside the verified domains, say). */
+  linked: "true" | "false" | "";
   group: string;
 }
 
 export function userFiltersOf(query: { get: (name: string) => string | null }): UserFilters {
   const state = query.get("state");
+  const linked = query.get("linked");
   return {
     search: query.get("search") ?? "",
     state: state === "active" || state === "inactive" ? state : "",
+    linked: linked === "true" || linked === "false" ? linked : "",
     group: query.get("group") ?? "",
   };
 }
@@ -44,6 +48,7 @@ export function directoryUsersInput(tenantId: string, directoryId: string, filte
     page_size: DIRECTORY_USERS_PAGE_SIZE,
     ...(filters.search ? { search: filters.search } : {}),
     ...(filters.state ? { state: filters.state } : {}),
+    ...(filters.linked ? { linked: filters.linked } : {}),
     ...(filters.group ? { group_id: filters.group } : {}),
     ...(cursor ? { cursor } : {}),
   };

@@ -9,6 +9,8 @@ import { Card, CardHeader } from "../ui/card";
 import { Input } from "../ui/input";
 import { Select } from "../ui/select";
 import { ChevronDownIcon, PlusIcon, TrashIcon } from "../icons";
+import { Checkbox } from "../ui/checkbox";
+import type { DirectoryGrants } from "./use-directory-actions";
 import type { Directory, DirectoryRole, RoleMapping } from "./types";
 
 type DefaultRole = Directory["default_role"];
@@ -17,9 +19,10 @@ type Row = RoleMapping & { key: number };
 
 const roleLabel = (role: DefaultRole) => (role === "admin" ? "Admin" : role === "viewer" ? "Viewer" : "No membership");
 
-function sameRoles(rows: Row[], defaultRole: DefaultRole, directory: Directory): boolean {
+function sameRoles(rows: Row[], defaultRole: DefaultRole, governs: boolean, directory: Directory): boolean {
   return (
     defaultRole === directory.default_role &&
+    governs === directory.governs_existing_members &&
     rows.length === directory.role_mappings.length &&
     rows.every((row, i) => row.group.trim() === directory.role_mappings[i]!.group && row.role === directory.role_mappings[i]!.role)
   );
@@ -55,6 +58,11 @@ function ReadOnlyMappings({ directory }: { directory: Directory }) {
       <p>
         Anyone else: <span className="font-medium text-slate-900">{roleLabel(directory.default_role)}</span>
       </p>
+      <p data-testid="governs-existing">
+        {directory.governs_existing_members
+          ? "It also governs members who joined another way (invited, added, through SSO)."
+          : "It governs only the memberships it created: members who joined another way keep their role."}
+      </p>
     </div>
   );
 }
@@ -74,15 +82,16 @@ export function RoleMappingsEditor({
   canWrite: boolean;
   /** The directory's group names, offered as suggestions. */
   groupNames: string[];
-  onSave: (roles: { role_mappings: RoleMapping[]; default_role: DefaultRole }) => Promise<boolean>;
+  onSave: (roles: DirectoryGrants) => Promise<boolean>;
 }) {
   const [nextKey, setNextKey] = useState(directory.role_mappings.length);
   const [rows, setRows] = useState<Row[]>(() => directory.role_mappings.map((mapping, key) => ({ ...mapping, key })));
   const [defaultRole, setDefaultRole] = useState<DefaultRole>(directory.default_role);
+  const [governs, setGoverns] = useState(directory.governs_existing_members);
   const [rowErrors, setRowErrors] = useState<Record<number, string>>({});
   const [error, setError] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
-  const unchanged = sameRoles(rows, defaultRole, directory);
+  const unchanged = sameRoles(rows, defaultRole, governs, directory);
 
   const change = (next: Row[]) => {
     setRows(next);
@@ -104,6 +113,7 @@ export function RoleMappingsEditor({
     change(directory.role_mappings.map((mapping, key) => ({ ...mapping, key: nextKey + key })));
     setNextKey(nextKey + directory.role_mappings.length);
     setDefaultRole(directory.default_role);
+    setGoverns(directory.governs_existing_members);
   };
 
   async function submit(event: FormEvent<HTMLFormElement>) {
@@ -116,7 +126,11 @@ export function RoleMappingsEditor({
     }
     setSaving(true);
     try {
-      await onSave({ role_mappings: rows.map(({ group, role }) => ({ group: group.trim(), role })), default_role: defaultRole });
+      await onSave({
+        role_mappings: rows.map(({ group, role }) => ({ group: group.trim(), role })),
+        default_role: defaultRole,
+        governs_existing_members: governs,
+      });
     } catch (failure) {
       const errors = serverRowErrors(failure);
       if (Object.keys(errors).length > 0) setRowErrors(errors);
@@ -127,7 +141,7 @@ export function RoleMappingsEditor({
   }
 
   const description =
-    "A person takes the role of the first row one of their groups matches (by name, any case, or IdP id). Saving recomputes everyone's role at once.";
+    "A person takes the role of the first row one of their groups matches (by name, any case, or IdP id). Only people in this tenant's verified domains get a role. Saving needs you to confirm it's you, and recomputes everyone's role at once.";
   if (!canWrite) {
     return (
       <Card aria-labelledby="role-mappings-title">
@@ -243,6 +257,16 @@ export function RoleMappingsEditor({
             <option value="admin">Admin</option>
           </Select>
         </div>
+        <Checkbox
+          id="governs-existing-members"
+          checked={governs}
+          onChange={(event) => {
+            setGoverns(event.target.checked);
+            setError(null);
+          }}
+          label="Also govern members who joined another way"
+          description="Off: the directory sets the role of, and removes, only the members it added. On: it also takes over members who were invited, added or joined through SSO when it holds their email, and removes them when they leave the IdP. The tenant's last admin is never removed."
+        />
         {error ? <Alert tone="danger">{error}</Alert> : null}
         <div className="flex flex-wrap gap-2 border-t border-slate-200 pt-4">
           <Button type="submit" loading={saving} disabled={unchanged}>

@@ -10,7 +10,10 @@ import { useToast } from "../ui/toast";
 import { ConnectDialog } from "./connect-dialog";
 import { CreateDirectoryDialog } from "./create-directory-dialog";
 import { PROVIDER_STEPS } from "./provider-steps";
-import type { Directory, DirectoryWithToken, RoleMapping } from "./types";
+import type { Directory, DirectoryWithToken } from "./types";
+
+/** What a directory grants: saved together, after a step-up. */
+export type DirectoryGrants = Pick<Directory, "role_mappings" | "default_role" | "governs_existing_members">;
 
 type Asking = { kind: "delete" | "rotate"; directory: Directory } | null;
 type Shown = { reason: "created" | "rotated"; directory: DirectoryWithToken } | null;
@@ -20,8 +23,8 @@ export interface DirectoryActions {
   askDelete: (directory: Directory) => void;
   askRotate: (directory: Directory) => void;
   setEnabled: (directory: Directory, enabled: boolean) => void;
-  /** Saves the role mappings and the default role; resolves true once saved (false: cancelled). Errors are thrown. */
-  saveRoles: (directory: Directory, roles: { role_mappings: RoleMapping[]; default_role: Directory["default_role"] }) => Promise<boolean>;
+  /** Saves what the directory grants (role mappings, default role, governs_existing_members); resolves true once saved (false: cancelled). Errors are thrown. */
+  saveRoles: (directory: Directory, roles: DirectoryGrants) => Promise<boolean>;
   switching: (directory: Directory) => boolean;
   /** The dialogs these actions open: render them somewhere in the caller's tree. */
   dialogs: ReactNode;
@@ -73,7 +76,7 @@ export function useDirectoryActions(
     }
   }
 
-  async function saveRoles(directory: Directory, roles: { role_mappings: RoleMapping[]; default_role: Directory["default_role"] }) {
+  async function saveRoles(directory: Directory, roles: DirectoryGrants) {
     const done = await steppingUpIfAsked(`change the role mappings of directory ${directory.name}`, () =>
       update.mutateAsync({ ...ids(directory), ...roles }),
     );
@@ -116,6 +119,7 @@ export function useDirectoryActions(
       {adding ? (
         <CreateDirectoryDialog
           tenantId={tenantId}
+          ensureSteppedUp={ensureSteppedUp}
           onClose={() => setAdding(false)}
           onCreated={(directory) => {
             setAdding(false);

@@ -18,7 +18,7 @@ import { Td, Tr } from "../ui/table";
 import { CloseIcon, UsersIcon } from "../icons";
 import { PROVIDER_STEPS } from "./provider-steps";
 import { DIRECTORY_USERS_PAGE_SIZE, directoryUsersInput, userFiltersOf, type UserFilters } from "./queries";
-import { RoleBadge, UserState } from "./status";
+import { LinkBadge, RoleBadge, UserState } from "./status";
 import type { Directory, DirectoryUser } from "./types";
 
 const COLUMNS: ListColumn[] = [
@@ -57,7 +57,10 @@ function UserRow({ tenantId, user }: { tenantId: string; user: DirectoryUser }) 
         </p>
       </Td>
       <Td>
-        <UserState state={user.state} />
+        <span className="flex flex-wrap items-center gap-1">
+          <UserState state={user.state} />
+          <LinkBadge user={user} />
+        </span>
       </Td>
       <Td className="hidden sm:table-cell">
         <RoleBadge role={user.role} />
@@ -99,10 +102,11 @@ export function UsersSection({ tenantId, directory }: { tenantId: string; direct
     const query = new URLSearchParams({ tab: "users" });
     if (merged.search) query.set("search", merged.search);
     if (merged.state) query.set("state", merged.state);
+    if (merged.linked) query.set("linked", merged.linked);
     if (merged.group) query.set("group", merged.group);
     router.replace(consoleUrl.withQuery(pathname, query), { scroll: false });
   };
-  const filtered = Boolean(filters.search || filters.state || filters.group);
+  const filtered = Boolean(filters.search || filters.state || filters.linked || filters.group);
   const idp = PROVIDER_STEPS[directory.provider].name;
 
   return (
@@ -110,7 +114,7 @@ export function UsersSection({ tenantId, directory }: { tenantId: string; direct
       <CardHeader
         as="h3"
         title={<span id="directory-users-title">Users</span>}
-        description={`The people ${idp} provisioned. Inactive ones were deactivated there and have no console access here.`}
+        description={`The people ${idp} provisioned. Inactive ones were deactivated there. Only people in this tenant's verified domains are linked to console accounts; the others touch no account here.`}
       />
       <div className="flex flex-col gap-3 border-b border-slate-200 px-4 py-3 sm:flex-row sm:flex-wrap sm:items-center sm:px-6">
         <SearchBox
@@ -133,6 +137,20 @@ export function UsersSection({ tenantId, directory }: { tenantId: string; direct
             <option value="">All states</option>
             <option value="active">Active</option>
             <option value="inactive">Inactive</option>
+          </Select>
+        </div>
+        <div className="w-full sm:w-48">
+          <label htmlFor="directory-user-linked" className="sr-only">
+            Console account
+          </label>
+          <Select
+            id="directory-user-linked"
+            value={filters.linked}
+            onChange={(event) => setFilters({ linked: event.target.value as UserFilters["linked"] })}
+          >
+            <option value="">Linked or not</option>
+            <option value="true">Linked to an account</option>
+            <option value="false">Not linked</option>
           </Select>
         </div>
         {filters.group ? (
@@ -166,7 +184,7 @@ export function UsersSection({ tenantId, directory }: { tenantId: string; direct
                 <Button
                   variant="secondary"
                   onClick={() => {
-                    setFilters({ search: "", state: "", group: "" });
+                    setFilters({ search: "", state: "", linked: "", group: "" });
                     setCleared((n) => n + 1);
                   }}
                 >

@@ -23,6 +23,8 @@ export interface MemberActions {
   remove: (member: Member) => void;
   /** Platform operators only: admins invite people instead of setting their passwords. */
   setPassword?: (member: Member) => void;
+  /** Keeps a membership flagged for review (clears `review_reason`). */
+  keep: (member: Member) => void;
 }
 
 interface MembersTableProps {
@@ -69,6 +71,11 @@ function RoleCell({ member, actions, pending, self }: { member: Member; actions:
 function RowActions({ member, actions, className }: { member: Member; actions: MemberActions; className?: string }) {
   return (
     <span className={cx("gap-2", className)}>
+      {member.review_reason ? (
+        <Button variant="secondary" size="sm" onClick={() => actions.keep(member)} aria-label={`Keep ${member.email}`}>
+          Keep
+        </Button>
+      ) : null}
       {member.has_password || !actions.setPassword ? null : (
         <Button variant="secondary" size="sm" onClick={() => actions.setPassword?.(member)} aria-label={`Set password for ${member.email}`}>
           Set password
@@ -80,6 +87,11 @@ function RowActions({ member, actions, className }: { member: Member; actions: M
     </span>
   );
 }
+
+const REVIEW_REASON: Record<NonNullable<Member["review_reason"]>, string> = {
+  directory_outside_verified_domains:
+    "A directory added this person before directories were held to the tenant's verified domains, and their email is outside them. Keep them, or remove them.",
+};
 
 /** Email, then name and badges; on narrow screens also the role and actions, as there is no room for their columns. */
 function MemberCell({
@@ -98,11 +110,28 @@ function MemberCell({
       <span className="block truncate font-medium text-slate-900" title={member.email}>
         {member.email}
       </span>
-      {member.name || self || !member.has_password ? (
+      {member.name || self || !member.has_password || member.directory || member.review_reason ? (
         <span className="mt-1 flex min-w-0 flex-wrap items-center gap-x-2 gap-y-1 text-xs text-slate-600">
           {member.name ? <span className="truncate md:hidden">{member.name}</span> : null}
           {self ? <Badge>You</Badge> : null}
           {member.has_password ? null : <Badge tone="warning">No password</Badge>}
+          {member.directory ? (
+            <Badge>
+              <span
+                data-testid="member-directory"
+                title={`The directory ${member.directory.name} governs this membership: it sets the role, and ends the membership when the person leaves the IdP.`}
+              >
+                Managed by {member.directory.name}
+              </span>
+            </Badge>
+          ) : null}
+          {member.review_reason ? (
+            <Badge tone="warning">
+              <span data-testid="member-review" title={REVIEW_REASON[member.review_reason]}>
+                Needs review
+              </span>
+            </Badge>
+          ) : null}
         </span>
       ) : null}
       <span className="mt-2 flex flex-wrap items-center gap-2 sm:hidden">

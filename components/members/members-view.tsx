@@ -108,6 +108,14 @@ export function MembersView({ tenantId }: { tenantId: string }) {
           setOpen({ kind: "remove", member });
         },
         setPassword: operator ? (member) => setOpen({ kind: "password", member }) : undefined,
+        keep: (member) =>
+          update.mutate(
+            { tenant_id: tenantId, user_id: member.user_id, reviewed: true },
+            {
+              onSuccess: (kept) => notify(<>Kept {kept.email}.</>),
+              onError: (error) => setActionError(messageOf(error)),
+            },
+          ),
       }
     : null;
 

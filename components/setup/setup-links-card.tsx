@@ -13,12 +13,15 @@ import { Select } from "../ui/select";
 import { CopyButton } from "../ui/copy-button";
 import { RelativeTime } from "../ui/relative-time";
 import { SecretValue, ShownOncePanel } from "../ui/shown-once-panel";
+import { Checkbox } from "../ui/checkbox";
+import { ConfirmDialog } from "../ui/confirm-dialog";
 
 const WHAT = {
   sso: "Send your customer's IT admin a link to a guided setup of their identity provider: no account needed, this tenant's SSO only, for 7 days.",
   domain_verification:
     "Send whoever runs the domain's DNS a link to add and verify it here: no account needed, this tenant's domains only, for 7 days.",
-  directory_sync: "Send your customer's IT admin a link to connect their directory.",
+  directory_sync:
+    "Send your customer's IT admin a link to connect their directory: no account needed, this tenant's Directory Sync only, for 7 days.",
 } as const;
 
 /**
@@ -30,6 +33,10 @@ export function SetupLinksCard({ tenantId, intent }: { tenantId: string; intent:
   const queryClient = useQueryClient();
   const { ensureSteppedUp, dialog } = useStepUp();
   const [made, setMade] = useState<{ id: string; url: string } | null>(null);
+  // A directory_sync link's revocation asks first: its directory and token outlive it.
+  const [revoking, setRevoking] = useState<{ id: string; directoryName: string } | null>(null);
+  const [rotateToo, setRotateToo] = useState(true);
+  const [outcome, setOutcome] = useState<{ message: string; token: string | null } | null>(null);
   const [error, setError] = useState<string | null>(null);
   const links = useQuery(trpc.setupLinks.list.queryOptions({ tenant_id: tenantId, page_size: 100 }));
   const invalidate = () => queryClient.invalidateQueries(trpc.setupLinks.pathFilter());
@@ -40,6 +47,41 @@ export function SetupLinksCard({ tenantId, intent }: { tenantId: string; intent:
   const providers = useQuery({ ...trpc.tenantSso.list.queryOptions({ tenant_id: tenantId, page_size: 100 }), enabled: intent === "sso" });
   const [providerId, setProviderId] = useState("");
   const nameOf = (id: string | null) => providers.data?.results.find((p) => p.id === id)?.name;
+  const directories = useQuery({
+    ...trpc.directories.list.queryOptions({ tenant_id: tenantId, page_size: 100 }),
+    enabled: intent === "directory_sync",
+  });
+  const directoryName = (id: string | null) => directories.data?.results.find((d) => d.id === id)?.name;
+
+  function askRevoke(link: { id: string; directory_id: string | null }) {
+    setError(null);
+    setOutcome(null);
+    if (link.directory_id) {
+      setRotateToo(true);
+      setRevoking({ id: link.id, directoryName: directoryName(link.directory_id) ?? "its directory" });
+    } else revoke.mutate({ tenant_id: tenantId, setup_link_id: link.id }, { onError: (failure) => setError(messageOf(failure)) });
+  }
+
+  async function confirmRevoke() {
+    if (!revoking) return;
+    setError(null);
+    try {
+      const call = async () => {
+        const answer = await revoke.mutateAsync({
+          tenant_id: tenantId,
+          setup_link_id: revoking.id,
+          ...(rotateToo ? { rotate_directory_token: "true" as const } : {}),
+        });
+        setOutcome({ message: answer.directory?.message ?? "The link is revoked.", token: answer.directory_token });
+      };
+      const done = rotateToo ? await withStepUp(ensureSteppedUp, "revoke the link and rotate the directory's token", call) : (await call(), true);
+      if (done) void queryClient.invalidateQueries(trpc.directories.pathFilter());
+      setRevoking(null);
+    } catch (failure) {
+      setError(messageOf(failure));
+      setRevoking(null);
+    }
+  }
 
   async function make() {
     setError(null);
@@ -83,6 +125,26 @@ export function SetupLinksCard({ tenantId, intent }: { tenantId: string; intent:
       />
       <CardBody className="space-y-4">
         {error ? <Alert tone="danger">{error}</Alert> : null}
+        {outcome ? (
+          outcome.token ? (
+            <ShownOncePanel
+              id="directory-token"
+              title="The link is revoked; the directory has a new SCIM token"
+              hint={outcome.message}
+              focusKey={outcome.token}
+              onDismiss={() => setOutcome(null)}
+            >
+              <div className="mt-3 flex items-start gap-2">
+                <SecretValue value={outcome.token} testId="revoked-link-directory-token" />
+                <CopyButton value={outcome.token} label="Copy SCIM token" />
+              </div>
+            </ShownOncePanel>
+          ) : (
+            <Alert tone="info">
+              <span data-testid="revoked-link-outcome">The link is revoked. {outcome.message}</span>
+            </Alert>
+          )
+        ) : null}
         {made ? (
           <ShownOncePanel
             id="setup-link"
@@ -117,7 +179,7 @@ export function SetupLinksCard({ tenantId, intent }: { tenantId: string; intent:
                   variant="ghost"
                   size="sm"
                   loading={revoke.isPending && revoke.variables?.setup_link_id === link.id}
-                  onClick={() => revoke.mutate({ tenant_id: tenantId, setup_link_id: link.id })}
+                  onClick={() => askRevoke(link)}
                 >
                   Revoke
                 </Button>
@@ -128,6 +190,27 @@ export function SetupLinksCard({ tenantId, intent }: { tenantId: string; intent:
           <p className="text-sm text-slate-600">No live links.</p>
         )}
       </CardBody>
+      {revoking ? (
+        <ConfirmDialog
+          title="Revoke this setup link?"
+          confirmLabel={rotateToo ? "Revoke and rotate token" : "Revoke link"}
+          pending={revoke.isPending}
+          onConfirm={() => void confirmRevoke()}
+          onCancel={() => setRevoking(null)}
+        >
+          <p>
+            The link stops opening and its setup sessions end now. The directory <span className="font-medium">{revoking.directoryName}</span>{" "}
+            and its SCIM token stay: your customer&apos;s IdP keeps syncing people into this tenant.
+          </p>
+          <Checkbox
+            id="revoke-rotate-token"
+            checked={rotateToo}
+            onChange={(event) => setRotateToo(event.target.checked)}
+            label="Also rotate the directory's SCIM token"
+            description="Whoever held the link saw the token. A new one is shown to you once; the IdP needs it before its next sync. You will be asked to confirm it's you."
+          />
+        </ConfirmDialog>
+      ) : null}
       {dialog}
     </Card>
   );

@@ -35,12 +35,18 @@ test("the directory page's section comes from ?tab=, the overview otherwise", ()
 });
 
 test("the users list's filters round-trip through the URL and are valid API input", () => {
-  const filters = userFiltersOf(new URLSearchParams("tab=users&search=ada&state=inactive&group=g1"));
-  expect(filters).toEqual({ search: "ada", state: "inactive", group: "g1" });
-  expect(userFiltersOf(new URLSearchParams("state=bogus"))).toEqual({ search: "", state: "", group: "" });
+  const filters = userFiltersOf(new URLSearchParams("tab=users&search=ada&state=inactive&linked=false&group=g1"));
+  expect(filters).toEqual({ search: "ada", state: "inactive", linked: "false", group: "g1" });
+  expect(userFiltersOf(new URLSearchParams("state=bogus&linked=maybe"))).toEqual({ search: "", state: "", linked: "", group: "" });
   const input = directoryUsersInput("t1", "d1", filters, "c1");
-  expect(ListDirectoryUsersInput.parse(input)).toMatchObject({ search: "ada", state: "inactive", group_id: "g1", cursor: "c1" });
-  expect(directoryUsersInput("t1", "d1", { search: "", state: "", group: "" })).toEqual({
+  expect(ListDirectoryUsersInput.parse(input)).toMatchObject({
+    search: "ada",
+    state: "inactive",
+    linked: "false",
+    group_id: "g1",
+    cursor: "c1",
+  });
+  expect(directoryUsersInput("t1", "d1", { search: "", state: "", linked: "", group: "" })).toEqual({
     tenant_id: "t1",
     directory_id: "d1",
     page_size: 25,
