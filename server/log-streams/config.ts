@@ -5,9 +5,7 @@
  */
 import { fieldErrorsOf, InvalidRequest, type FieldError } from "../errors.ts";
 import { decryptSecret, encryptSecret } from "../secrets/encryption.ts";
-import { isPrivateHostLiteral, outboundUrlProblems } from "../outbound/url-policy.ts";
-import { PRIVATE_REFUSED } from "../outbound/schemas.ts";
-import { env } from "../env.ts";
+import { outboundHostProblems, outboundUrlProblems } from "../outbound/url-policy.ts";
 import { CONFIG_SCHEMAS, SECRET_FIELDS, type LogStreamConfigs, type LogStreamType } from "./schemas.ts";
 
 export type AnyConfig = Record<string, unknown>;
@@ -34,10 +32,7 @@ export function checkConfig<T extends LogStreamType>(type: T, raw: AnyConfig): L
     const value = config[field];
     if (typeof value === "string") for (const message of outboundUrlProblems(value)) errors.push({ path: `config.${field}`, message });
   }
-  if (type === "syslog") {
-    if (isPrivateHostLiteral(String(config.host)) && !env().OUTBOUND_ALLOW_PRIVATE)
-      errors.push({ path: "config.host", message: `must not be a private or loopback address (${PRIVATE_REFUSED})` });
-  }
+  if (type === "syslog") for (const message of outboundHostProblems(String(config.host))) errors.push({ path: "config.host", message });
   if (errors.length) throw InvalidRequest(errors.map((e) => `${e.path}: ${e.message}`).join("; "), errors);
   return parsed.data as LogStreamConfigs[T];
 }

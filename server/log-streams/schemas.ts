@@ -70,7 +70,7 @@ export const HttpsConfig = z.strictObject({
   secret: Secret.optional().meta({ description: "Signs each batch with Standard Webhooks headers, as our webhooks are." }),
 });
 export const SyslogConfig = z.strictObject({
-  host: Short(253),
+  host: Short(253).meta({ description: "The receiver's host name or IP address (no scheme or port); private hosts as for URLs." }),
   port: z
     .number({ error: "must be a port number" })
     .int("must be a port number")
