@@ -102,6 +102,19 @@ export const SECRET_FIELDS = {
   syslog: [],
 } as const satisfies { [T in LogStreamType]: readonly (keyof LogStreamConfigs[T])[] };
 
+/**
+ * The fields that say where a type's batches go. A PATCH changing one drops the stored secret
+ * unless it sends the secret again (a required one: 400 naming it), so a secret never follows a
+ * stream to a new destination. The S3 access key id is not a secret (it is shown) and stays.
+ */
+export const DESTINATION_FIELDS = {
+  s3: ["bucket", "region", "endpoint"],
+  datadog: ["site", "endpoint"],
+  splunk_hec: ["url"],
+  https: ["url"],
+  syslog: ["host", "port"],
+} as const satisfies { [T in LogStreamType]: readonly (keyof LogStreamConfigs[T])[] };
+
 export const StartFrom = text({ error: "must be a string" })
   .refine((v) => v === "now" || v === "oldest" || !Number.isNaN(Date.parse(v)), "must be now, oldest or an ISO 8601 date-time")
   .meta({
@@ -183,7 +196,12 @@ export const UpdateLogStreamInput = z
     config: z
       .record(z.string(), z.unknown(), { error: "must be an object" })
       .optional()
-      .meta({ description: "Merged over the stored config: a secret left out is kept." }),
+      .meta({
+        description:
+          "Merged over the stored config: a secret left out is kept, except when the destination changes " +
+          "(s3 `bucket`/`region`/`endpoint`, datadog `site`/`endpoint`, splunk_hec and https `url`): then it must be sent again " +
+          "(400 naming it), or for https's optional `secret` it is dropped.",
+      }),
     event_types: WebhookEvents.nullable().optional(),
     enabled: JsonBoolean.optional(),
   })
