@@ -3,12 +3,10 @@
  * one JSON value. Checked against its type's schema (400s name `config.<field>`), outbound
  * targets against the URL policy, and shown with `<field>_set` in place of each secret.
  */
-import { fieldErrorsOf, InvalidRequest, type FieldError } from "../errors.ts";
+import { fieldErrorsOf, InvalidField, InvalidRequest, type FieldError } from "../errors.ts";
 import { decryptSecret, encryptSecret } from "../secrets/encryption.ts";
-import { isPrivateHostLiteral, outboundUrlProblems } from "../outbound/url-policy.ts";
-import { PRIVATE_REFUSED } from "../outbound/schemas.ts";
-import { env } from "../env.ts";
-import { CONFIG_SCHEMAS, SECRET_FIELDS, type LogStreamConfigs, type LogStreamType } from "./schemas.ts";
+import { outboundHostProblems, outboundUrlProblems } from "../outbound/url-policy.ts";
+import { CONFIG_SCHEMAS, DESTINATION_FIELDS, SECRET_FIELDS, type LogStreamConfigs, type LogStreamType } from "./schemas.ts";
 
 export type AnyConfig = Record<string, unknown>;
 
@@ -34,10 +32,7 @@ export function checkConfig<T extends LogStreamType>(type: T, raw: AnyConfig): L
     const value = config[field];
     if (typeof value === "string") for (const message of outboundUrlProblems(value)) errors.push({ path: `config.${field}`, message });
   }
-  if (type === "syslog") {
-    if (isPrivateHostLiteral(String(config.host)) && !env().OUTBOUND_ALLOW_PRIVATE)
-      errors.push({ path: "config.host", message: `must not be a private or loopback address (${PRIVATE_REFUSED})` });
-  }
+  if (type === "syslog") for (const message of outboundHostProblems(String(config.host))) errors.push({ path: "config.host", message });
   if (errors.length) throw InvalidRequest(errors.map((e) => `${e.path}: ${e.message}`).join("; "), errors);
   return parsed.data as LogStreamConfigs[T];
 }
@@ -65,6 +60,31 @@ export function publicConfig(type: LogStreamType, stored: { config: unknown; sec
   // Each type has at most one secret field, so a ciphertext means it is set (no decryption to list).
   for (const field of SECRET_FIELDS[type] as readonly string[]) shown[`${field}_set`] = stored.secretsCiphertext !== null;
   return shown;
+}
+
+/**
+ * A stored secret never follows a stream to a new destination (DESTINATION_FIELDS changed from
+ * `before` to `after`): a secret the PATCH does not send again is a 400 naming it when the type
+ * requires it, else dropped from `after`. The secrets dropped.
+ */
+export function dropMovedSecrets(type: LogStreamType, before: AnyConfig, patch: AnyConfig, after: AnyConfig): string[] {
+  const moved = (DESTINATION_FIELDS[type] as readonly string[]).filter((f) => JSON.stringify(after[f]) !== JSON.stringify(before[f]));
+  if (moved.length === 0) return [];
+  const dropped: string[] = [];
+  for (const field of SECRET_FIELDS[type] as readonly string[]) {
+    if (field in patch || before[field] === undefined) continue;
+    const shape = CONFIG_SCHEMAS[type].shape as Record<string, { safeParse(value: unknown): { success: boolean } }>;
+    if (!shape[field]!.safeParse(undefined).success) {
+      const changes = `${moved.join(" and ")} ${moved.length > 1 ? "change" : "changes"}`;
+      throw InvalidField(
+        `config.${field}`,
+        `must be sent again when ${changes}: a stored secret never follows a stream to a new destination`,
+      );
+    }
+    delete after[field];
+    dropped.push(field);
+  }
+  return dropped;
 }
 
 /** A PATCH's config merged over the stored one: a field sent as null is removed, one left out is kept. */

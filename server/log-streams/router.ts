@@ -79,6 +79,9 @@ export const logStreamsRouter = router({
         description:
           "`config` is merged over the stored one (a secret left out is kept; a field sent as null is removed) and needs a step-up " +
           "in the last 10 minutes (else 401 `step_up_required`, nothing changed); `name`, `event_types` and `enabled` do not. " +
+          "A stored secret never follows a stream to a new destination: a change of s3 `bucket`/`region`/`endpoint`, datadog " +
+          "`site`/`endpoint` or splunk_hec/https `url` must send the secret again (400 naming `config.<secret>` otherwise), except " +
+          "https's optional `secret`, which is dropped (`secret_set: false`; the event says `secret_dropped`). " +
           "Pausing keeps the cursor; resuming sends on from it. Emits `log_stream.updated` and `log_stream.enabled`/`.disabled`.",
         protect: true,
       },

@@ -70,7 +70,7 @@ export const HttpsConfig = z.strictObject({
   secret: Secret.optional().meta({ description: "Signs each batch with Standard Webhooks headers, as our webhooks are." }),
 });
 export const SyslogConfig = z.strictObject({
-  host: Short(253),
+  host: Short(253).meta({ description: "The receiver's host name or IP address (no scheme or port); private hosts as for URLs." }),
   port: z
     .number({ error: "must be a port number" })
     .int("must be a port number")
@@ -100,6 +100,19 @@ export const SECRET_FIELDS = {
   splunk_hec: ["token"],
   https: ["secret"],
   syslog: [],
+} as const satisfies { [T in LogStreamType]: readonly (keyof LogStreamConfigs[T])[] };
+
+/**
+ * The fields that say where a type's batches go. A PATCH changing one drops the stored secret
+ * unless it sends the secret again (a required one: 400 naming it), so a secret never follows a
+ * stream to a new destination. The S3 access key id is not a secret (it is shown) and stays.
+ */
+export const DESTINATION_FIELDS = {
+  s3: ["bucket", "region", "endpoint"],
+  datadog: ["site", "endpoint"],
+  splunk_hec: ["url"],
+  https: ["url"],
+  syslog: ["host", "port"],
 } as const satisfies { [T in LogStreamType]: readonly (keyof LogStreamConfigs[T])[] };
 
 export const StartFrom = text({ error: "must be a string" })
@@ -183,7 +196,12 @@ export const UpdateLogStreamInput = z
     config: z
       .record(z.string(), z.unknown(), { error: "must be an object" })
       .optional()
-      .meta({ description: "Merged over the stored config: a secret left out is kept." }),
+      .meta({
+        description:
+          "Merged over the stored config: a secret left out is kept, except when the destination changes " +
+          "(s3 `bucket`/`region`/`endpoint`, datadog `site`/`endpoint`, splunk_hec and https `url`): then it must be sent again " +
+          "(400 naming it), or for https's optional `secret` it is dropped.",
+      }),
     event_types: WebhookEvents.nullable().optional(),
     enabled: JsonBoolean.optional(),
   })

@@ -15,7 +15,7 @@ import { assertSteppedUp } from "../auth/step-up.ts";
 import { actorOf, emitEvent } from "../events/emit.ts";
 import { flips, patchChanges, patchEvents } from "../events/patch-events.ts";
 import { chainHead } from "../audit/query.ts";
-import { checkConfig, mergeConfig, openConfig, publicConfig, sealConfig, type AnyConfig } from "./config.ts";
+import { checkConfig, dropMovedSecrets, mergeConfig, openConfig, publicConfig, sealConfig, type AnyConfig } from "./config.ts";
 import {
   SECRET_FIELDS,
   type CreateLogStreamInput,
@@ -155,8 +155,9 @@ export async function createStream({ db, actor, tenantId }: TenantServiceContext
 }
 
 /**
- * Applies a PATCH: `.updated` with what changed (a secret only as changed, never its value),
- * `.enabled`/`.disabled` when paused or resumed. A config change needs a fresh step-up.
+ * Applies a PATCH: `.updated` with what changed (a secret only as changed or dropped, never its
+ * value), `.enabled`/`.disabled` when paused or resumed. A config change needs a fresh step-up; a
+ * new destination takes the stored secret along only when the PATCH sends it (dropMovedSecrets).
  */
 export async function updateStream({ db, actor, tenantId }: TenantServiceContext, input: UpdateLogStreamInput) {
   return db.prisma.$transaction(async (tx) => {
@@ -166,15 +167,16 @@ export async function updateStream({ db, actor, tenantId }: TenantServiceContext
     let configChange: { from: unknown; to: unknown } | undefined;
     if (input.config) {
       const before = openConfig(current);
-      const after = checkConfig(type, mergeConfig(before, input.config));
+      const after = checkConfig(type, mergeConfig(before, input.config)) as AnyConfig;
+      const dropped = dropMovedSecrets(type, before, input.config, after);
       if (JSON.stringify(after) !== JSON.stringify(before)) {
         await assertSteppedUp(tx, actor.principal);
-        const secretChanged = (SECRET_FIELDS[type] as readonly string[]).some((field) => (after as AnyConfig)[field] !== before[field]);
+        const secretChanged = (SECRET_FIELDS[type] as readonly string[]).some((field) => after[field] !== before[field]);
         const resealed = sealConfig(type, after);
         // An unchanged secret keeps its ciphertext: the change is only what the admin changed.
         sealed = secretChanged ? resealed : { config: resealed.config, secretsCiphertext: current.secretsCiphertext };
-        const shownAfter = publicConfig(type, sealed);
-        configChange = { from: publicConfig(type, current), to: secretChanged ? { ...shownAfter, secret_changed: true } : shownAfter };
+        const note = dropped.length ? { secret_dropped: true } : secretChanged ? { secret_changed: true } : {};
+        configChange = { from: publicConfig(type, current), to: { ...publicConfig(type, sealed), ...note } };
       }
     }
     const eventTypes = input.event_types === undefined ? undefined : (input.event_types ?? []);

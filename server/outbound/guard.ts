@@ -10,8 +10,9 @@ import "server-only";
 import { lookup as dnsLookup } from "node:dns/promises";
 import http from "node:http";
 import https from "node:https";
-import { BlockList, isIP, type LookupFunction } from "node:net";
+import { isIP, type LookupFunction } from "node:net";
 import { env } from "../env.ts";
+import { isPrivateAddress, isPrivateName, normaliseHost } from "./hosts.ts";
 import { PRIVATE_REFUSED } from "./schemas.ts";
 
 export type OutboundFailure = "invalid_url" | "blocked" | "timeout" | "too_large" | "network" | "redirect";
@@ -24,51 +25,6 @@ export class OutboundError extends Error {
   ) {
     super(message);
   }
-}
-
-const PRIVATE = new BlockList();
-for (const [net, prefix] of [
-  ["0.0.0.0", 8],
-  ["10.0.0.0", 8],
-  ["100.64.0.0", 10],
-  ["127.0.0.0", 8],
-  ["169.254.0.0", 16], // link-local, including 169.254.169.254 (cloud metadata)
-  ["172.16.0.0", 12],
-  ["192.0.0.0", 24],
-  ["192.0.2.0", 24],
-  ["192.88.99.0", 24],
-  ["192.168.0.0", 16],
-  ["198.18.0.0", 15],
-  ["198.51.100.0", 24],
-  ["203.0.113.0", 24],
-  ["224.0.0.0", 4],
-  ["240.0.0.0", 4],
-] as const) {
-  PRIVATE.addSubnet(net, prefix, "ipv4");
-}
-for (const [net, prefix] of [
-  ["::", 128],
-  ["::1", 128],
-  ["64:ff9b::", 96],
-  ["100::", 64],
-  ["2001:db8::", 32],
-  ["fc00::", 7],
-  ["fe80::", 10],
-  ["ff00::", 8],
-] as const) {
-  PRIVATE.addSubnet(net, prefix, "ipv6");
-}
-
-/** Whether an address is loopback, private, link-local or otherwise not a public host. */
-export function isPrivateAddress(address: string): boolean {
-  const family = isIP(address);
-  if (family === 4) return PRIVATE.check(address, "ipv4");
-  if (family === 6) {
-    const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-    if (mapped) return PRIVATE.check(mapped[1]!, "ipv4");
-    return PRIVATE.check(address, "ipv6");
-  }
-  return true;
 }
 
 export interface SafeRequest {
@@ -101,12 +57,19 @@ export function checkUrl(raw: string): URL {
 }
 
 /**
- * Resolves a host once and checks every address: refused (`blocked`) when any is private and
- * OUTBOUND_ALLOW_PRIVATE is off. The caller connects to the address returned, never to the name
- * again (no second lookup to rebind). For non-HTTP outbound calls too (syslog over TCP).
+ * Resolves a host once and checks every address: refused (`blocked`) when any is private (or the
+ * name is a private one, ./hosts.ts) and OUTBOUND_ALLOW_PRIVATE is off. The host is read as the
+ * URL parser reads it, so every spelling of an address is the address. The caller connects to the
+ * address returned, never to the name again (no second lookup to rebind). For non-HTTP outbound
+ * calls too (syslog over TCP).
  */
 export async function resolveChecked(hostname: string): Promise<{ address: string; family: number; private: boolean }> {
-  const host = hostname.replace(/^\[|\]$/g, "");
+  const host = normaliseHost(hostname);
+  if (host === null) throw new OutboundError("invalid_url", `${hostname} is not a host name or IP address`);
+  const allowPrivate = env().OUTBOUND_ALLOW_PRIVATE;
+  const refused = () => new OutboundError("blocked", `${host} resolves to a private or loopback address (${PRIVATE_REFUSED})`);
+  const privateName = !isIP(host) && isPrivateName(host);
+  if (privateName && !allowPrivate) throw refused();
   let addresses: { address: string; family: number }[];
   if (isIP(host)) addresses = [{ address: host, family: isIP(host) }];
   else {
@@ -116,9 +79,8 @@ export async function resolveChecked(hostname: string): Promise<{ address: strin
       throw new OutboundError("network", `could not resolve ${host}`);
     }
   }
-  const anyPrivate = addresses.some((a) => isPrivateAddress(a.address));
-  if (anyPrivate && !env().OUTBOUND_ALLOW_PRIVATE)
-    throw new OutboundError("blocked", `${host} resolves to a private or loopback address (${PRIVATE_REFUSED})`);
+  const anyPrivate = privateName || addresses.some((a) => isPrivateAddress(a.address));
+  if (anyPrivate && !allowPrivate) throw refused();
   return { ...addresses[0]!, private: anyPrivate };
 }
 

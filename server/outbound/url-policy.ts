@@ -1,24 +1,26 @@
 /**
- * Where the control plane may be told to call (README: the SSRF guard), checked when a URL is stored (SSO
- * metadata, webhook targets): https, or plain http where OUTBOUND_ALLOW_PRIVATE allows; no
- * credentials; never a private or loopback literal unless allowed. Names that resolve to private
- * addresses are refused at call time by the SSRF guard (./guard.ts, `safeFetch`).
+ * Where the control plane may be told to call (README: the SSRF guard), checked when a target is
+ * stored (SSO metadata, webhook targets, log streams' URLs and syslog hosts): https, or plain http
+ * where OUTBOUND_ALLOW_PRIVATE allows; no credentials; never a private or loopback host, in any
+ * spelling (./hosts.ts, the guard's own test), unless allowed. Names that resolve to private
+ * addresses are refused at call time by the SSRF guard (./guard.ts).
  */
 import "server-only";
-import { isIP } from "node:net";
 import { env } from "../env.ts";
 import { InvalidRequest } from "../errors.ts";
-import { isPrivateAddress } from "./guard.ts";
+import { isPrivateHost, normaliseHost } from "./hosts.ts";
 import { PRIVATE_REFUSED, type OutboundPolicy } from "./schemas.ts";
 
 export function outboundPolicy(): OutboundPolicy {
   return { private_hosts: env().OUTBOUND_ALLOW_PRIVATE };
 }
 
-/** A host written as a private or loopback address, or `localhost` (names that resolve to one are the guard's at call time). */
-export function isPrivateHostLiteral(hostname: string): boolean {
-  const host = hostname.replace(/^\[|\]$/g, "");
-  return (isIP(host) && isPrivateAddress(host)) || host === "localhost" || host.endsWith(".localhost");
+const PRIVATE_HOST = `must not point at a private or loopback address (${PRIVATE_REFUSED})`;
+
+/** Why `host` (a bare host: name, IPv4 or IPv6 address, as a syslog receiver's) may not be stored (none: it may). */
+export function outboundHostProblems(host: string): string[] {
+  if (normaliseHost(host) === null) return ["must be a host name or IP address (no scheme, port or path)"];
+  return isPrivateHost(host) && !env().OUTBOUND_ALLOW_PRIVATE ? [PRIVATE_HOST] : [];
 }
 
 /** Why `value` may not be stored as an outbound URL (none: it may). Expects an OutboundUrl-shaped value. */
@@ -39,8 +41,7 @@ export function outboundUrlProblems(value: string): string[] {
   }
   const problems: string[] = [];
   if (url.username || url.password) problems.push("must not contain credentials");
-  if (isPrivateHostLiteral(url.hostname) && !allowPrivate)
-    problems.push(`must not point at a private or loopback address (${PRIVATE_REFUSED})`);
+  if (isPrivateHost(url.hostname) && !allowPrivate) problems.push(PRIVATE_HOST);
   return problems;
 }
 

@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { X509Certificate } from "node:crypto";
 import { checkMetadata, parseSamlMetadata } from "../../server/sso/metadata.ts";
 import { env } from "../../server/env.ts";
-import { isPrivateAddress, safeFetch } from "../../server/outbound/guard.ts";
+import { safeFetch } from "../../server/outbound/guard.ts";
+import { isPrivateAddress } from "../../server/outbound/hosts.ts";
 import { SIGNING_CERT_PEM, startIdpServer, XXE_PAYLOAD, type IdpServer } from "../support/idp-server.ts";
 
 let idp: IdpServer;
