@@ -53,31 +53,6 @@ export function settleClientAddress(req: IncomingMessage, trustProxy: boolean): 
   delete req.headers["x-real-ip"];
 }
 
-const WRITES = new Set(["POST", "PUT", "PATCH", "DELETE"]);
-
-/**
- * Whether a request is a write that another site made this browser send with its cookies: a form
- * or script elsewhere signing a visitor into an attacker's tenant (login CSRF), or acting in the
- * console as them. Its Origin names another host (or is `null`: sandboxed frames, data: URLs),
- * or, without Origin, the browser says `Sec-Fetch-Site: cross-site`. Requests without cookies
- * (API clients with a token, the OAuth broker's token endpoint) carry nothing to forge and pass.
- * `appHost`: APP_URL's host; the request's own Host (or a trusted proxy's X-Forwarded-Host) counts too.
- */
-export function isCrossSiteWrite(req: IncomingMessage, trustProxy: boolean, appHost: string): boolean {
-  if (!WRITES.has(req.method ?? "GET") || !req.headers.cookie) return false;
-  const origin = req.headers.origin;
-  if (origin === undefined) return req.headers["sec-fetch-site"] === "cross-site";
-  let host: string;
-  try {
-    host = new URL(origin).host;
-  } catch {
-    return true;
-  }
-  const forwardedHost = trustProxy ? req.headers["x-forwarded-host"] : undefined;
-  const ownHost = typeof forwardedHost === "string" ? forwardedHost : req.headers.host;
-  return host !== ownHost && host !== appHost;
-}
-
 /** Bodies declared this small are read before the Request is made (see `readWebRequest`). */
 const SMALL_BODY_BYTES = 64 * 1024;
 

@@ -73,21 +73,25 @@ export async function underRateLimit(req: Request, next: (x: Admitted) => Promis
 
 /**
  * The rate-limit stage: the caller, and its count in `usage`. A token's request is served from
- * this instance's lease on it, or counted inside its lookup, under the token's ingest quota for
- * an audit append and its general one otherwise; callers without a valid token are counted by
- * address.
+ * this instance's lease on it, or counted inside its lookup (one such claim per token in flight
+ * at a time: rate-limit.ts `leaseOrClaim`), under the token's ingest quota for an audit append
+ * and its general one otherwise; callers without a valid token are counted by address.
  */
 async function admit(x: Exchange): Promise<Admitted> {
   const ingest = x.method === "POST" && AUDIT_APPEND_PATH.test(x.path);
   const tokenPolicy = ingest ? rateLimit.ingestPolicy() : rateLimit.tokenPolicy();
   const hash = x.bearer ? hashToken(x.bearer) : undefined;
-  const leaseKey = hash && tokenPolicy ? `${tokenPolicy.partition}:bearer:${hash}` : null;
-  const leased = tokenPolicy && leaseKey ? rateLimit.takeLeased(tokenPolicy, leaseKey) : null;
-  const auth = await authenticateBearer(await database(), x.req, leased ? null : tokenPolicy, hash);
+  const db = await database();
+  const counted =
+    hash && tokenPolicy
+      ? await rateLimit.leaseOrClaim(tokenPolicy, `${tokenPolicy.partition}:bearer:${hash}`, async () => {
+          const auth = await authenticateBearer(db, x.req, tokenPolicy, hash);
+          return { result: auth, hit: auth.hit };
+        })
+      : null;
+  const auth = counted?.claimed?.result ?? (await authenticateBearer(db, x.req, null, hash));
   const context = await createRestContext(x.req, x.requestId, auth, x.url);
-  x.usage = context.principal?.token
-    ? (leased ?? (tokenPolicy && auth.hit ? rateLimit.granted(tokenPolicy, leaseKey!, auth.hit) : null))
-    : await rateLimit.hitAddress(context.db.sql, context.request.ip);
+  x.usage = context.principal?.token ? (counted?.usage ?? null) : await rateLimit.hitAddress(context.db.sql, context.request.ip);
   return Object.assign(x, { context });
 }
 

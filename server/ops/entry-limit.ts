@@ -2,10 +2,11 @@
  * The per-address limit where a request enters (http-server.ts, and the test server the same),
  * for the routes Next serves that answer callers without an API token: the console's procedures
  * (/api/trpc) and export, next-auth's sign-in (/api/auth/*), SSO and the OAuth broker (/api/sso/*). Each
- * such request counts against its client address (policy `per-ip-console`,
- * RATE_LIMIT_PER_IP_CONSOLE) in the shared Postgres windows of server/auth/rate-limit.ts, before
- * Next or any handler runs: past the quota the answer is a 429 that cost one counter (often none,
- * from this instance's lease), not a password hash, a token lookup or a page of rows.
+ * such request counts once against its client address, however many run in parallel (policy
+ * `per-ip-console`, RATE_LIMIT_PER_IP_CONSOLE) in the shared Postgres windows of
+ * server/auth/rate-limit.ts, before Next or any handler runs: past the quota the answer is a 429
+ * that cost one counter (often none, from this instance's lease), not a password hash, a token
+ * lookup or a page of rows.
  *
  * Signed-in console requests count too: telling them apart would mean reading the session (its
  * JWE and its user's row), the very work the limit keeps from running, and a signed-in attacker is

@@ -16,7 +16,7 @@ import { metricsResponse } from "./metrics.ts";
 import { PathTrie, nextSegments, templateSegments } from "./path-trie.ts";
 import { randomUUID } from "node:crypto";
 import type { IncomingMessage } from "node:http";
-import { isCrossSiteWrite } from "../http/node.ts";
+import { isCrossSiteWrite } from "./cross-site.ts";
 import { problemResponse } from "../contract/problem.ts";
 import { decodeQueryText } from "../contract/fields.ts";
 import { appUrl } from "../env.ts";
@@ -44,9 +44,15 @@ export interface Route {
   /**
    * Takes writes that other sites make browsers send with cookies (the SAML ACS: the IdP's page
    * posts the response; RelayState, InResponseTo and the binding cookie protect it). Every other
-   * route refuses them (server/http/node.ts isCrossSiteWrite).
+   * route refuses them (cross-site.ts isCrossSiteWrite).
    */
   crossSite?: true;
+  /**
+   * A sign-in entry a form can post to: it refuses writes from other sites even from a browser
+   * that holds no cookie of ours, which another site's page could otherwise sign in (login CSRF:
+   * into the attacker's account, or a sign-in the visitor then completes at the IdP).
+   */
+  signIn?: true;
   /**
    * Answers callers without an API token at Next's cost (sign-in hashes a password, the broker
    * looks up a client and its secret): every request is counted per client address where it
@@ -73,9 +79,10 @@ export const ROUTES: readonly Route[] = [
   route("/api/cron", "/api/cron"),
   route("/api/cron/webhooks", "/api/cron/webhooks"),
   perIpRoute("/api/trpc/[trpc]", "/api/trpc/{procedure}"),
-  perIpRoute("/api/auth/[...nextauth]", "/api/auth/{action}"),
+  // next-auth's posts also carry its CSRF token (double-submit cookie); the entry's refusal is the first line.
+  { ...perIpRoute("/api/auth/[...nextauth]", "/api/auth/{action}"), signIn: true },
   perIpRoute("/api/console/tenants/[tenantId]/audit/export", "/api/console/tenants/{tenant_id}/audit/export"),
-  perIpRoute("/api/sso/signin", "/api/sso/signin"),
+  { ...perIpRoute("/api/sso/signin", "/api/sso/signin"), signIn: true },
   perIpRoute("/api/sso/authorize", "/api/sso/authorize"),
   perIpRoute("/api/sso/token", "/api/sso/token"),
   perIpRoute("/api/sso/profile", "/api/sso/profile"),
@@ -117,15 +124,17 @@ export function labelOf(route: Route | undefined, path: string): string {
 /**
  * What the server refuses where a request enters, before any route sees it (null: serve it):
  * - a write another site made this browser send with its cookies (login CSRF, or acting in the
- *   console as the visitor): 403;
+ *   console as the visitor), or without them on a sign-in entry: 403;
  * - on a route Next serves, a query parameter that cannot be stored as text (NUL, lone
  *   surrogates, escapes that are not UTF-8): 400 naming it, as the REST edge and the console's
  *   procedures already answer for theirs (a NUL in /api/sso/authorize's client_id reached Postgres).
  */
 export function refuseAtEntry(route: Route | undefined, req: IncomingMessage, trustProxy: boolean): Response | null {
   const origin = () => `http://${req.headers.host ?? "localhost"}`;
-  if (!route?.crossSite && isCrossSiteWrite(req, trustProxy, new URL(appUrl()).host)) {
-    const detail = "Cross-site request refused: a page on another site may not act with this browser's session";
+  if (!route?.crossSite && isCrossSiteWrite(req, trustProxy, new URL(appUrl()).host, { withoutCookies: route?.signIn })) {
+    const detail = route?.signIn
+      ? "Cross-site request refused: a page on another site may not start a sign-in in this browser"
+      : "Cross-site request refused: a page on another site may not act with this browser's session";
     return problemResponse({ code: "forbidden", detail }, randomUUID(), origin());
   }
   const at = req.url?.indexOf("?") ?? -1;

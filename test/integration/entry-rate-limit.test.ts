@@ -3,13 +3,16 @@
  * sign-in, SSO and the OAuth broker) are limited per client address where the request enters:
  * past RATE_LIMIT_PER_IP_CONSOLE the answer is a 429 and Next never runs, so one address cannot
  * buy the server's CPU by the request (40 bogus sign-ins took a normal one from 0.23 s to 3.8 s).
- * The count is the shared Postgres window of the REST edge's limits. Issue 21, finding 8.
+ * The count is the shared Postgres window of the REST edge's limits. Issue 21, finding 8. Each
+ * request counts once, however many a client sends in parallel (issue 38).
  */
 import { afterAll, beforeAll, expect, test } from "vitest";
 import type { AddressInfo } from "node:net";
 import { createAppServer, type AppServer } from "../../server/ops/http-server.ts";
 import { apiServer } from "../support/api-server.ts";
 import { database } from "../../server/db/client.ts";
+import { startInstance } from "../support/instances.ts";
+import { parallelStreams, servedUntilRefused } from "../support/parallel-streams.ts";
 
 // Read once, when the app first reads its environment (after this file loads). Behind a trusted
 // proxy, so each test's requests come from addresses of its own.
@@ -100,3 +103,38 @@ test("the console's procedures: the request past the quota is 429, not the proce
   ).sql.query<{ hits: number }>(`SELECT hits FROM rate_limit_windows WHERE key = $1`, [`console-ip:${ip}`]);
   expect(row!.hits).toBeGreaterThan(QUOTA);
 });
+
+test(
+  "parallel requests count once each: 16 streams of 4 use 64 of the quota, and the whole quota is served, not one more",
+  { timeout: 60_000 },
+  async () => {
+    // A quota claimed in leases (4 requests per upsert), served by the production server in its
+    // own process. Parallel requests that found no lease each claimed one, and each claim replaced
+    // the last one's lease: 16 × 4 requests used 385 of 1200.
+    const quota = 200;
+    const app = await startInstance({ RATE_LIMIT_PER_IP_CONSOLE: String(quota) }, "test/support/app-instance.ts");
+    try {
+      const ip = "198.51.100.51";
+      let last: Response | undefined;
+      const call = async () => {
+        last = await fetch(`${app.url}/api/sso/profile`, { headers: from(ip) });
+        await last.arrayBuffer();
+        return last.status;
+      };
+      const statuses = (await parallelStreams(16, 4, call)).flat();
+      expect(statuses.filter((status) => status !== 401)).toEqual([]);
+      const [row] = await (
+        await database()
+      ).sql.query<{ hits: number }>(`SELECT hits FROM rate_limit_windows WHERE key = $1`, [`console-ip:${ip}`]);
+      // Claimed 4 at a time: what was served, and at most the rest of one lease.
+      expect(row!.hits).toBeGreaterThanOrEqual(64);
+      expect(row!.hits).toBeLessThan(64 + 4);
+      await call();
+      expect(last!.headers.get("ratelimit")).toMatch(new RegExp(`^"per-ip-console";r=${quota - 65};t=\\d+$`));
+      // The rest of the quota, in parallel again: every request of it served, then refused.
+      expect(65 + (await servedUntilRefused(16, call))).toBe(quota);
+    } finally {
+      await app.stop();
+    }
+  },
+);

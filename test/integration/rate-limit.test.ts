@@ -9,6 +9,7 @@ import { client, operator } from "../support/fixtures.ts";
 import { startInstance, type Instance } from "../support/instances.ts";
 import { database } from "../../server/db/client.ts";
 import { runHousekeeping } from "../../server/app/cron.ts";
+import { parallelStreams, servedUntilRefused } from "../support/parallel-streams.ts";
 
 const running: Instance[] = [];
 async function instance(env: Record<string, string>): Promise<Instance> {
@@ -124,6 +125,38 @@ test(
     const authed = await client(app.url, token).get("/api/v1/tenants");
     expect(authed.status).toBe(200);
     expect(rateLimitOf(authed.headers)).toMatchObject({ policy: "per-token", remaining: 999 });
+  },
+);
+
+test(
+  "parallel requests count once each, per token and per address: 16 streams of 4 use 64 of the quota, then the rest is served",
+  { timeout: 60_000 },
+  async () => {
+    // Claimed 4 at a time. Parallel requests that found no lease each claimed one, and each
+    // claim replaced the last one's lease: most of what was claimed was never served.
+    const quota = 200;
+    const app = await instance(limits(quota, quota));
+    const { token } = await operator();
+    const callers = [
+      { policy: "per-token", key: "token:%", api: client(app.url, token), expected: 200 },
+      { policy: "per-ip", key: "ip:%", api: client(app.url), expected: 401 },
+    ];
+    for (const { policy, key, api, expected } of callers) {
+      let last: Headers | undefined;
+      const call = async () => {
+        const response = await api.get("/api/v1/tenants");
+        last = response.headers;
+        return response.status;
+      };
+      const statuses = (await parallelStreams(16, 4, call)).flat();
+      expect(statuses.filter((status) => status !== expected)).toEqual([]);
+      const [row] = await (await database()).sql.query<{ hits: number }>(`SELECT hits FROM rate_limit_windows WHERE key LIKE $1`, [key]);
+      expect(row!.hits).toBeGreaterThanOrEqual(64);
+      expect(row!.hits).toBeLessThan(64 + 4);
+      await call();
+      expect(rateLimitOf(last!)).toMatchObject({ policy, remaining: quota - 65 });
+      expect(65 + (await servedUntilRefused(16, call))).toBe(quota);
+    }
   },
 );
 
