@@ -1,14 +1,16 @@
 /**
  * People by email: an admin invites, the invitee follows the mailed link (read from a real SMTP
  * server on loopback, where the e2e server sends its mail), sets a password and lands in the
- * tenant with the role; and "Forgot password" from the sign-in page.
+ * tenant with the role; someone who already has an account signs in to accept, by the link or from
+ * the Tenants page; and "Forgot password" from the sign-in page.
  */
-import type { Page } from "@playwright/test";
+import type { APIRequestContext, Page } from "@playwright/test";
 import { startSmtp, linkIn, type TestSmtp } from "../test/support/smtp";
 import { expectNoSeriousA11yViolations } from "./axe";
-import { OPERATOR_EMAIL, OPERATOR_PASSWORD, SMTP_PORT } from "./constants";
+import { OPERATOR_EMAIL, OPERATOR_PASSWORD, OPERATOR_TOKEN, SMTP_PORT } from "./constants";
 import { expect, PASSWORD, signInAs, test, uniqueEmail } from "./identity";
 import { LoginPage } from "./pages/login-page";
+import { TenantsPage } from "./pages/tenants-page";
 
 let smtp: TestSmtp;
 test.beforeAll(async () => {
@@ -82,6 +84,76 @@ test("an admin invites by email; the invitee follows the mailed link, sets a pas
 
   await membersPage.goto(tenant.id);
   await expect(membersPage.invitations).toHaveCount(0);
+});
+
+/** An invitation made over the REST API (as the operator, admin everywhere); its mail's link. */
+async function inviteByApi(request: APIRequestContext, tenantId: string, email: string, role: "admin" | "viewer", skip = 0) {
+  const response = await request.post(`/api/v1/tenants/${tenantId}/invitations`, {
+    headers: { Authorization: `Bearer ${OPERATOR_TOKEN}` },
+    data: { email, role },
+  });
+  expect(response.status(), await response.text()).toBe(201);
+  return linkIn(await smtp.waitFor(email, { skip }), "/invite");
+}
+
+test("someone with an account accepts signed in: a password from the link is refused, sign-in leads back; the next waits on the Tenants page", async ({
+  browser,
+  request,
+  people,
+}) => {
+  const { tenant } = await people.tenantWith("admin", "Inviting");
+  const { tenant: home, person } = await people.tenantWith("viewer", "Home");
+  const link = await inviteByApi(request, tenant.id, person.email, "admin");
+
+  const context = await browser.newContext();
+  const invitee = await context.newPage();
+  await invitee.goto(link.url);
+  await expect(invitee.getByText(`You are invited to ${tenant.name} as an admin`)).toBeVisible();
+  // The page cannot tell whether the email has an account: it offers both ways.
+  await expect(invitee.getByRole("heading", { name: "Already have an account?" })).toBeVisible();
+  await shoot(invitee, "invite-page-choices");
+  // Choosing a password for an account that exists is refused, and says to sign in instead.
+  await invitee.getByLabel("Choose a password").fill("not-their-password-1");
+  await invitee.getByLabel("Confirm password").fill("not-their-password-1");
+  await invitee.getByRole("button", { name: `Join ${tenant.name}` }).click();
+  await expect(invitee.getByText(`Sign in as ${person.email} to accept this invitation`)).toBeVisible();
+  await expectNoSeriousA11yViolations(invitee);
+  await shoot(invitee, "invite-page-sign-in-needed");
+
+  // Sign in, and the invitation is there again (the token waited in the tab, not in a URL).
+  await invitee.getByRole("button", { name: "Sign in to accept" }).click();
+  await invitee.waitForURL((url) => url.pathname === "/login" && url.search === `?callbackUrl=${encodeURIComponent("/invite")}`);
+  const login = new LoginPage(invitee);
+  await login.waitUntilReady();
+  await login.signIn(person.email, "not-their-password-1");
+  await expect(login.error).toBeVisible();
+  await login.signIn(person.email, person.password);
+  const acceptAs = invitee.getByRole("button", { name: `Accept as ${person.email}` });
+  await expect(acceptAs).toBeVisible();
+  // As an SSO sign-in comes back, a full load of /invite: the token waited in this tab's storage.
+  await invitee.goto("/invite");
+  await expect(acceptAs).toBeVisible();
+  await shoot(invitee, "invite-page-accept-as");
+  await acceptAs.click();
+  await invitee.waitForURL(`**/tenants/${tenant.id}`);
+
+  // Another invitation, to an account already signed in: it waits on the Tenants page.
+  const other = await people.createTenant(`Waiting ${home.name}`);
+  await inviteByApi(request, other.id, person.email, "viewer", 1);
+  const tenants = new TenantsPage(invitee);
+  await tenants.goto();
+  const waiting = invitee.getByRole("table", { name: "Invitations for you" });
+  await expect(waiting.getByTestId("my-invitation-row")).toHaveCount(1);
+  await expect(waiting).toContainText(other.name);
+  await expect(waiting).toContainText("Viewer");
+  await expect(tenants.table.getByRole("link", { name: other.name })).toHaveCount(0);
+  await expectNoSeriousA11yViolations(invitee);
+  await shoot(invitee, "tenants-invitations-for-you");
+  await invitee.getByRole("button", { name: `Accept invitation to ${other.name}` }).click();
+  await expect(tenants.toast).toContainText(`You joined ${other.name} as viewer`);
+  await expect(waiting).toHaveCount(0);
+  await expect(tenants.table.getByRole("link", { name: other.name })).toBeVisible();
+  await context.close();
 });
 
 test("an admin resends and revokes pending invitations", async ({ page, people, membersPage }) => {

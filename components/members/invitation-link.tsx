@@ -54,6 +54,37 @@ export function InvitationLinkDialog({ invitation, onClose }: { invitation: Sent
   );
 }
 
+/** What an admin is told when no link is handed out: the person accepts by signing in. */
+export function signInToAccept(email: string): string {
+  return `${email} already has an account or belongs to another organisation's domain: they accept by signing in to Control Plane, where the invitation waits for them.`;
+}
+
+/**
+ * No mail server, and the email has an account (or is another organisation's person): no link is
+ * handed to the admin, since a link sets a new account's password. The person accepts signed in.
+ */
+export function SignInToAcceptDialog({ invitation, onClose }: { invitation: SentInvitation; onClose: () => void }) {
+  return (
+    <Dialog
+      title="No link: they accept by signing in"
+      description={signInToAccept(invitation.email)}
+      onClose={onClose}
+      size="md"
+      footer={
+        <Button variant="secondary" onClick={onClose}>
+          Done
+        </Button>
+      }
+    >
+      <p className="text-sm text-slate-600">
+        No mail server is configured, so no mail went to <span className="font-medium break-all text-slate-900">{invitation.email}</span>:
+        let them know yourself. After signing in, they find it under <span className="font-medium text-slate-900">Invitations for you</span>{" "}
+        on the Tenants page, until {formatExact(invitation.expires_at)}.
+      </p>
+    </Dialog>
+  );
+}
+
 /** The invitation with its link, when the server handed one back rather than mailing it. */
 export function withLink(invitation: SentInvitation): (SentInvitation & { link: string }) | null {
   return invitation.link === null ? null : { ...invitation, link: invitation.link };

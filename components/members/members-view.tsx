@@ -16,6 +16,7 @@ import { useToast } from "../ui/toast";
 import { PlusIcon } from "../icons";
 import { AddMemberDialog } from "./add-member-dialog";
 import { InviteDialog } from "./invite-dialog";
+import { signInToAccept } from "./invitation-link";
 import { PendingInvitations } from "./pending-invitations";
 import { MembersTable, type MemberActions } from "./members-table";
 import { ROLE_LABEL } from "./roles";
@@ -95,6 +96,8 @@ export function MembersView({ tenantId }: { tenantId: string }) {
           {why ? `: this person ${why}` : null}.
         </>,
       );
+    } else if (invitation.accept_by === "sign_in") {
+      notify(<>{signInToAccept(invitation.email)}</>);
     } else {
       setActionError(`The invitation to ${invitation.email} was saved but its mail could not be sent. Resend it from Pending invitations.`);
     }

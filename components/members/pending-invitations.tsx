@@ -12,12 +12,12 @@ import { ConfirmDialog } from "../ui/confirm-dialog";
 import { formatDaysUntil, formatExact, useNow } from "../ui/relative-time";
 import { Table, TBody, Td, Th, THead, Tr } from "../ui/table";
 import { useToast } from "../ui/toast";
-import { InvitationLinkDialog, useMailServer, withLink } from "./invitation-link";
+import { InvitationLinkDialog, SignInToAcceptDialog, useMailServer, withLink } from "./invitation-link";
 import { pendingInvitationsInput } from "./queries";
 import { ROLE_LABEL } from "./roles";
 
 /** "in 7 days", the exact time in a tooltip. */
-function ExpiresIn({ iso }: { iso: string }) {
+export function ExpiresIn({ iso }: { iso: string }) {
   const now = useNow();
   const full = formatExact(iso);
   return (
@@ -29,7 +29,8 @@ function ExpiresIn({ iso }: { iso: string }) {
 
 /**
  * Invitations not yet accepted (admins only): resend a fresh link or revoke. Without a mail server,
- * "Copy link" makes the fresh link and hands it to the admin. Hidden when there are none.
+ * "Copy link" makes the fresh link and hands it to the admin, or says the person accepts by signing
+ * in (an email with an account gets no link). Hidden when there are none.
  */
 export function PendingInvitations({ tenantId }: { tenantId: string }) {
   const trpc = useTRPC();
@@ -38,6 +39,7 @@ export function PendingInvitations({ tenantId }: { tenantId: string }) {
   const [revoking, setRevoking] = useState<Invitation | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [unsent, setUnsent] = useState<ReturnType<typeof withLink>>(null);
+  const [signIn, setSignIn] = useState<SentInvitation | null>(null);
   const mailServer = useMailServer(tenantId);
   const query = useQuery(trpc.invitations.list.queryOptions(pendingInvitationsInput(tenantId)));
   const refresh = () => queryClient.invalidateQueries(trpc.invitations.list.pathFilter());
@@ -50,6 +52,8 @@ export function PendingInvitations({ tenantId }: { tenantId: string }) {
       // Best effort: after the round trip some browsers no longer count the click as the user's; the dialog's button still copies.
       navigator.clipboard?.writeText(link.link).catch(() => undefined);
       setUnsent(link);
+    } else if (sent.accept_by === "sign_in") {
+      setSignIn(sent);
     } else if (sent.email_sent) {
       notify(
         <>
@@ -68,7 +72,7 @@ export function PendingInvitations({ tenantId }: { tenantId: string }) {
         title={<span id="invitations-title">Pending invitations</span>}
         description={
           mailServer === false
-            ? "Not accepted yet. No mail server is configured: Copy link makes a new link for you to pass on, and the old one stops working."
+            ? "Not accepted yet. No mail server is configured: Copy link makes a new link for you to pass on (the old one stops working); someone who already has an account accepts by signing in instead."
             : "Sent but not accepted yet. Resending mails a new link and the old one stops working."
         }
       />
@@ -135,6 +139,7 @@ export function PendingInvitations({ tenantId }: { tenantId: string }) {
         </TBody>
       </Table>
       {unsent ? <InvitationLinkDialog invitation={unsent} onClose={() => setUnsent(null)} /> : null}
+      {signIn ? <SignInToAcceptDialog invitation={signIn} onClose={() => setSignIn(null)} /> : null}
       {revoking ? (
         <ConfirmDialog
           title="Revoke invitation?"

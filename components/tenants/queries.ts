@@ -8,3 +8,6 @@ export const TENANTS_PAGE_SIZE = 20;
 export function tenantsInput(search: string, cursor?: string) {
   return { page_size: TENANTS_PAGE_SIZE, ...(search ? { search } : {}), ...(cursor ? { cursor } : {}) };
 }
+
+/** The signed-in account's pending invitations, shown above the tenants list (one page: few ever wait). */
+export const MY_INVITATIONS_INPUT = { page_size: 100 };

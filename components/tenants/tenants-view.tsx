@@ -11,6 +11,7 @@ import { FIRST_PAGE, type TablePosition } from "../ui/pagination";
 import { SearchBox } from "../ui/search-box";
 import { PlusIcon } from "../icons";
 import { CreateTenantForm, TENANT_NAME_INPUT_ID } from "./create-tenant-form";
+import { MyInvitations } from "./my-invitations";
 import { TenantsTable } from "./tenants-table";
 
 export function TenantsView() {
@@ -39,6 +40,7 @@ export function TenantsView() {
         }
       />
       <div className="space-y-6">
+        <MyInvitations />
         {canCreate ? (
           <CreateTenantForm
             onCreated={(id) => {

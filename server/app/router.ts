@@ -13,6 +13,7 @@ import { ssoApplicationsRouter } from "../sso/broker/router.ts";
 import { auditRouter } from "../audit/router.ts";
 import { eventFeedRouter } from "../audit/feed-router.ts";
 import { invitationsRouter } from "../invitations/router.ts";
+import { myInvitationsRouter } from "../invitations/me-router.ts";
 import { domainsRouter } from "../domains/router.ts";
 import { setupLinksRouter } from "../setup-links/router.ts";
 import { directoriesRouter } from "../directories/router.ts";
@@ -35,6 +36,7 @@ export const appRouter = router({
   audit: auditRouter,
   events: eventFeedRouter,
   invitations: invitationsRouter,
+  myInvitations: myInvitationsRouter,
   domains: domainsRouter,
   setupLinks: setupLinksRouter,
   directories: directoriesRouter,

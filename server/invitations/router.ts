@@ -17,15 +17,8 @@ import {
   TenantPathInput,
   SentInvitation,
 } from "./schemas.ts";
-import {
-  acceptInvitation,
-  createInvitation,
-  listInvitations,
-  presentInvitation,
-  previewInvitation,
-  resendInvitation,
-  revokeInvitation,
-} from "./service.ts";
+import { createInvitation, listInvitations, presentInvitation, resendInvitation, revokeInvitation } from "./service.ts";
+import { acceptInvitation, previewInvitation } from "./accept.ts";
 
 const base = "/tenants/{tenant_id}/invitations";
 const tags = ["Members"];
@@ -58,7 +51,9 @@ export const invitationsRouter = router({
         tags,
         summary: "Invite someone by email",
         description:
-          "Mails a single-use link, valid 7 days, to set a password and join with `role` (an account that already has a password joins by accepting while signed in). " +
+          "Mails a single-use link, valid 7 days: someone new sets a password and joins with `role`; an account that exists joins only by accepting signed in as itself. " +
+          "Without a mail server (SMTP_URL unset) the mail is written to the server's mail folder and `link` hands the link to the inviter, but only for an email with no account " +
+          "and outside other tenants' verified domains; otherwise `link` is null and `accept_by` is `sign_in`: the person signs in to the console and accepts there. " +
           "409 when the email is already a member or has a pending invitation. Emits `invitation.created`.",
         protect: true,
       },
@@ -76,7 +71,7 @@ export const invitationsRouter = router({
         tags,
         summary: "Resend an invitation",
         description:
-          "A new link, valid 7 days; the previous link stops working. Accepted or revoked invitations: 409. Emits `invitation.resent`.",
+          "A new link, valid 7 days; the previous link stops working. Answers as create does (`link` and `accept_by`). Accepted or revoked invitations: 409. Emits `invitation.resent`.",
         protect: true,
       },
     })
@@ -116,7 +111,8 @@ export const invitationsRouter = router({
         path: "/invitations/lookup",
         tags,
         summary: "Look at an invitation by its link token",
-        description: "Public: the token is the credential (POST keeps it out of URLs and logs). Unknown, used, revoked or expired: 404.",
+        description:
+          "Public: the token is the credential (POST keeps it out of URLs and logs). Says nothing of the account the email may have. Unknown, used, revoked or expired: 404.",
       },
     })
     .input(InvitationTokenInput)
@@ -131,8 +127,10 @@ export const invitationsRouter = router({
         tags,
         summary: "Accept an invitation",
         description:
-          "Public: the token is the credential, and works once. New accounts (and accounts without a password) set `password`; " +
-          "an account with a password must call this signed in as itself (401 otherwise, 403 as another user). Emits `user.created` and `invitation.accepted`.",
+          "The token works once. An email with no account: public, `password` (required) and `name` create the account and join. " +
+          "An account that exists is only ever joined by its owner: call this signed in as it (401 anonymous, 403 as another user or with a tenant-scoped or read-only token); " +
+          "nothing of the account changes (`password` and `name` are ignored). " +
+          "With no mail server, an email in another tenant's verified domain gets no account by link (403): it signs in through that organisation's SSO, then accepts in the console. Emits `user.created` and `invitation.accepted`.",
       },
     })
     .input(AcceptInvitationInput)

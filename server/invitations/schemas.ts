@@ -27,20 +27,33 @@ export const Invitation = z
   .meta({ id: "Invitation" });
 export type Invitation = z.infer<typeof Invitation>;
 
+/** How an invitee accepts: by the invitation's link, or by signing in and accepting in the console. */
+export const ACCEPT_BY = ["link", "sign_in"] as const;
+export type AcceptBy = (typeof ACCEPT_BY)[number];
+
 /**
  * The reply to create and resend: the invitation, whether its mail was handed to a mail server, and
- * the link itself only where no mail server is configured. There the message lies in a file on the
- * server and the inviter is its only courier; with a mail server, the mail's arrival is what proves
- * the invitee holds the address, so the link is never shown to the inviter.
+ * the link itself only where no mail server is configured and the email has no account yet (nor
+ * belongs to another tenant's verified domain). There the message lies in a file on the server and
+ * the inviter is its only courier; with a mail server, the mail's arrival is what proves the invitee
+ * holds the address, so the link is never shown to the inviter. An account that exists is only
+ * ever joined by its owner: its link goes to no inviter (`accept_by: sign_in`).
  */
 export const SentInvitation = Invitation.extend({
   email_sent: z.boolean().meta({
     description:
-      "False when no mail went out: the mail server refused it or could not be reached (resend later), or none is configured (see `link`). The invitation exists either way.",
+      "False when no mail went out: the mail server refused it or could not be reached (resend later), or none is configured (see `link` and `accept_by`). The invitation exists either way.",
   }),
   link: z.string().nullable().meta({
     description:
-      "Only when the server has no mail server configured (SMTP_URL unset): the invitation link, which was written to the server's mail folder instead of sent. Pass it on to the invitee. Null otherwise.",
+      "Only when the server has no mail server configured (SMTP_URL unset) and `accept_by` is `link`: the invitation link, which was written to the server's mail folder instead of sent. Pass it on to the invitee. Null otherwise.",
+  }),
+  accept_by: z.enum(ACCEPT_BY).meta({
+    description:
+      "How the invitee accepts. `link`: by the invitation link (mailed to them, or in `link` to pass on). " +
+      "`sign_in`: no mail server is configured and the email already has an account, or belongs to a verified domain of another tenant, so no link is handed out: " +
+      "the invitee signs in to the console as that account (password, or their organisation's SSO) and accepts the invitation there (`GET /me/invitations`). " +
+      "With a mail server configured it is always `link`, whether or not the email has an account.",
   }),
 }).meta({ id: "SentInvitation" });
 export type SentInvitation = z.infer<typeof SentInvitation>;
@@ -67,7 +80,7 @@ const LinkToken = z.string({ error: "is required" }).min(1, "is required").max(M
 
 export const InvitationTokenInput = z.strictObject({ token: LinkToken }).meta({ id: "InvitationTokenRequest" });
 
-/** What the invite page shows before accepting. */
+/** What the invite page shows before accepting: nothing about the account the email may have. */
 export const InvitationPreview = z
   .object({
     tenant_id: z.uuid(),
@@ -75,9 +88,6 @@ export const InvitationPreview = z
     email: z.string(),
     role: TenantRoleSchema,
     expires_at: z.iso.datetime(),
-    needs_password: z.boolean().meta({
-      description: "True: accepting sets the account's password. False: the account exists; sign in as it, then accept.",
-    }),
   })
   .meta({ id: "InvitationPreview" });
 export type InvitationPreview = z.infer<typeof InvitationPreview>;
@@ -85,8 +95,10 @@ export type InvitationPreview = z.infer<typeof InvitationPreview>;
 export const AcceptInvitationInput = z
   .strictObject({
     token: LinkToken,
-    password: Password.optional().meta({ description: "Required when the invited email has no password yet." }),
-    name: PersonName.optional(),
+    password: Password.optional().meta({
+      description: "The new account's password: required when the invited email has no account yet; ignored for an account that exists.",
+    }),
+    name: PersonName.optional().meta({ description: "The new account's name; ignored for an account that exists." }),
   })
   .meta({ id: "AcceptInvitationRequest" });
 export type AcceptInvitationInput = z.infer<typeof AcceptInvitationInput>;
@@ -95,3 +107,22 @@ export const AcceptedInvitation = z
   .object({ tenant_id: z.uuid(), user_id: z.uuid(), email: z.string(), role: TenantRoleSchema })
   .meta({ id: "AcceptedInvitation" });
 export type AcceptedInvitation = z.infer<typeof AcceptedInvitation>;
+
+/** An invitation addressed to the caller's own account, waiting for them to accept it. */
+export const MyInvitation = z
+  .object({
+    id: z.uuid(),
+    tenant_id: z.uuid(),
+    tenant_name: z.string(),
+    role: TenantRoleSchema,
+    invited_by_email: z.string().nullable().meta({ description: "Who sent (or last resent) it; null when that user is gone." }),
+    expires_at: z.iso.datetime(),
+    created_at: z.iso.datetime(),
+  })
+  .meta({ id: "MyInvitation" });
+export type MyInvitation = z.infer<typeof MyInvitation>;
+
+export const ListMyInvitationsInput = PageQuery;
+export const MyInvitationPage = pageOf(MyInvitation).meta({ id: "MyInvitationPage" });
+
+export const MyInvitationPathInput = z.object({ invitation_id: z.string().max(100) });

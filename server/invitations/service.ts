@@ -1,37 +1,33 @@
 /**
- * Invitations: an admin invites an email to the tenant with a role; the emailed single-use link
- * (7 days) lets the person set a password and join. An account that already has a password joins
- * by accepting while signed in as that account: a link alone never signs anyone in to an existing
- * account. Resending replaces the token (the old link dies); revoking kills it.
+ * Invitations, the inviting side: an admin invites an email to the tenant with a role; the emailed
+ * single-use link (7 days) lets a new person set a password and join. An account that exists is
+ * only ever joined by its owner, signed in as it (accept.ts). Resending replaces the token (the
+ * old link dies); revoking kills it.
  */
 import type { Invitation as InvitationRow } from "../db/generated/client.ts";
 import { type Tx, sqlIn } from "../db/client.ts";
 import { keysetPage, keysetWhere, type PageRequest } from "../db/keyset.ts";
-import { AppError, Conflict, Forbidden, InvalidField, NotFound, Unauthenticated } from "../errors.ts";
+import { Conflict, NotFound } from "../errors.ts";
 import { isUuid } from "../db/ids.ts";
 import { clock } from "../clock.ts";
 import { log } from "../log.ts";
 import { actorOf, emitEvent } from "../events/emit.ts";
-import type { Principal, RequestInfo, TenantRole } from "../auth/principal.ts";
-import type { Database } from "../db/client.ts";
+import type { TenantRole } from "../auth/principal.ts";
 import type { TenantServiceContext } from "../service-context.ts";
-import { hashPassword } from "../auth/password.ts";
-import { hashLinkToken, newLinkToken } from "../account/link-tokens.ts";
+import { newLinkToken } from "../account/link-tokens.ts";
 import { consoleLink, sendMail } from "../mail/mailer.ts";
 import {
   INVITATION_TTL_DAYS,
-  type AcceptInvitationInput,
-  type AcceptedInvitation,
+  type AcceptBy,
   type CreateInvitationInput,
   type Invitation,
-  type InvitationPreview,
   type InvitationStatus,
   type SentInvitation,
 } from "./schemas.ts";
 
 const TTL_MS = INVITATION_TTL_DAYS * 24 * 60 * 60_000;
 
-function statusOf(row: InvitationRow, now = clock.now()): InvitationStatus {
+export function statusOf(row: InvitationRow, now = clock.now()): InvitationStatus {
   if (row.acceptedAt) return "accepted";
   if (row.revokedAt) return "revoked";
   return row.expiresAt <= now ? "expired" : "pending";
@@ -52,7 +48,7 @@ export function presentInvitation(row: InvitationRow): Invitation {
   };
 }
 
-function statusWhere(status: InvitationStatus | undefined, now: Date) {
+export function statusWhere(status: InvitationStatus | undefined, now: Date) {
   switch (status) {
     case "pending":
       return { acceptedAt: null, revokedAt: null, expiresAt: { gt: now } };
@@ -93,15 +89,41 @@ async function findInvitation(db: Tx, tenantId: string, id: string): Promise<Inv
 }
 
 /**
+ * Whether an email belongs to a domain another tenant holds for its people: verified there (or,
+ * from before domains were verified, still routing its sign-ins while pending). That tenant's SSO
+ * or directory will take such a person's account as theirs.
+ */
+export async function claimedByAnotherTenant(db: Tx, tenantId: string, email: string): Promise<boolean> {
+  const domain = email.slice(email.lastIndexOf("@") + 1);
+  const claim = await db.domain.findFirst({
+    where: { domain, tenantId: { not: tenantId }, OR: [{ state: "verified" }, { state: "pending", routesWhilePending: true }] },
+    select: { id: true },
+  });
+  return claim !== null;
+}
+
+/**
+ * With no mail server, whether the inviter may be handed the link. A link sets the password of a
+ * new account, so only for an email with no account, outside other tenants' domains: else the
+ * inviter would set the credentials of someone's existing account, or of one another tenant's SSO
+ * or directory later takes as its person's (pre-hijacking). Those accept by signing in.
+ */
+async function acceptBy(db: Tx, tenantId: string, email: string): Promise<AcceptBy> {
+  if (await db.user.findUnique({ where: { email }, select: { id: true } })) return "sign_in";
+  return (await claimedByAnotherTenant(db, tenantId, email)) ? "sign_in" : "link";
+}
+
+/**
  * Mails the link. A failure is logged and reported as `email_sent: false` (the admin can resend);
- * with no mail server configured, the mail goes to a file and the link comes back to the inviter.
+ * with no mail server configured, the mail goes to a file and the link comes back to the inviter
+ * where acceptBy allows it.
  */
 async function mailInvitation(
   db: Tx,
   row: InvitationRow,
   token: string,
   inviter: string | null,
-): Promise<Pick<SentInvitation, "email_sent" | "link">> {
+): Promise<Pick<SentInvitation, "email_sent" | "link" | "accept_by">> {
   const tenant = await db.tenant.findUniqueOrThrow({ where: { id: row.tenantId }, select: { name: true } });
   const link = consoleLink("/invite", token);
   try {
@@ -113,10 +135,12 @@ async function mailInvitation(
         `Accept the invitation:\n${link}\n\n` +
         `The link works once and expires on ${row.expiresAt.toUTCString()}. If you did not expect it, ignore this message.\n`,
     });
-    return delivery.via === "smtp" ? { email_sent: true, link: null } : { email_sent: false, link };
+    if (delivery.via === "smtp") return { email_sent: true, link: null, accept_by: "link" };
+    const by = await acceptBy(db, row.tenantId, row.email);
+    return { email_sent: false, link: by === "link" ? link : null, accept_by: by };
   } catch (error) {
     log.error("invitation mail not sent", { invitation_id: row.id, error: error instanceof Error ? error.message : String(error) });
-    return { email_sent: false, link: null };
+    return { email_sent: false, link: null, accept_by: "link" };
   }
 }
 
@@ -194,89 +218,5 @@ export async function revokeInvitation({ db, actor, tenantId }: TenantServiceCon
       target: { type: "invitation", id: current.id, name: current.email },
       details: { email: current.email, role: current.role },
     });
-  });
-}
-
-/** The invitation behind a link token, if it can still be accepted; otherwise a 404 that says why. */
-async function usableInvitation(db: Tx, token: string): Promise<InvitationRow> {
-  const row = await db.invitation.findUnique({ where: { tokenHash: hashLinkToken(token) } });
-  const status = row ? statusOf(row) : null;
-  if (!row || status === "revoked") throw NotFound("Invitation");
-  if (status === "accepted") throw new AppError("not_found", "This invitation has already been used");
-  if (status === "expired") throw new AppError("not_found", "This invitation has expired: ask an admin of the tenant to resend it");
-  return row;
-}
-
-export async function previewInvitation(db: Database, token: string): Promise<InvitationPreview> {
-  const row = await usableInvitation(db.prisma, token);
-  const tenant = await db.prisma.tenant.findUniqueOrThrow({ where: { id: row.tenantId }, select: { name: true } });
-  const user = await db.prisma.user.findUnique({ where: { email: row.email }, select: { passwordHash: true } });
-  return {
-    tenant_id: row.tenantId,
-    tenant_name: tenant.name,
-    email: row.email,
-    role: row.role as TenantRole,
-    expires_at: row.expiresAt.toISOString(),
-    needs_password: !user?.passwordHash,
-  };
-}
-
-/**
- * Accepts an invitation (public: the link is the credential). A new person, or an account without
- * a password, sets one here; an account with a password must be signed in as itself.
- */
-export async function acceptInvitation(
-  db: Database,
-  caller: { principal: Principal | null; request: RequestInfo },
-  input: AcceptInvitationInput,
-): Promise<AcceptedInvitation> {
-  // The link is looked up before the password is hashed: scrypt costs ~50 ms of CPU, and an
-  // anonymous caller with bogus links must not be able to spend it at will.
-  await usableInvitation(db.prisma, input.token);
-  const passwordHash = input.password ? await hashPassword(input.password) : null;
-  return db.prisma.$transaction(async (tx) => {
-    const invitation = await usableInvitation(tx, input.token);
-    const existing = await tx.user.findUnique({ where: { email: invitation.email } });
-    if (existing?.passwordHash) {
-      if (!caller.principal) throw Unauthenticated(`Sign in as ${invitation.email} to accept this invitation`);
-      if (caller.principal.userId !== existing.id)
-        throw Forbidden(`This invitation is for ${invitation.email}: sign in as that account to accept it`);
-    } else if (!passwordHash) {
-      throw InvalidField("password", "is required to create your account");
-    }
-    // Single use: only one acceptance can flip accepted_at, whatever runs concurrently.
-    const claimed = await tx.invitation.updateMany({
-      where: { id: invitation.id, tokenHash: invitation.tokenHash, acceptedAt: null, revokedAt: null },
-      data: { acceptedAt: clock.now() },
-    });
-    if (claimed.count === 0) throw new AppError("not_found", "This invitation has already been used");
-
-    const user = existing?.passwordHash
-      ? existing
-      : existing
-        ? await tx.user.update({ where: { id: existing.id }, data: { passwordHash, name: existing.name ?? input.name ?? null } })
-        : await tx.user.create({ data: { email: invitation.email, name: input.name ?? null, passwordHash } });
-    await tx.invitation.update({ where: { id: invitation.id }, data: { acceptedBy: user.id } });
-    const already = await tx.membership.findUnique({ where: { tenantId_userId: { tenantId: invitation.tenantId, userId: user.id } } });
-    if (already) throw Conflict(`${user.email} is already a member of this tenant`);
-    await tx.membership.create({ data: { tenantId: invitation.tenantId, userId: user.id, role: invitation.role } });
-
-    const actor = actorOf(
-      { userId: user.id, email: user.email, platformRole: null, via: "session", token: null, sessionId: null },
-      caller.request,
-    );
-    await emitEvent(sqlIn(tx), actor, {
-      type: "user.created",
-      tenantId: invitation.tenantId,
-      target: { type: "user", id: user.id, name: user.email },
-      details: { email: user.email, role: invitation.role, new_user: !existing, via: "invitation" },
-    });
-    await emitEvent(sqlIn(tx), actor, {
-      type: "invitation.accepted",
-      tenantId: invitation.tenantId,
-      target: { type: "invitation", id: invitation.id, name: invitation.email },
-      details: { email: user.email, role: invitation.role, user_id: user.id },
-    });
-    return { tenant_id: invitation.tenantId, user_id: user.id, email: user.email, role: invitation.role as TenantRole };
   });
 }

@@ -9,6 +9,7 @@ import { database } from "../db/client.ts";
 import { AppError } from "../errors.ts";
 import type { ConsoleUser } from "../account/session.ts";
 import type { ServiceContext } from "../service-context.ts";
+import { hasPendingInvitations } from "../invitations/accept.ts";
 import { getTenant, listTenants, presentTenant } from "./service.ts";
 import type { Tenant } from "./schemas.ts";
 
@@ -32,9 +33,14 @@ export async function visibleTenant(user: ConsoleUser, tenantId: string): Promis
   }
 }
 
-/** The only tenant of a member of exactly one (they land in it); null for everyone else. */
+/**
+ * The only tenant of a member of exactly one (they land in it); null for everyone else, and for
+ * whoever has invitations waiting (the tenants list shows them).
+ */
 export async function soleTenantId(user: ConsoleUser): Promise<string | null> {
   if (user.platformRole) return null;
-  const page = await listTenants(await readContext(user), { page: 1, pageSize: 2 });
-  return page.count === 1 ? page.items[0]!.id : null;
+  const context = await readContext(user);
+  const page = await listTenants(context, { page: 1, pageSize: 2 });
+  if (page.count !== 1 || (await hasPendingInvitations(context.db, user.userId))) return null;
+  return page.items[0]!.id;
 }

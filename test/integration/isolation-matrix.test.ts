@@ -176,6 +176,12 @@ const EXAMPLES: Record<string, Example> = {
     request: () => ({ path: "/invitations/accept", body: { token: "matrix-unknown-link-token", password: "a-long-password" } }),
     expect: everyCaller(404),
   },
+  // The caller's own invitations: none in this world; a tenant-scoped token is refused, a read-only one may only list.
+  "GET /me/invitations": { request: () => ({ path: "/me/invitations" }), expect: { scopedOther: 403 } },
+  "POST /me/invitations/{invitation_id}/accept": {
+    request: () => ({ path: `/me/invitations/${UNKNOWN_ID}/accept` }),
+    expect: { otherAdmin: 404, viewer: 404, support: 404, scopedOther: 403 },
+  },
   // Always 202, whoever asks and whether or not the email exists (a new address each time: 5 per email).
   "POST /auth/password-reset": {
     request: () => ({ path: "/auth/password-reset", body: { email: `matrix-${resets++}@example.com` } }),

@@ -8,7 +8,7 @@ import { expect, test } from "vitest";
 import { randomBytes } from "node:crypto";
 import { database } from "../../server/db/client.ts";
 import { completePasswordReset } from "../../server/account/password-reset.ts";
-import { acceptInvitation } from "../../server/invitations/service.ts";
+import { acceptInvitation } from "../../server/invitations/accept.ts";
 import { hashPassword } from "../../server/auth/password.ts";
 import { AppError } from "../../server/errors.ts";
 
