@@ -54,7 +54,8 @@ export function CreateDirectoryDialog({
     }).then(
       (stepped) => {
         if (stepped && made) onCreated(made);
-        else setFormError("Not created: a directory's token writes people into this tenant, so creating one needs you to confirm it's you.");
+        else
+          setFormError("Not created: a directory's token writes people into this tenant, so creating one needs you to confirm it's you.");
       },
       (error: unknown) => fail(error, serverErrors(error, LABELS)),
     );

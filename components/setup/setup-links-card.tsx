@@ -74,7 +74,9 @@ export function SetupLinksCard({ tenantId, intent }: { tenantId: string; intent:
         });
         setOutcome({ message: answer.directory?.message ?? "The link is revoked.", token: answer.directory_token });
       };
-      const done = rotateToo ? await withStepUp(ensureSteppedUp, "revoke the link and rotate the directory's token", call) : (await call(), true);
+      const done = rotateToo
+        ? await withStepUp(ensureSteppedUp, "revoke the link and rotate the directory's token", call)
+        : (await call(), true);
       if (done) void queryClient.invalidateQueries(trpc.directories.pathFilter());
       setRevoking(null);
     } catch (failure) {
@@ -199,8 +201,9 @@ export function SetupLinksCard({ tenantId, intent }: { tenantId: string; intent:
           onCancel={() => setRevoking(null)}
         >
           <p>
-            The link stops opening and its setup sessions end now. The directory <span className="font-medium">{revoking.directoryName}</span>{" "}
-            and its SCIM token stay: your customer&apos;s IdP keeps syncing people into this tenant.
+            The link stops opening and its setup sessions end now. The directory{" "}
+            <span className="font-medium">{revoking.directoryName}</span> and its SCIM token stay: your customer&apos;s IdP keeps syncing
+            people into this tenant.
           </p>
           <Checkbox
             id="revoke-rotate-token"

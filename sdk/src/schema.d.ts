@@ -748,7 +748,7 @@ export interface paths {
     head?: never;
     /**
      * Update, pause or resume a log stream
-     * @description `config` is merged over the stored one (a secret left out is kept; a field sent as null is removed) and needs a step-up in the last 10 minutes (else 401 `step_up_required`, nothing changed); `name`, `event_types` and `enabled` do not. Pausing keeps the cursor; resuming sends on from it. Emits `log_stream.updated` and `log_stream.enabled`/`.disabled`.
+     * @description `config` is merged over the stored one (a secret left out is kept; a field sent as null is removed) and needs a step-up in the last 10 minutes (else 401 `step_up_required`, nothing changed); `name`, `event_types` and `enabled` do not. A stored secret never follows a stream to a new destination: a change of s3 `bucket`/`region`/`endpoint`, datadog `site`/`endpoint` or splunk_hec/https `url` must send the secret again (400 naming `config.<secret>` otherwise), except https's optional `secret`, which is dropped (`secret_set: false`; the event says `secret_dropped`). Pausing keeps the cursor; resuming sends on from it. Emits `log_stream.updated` and `log_stream.enabled`/`.disabled`.
      */
     patch: operations["logStreams-update"];
     trace?: never;
@@ -1024,7 +1024,7 @@ export interface paths {
     put?: never;
     /**
      * Invite someone by email
-     * @description Mails a single-use link, valid 7 days, to set a password and join with `role` (an account that already has a password joins by accepting while signed in). 409 when the email is already a member or has a pending invitation. Emits `invitation.created`.
+     * @description Mails a single-use link, valid 7 days: someone new sets a password and joins with `role`; an account that exists joins only by accepting signed in as itself. Without a mail server (SMTP_URL unset) the mail is written to the server's mail folder and `link` hands the link to the inviter, but only for an email with no account and outside other tenants' verified domains; otherwise `link` is null and `accept_by` is `sign_in`: the person signs in to the console and accepts there. 409 when the email is already a member or has a pending invitation. Emits `invitation.created`.
      */
     post: operations["invitations-create"];
     delete?: never;
@@ -1044,7 +1044,7 @@ export interface paths {
     put?: never;
     /**
      * Resend an invitation
-     * @description A new link, valid 7 days; the previous link stops working. Accepted or revoked invitations: 409. Emits `invitation.resent`.
+     * @description A new link, valid 7 days; the previous link stops working. Answers as create does (`link` and `accept_by`). Accepted or revoked invitations: 409. Emits `invitation.resent`.
      */
     post: operations["invitations-resend"];
     delete?: never;
@@ -1084,7 +1084,7 @@ export interface paths {
     put?: never;
     /**
      * Look at an invitation by its link token
-     * @description Public: the token is the credential (POST keeps it out of URLs and logs). Unknown, used, revoked or expired: 404.
+     * @description Public: the token is the credential (POST keeps it out of URLs and logs). Says nothing of the account the email may have. Unknown, used, revoked or expired: 404.
      */
     post: operations["invitations-preview"];
     delete?: never;
@@ -1104,9 +1104,49 @@ export interface paths {
     put?: never;
     /**
      * Accept an invitation
-     * @description Public: the token is the credential, and works once. New accounts (and accounts without a password) set `password`; an account with a password must call this signed in as itself (401 otherwise, 403 as another user). Emits `user.created` and `invitation.accepted`.
+     * @description The token works once. An email with no account: public, `password` (required) and `name` create the account and join. An account that exists is only ever joined by its owner: call this signed in as it (401 anonymous, 403 as another user or with a tenant-scoped or read-only token); nothing of the account changes (`password` and `name` are ignored). With no mail server, an email in another tenant's verified domain gets no account by link (403): it signs in through that organisation's SSO, then accepts in the console. Emits `user.created` and `invitation.accepted`.
      */
     post: operations["invitations-accept"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/me/invitations": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Your pending invitations
+     * @description Invitations addressed to your account's email, in any tenant, not yet accepted, revoked or expired; newest first. A token scoped to one tenant: 403. Paginated.
+     */
+    get: operations["myInvitations-list"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/me/invitations/{invitation_id}/accept": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Accept one of your invitations
+     * @description Signed in as the invitee (a console session, or an unscoped token that may write): joins the tenant with the invitation's role, no link needed. An invitation not addressed to your email: 404. Used or expired: 404 saying which; already a member: 409. A tenant-scoped or read-only token: 403. An SSO session may accept an invitation to another tenant, which it does not reach itself: the new tenant opens from a sign-in that reaches it (your password). Emits `user.created` and `invitation.accepted`.
+     */
+    post: operations["myInvitations-accept"];
     delete?: never;
     options?: never;
     head?: never;
@@ -1222,7 +1262,7 @@ export interface paths {
     post?: never;
     /**
      * Revoke a setup link
-     * @description The link no longer opens and every session started from it ends now. Emits `setup_link.revoked`.
+     * @description The link no longer opens and every session started from it ends now. Answers 200 with the link and, for a `directory_sync` link, what becomes of its directory: the directory and its SCIM token live on (the IdP keeps syncing). `rotate_directory_token=true` replaces that token in the same step (step-up; the new one is in `directory_token`, shown once). Revoking a revoked link changes nothing (and may still rotate). Emits `setup_link.revoked` (and `directory.token_rotated`).
      */
     delete: operations["setupLinks-delete"];
     options?: never;
@@ -1311,7 +1351,7 @@ export interface paths {
     };
     /**
      * List a directory's users
-     * @description Newest first, each with their groups. Filters: `group_id` (members of that group), `state` (`active`, `inactive`), `search` (part of the user name, an email, the first or last name, any case; or a user's id).
+     * @description Newest first, each with their groups. Filters: `group_id` (members of that group), `state` (`active`, `inactive`), `linked` (`true`: linked to a console account; `false`: not, e.g. outside the tenant's verified domains), `search` (part of the user name, an email, the first or last name, any case; or a user's id).
      */
     get: operations["directories-listUsers"];
     put?: never;
@@ -3548,7 +3588,7 @@ export interface webhooks {
     put?: never;
     /**
      * setup_link.revoked
-     * @description A setup link was revoked; its sessions end. Signed as every delivery is (`webhook-signature`, `X-Webhook-Signature`).
+     * @description A setup link was revoked; its sessions end. A `directory_sync` link's directory and its token live on (`directory_id`), unless the token was rotated in the same step (`directory_token_rotated`, with its own `directory.token_rotated`). Signed as every delivery is (`webhook-signature`, `X-Webhook-Signature`).
      */
     post: operations["webhook-setup_link.revoked"];
     delete?: never;
@@ -3588,7 +3628,7 @@ export interface webhooks {
     put?: never;
     /**
      * directory.updated
-     * @description A directory's name, roles or role mappings changed. Signed as every delivery is (`webhook-signature`, `X-Webhook-Signature`).
+     * @description A directory's name, default role, role mappings or `governs_existing_members` changed. Signed as every delivery is (`webhook-signature`, `X-Webhook-Signature`).
      */
     post: operations["webhook-directory.updated"];
     delete?: never;
@@ -3771,6 +3811,26 @@ export interface webhooks {
      * @description The IdP deleted a person. Signed as every delivery is (`webhook-signature`, `X-Webhook-Signature`).
      */
     post: operations["webhook-directory_user.deleted"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "directory_user.deprovision_refused": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * directory_user.deprovision_refused
+     * @description The IdP deactivated, removed or demoted the tenant's last admin: the directory user is suspended in the directory, but the membership and its role stay (a tenant always keeps an admin). Make another member admin, and the IdP's next change goes through. Signed as every delivery is (`webhook-signature`, `X-Webhook-Signature`).
+     */
+    post: operations["webhook-directory_user.deprovision_refused"];
     delete?: never;
     options?: never;
     head?: never;
@@ -4167,6 +4227,14 @@ export interface components {
       role: "admin" | "viewer";
       /** @description Whether the user can sign in to the console. */
       has_password: boolean;
+      /** @description The directory that governs the membership (it created it, or captured it with `governs_existing_members`): it sets the role and ends the membership when the person leaves the IdP. Null: the tenant's admins do. */
+      directory: {
+        /** Format: uuid */
+        id: string;
+        name: string;
+      } | null;
+      /** @description Set when the membership needs an admin's review. `directory_outside_verified_domains`: a directory made it, before directories were held to the tenant's verified domains, for an account outside them. PATCH `reviewed: true` clears it. */
+      review_reason: "directory_outside_verified_domains" | null;
       /** Format: date-time */
       created_at: string;
     };
@@ -4188,10 +4256,15 @@ export interface components {
       revoked_at: string | null;
       /** Format: date-time */
       created_at: string;
-      /** @description False when no mail went out: the mail server refused it or could not be reached (resend later), or none is configured (see `link`). The invitation exists either way. */
+      /** @description False when no mail went out: the mail server refused it or could not be reached (resend later), or none is configured (see `link` and `accept_by`). The invitation exists either way. */
       email_sent: boolean;
-      /** @description Only when the server has no mail server configured (SMTP_URL unset): the invitation link, which was written to the server's mail folder instead of sent. Pass it on to the invitee. Null otherwise. */
+      /** @description Only when the server has no mail server configured (SMTP_URL unset) and `accept_by` is `link`: the invitation link, which was written to the server's mail folder instead of sent. Pass it on to the invitee. Null otherwise. */
       link: string | null;
+      /**
+       * @description How the invitee accepts. `link`: by the invitation link (mailed to them, or in `link` to pass on). `sign_in`: no mail server is configured and the email already has an account, or belongs to a verified domain of another tenant, so no link is handed out: the invitee signs in to the console as that account (password, or their organisation's SSO) and accepts the invitation there (`GET /me/invitations`). With a mail server configured it is always `link`, whether or not the email has an account.
+       * @enum {string}
+       */
+      accept_by: "link" | "sign_in";
     };
     ApiTokenPage: {
       results: components["schemas"]["ApiToken"][];
@@ -4996,8 +5069,6 @@ export interface components {
       role: "admin" | "viewer";
       /** Format: date-time */
       expires_at: string;
-      /** @description True: accepting sets the account's password. False: the account exists; sign in as it, then accept. */
-      needs_password: boolean;
     };
     AcceptedInvitation: {
       /** Format: uuid */
@@ -5007,6 +5078,32 @@ export interface components {
       email: string;
       /** @enum {string} */
       role: "admin" | "viewer";
+    };
+    MyInvitationPage: {
+      results: components["schemas"]["MyInvitation"][];
+      /** @description Total items matching the query. */
+      count: number;
+      /** @description Absolute URL of the next page, or null. */
+      next: string | null;
+      /** @description Absolute URL of the previous page, or null. */
+      previous: string | null;
+      next_cursor: string | null;
+      previous_cursor: string | null;
+    };
+    MyInvitation: {
+      /** Format: uuid */
+      id: string;
+      /** Format: uuid */
+      tenant_id: string;
+      tenant_name: string;
+      /** @enum {string} */
+      role: "admin" | "viewer";
+      /** @description Who sent (or last resent) it; null when that user is gone. */
+      invited_by_email: string | null;
+      /** Format: date-time */
+      expires_at: string;
+      /** Format: date-time */
+      created_at: string;
     };
     DomainPage: {
       results: components["schemas"]["Domain"][];
@@ -5133,6 +5230,22 @@ export interface components {
       /** @description The link to hand to the IT admin. Shown once: only its hash is kept. */
       url: string;
     };
+    SetupLinkRevocation: {
+      setup_link: components["schemas"]["SetupLink"];
+      /** @description `directory_sync` links that created or worked on a directory: the directory and its SCIM token live on (revoking the link ends the IT admin's setup sessions, not the IdP's sync). Null for other links. */
+      directory: {
+        /** Format: uuid */
+        id: string;
+        name: string;
+        token_hint: string;
+        /** @description Whether its token was replaced in this step (`rotate_directory_token=true`). */
+        token_rotated: boolean;
+        /** @description What becomes of the directory, in a sentence for people. */
+        message: string;
+      } | null;
+      /** @description The directory's new SCIM token when `rotate_directory_token=true`: shown once. Null otherwise. */
+      directory_token: string | null;
+    };
     DirectoryPage: {
       results: components["schemas"]["Directory"][];
       /** @description Total items matching the query. */
@@ -5164,6 +5277,8 @@ export interface components {
       /** @description The console role of a directory user in no mapped group; null: no console membership. */
       default_role: ("admin" | "viewer") | null;
       role_mappings: components["schemas"]["DirectoryRoleMapping"][];
+      /** @description Whether it also governs members who joined another way; false: only the memberships it created. */
+      governs_existing_members: boolean;
       user_count: number;
       group_count: number;
       /** @description The IdP's last SCIM request. */
@@ -5193,6 +5308,8 @@ export interface components {
       /** @description The console role of a directory user in no mapped group; null: no console membership. */
       default_role: ("admin" | "viewer") | null;
       role_mappings: components["schemas"]["DirectoryRoleMapping"][];
+      /** @description Whether it also governs members who joined another way; false: only the memberships it created. */
+      governs_existing_members: boolean;
       user_count: number;
       group_count: number;
       /** @description The IdP's last SCIM request. */
@@ -5242,8 +5359,12 @@ export interface components {
       }[];
       /** @description The console role the directory gives them; null: none. */
       role: ("admin" | "viewer") | null;
-      /** @description The console user they are (matched by email), once linked. */
+      /** @description The console user they are (matched by email), when linked and a member of the tenant; null otherwise. */
       user_id: string | null;
+      /** @description Whether the directory user is linked to a console account: only people whose email is in one of the tenant's verified domains are. */
+      linked: boolean;
+      /** @description Why it is not linked: `outside_verified_domains` (its email is not in a verified domain of the tenant: it touches no account; invite the person instead), `no_email`, or `no_account` (the directory gives it no role, so no account was made). Null when linked. */
+      unlinked_reason: ("outside_verified_domains" | "no_email" | "no_account") | null;
       /** @description The enterprise extension's attributes. */
       custom_attributes: {
         [key: string]: unknown;
@@ -7712,7 +7833,7 @@ export interface components {
         } | null;
       };
     };
-    /** @description A setup link was revoked; its sessions end. */
+    /** @description A setup link was revoked; its sessions end. A `directory_sync` link's directory and its token live on (`directory_id`), unless the token was rotated in the same step (`directory_token_rotated`, with its own `directory.token_rotated`). */
     "Event.setup_link.revoked": {
       /**
        * Format: uuid
@@ -7742,6 +7863,8 @@ export interface components {
         details: {
           intent: string;
           sessions_ended: number;
+          directory_id?: string | null;
+          directory_token_rotated?: boolean;
         } & {
           [key: string]: unknown;
         };
@@ -7790,6 +7913,7 @@ export interface components {
             group: string;
             role: string;
           }[];
+          governs_existing_members?: boolean;
           token_hint: string;
         } & {
           [key: string]: unknown;
@@ -7803,7 +7927,7 @@ export interface components {
         } | null;
       };
     };
-    /** @description A directory's name, roles or role mappings changed. */
+    /** @description A directory's name, default role, role mappings or `governs_existing_members` changed. */
     "Event.directory.updated": {
       /**
        * Format: uuid
@@ -8095,8 +8219,12 @@ export interface components {
             }[];
             /** @description The console role the directory gives them; null: none. */
             role: ("admin" | "viewer") | null;
-            /** @description The console user they are (matched by email), once linked. */
+            /** @description The console user they are (matched by email), when linked and a member of the tenant; null otherwise. */
             user_id: string | null;
+            /** @description Whether the directory user is linked to a console account: only people whose email is in one of the tenant's verified domains are. */
+            linked: boolean;
+            /** @description Why it is not linked: `outside_verified_domains` (its email is not in a verified domain of the tenant: it touches no account; invite the person instead), `no_email`, or `no_account` (the directory gives it no role, so no account was made). Null when linked. */
+            unlinked_reason: ("outside_verified_domains" | "no_email" | "no_account") | null;
             /** @description The enterprise extension's attributes. */
             custom_attributes: {
               [key: string]: unknown;
@@ -8178,8 +8306,12 @@ export interface components {
             }[];
             /** @description The console role the directory gives them; null: none. */
             role: ("admin" | "viewer") | null;
-            /** @description The console user they are (matched by email), once linked. */
+            /** @description The console user they are (matched by email), when linked and a member of the tenant; null otherwise. */
             user_id: string | null;
+            /** @description Whether the directory user is linked to a console account: only people whose email is in one of the tenant's verified domains are. */
+            linked: boolean;
+            /** @description Why it is not linked: `outside_verified_domains` (its email is not in a verified domain of the tenant: it touches no account; invite the person instead), `no_email`, or `no_account` (the directory gives it no role, so no account was made). Null when linked. */
+            unlinked_reason: ("outside_verified_domains" | "no_email" | "no_account") | null;
             /** @description The enterprise extension's attributes. */
             custom_attributes: {
               [key: string]: unknown;
@@ -8261,8 +8393,12 @@ export interface components {
             }[];
             /** @description The console role the directory gives them; null: none. */
             role: ("admin" | "viewer") | null;
-            /** @description The console user they are (matched by email), once linked. */
+            /** @description The console user they are (matched by email), when linked and a member of the tenant; null otherwise. */
             user_id: string | null;
+            /** @description Whether the directory user is linked to a console account: only people whose email is in one of the tenant's verified domains are. */
+            linked: boolean;
+            /** @description Why it is not linked: `outside_verified_domains` (its email is not in a verified domain of the tenant: it touches no account; invite the person instead), `no_email`, or `no_account` (the directory gives it no role, so no account was made). Null when linked. */
+            unlinked_reason: ("outside_verified_domains" | "no_email" | "no_account") | null;
             /** @description The enterprise extension's attributes. */
             custom_attributes: {
               [key: string]: unknown;
@@ -8344,8 +8480,12 @@ export interface components {
             }[];
             /** @description The console role the directory gives them; null: none. */
             role: ("admin" | "viewer") | null;
-            /** @description The console user they are (matched by email), once linked. */
+            /** @description The console user they are (matched by email), when linked and a member of the tenant; null otherwise. */
             user_id: string | null;
+            /** @description Whether the directory user is linked to a console account: only people whose email is in one of the tenant's verified domains are. */
+            linked: boolean;
+            /** @description Why it is not linked: `outside_verified_domains` (its email is not in a verified domain of the tenant: it touches no account; invite the person instead), `no_email`, or `no_account` (the directory gives it no role, so no account was made). Null when linked. */
+            unlinked_reason: ("outside_verified_domains" | "no_email" | "no_account") | null;
             /** @description The enterprise extension's attributes. */
             custom_attributes: {
               [key: string]: unknown;
@@ -8427,8 +8567,12 @@ export interface components {
             }[];
             /** @description The console role the directory gives them; null: none. */
             role: ("admin" | "viewer") | null;
-            /** @description The console user they are (matched by email), once linked. */
+            /** @description The console user they are (matched by email), when linked and a member of the tenant; null otherwise. */
             user_id: string | null;
+            /** @description Whether the directory user is linked to a console account: only people whose email is in one of the tenant's verified domains are. */
+            linked: boolean;
+            /** @description Why it is not linked: `outside_verified_domains` (its email is not in a verified domain of the tenant: it touches no account; invite the person instead), `no_email`, or `no_account` (the directory gives it no role, so no account was made). Null when linked. */
+            unlinked_reason: ("outside_verified_domains" | "no_email" | "no_account") | null;
             /** @description The enterprise extension's attributes. */
             custom_attributes: {
               [key: string]: unknown;
@@ -8442,6 +8586,58 @@ export interface components {
             /** Format: date-time */
             updated_at: string;
           };
+        } & {
+          [key: string]: unknown;
+        };
+        /** @description Who wrote the event: the control plane (`platform`) or an application through the API (`api`). */
+        source?: {
+          /** @enum {string} */
+          type: "platform" | "api";
+          token_id: string | null;
+          user_id: string | null;
+        } | null;
+      };
+    };
+    /** @description The IdP deactivated, removed or demoted the tenant's last admin: the directory user is suspended in the directory, but the membership and its role stay (a tenant always keeps an admin). Make another member admin, and the IdP's next change goes through. */
+    "Event.directory_user.deprovision_refused": {
+      /**
+       * Format: uuid
+       * @description The event's id (also `webhook-id`).
+       */
+      id: string;
+      /** @constant */
+      type: "directory_user.deprovision_refused";
+      /** Format: uuid */
+      tenant_id: string;
+      /** Format: date-time */
+      created_at: string;
+      data: {
+        /** @description Who did it. */
+        actor: {
+          /** @description The user (or `setup_link:<id>`) who did it; null: the system or no one known. */
+          id: string | null;
+          email: string | null;
+        };
+        /** @description What the event is about. */
+        target: {
+          type: string;
+          id: string;
+          /** @description What the target was called when the event was written. */
+          name?: string | null;
+        } | null;
+        details: {
+          directory_id: string;
+          email: string;
+          /** @description The console user who stays admin. */
+          user_id: string;
+          /**
+           * @description What the directory's change would have done.
+           * @enum {string}
+           */
+          action: "remove" | "demote";
+          /** @constant */
+          reason: "last_admin";
+          detail: string;
         } & {
           [key: string]: unknown;
         };
@@ -8675,8 +8871,12 @@ export interface components {
             }[];
             /** @description The console role the directory gives them; null: none. */
             role: ("admin" | "viewer") | null;
-            /** @description The console user they are (matched by email), once linked. */
+            /** @description The console user they are (matched by email), when linked and a member of the tenant; null otherwise. */
             user_id: string | null;
+            /** @description Whether the directory user is linked to a console account: only people whose email is in one of the tenant's verified domains are. */
+            linked: boolean;
+            /** @description Why it is not linked: `outside_verified_domains` (its email is not in a verified domain of the tenant: it touches no account; invite the person instead), `no_email`, or `no_account` (the directory gives it no role, so no account was made). Null when linked. */
+            unlinked_reason: ("outside_verified_domains" | "no_email" | "no_account") | null;
             /** @description The enterprise extension's attributes. */
             custom_attributes: {
               [key: string]: unknown;
@@ -8772,8 +8972,12 @@ export interface components {
             }[];
             /** @description The console role the directory gives them; null: none. */
             role: ("admin" | "viewer") | null;
-            /** @description The console user they are (matched by email), once linked. */
+            /** @description The console user they are (matched by email), when linked and a member of the tenant; null otherwise. */
             user_id: string | null;
+            /** @description Whether the directory user is linked to a console account: only people whose email is in one of the tenant's verified domains are. */
+            linked: boolean;
+            /** @description Why it is not linked: `outside_verified_domains` (its email is not in a verified domain of the tenant: it touches no account; invite the person instead), `no_email`, or `no_account` (the directory gives it no role, so no account was made). Null when linked. */
+            unlinked_reason: ("outside_verified_domains" | "no_email" | "no_account") | null;
             /** @description The enterprise extension's attributes. */
             custom_attributes: {
               [key: string]: unknown;
@@ -9395,6 +9599,11 @@ export interface operations {
           role?: "admin" | "viewer";
           /** @description This tenant's name for the member. The account's own name, which other tenants show, does not change. */
           name?: string;
+          /**
+           * @description Clears `review_reason`: an admin looked at the membership and keeps it.
+           * @constant
+           */
+          reviewed?: true;
         };
       };
     };
@@ -10711,7 +10920,7 @@ export interface operations {
       content: {
         "application/json": {
           url: string;
-          /** @description Event kinds to deliver: `*` for all, kinds your application appends (`invoice.paid`), prefixes (`invoice.*`, `user.*`), or the control plane's kinds that fire in a tenant: tenant.created, user.created, user.updated, user.removed, user.login, user.login_failed, user.step_up, user.password_reset, user.sessions_ended, invitation.created, invitation.resent, invitation.revoked, invitation.accepted, sso_provider.created, sso_provider.updated, sso_provider.enabled, sso_provider.disabled, sso_provider.deleted, sso_provider.certificate_expiring, sso.login_failed, sso.broker_login, webhook.created, webhook.updated, webhook.enabled, webhook.disabled, webhook.deleted, webhook.secret_rotated, webhook.delivery_exhausted, webhook.failing, webhook.auto_disabled, log_stream.created, log_stream.updated, log_stream.enabled, log_stream.disabled, log_stream.deleted, log_stream.failing, log_stream.recovered, domain.created, domain.verified, domain.updated, domain.verification_failed, domain.deleted, setup_link.created, setup_link.opened, setup_link.revoked, directory.created, directory.updated, directory.enabled, directory.disabled, directory.deleted, directory.token_rotated, directory_user.created, directory_user.updated, directory_user.deactivated, directory_user.reactivated, directory_user.deleted, directory_group.created, directory_group.updated, directory_group.deleted, directory_group.user_added, directory_group.user_removed, api_token.created, api_token.revoked, audit.exported, audit.retention_purged. */
+          /** @description Event kinds to deliver: `*` for all, kinds your application appends (`invoice.paid`), prefixes (`invoice.*`, `user.*`), or the control plane's kinds that fire in a tenant: tenant.created, user.created, user.updated, user.removed, user.login, user.login_failed, user.step_up, user.password_reset, user.sessions_ended, invitation.created, invitation.resent, invitation.revoked, invitation.accepted, sso_provider.created, sso_provider.updated, sso_provider.enabled, sso_provider.disabled, sso_provider.deleted, sso_provider.certificate_expiring, sso.login_failed, sso.broker_login, webhook.created, webhook.updated, webhook.enabled, webhook.disabled, webhook.deleted, webhook.secret_rotated, webhook.delivery_exhausted, webhook.failing, webhook.auto_disabled, log_stream.created, log_stream.updated, log_stream.enabled, log_stream.disabled, log_stream.deleted, log_stream.failing, log_stream.recovered, domain.created, domain.verified, domain.updated, domain.verification_failed, domain.deleted, setup_link.created, setup_link.opened, setup_link.revoked, directory.created, directory.updated, directory.enabled, directory.disabled, directory.deleted, directory.token_rotated, directory_user.created, directory_user.updated, directory_user.deactivated, directory_user.reactivated, directory_user.deleted, directory_user.deprovision_refused, directory_group.created, directory_group.updated, directory_group.deleted, directory_group.user_added, directory_group.user_removed, api_token.created, api_token.revoked, audit.exported, audit.retention_purged. */
           events: string[];
           secret?: string;
           description?: string;
@@ -10832,7 +11041,7 @@ export interface operations {
           /** @enum {boolean} */
           enabled?: true | false;
           url?: string;
-          /** @description Event kinds to deliver: `*` for all, kinds your application appends (`invoice.paid`), prefixes (`invoice.*`, `user.*`), or the control plane's kinds that fire in a tenant: tenant.created, user.created, user.updated, user.removed, user.login, user.login_failed, user.step_up, user.password_reset, user.sessions_ended, invitation.created, invitation.resent, invitation.revoked, invitation.accepted, sso_provider.created, sso_provider.updated, sso_provider.enabled, sso_provider.disabled, sso_provider.deleted, sso_provider.certificate_expiring, sso.login_failed, sso.broker_login, webhook.created, webhook.updated, webhook.enabled, webhook.disabled, webhook.deleted, webhook.secret_rotated, webhook.delivery_exhausted, webhook.failing, webhook.auto_disabled, log_stream.created, log_stream.updated, log_stream.enabled, log_stream.disabled, log_stream.deleted, log_stream.failing, log_stream.recovered, domain.created, domain.verified, domain.updated, domain.verification_failed, domain.deleted, setup_link.created, setup_link.opened, setup_link.revoked, directory.created, directory.updated, directory.enabled, directory.disabled, directory.deleted, directory.token_rotated, directory_user.created, directory_user.updated, directory_user.deactivated, directory_user.reactivated, directory_user.deleted, directory_group.created, directory_group.updated, directory_group.deleted, directory_group.user_added, directory_group.user_removed, api_token.created, api_token.revoked, audit.exported, audit.retention_purged. */
+          /** @description Event kinds to deliver: `*` for all, kinds your application appends (`invoice.paid`), prefixes (`invoice.*`, `user.*`), or the control plane's kinds that fire in a tenant: tenant.created, user.created, user.updated, user.removed, user.login, user.login_failed, user.step_up, user.password_reset, user.sessions_ended, invitation.created, invitation.resent, invitation.revoked, invitation.accepted, sso_provider.created, sso_provider.updated, sso_provider.enabled, sso_provider.disabled, sso_provider.deleted, sso_provider.certificate_expiring, sso.login_failed, sso.broker_login, webhook.created, webhook.updated, webhook.enabled, webhook.disabled, webhook.deleted, webhook.secret_rotated, webhook.delivery_exhausted, webhook.failing, webhook.auto_disabled, log_stream.created, log_stream.updated, log_stream.enabled, log_stream.disabled, log_stream.deleted, log_stream.failing, log_stream.recovered, domain.created, domain.verified, domain.updated, domain.verification_failed, domain.deleted, setup_link.created, setup_link.opened, setup_link.revoked, directory.created, directory.updated, directory.enabled, directory.disabled, directory.deleted, directory.token_rotated, directory_user.created, directory_user.updated, directory_user.deactivated, directory_user.reactivated, directory_user.deleted, directory_user.deprovision_refused, directory_group.created, directory_group.updated, directory_group.deleted, directory_group.user_added, directory_group.user_removed, api_token.created, api_token.revoked, audit.exported, audit.retention_purged. */
           events?: string[];
           description?: string | null;
           /** @description At most this many deliveries a second to this webhook, across all instances (1-1000); deliveries past it wait their turn (they stay due, no attempt is made). Null: no limit. */
@@ -11246,7 +11455,7 @@ export interface operations {
           config: {
             [key: string]: unknown;
           };
-          /** @description Event kinds to deliver: `*` for all, kinds your application appends (`invoice.paid`), prefixes (`invoice.*`, `user.*`), or the control plane's kinds that fire in a tenant: tenant.created, user.created, user.updated, user.removed, user.login, user.login_failed, user.step_up, user.password_reset, user.sessions_ended, invitation.created, invitation.resent, invitation.revoked, invitation.accepted, sso_provider.created, sso_provider.updated, sso_provider.enabled, sso_provider.disabled, sso_provider.deleted, sso_provider.certificate_expiring, sso.login_failed, sso.broker_login, webhook.created, webhook.updated, webhook.enabled, webhook.disabled, webhook.deleted, webhook.secret_rotated, webhook.delivery_exhausted, webhook.failing, webhook.auto_disabled, log_stream.created, log_stream.updated, log_stream.enabled, log_stream.disabled, log_stream.deleted, log_stream.failing, log_stream.recovered, domain.created, domain.verified, domain.updated, domain.verification_failed, domain.deleted, setup_link.created, setup_link.opened, setup_link.revoked, directory.created, directory.updated, directory.enabled, directory.disabled, directory.deleted, directory.token_rotated, directory_user.created, directory_user.updated, directory_user.deactivated, directory_user.reactivated, directory_user.deleted, directory_group.created, directory_group.updated, directory_group.deleted, directory_group.user_added, directory_group.user_removed, api_token.created, api_token.revoked, audit.exported, audit.retention_purged. */
+          /** @description Event kinds to deliver: `*` for all, kinds your application appends (`invoice.paid`), prefixes (`invoice.*`, `user.*`), or the control plane's kinds that fire in a tenant: tenant.created, user.created, user.updated, user.removed, user.login, user.login_failed, user.step_up, user.password_reset, user.sessions_ended, invitation.created, invitation.resent, invitation.revoked, invitation.accepted, sso_provider.created, sso_provider.updated, sso_provider.enabled, sso_provider.disabled, sso_provider.deleted, sso_provider.certificate_expiring, sso.login_failed, sso.broker_login, webhook.created, webhook.updated, webhook.enabled, webhook.disabled, webhook.deleted, webhook.secret_rotated, webhook.delivery_exhausted, webhook.failing, webhook.auto_disabled, log_stream.created, log_stream.updated, log_stream.enabled, log_stream.disabled, log_stream.deleted, log_stream.failing, log_stream.recovered, domain.created, domain.verified, domain.updated, domain.verification_failed, domain.deleted, setup_link.created, setup_link.opened, setup_link.revoked, directory.created, directory.updated, directory.enabled, directory.disabled, directory.deleted, directory.token_rotated, directory_user.created, directory_user.updated, directory_user.deactivated, directory_user.reactivated, directory_user.deleted, directory_user.deprovision_refused, directory_group.created, directory_group.updated, directory_group.deleted, directory_group.user_added, directory_group.user_removed, api_token.created, api_token.revoked, audit.exported, audit.retention_purged. */
           event_types?: string[];
           /** @description `now` (default): events from now on; `oldest`: the whole log first, then live; a date: events recorded since it. */
           start_from?: string;
@@ -11357,7 +11566,7 @@ export interface operations {
       content: {
         "application/json": {
           name?: string;
-          /** @description Merged over the stored config: a secret left out is kept. */
+          /** @description Merged over the stored config: a secret left out is kept, except when the destination changes (s3 `bucket`/`region`/`endpoint`, datadog `site`/`endpoint`, splunk_hec and https `url`): then it must be sent again (400 naming it), or for https's optional `secret` it is dropped. */
           config?: {
             [key: string]: unknown;
           };
@@ -12146,8 +12355,9 @@ export interface operations {
       content: {
         "application/json": {
           token: string;
-          /** @description Required when the invited email has no password yet. */
+          /** @description The new account's password: required when the invited email has no account yet; ignored for an account that exists. */
           password?: string;
+          /** @description The new account's name; ignored for an account that exists. */
           name?: string;
         };
       };
@@ -12166,6 +12376,76 @@ export interface operations {
         };
       };
       400: components["responses"]["Problem400"];
+      404: components["responses"]["Problem404"];
+      409: components["responses"]["Problem409"];
+      413: components["responses"]["Problem413"];
+      415: components["responses"]["Problem415"];
+      422: components["responses"]["Problem422"];
+      429: components["responses"]["Problem429"];
+      500: components["responses"]["Problem500"];
+    };
+  };
+  "myInvitations-list": {
+    parameters: {
+      query?: {
+        page?: number;
+        page_size?: number;
+        cursor?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Successful response */
+      200: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["MyInvitationPage"];
+        };
+      };
+      400: components["responses"]["Problem400"];
+      401: components["responses"]["Problem401"];
+      403: components["responses"]["Problem403"];
+      404: components["responses"]["Problem404"];
+      409: components["responses"]["Problem409"];
+      429: components["responses"]["Problem429"];
+      500: components["responses"]["Problem500"];
+    };
+  };
+  "myInvitations-accept": {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description 1–255 characters (UUIDs recommended). A repeat within 24 hours replays the first response with `Idempotent-Replayed: true`. */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
+      path: {
+        invitation_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Successful response */
+      200: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          /** @description `true` when this is a replay of an earlier response. */
+          "Idempotent-Replayed"?: "true";
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["AcceptedInvitation"];
+        };
+      };
+      400: components["responses"]["Problem400"];
+      401: components["responses"]["Problem401"];
+      403: components["responses"]["Problem403"];
       404: components["responses"]["Problem404"];
       409: components["responses"]["Problem409"];
       413: components["responses"]["Problem413"];
@@ -12536,7 +12816,9 @@ export interface operations {
   };
   "setupLinks-delete": {
     parameters: {
-      query?: never;
+      query?: {
+        rotate_directory_token?: "true" | "false";
+      };
       header?: never;
       path: {
         tenant_id: string;
@@ -12546,13 +12828,15 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description No content */
-      204: {
+      /** @description Successful response */
+      200: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          "application/json": components["schemas"]["SetupLinkRevocation"];
+        };
       };
       400: components["responses"]["Problem400"];
       401: components["responses"]["Problem401"];
@@ -12622,6 +12906,11 @@ export interface operations {
           default_role?: ("admin" | "viewer") | null;
           /** @description Groups → console roles; a user takes the role of the first mapping one of their groups matches. */
           role_mappings?: components["schemas"]["DirectoryRoleMapping"][];
+          /**
+           * @description Whether the directory also governs members who joined another way (invited, added by an operator, joined through SSO): it then sets their role and ends their membership when they leave the IdP. Default false: it governs only the memberships it created. Changing it needs a fresh step-up.
+           * @enum {boolean}
+           */
+          governs_existing_members?: true | false;
         };
       };
     };
@@ -12735,6 +13024,11 @@ export interface operations {
           default_role?: ("admin" | "viewer") | null;
           /** @description Groups → console roles; a user takes the role of the first mapping one of their groups matches. */
           role_mappings?: components["schemas"]["DirectoryRoleMapping"][];
+          /**
+           * @description Whether the directory also governs members who joined another way (invited, added by an operator, joined through SSO): it then sets their role and ends their membership when they leave the IdP. Default false: it governs only the memberships it created. Changing it needs a fresh step-up.
+           * @enum {boolean}
+           */
+          governs_existing_members?: true | false;
         };
       };
     };
@@ -12810,6 +13104,7 @@ export interface operations {
         cursor?: string;
         group_id?: string;
         state?: "active" | "inactive";
+        linked?: "true" | "false";
         search?: string;
       };
       header?: never;
@@ -15780,6 +16075,7 @@ export interface operations {
          *               "role": "admin"
          *             }
          *           ],
+         *           "governs_existing_members": false,
          *           "token_hint": "…x7Qa"
          *         },
          *         "source": {
@@ -16120,7 +16416,9 @@ export interface operations {
          *               }
          *             ],
          *             "role": "viewer",
-         *             "user_id": null,
+         *             "user_id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
+         *             "linked": true,
+         *             "unlinked_reason": null,
          *             "custom_attributes": {},
          *             "raw_attributes": {},
          *             "created_at": "2026-12-05T09:00:00.000Z",
@@ -16197,7 +16495,9 @@ export interface operations {
          *               }
          *             ],
          *             "role": "viewer",
-         *             "user_id": null,
+         *             "user_id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
+         *             "linked": true,
+         *             "unlinked_reason": null,
          *             "custom_attributes": {},
          *             "raw_attributes": {},
          *             "created_at": "2026-12-05T09:00:00.000Z",
@@ -16274,7 +16574,9 @@ export interface operations {
          *               }
          *             ],
          *             "role": "viewer",
-         *             "user_id": null,
+         *             "user_id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
+         *             "linked": true,
+         *             "unlinked_reason": null,
          *             "custom_attributes": {},
          *             "raw_attributes": {},
          *             "created_at": "2026-12-05T09:00:00.000Z",
@@ -16351,7 +16653,9 @@ export interface operations {
          *               }
          *             ],
          *             "role": "viewer",
-         *             "user_id": null,
+         *             "user_id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
+         *             "linked": true,
+         *             "unlinked_reason": null,
          *             "custom_attributes": {},
          *             "raw_attributes": {},
          *             "created_at": "2026-12-05T09:00:00.000Z",
@@ -16428,7 +16732,9 @@ export interface operations {
          *               }
          *             ],
          *             "role": "viewer",
-         *             "user_id": null,
+         *             "user_id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
+         *             "linked": true,
+         *             "unlinked_reason": null,
          *             "custom_attributes": {},
          *             "raw_attributes": {},
          *             "created_at": "2026-12-05T09:00:00.000Z",
@@ -16444,6 +16750,60 @@ export interface operations {
          *     }
          */
         "application/json": components["schemas"]["Event.directory_user.deleted"];
+      };
+    };
+    responses: {
+      /** @description Any 2xx within 5 s is a delivery; anything else is retried. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  "webhook-directory_user.deprovision_refused": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
+         *       "type": "directory_user.deprovision_refused",
+         *       "tenant_id": "…",
+         *       "created_at": "…",
+         *       "data": {
+         *         "actor": {
+         *           "id": "5f0c8c1e-3b7a-4d2e-9a61-0c2f4b8e7d10",
+         *           "email": "ada@example.com"
+         *         },
+         *         "target": {
+         *           "type": "directory_user",
+         *           "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
+         *           "name": null
+         *         },
+         *         "details": {
+         *           "directory_id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
+         *           "email": "grace@acme.com",
+         *           "user_id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
+         *           "action": "remove",
+         *           "reason": "last_admin",
+         *           "detail": "grace@acme.com is the tenant's last admin: the membership stays until another member is made admin"
+         *         },
+         *         "source": {
+         *           "type": "platform",
+         *           "token_id": null,
+         *           "user_id": null
+         *         }
+         *       }
+         *     }
+         */
+        "application/json": components["schemas"]["Event.directory_user.deprovision_refused"];
       };
     };
     responses: {
@@ -16679,7 +17039,9 @@ export interface operations {
          *               }
          *             ],
          *             "role": "viewer",
-         *             "user_id": null,
+         *             "user_id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
+         *             "linked": true,
+         *             "unlinked_reason": null,
          *             "custom_attributes": {},
          *             "raw_attributes": {},
          *             "created_at": "2026-12-05T09:00:00.000Z",
@@ -16765,7 +17127,9 @@ export interface operations {
          *               }
          *             ],
          *             "role": "viewer",
-         *             "user_id": null,
+         *             "user_id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
+         *             "linked": true,
+         *             "unlinked_reason": null,
          *             "custom_attributes": {},
          *             "raw_attributes": {},
          *             "created_at": "2026-12-05T09:00:00.000Z",

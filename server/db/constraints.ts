@@ -9,7 +9,12 @@ export function violates(error: unknown, constraint: string): boolean {
     const current = queue.shift();
     if (!current || typeof current !== "object" || seen.has(current)) continue;
     seen.add(current);
-    const { constraint: name, message, meta, cause } = current as { constraint?: unknown; message?: unknown; meta?: unknown; cause?: unknown };
+    const {
+      constraint: name,
+      message,
+      meta,
+      cause,
+    } = current as { constraint?: unknown; message?: unknown; meta?: unknown; cause?: unknown };
     if (name === constraint) return true;
     if (typeof message === "string" && message.includes(constraint)) return true;
     if (meta && JSON.stringify(meta).includes(constraint)) return true;

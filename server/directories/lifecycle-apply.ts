@@ -102,7 +102,12 @@ export async function applyToMemberships(
     if (!member) {
       if (!person.role) continue;
       admins.allows(user.id, person.role);
-      plan.joining.push({ user, role: person.role, directoryId: governing ?? directory.id, details: { ...details, new_user: user.created ?? false } });
+      plan.joining.push({
+        user,
+        role: person.role,
+        directoryId: governing ?? directory.id,
+        details: { ...details, new_user: user.created ?? false },
+      });
       continue;
     }
     if (!governed) continue;
@@ -130,7 +135,9 @@ async function auditRefusals(tx: Tx, actor: EventActor, directory: DirectoryRow,
       event: {
         type: "directory_user.deprovision_refused",
         tenantId: directory.tenantId,
-        target: r.directoryUserId ? { type: "directory_user", id: r.directoryUserId, name: r.email } : { type: "user", id: r.userId, name: r.email },
+        target: r.directoryUserId
+          ? { type: "directory_user", id: r.directoryUserId, name: r.email }
+          : { type: "user", id: r.userId, name: r.email },
         details: {
           directory_id: directory.id,
           email: r.email,

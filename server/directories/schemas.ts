@@ -154,13 +154,10 @@ export const DirectoryUser = z
       description:
         "Whether the directory user is linked to a console account: only people whose email is in one of the tenant's verified domains are.",
     }),
-    unlinked_reason: z
-      .enum(UNLINKED_REASONS)
-      .nullable()
-      .meta({
-        description:
-          "Why it is not linked: `outside_verified_domains` (its email is not in a verified domain of the tenant: it touches no account; invite the person instead), `no_email`, or `no_account` (the directory gives it no role, so no account was made). Null when linked.",
-      }),
+    unlinked_reason: z.enum(UNLINKED_REASONS).nullable().meta({
+      description:
+        "Why it is not linked: `outside_verified_domains` (its email is not in a verified domain of the tenant: it touches no account; invite the person instead), `no_email`, or `no_account` (the directory gives it no role, so no account was made). Null when linked.",
+    }),
     custom_attributes: z.record(z.string(), z.unknown()).meta({ description: "The enterprise extension's attributes." }),
     raw_attributes: z.record(z.string(), z.unknown()).meta({ description: "The SCIM resource as the IdP sent it." }),
     created_at: z.iso.datetime(),

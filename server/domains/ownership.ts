@@ -31,6 +31,9 @@ export async function verifiedDomainsOf(sql: SqlStatements, tenantId: string): P
 export async function ownsEmail(sql: SqlStatements, tenantId: string, email: string): Promise<boolean> {
   const domain = domainOf(email);
   if (!domain) return false;
-  const rows = await sql.query(`SELECT 1 FROM domains WHERE tenant_id = $1::uuid AND domain = $2 AND state = 'verified'`, [tenantId, domain]);
+  const rows = await sql.query(`SELECT 1 FROM domains WHERE tenant_id = $1::uuid AND domain = $2 AND state = 'verified'`, [
+    tenantId,
+    domain,
+  ]);
   return rows.length > 0;
 }

@@ -177,6 +177,7 @@ export async function deleteDomain(ctx: TenantServiceContext, id: string): Promi
       details: { domain: row.domain, state: row.state },
     });
     // The tenant no longer owns the domain's people: its directories unlink them (memberships stay).
-    if (row.state === "verified") await reconcileDomainPeople(tx, row.tenantId, row.domain, actorOf(ctx.actor.principal, ctx.actor.request));
+    if (row.state === "verified")
+      await reconcileDomainPeople(tx, row.tenantId, row.domain, actorOf(ctx.actor.principal, ctx.actor.request));
   });
 }

@@ -10,8 +10,7 @@ import { type Tx, sqlIn } from "../db/client.ts";
 import { Conflict } from "../errors.ts";
 import type { TenantRole } from "../auth/principal.ts";
 
-export const lastAdminConflict = (action: string) =>
-  Conflict(`Cannot ${action} the tenant's last admin: make another member admin first`);
+export const lastAdminConflict = (action: string) => Conflict(`Cannot ${action} the tenant's last admin: make another member admin first`);
 
 /** The tenant's admins as a transaction's changes go, counted from their locked rows. */
 export class TenantAdmins {

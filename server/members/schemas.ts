@@ -38,20 +38,14 @@ export const Member = z
     name: z.string().nullable().meta({ description: "The name this tenant's admins gave the member, else their account's own." }),
     role: TenantRoleSchema,
     has_password: z.boolean().meta({ description: "Whether the user can sign in to the console." }),
-    directory: z
-      .object({ id: z.uuid(), name: z.string() })
-      .nullable()
-      .meta({
-        description:
-          "The directory that governs the membership (it created it, or captured it with `governs_existing_members`): it sets the role and ends the membership when the person leaves the IdP. Null: the tenant's admins do.",
-      }),
-    review_reason: z
-      .enum(MEMBER_REVIEW_REASONS)
-      .nullable()
-      .meta({
-        description:
-          "Set when the membership needs an admin's review. `directory_outside_verified_domains`: a directory made it, before directories were held to the tenant's verified domains, for an account outside them. PATCH `reviewed: true` clears it.",
-      }),
+    directory: z.object({ id: z.uuid(), name: z.string() }).nullable().meta({
+      description:
+        "The directory that governs the membership (it created it, or captured it with `governs_existing_members`): it sets the role and ends the membership when the person leaves the IdP. Null: the tenant's admins do.",
+    }),
+    review_reason: z.enum(MEMBER_REVIEW_REASONS).nullable().meta({
+      description:
+        "Set when the membership needs an admin's review. `directory_outside_verified_domains`: a directory made it, before directories were held to the tenant's verified domains, for an account outside them. PATCH `reviewed: true` clears it.",
+    }),
     created_at: z.iso.datetime(),
   })
   .meta({ id: "Member" });

@@ -60,13 +60,10 @@ export const SetupLinkPathInput = z.object(LinkPath);
 
 export const RevokeSetupLinkInput = z.object({
   ...LinkPath,
-  rotate_directory_token: z
-    .enum(["true", "false"], { error: "must be true or false" })
-    .optional()
-    .meta({
-      description:
-        "`true`: a `directory_sync` link's directory gets a new SCIM token in the same step (the IT admin who held the link saw the old one); needs a fresh step-up. The new token is in `directory_token`, shown once.",
-    }),
+  rotate_directory_token: z.enum(["true", "false"], { error: "must be true or false" }).optional().meta({
+    description:
+      "`true`: a `directory_sync` link's directory gets a new SCIM token in the same step (the IT admin who held the link saw the old one); needs a fresh step-up. The new token is in `directory_token`, shown once.",
+  }),
 });
 
 /** What revoking a link did, and what became of the directory a `directory_sync` link worked on. */

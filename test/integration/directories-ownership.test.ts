@@ -209,7 +209,11 @@ describe("a directory and what it grants are an admin's power: step-up", () => {
     const other = client(api.url, admins[1]!.token);
     const one = `${base}/${made.json.id}`;
     expect((await other.patch(one, { name: "Okta (prod)" })).status).toBe(200);
-    for (const body of [{ default_role: "admin" }, { role_mappings: [{ group: "Admins", role: "admin" }] }, { governs_existing_members: true }]) {
+    for (const body of [
+      { default_role: "admin" },
+      { role_mappings: [{ group: "Admins", role: "admin" }] },
+      { governs_existing_members: true },
+    ]) {
       const res = await other.patch(one, body);
       expect(res.status, JSON.stringify(body)).toBe(401);
       expect(res.json.code).toBe("step_up_required");
@@ -276,7 +280,10 @@ describe("the last admin is kept on every path", () => {
     await prisma.ssoDomain.create({ data: { tenantId: tenant.id, domain, providerId: provider.id } });
     await prisma.ssoProvider.update({ where: { id: provider.id }, data: { enabled: true } });
     const op = await operator();
-    await prisma.user.update({ where: { id: op.user.id }, data: { passwordHash: (await createUser({ password: "op-password" })).passwordHash } });
+    await prisma.user.update({
+      where: { id: op.user.id },
+      data: { passwordHash: (await createUser({ password: "op-password" })).passwordHash },
+    });
     const opApi = await steppedUp(op.token, "op-password");
     const one = `/api/v1/tenants/${tenant.id}/sso/${provider.id}`;
     const deleted = await opApi.delete(one);

@@ -244,7 +244,8 @@ describe("what a link reaches", () => {
     const { cookie } = await open(link.url);
     const made = await call(cookie!, "setup.directory.create", { provider: "okta" });
     const users = `${new URL(made.data.directory.scim_base_url).pathname}/Users`;
-    const scimGet = async (token: string) => (await fetch(new URL(users, api.url), { headers: { authorization: `Bearer ${token}` } })).status;
+    const scimGet = async (token: string) =>
+      (await fetch(new URL(users, api.url), { headers: { authorization: `Bearer ${token}` } })).status;
     const one = `${base(tenant.id)}/${link.id}`;
 
     // Rotating needs a step-up: a token that has none is refused, and the link stays live.
