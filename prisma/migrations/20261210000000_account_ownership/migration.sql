@@ -17,6 +17,10 @@ ALTER TABLE memberships ADD CONSTRAINT memberships_directory_id_fkey
   FOREIGN KEY (directory_id) REFERENCES directories(id) ON DELETE SET NULL ON UPDATE CASCADE;
 CREATE INDEX memberships_directory_id_idx ON memberships (directory_id);
 
+-- A signed-in person's pending invitations (GET /me/invitations, and the landing page) are found
+-- by email across tenants.
+CREATE INDEX invitations_email_idx ON invitations (email);
+
 -- The upgrade. A directory user linked to an account outside the tenant's verified domains is
 -- unlinked; the membership of that account stays, flagged for review. Nothing is deleted.
 UPDATE memberships m SET review_reason = 'directory_outside_verified_domains'
