@@ -155,11 +155,13 @@ describe("onboarding: domains, setup links, directories", () => {
     expect(link.url).toMatch(/\/setup\//);
     expect(await admin.setupLinks.get(tenantId, link.id)).toMatchObject({ id: link.id });
     expect((await admin.setupLinks.list(tenantId).toArray()).map((l) => l.id)).toEqual([link.id]);
-    await admin.setupLinks.delete(tenantId, link.id);
+    expect(await admin.setupLinks.delete(tenantId, link.id)).toMatchObject({ setup_link: { id: link.id, state: "revoked" }, directory: null });
   });
 
-  test("directories: create (SCIM token once), get, update, users, groups, delete; a viewer is refused", async () => {
+  test("directories after step-up: create (SCIM token once), get, update, users, groups, delete; a viewer is refused", async () => {
     const { admin, viewer, tenantId } = await world();
+    expect(await problem(admin.directories.create(tenantId, { name: "Okta" }))).toMatchObject({ status: 401, code: "step_up_required" });
+    await admin.me.stepUp({ password: "admin-password" });
     const directory = await admin.directories.create(tenantId, { name: "Okta production", provider: "okta" });
     expect(directory.token).toMatch(/\S{20,}/);
     expect(await admin.directories.get(tenantId, directory.id)).not.toHaveProperty("token");
@@ -167,7 +169,6 @@ describe("onboarding: domains, setup links, directories", () => {
     expect(await admin.directories.users(tenantId, directory.id).toArray()).toEqual([]);
     expect(await admin.directories.groups(tenantId, directory.id).toArray()).toEqual([]);
     expect(await problem(viewer.directories.create(tenantId, { name: "Mine" }))).toMatchObject({ status: 403 });
-    await admin.me.stepUp({ password: "admin-password" });
     await admin.directories.delete(tenantId, directory.id);
   });
 });

@@ -208,14 +208,23 @@ describe("providers from before domains were verified", () => {
     }
   }, 120_000);
 
-  test("a pending legacy domain routes; once failed it does not", async () => {
+  test("a pending legacy domain routes its members' sign-ins, makes no one new a member; once failed it routes none", async () => {
     const { tenant, admin } = await tenantWithMembers();
     const domain = uniqueDomain();
     await verifiedDomains(tenant.id, [domain], { legacy: true });
     await oidcProvider(api.url, admin.token, tenant.id, op, { domains: [domain], verified: false });
-    expect(pathOf((await signIn(new TestBrowser(), api.url, op.origin, person(domain).email)).location)).toBe(`/tenants/${tenant.id}`);
+    const member = person(domain);
+    const account = await createUser({ email: member.email });
+    await (await db()).membership.create({ data: { tenantId: tenant.id, userId: account.id, role: "viewer" } });
+    expect(pathOf((await signIn(new TestBrowser(), api.url, op.origin, member.email)).location)).toBe(`/tenants/${tenant.id}`);
+    // Someone new would join (auto-join is on): only a verified domain's people are the tenant's to take.
+    const newcomer = person(domain);
+    expect(pathOf((await signIn(new TestBrowser(), api.url, op.origin, newcomer.email)).location)).toBe(
+      "/login?sso_error=domain_not_verified",
+    );
+    expect(await (await db()).user.findUnique({ where: { email: newcomer.email } })).toBeNull();
     await setDomain(tenant.id, domain, "state = 'failed'");
-    expect(pathOf((await signIn(new TestBrowser(), api.url, op.origin, person(domain).email)).location)).toBe(
+    expect(pathOf((await signIn(new TestBrowser(), api.url, op.origin, member.email)).location)).toBe(
       "/login?sso_error=domain_not_verified",
     );
   });
