@@ -7,7 +7,8 @@ import { bearerOf } from "../auth/credentials.ts";
 import { publicUrl, requestIdOf, requestInfo } from "../contract/request.ts";
 import { decodeUtf8 } from "../contract/fields.ts";
 import { handleScim } from "../directories/scim/endpoint.ts";
-import { MAX_SCIM_BODY_BYTES, type ScimRequest } from "../directories/scim/respond.ts";
+import { MAX_SCIM_BODY_BYTES } from "../directories/scim/limits.ts";
+import type { ScimRequest } from "../directories/scim/respond.ts";
 import { bodyReadAside } from "./node.ts";
 
 export const SCIM_PREFIX = "/api/scim/v2";

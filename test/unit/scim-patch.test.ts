@@ -127,13 +127,13 @@ describe("Entra ID", () => {
     expect(patchGroup(removed, { op: "Remove", path: "members", value: [{ value: "u2" }] })).toEqual({ displayName: "Eng" });
   });
 
-  test("adding 1,000 members in one op, duplicates and existing ones counted once", () => {
-    const ids = Array.from({ length: 1000 }, (_, i) => ({ value: `u${i}` }));
+  test("adding 1,000 members in one op (the cap), duplicates and existing ones counted once", () => {
+    const ids = Array.from({ length: 999 }, (_, i) => ({ value: `u${i}` }));
     const result = patchGroup(
       { displayName: "All", members: [{ value: "u0", display: "Zero" }] },
       { op: "add", path: "members", value: [...ids, { value: "U5" }] },
     );
-    expect(result.members).toHaveLength(1000);
+    expect(result.members).toHaveLength(999);
     expect((result.members as unknown[])[0]).toEqual({ value: "u0", display: "Zero" });
   });
 });
@@ -205,5 +205,79 @@ describe("RFC 7644 rules", () => {
 
   test("a Group's displayName cannot be removed", () => {
     expect(() => patchGroup({ displayName: "x" }, { op: "remove", path: "displayName" })).toThrow(scimError("mutability"));
+  });
+});
+
+describe("caps (limits.ts) and values matched by key", () => {
+  const members = (n: number, prefix = "u") => Array.from({ length: n }, (_, i) => ({ value: `${prefix}${i}` }));
+
+  test("101 operations, or 1,001 values in one: tooMany naming the cap", () => {
+    const replace = { op: "replace", path: "displayName", value: "x" };
+    expect(() => parsePatchRequest(body(...Array.from({ length: 101 }, () => replace)))).toThrow(scimError("tooMany"));
+    expect(parsePatchRequest(body(...Array.from({ length: 100 }, () => replace)))).toHaveLength(100);
+    expect(() => parsePatchRequest(body({ op: "add", path: "members", value: members(1001) }))).toThrow(
+      expect.objectContaining({ scimType: "tooMany", detail: expect.stringContaining("at most 1000") }),
+    );
+    // Lists inside a path-less value count too.
+    expect(() => parsePatchRequest(body({ op: "replace", value: { emails: members(600), phoneNumbers: members(401) } }))).toThrow(
+      scimError("tooMany"),
+    );
+  });
+
+  test("a User's list past 100 values, by an operation or an unknown attribute: tooMany", () => {
+    const emails = Array.from({ length: 100 }, (_, i) => ({ value: `e${i}@example.com` }));
+    expect(patchUser({ userName: "x" }, { op: "add", path: "emails", value: emails }).emails).toHaveLength(100);
+    expect(() => patchUser({ userName: "x", emails }, { op: "add", path: "emails", value: [{ value: "one@more" }] })).toThrow(
+      expect.objectContaining({ scimType: "tooMany", detail: expect.stringContaining("emails") }),
+    );
+    expect(() => patchUser({ userName: "x" }, { op: "add", path: "urn:example:custom:tags", value: members(101) })).toThrow(
+      scimError("tooMany"),
+    );
+  });
+
+  test("members: a group of any size; removed by list, by id filter and by other filters; a re-added member goes last", () => {
+    const group = { displayName: "Big", members: members(5000) };
+    const result = patchGroup(
+      group,
+      { op: "add", path: "members", value: members(1000, "n") },
+      { op: "remove", path: "members", value: [{ value: "U1" }, { value: "n0" }, { value: "absent" }] },
+      { op: "remove", path: 'members[value eq "U2"]' },
+      { op: "remove", path: 'members[value sw "u49"]' },
+      { op: "add", path: "members", value: [{ value: "u3" }, { value: "u1" }] },
+    );
+    const ids = (result.members as { value: string }[]).map((m) => m.value);
+    // u1 and n0 by list, u2 by id, u49 u490…u499 u4900…u4999 by filter; u1 back.
+    expect(ids).toHaveLength(5000 + 1000 - 2 - 1 - 111 + 1);
+    expect(ids.slice(0, 3)).toEqual(["u0", "u3", "u4"]);
+    expect(ids.at(-1)).toBe("u1");
+    expect(ids).not.toContain("u2");
+    expect(ids).not.toContain("u4999");
+    expect(group.members).toHaveLength(5000);
+  });
+
+  test("a member whose id a filter changes is found by its new id", () => {
+    const result = patchGroup(
+      { displayName: "Eng", members: [{ value: "u1" }, { value: "u2" }] },
+      { op: "replace", path: 'members[value eq "u1"].value', value: "u9" },
+      { op: "remove", path: "members", value: [{ value: "u9" }] },
+    );
+    expect(result.members).toEqual([{ value: "u2" }]);
+  });
+
+  test("removal values naming sub-attributes match on those; others must equal a value whole", () => {
+    const user = {
+      userName: "x",
+      emails: [
+        { value: "a@x", type: "work", primary: true },
+        { value: "b@x", type: "home" },
+        { value: "c@x", type: "work", note: "kept as sent" },
+      ],
+    };
+    const byType = patchUser(user, { op: "remove", path: "emails", value: [{ type: "work" }] });
+    expect(byType.emails).toEqual([{ value: "b@x", type: "home" }]);
+    const unknownKey = patchUser(user, { op: "remove", path: "emails", value: [{ note: "kept as sent" }] });
+    expect(unknownKey.emails).toHaveLength(3);
+    const whole = patchUser(user, { op: "remove", path: "emails", value: [{ value: "c@x", type: "work", note: "kept as sent" }] });
+    expect((whole.emails as { value: string }[]).map((e) => e.value)).toEqual(["a@x", "b@x"]);
   });
 });

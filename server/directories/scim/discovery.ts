@@ -1,11 +1,17 @@
 /**
  * Discovery (RFC 7644 §4): what this service provider supports, its resource types and schemas.
- * Every answer names its location under the directory's base URL.
+ * Every answer names its location under the directory's base URL. The caps of limits.ts are told
+ * where RFC 7643 has a place for them (filter.maxResults) and otherwise in the resource types' and
+ * attributes' descriptions.
  */
 import type { ScimContext } from "./context.ts";
 import { scimNotFound } from "./errors.ts";
 import { ENTERPRISE_USER, GROUP_SCHEMA, SCIM_SCHEMAS, USER_SCHEMA } from "./schema.ts";
-import { listResponse, MAX_RESULTS, scimResponse, type Outcome } from "./respond.ts";
+import { MAX_ATTRIBUTE_VALUES, MAX_MEMBERS_PER_REQUEST, MAX_OPERATION_VALUES, MAX_PATCH_OPERATIONS, MAX_RESULTS } from "./limits.ts";
+import { listResponse, scimResponse, type Outcome } from "./respond.ts";
+
+/** What a PATCH may carry, as the resource types say it. */
+const PATCH_CAPS = `a PATCH has at most ${MAX_PATCH_OPERATIONS} operations of at most ${MAX_OPERATION_VALUES} values each`;
 
 const SPC_SCHEMA = "urn:ietf:params:scim:schemas:core:2.0:ServiceProviderConfig";
 const RESOURCE_TYPE_SCHEMA = "urn:ietf:params:scim:schemas:core:2.0:ResourceType";
@@ -42,7 +48,7 @@ function resourceTypes(ctx: ScimContext) {
       id: "User",
       name: "User",
       endpoint: "/Users",
-      description: "User Account",
+      description: `User Account (each multi-valued attribute holds at most ${MAX_ATTRIBUTE_VALUES} values; ${PATCH_CAPS})`,
       schema: USER_SCHEMA,
       schemaExtensions: [{ schema: ENTERPRISE_USER, required: false }],
       meta: meta("User"),
@@ -52,7 +58,7 @@ function resourceTypes(ctx: ScimContext) {
       id: "Group",
       name: "Group",
       endpoint: "/Groups",
-      description: "Group",
+      description: `Group (a POST or PUT names at most ${MAX_MEMBERS_PER_REQUEST} members; ${PATCH_CAPS})`,
       schema: GROUP_SCHEMA,
       meta: meta("Group"),
     },

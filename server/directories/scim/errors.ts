@@ -34,6 +34,8 @@ export const invalidValue = (detail: string) => new ScimError(400, "invalidValue
 export const invalidSyntax = (detail: string) => new ScimError(400, "invalidSyntax", detail);
 export const noTarget = (detail: string) => new ScimError(400, "noTarget", detail);
 export const mutability = (detail: string) => new ScimError(400, "mutability", detail);
+/** RFC 7644 defines tooMany for too many results; here also for a request past one of limits.ts's caps. */
+export const tooMany = (detail: string) => new ScimError(400, "tooMany", detail);
 export const uniqueness = (detail: string) => new ScimError(409, "uniqueness", detail);
 export const scimNotFound = (detail: string) => new ScimError(404, null, detail);
 

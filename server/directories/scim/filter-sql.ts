@@ -188,10 +188,8 @@ class Compiler {
   compare(target: Target, op: Exclude<CompareOp, "ne">, value: string | number | boolean, where: string): string {
     if (target.kind === "bool") return this.booleanCompare(target.sql, op, value, where, (v) => this.param(v, "boolean"));
     if (target.kind === "time") {
-      if (typeof value !== "string" || Number.isNaN(Date.parse(value)))
-        throw invalidFilter(`'${where}' is a dateTime: compare it with a date string`);
       if (op === "co" || op === "sw" || op === "ew") throw invalidFilter(`'${op}' does not apply to the dateTime '${where}'`);
-      return `${target.sql} ${SQL_OPS[op]} ${this.param(new Date(value).toISOString(), "timestamptz")}`;
+      return `${target.sql} ${SQL_OPS[op]} ${this.param(timestampOf(value, where), "timestamptz")}`;
     }
     if (target.kind === "text") {
       if (typeof value !== "string") throw invalidFilter(`'${where}' is a string: compare it with a quoted string`);
@@ -245,6 +243,19 @@ class Compiler {
         return `${left} COLLATE "C" ${SQL_OPS[op]} ${right}`;
     }
   }
+}
+
+/**
+ * A dateTime literal as Postgres reads it. JavaScript dates reach ±275760 years (past that,
+ * Date.parse fails); Postgres has no year 0 nor, in ISO form, a signed year, so a date before
+ * year 1 is refused and one past 9999 loses the `+` and the zeros of its expanded year.
+ */
+function timestampOf(value: Literal, where: string): string {
+  const time = typeof value === "string" ? Date.parse(value) : NaN;
+  if (Number.isNaN(time)) throw invalidFilter(`'${where}' is a dateTime: compare it with a date string between years 1 and 275760`);
+  const date = new Date(time);
+  if (date.getUTCFullYear() < 1) throw invalidFilter(`'${where}': ${JSON.stringify(value)} is before year 1`);
+  return date.toISOString().replace(/^\+0*/, "");
 }
 
 /** The strings a value filter's elements must equal on `value` (`[type eq "work" and value eq "…"]`): its top-level `and`s only. */

@@ -3,7 +3,8 @@
  * applies the change, then diffs old and new member ids into one batched insert and one batched
  * delete, with one `directory_group.user_added`/`user_removed` per member changed. Member ids that
  * name no user of this directory are ignored (Entra may push a group before its members), and the
- * request log's summary counts them.
+ * request log's summary counts them. A group may have tens of thousands of members: a PATCH works
+ * on their ids by Set and Map, in turns (applyPatchInTurns), and writes their events in batches.
  */
 import type { DirectoryGroup as GroupRow } from "../../db/generated/client.ts";
 import type { Tx } from "../../db/client.ts";
@@ -15,21 +16,12 @@ import { SCIM_WRITE, type ScimContext } from "./context.ts";
 import { mutability } from "./errors.ts";
 import { parseFilter } from "./filter.ts";
 import { filterToSql } from "./filter-sql.ts";
-import { applyPatch, parsePatchRequest, type PatchOperation } from "./patch.ts";
+import { DEFAULT_COUNT, MAX_RESULTS } from "./limits.ts";
+import { applyPatchInTurns, nextTurn, parsePatchRequest, type PatchOperation } from "./patch.ts";
 import { canonicalizeResource } from "./schema.ts";
 import { sameJson, usersWithGroups } from "./store-users.ts";
 import * as store from "./store-groups.ts";
-import {
-  assertIfMatch,
-  DEFAULT_COUNT,
-  jsonBody,
-  listResponse,
-  MAX_RESULTS,
-  patchResponse,
-  resourceResponse,
-  scimResponse,
-  type Outcome,
-} from "./respond.ts";
+import { assertIfMatch, jsonBody, listResponse, patchResponse, resourceResponse, scimResponse, type Outcome } from "./respond.ts";
 import { groupResource, pageOf, project, projectionOf, type ScimRef } from "./resource.ts";
 
 type Json = Record<string, unknown>;
@@ -43,8 +35,7 @@ const wantsMembers = (ctx: ScimContext) => {
 };
 
 async function scimGroup(ctx: ScimContext, row: GroupRow) {
-  const members = (await store.membersOf(ctx.db.prisma, [row.id])).get(row.id) ?? [];
-  return groupResource(ctx.base, row, refsOf(ctx, members));
+  return groupResource(ctx.base, row, await store.memberRefsOf(ctx.db.sql, row.id, ctx.base));
 }
 
 export async function getGroup(ctx: ScimContext, id: string): Promise<Outcome> {
@@ -64,7 +55,7 @@ export async function listGroupsOf(ctx: ScimContext): Promise<Outcome> {
   // Entra lists with excludedAttributes=members: then no member is read at all.
   const members = wantsMembers(ctx)
     ? await store.membersOf(
-        ctx.db.prisma,
+        ctx.db.sql,
         rows.map((r) => r.id),
       )
     : null;
@@ -101,37 +92,46 @@ async function writeMembers(ctx: ScimContext, tx: Tx, group: GroupRow, before: s
   return { added, removed, ignored: fresh.length - added.length };
 }
 
-/** One user_added/user_removed per member changed (payload: the user, with its groups now, and the group). */
+/** Member events written at once: a thousand users' payloads in one go would hold the event loop. */
+const EVENT_BATCH = 100;
+
+/** One user_added/user_removed per member changed (payload: the user, with its groups now, and the group), in that order. */
 async function emitMemberEvents(ctx: ScimContext, tx: Tx, group: GroupRow, change: MemberChange): Promise<void> {
-  const ids = [...change.added, ...change.removed];
-  if (!ids.length) return;
-  const users = await usersWithGroups(sqlIn(tx), ids);
+  type Kind = "directory_group.user_added" | "directory_group.user_removed";
+  const changes: [Kind, string][] = [
+    ...change.added.map((id): [Kind, string] => ["directory_group.user_added", id]),
+    ...change.removed.map((id): [Kind, string] => ["directory_group.user_removed", id]),
+  ];
+  if (!changes.length) return;
   const [{ n }] = (await tx.$queryRawUnsafe<{ n: number }[]>(
     `SELECT count(*)::int AS n FROM directory_group_members WHERE group_id = $1::uuid`,
     group.id,
   )) as [{ n: number }];
   const presentedGroup = presentDirectoryGroup(group, n);
-  const event = (type: "directory_group.user_added" | "directory_group.user_removed", id: string): EventInput[] => {
-    const found = users.get(id);
-    if (!found) return [];
-    const user = found.row;
-    return [
-      {
-        type,
-        tenantId: ctx.directory.tenantId,
-        target: { type: "directory_user", id, name: user.userName },
-        details: {
-          directory_id: ctx.directory.id,
-          directory_user: presentDirectoryUser(user, found.groups),
-          directory_group: presentedGroup,
+  for (let start = 0; start < changes.length; start += EVENT_BATCH) {
+    const batch = changes.slice(start, start + EVENT_BATCH);
+    const users = await usersWithGroups(
+      sqlIn(tx),
+      batch.map(([, id]) => id),
+    );
+    const events = batch.flatMap(([type, id]): EventInput[] => {
+      const found = users.get(id);
+      if (!found) return [];
+      return [
+        {
+          type,
+          tenantId: ctx.directory.tenantId,
+          target: { type: "directory_user", id, name: found.row.userName },
+          details: {
+            directory_id: ctx.directory.id,
+            directory_user: presentDirectoryUser(found.row, found.groups),
+            directory_group: presentedGroup,
+          },
         },
-      },
-    ];
-  };
-  await emitEvents(sqlIn(tx), ctx.actor, [
-    ...change.added.flatMap((id) => event("directory_group.user_added", id)),
-    ...change.removed.flatMap((id) => event("directory_group.user_removed", id)),
-  ]);
+      ];
+    });
+    await emitEvents(sqlIn(tx), ctx.actor, events);
+  }
 }
 
 async function emitGroup(
@@ -193,9 +193,12 @@ function bareMembers(operation: PatchOperation): PatchOperation {
 }
 
 export async function patchGroup(ctx: ScimContext, id: string): Promise<Outcome> {
-  const operations = parsePatchRequest(jsonBody(ctx.request)).map(bareMembers);
+  const body = jsonBody(ctx.request);
+  // Reading a body of a MiB and then checking it are two long steps: others are served between them.
+  await nextTurn();
+  const operations = parsePatchRequest(body).map(bareMembers);
   const patched = (row: GroupRow, members: string[]) =>
-    applyPatch(
+    applyPatchInTurns(
       "Group",
       { ...(row.resource as Json), displayName: row.displayName, members: members.map((value) => ({ value })) },
       operations,
@@ -203,15 +206,23 @@ export async function patchGroup(ctx: ScimContext, id: string): Promise<Outcome>
   return writeGroup(ctx, id, patched, true);
 }
 
-async function writeGroup(ctx: ScimContext, id: string, next: (row: GroupRow, members: string[]) => Json, patch = false): Promise<Outcome> {
+async function writeGroup(
+  ctx: ScimContext,
+  id: string,
+  next: (row: GroupRow, members: string[]) => Json | Promise<Json>,
+  patch = false,
+): Promise<Outcome> {
   const { row, change } = await ctx.db.prisma.$transaction(async (tx) => {
     const current = await store.lockGroup(tx, ctx.directory.id, id);
     assertIfMatch(ctx.request.ifMatch, current.version);
-    const before = ((await store.membersOf(tx, [current.id])).get(current.id) ?? []).map((m) => m.value);
-    const resource = next(current, before);
+    const before = await store.memberIdsOfGroup(tx, current.id);
+    const resource = await next(current, before);
     const columns = store.groupColumns(resource);
     const stored = store.storedGroup(resource);
-    const change = await writeMembers(ctx, tx, current, before, store.memberIdsOf(resource));
+    const wanted = store.memberIdsOf(resource);
+    // Each step above and below is a pass over every member: others are served between them.
+    await nextTurn();
+    const change = await writeMembers(ctx, tx, current, before, wanted);
     const attributesChanged = !sameJson(
       { ...(current.resource as Json), displayName: current.displayName },
       { ...stored, displayName: columns.displayName },
@@ -239,7 +250,7 @@ export async function deleteGroup(ctx: ScimContext, id: string): Promise<Outcome
   const name = await ctx.db.prisma.$transaction(async (tx) => {
     const row = await store.lockGroup(tx, ctx.directory.id, id);
     assertIfMatch(ctx.request.ifMatch, row.version);
-    const members = ((await store.membersOf(tx, [row.id])).get(row.id) ?? []).map((m) => m.value);
+    const members = await store.memberIdsOfGroup(tx, row.id);
     await emitGroup(ctx, tx, "directory_group.deleted", row);
     await tx.directoryGroup.delete({ where: { id: row.id } });
     // Its members may lose the role it mapped to.

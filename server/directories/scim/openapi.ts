@@ -5,7 +5,7 @@
  * The resources are described by their core attributes; the `/Schemas` endpoint is the full
  * reference, and attributes this service does not know are kept as sent.
  */
-import { MAX_RESULTS } from "./respond.ts";
+import { MAX_ATTRIBUTE_VALUES, MAX_MEMBERS_PER_REQUEST, MAX_OPERATION_VALUES, MAX_PATCH_OPERATIONS, MAX_RESULTS } from "./limits.ts";
 
 type Json = Record<string, unknown>;
 
@@ -26,12 +26,17 @@ const META: Json = {
   },
 };
 
+/** A value of a multi-valued attribute (RFC 7643 §2.4). */
+const VALUE: Json = {
+  type: "object",
+  properties: { value: { type: "string" }, type: { type: "string" }, primary: { type: "boolean" }, display: { type: "string" } },
+};
+
 const MULTI_VALUED: Json = {
   type: "array",
-  items: {
-    type: "object",
-    properties: { value: { type: "string" }, type: { type: "string" }, primary: { type: "boolean" }, display: { type: "string" } },
-  },
+  maxItems: MAX_ATTRIBUTE_VALUES,
+  description: `At most ${MAX_ATTRIBUTE_VALUES} values (so any list in a resource); more: 400 tooMany.`,
+  items: VALUE,
 };
 
 export const SCIM_SCHEMAS: Json = {
@@ -54,7 +59,7 @@ export const SCIM_SCHEMAS: Json = {
       active: { type: "boolean", description: "`false` deprovisions the person at once (see README, Directory Sync)." },
       emails: MULTI_VALUED,
       phoneNumbers: MULTI_VALUED,
-      groups: { ...MULTI_VALUED, readOnly: true },
+      groups: { type: "array", items: VALUE, readOnly: true },
       "urn:ietf:params:scim:schemas:extension:enterprise:2.0:User": {
         type: "object",
         additionalProperties: true,
@@ -73,7 +78,11 @@ export const SCIM_SCHEMAS: Json = {
       id: { type: "string", format: "uuid", readOnly: true },
       externalId: { type: "string" },
       displayName: str("The name role mappings match (any case), or match by `externalId`."),
-      members: MULTI_VALUED,
+      members: {
+        ...MULTI_VALUED,
+        maxItems: MAX_MEMBERS_PER_REQUEST,
+        description: `At most ${MAX_MEMBERS_PER_REQUEST} in a POST or PUT (more: 400 tooMany); a group grows past it by PATCH, ${MAX_OPERATION_VALUES} per operation.`,
+      },
       meta: META,
     },
   },
@@ -90,13 +99,13 @@ export const SCIM_SCHEMAS: Json = {
   },
   ScimPatchOp: {
     type: "object",
-    description:
-      'RFC 7644 §3.5.2, as Okta and Entra ID send it: ops in any case, path-less values, filtered paths (`emails[type eq "work"].value`, `members[value eq "…"]`), enterprise-extension paths, `"True"`/`"False"` strings for booleans.',
+    description: `RFC 7644 §3.5.2, as Okta and Entra ID send it: ops in any case, path-less values, filtered paths (\`emails[type eq "work"].value\`, \`members[value eq "…"]\`), enterprise-extension paths, \`"True"\`/\`"False"\` strings for booleans. At most ${MAX_PATCH_OPERATIONS} operations, each carrying at most ${MAX_OPERATION_VALUES} values (the elements of the lists in its \`value\`, such as members to add or remove); more: 400 tooMany.`,
     required: ["schemas", "Operations"],
     properties: {
       schemas: { type: "array", items: { type: "string", enum: ["urn:ietf:params:scim:api:messages:2.0:PatchOp"] } },
       Operations: {
         type: "array",
+        maxItems: MAX_PATCH_OPERATIONS,
         items: {
           type: "object",
           required: ["op"],
@@ -129,7 +138,10 @@ export const SCIM_SECURITY_SCHEMES: Json = {
 
 const ERRORS: Json = Object.fromEntries(
   [
-    ["400", "Bad request (scimType names why: invalidFilter, invalidSyntax, invalidPath, invalidValue…)."],
+    [
+      "400",
+      "Bad request (scimType names why: invalidFilter, invalidSyntax, invalidPath, invalidValue…; tooMany past a cap on operations or values).",
+    ],
     ["401", "No valid token for this directory, or the directory is disabled."],
     ["404", "No such resource in this directory."],
     ["409", "userName (or a group's displayName) already taken in the directory: scimType uniqueness."],
@@ -158,19 +170,19 @@ const LIST = [
     in: "query",
     schema: { type: "string" },
     description:
-      'RFC 7644 §3.4.2.2: eq ne co sw ew pr gt ge lt le, and/or/not, parentheses, value filters (`emails[type eq "work" and value eq "…"]`). A bad filter: 400 invalidFilter.',
+      'RFC 7644 §3.4.2.2: eq ne co sw ew pr gt ge lt le, and/or/not, parentheses, value filters (`emails[type eq "work" and value eq "…"]`); dates from year 1 to +275760. A bad filter: 400 invalidFilter.',
   },
   {
     name: "startIndex",
     in: "query",
     schema: { type: "integer", default: 1 },
-    description: "1-based; less than 1 reads as 1 (RFC 7644 §3.4.2.4).",
+    description: "1-based; less than 1 reads as 1 (RFC 7644 §3.4.2.4). Past ±2^53 − 1: 400 invalidValue.",
   },
   {
     name: "count",
     in: "query",
     schema: { type: "integer", default: 100 },
-    description: `Resources per page; below 0 reads as 0, above ${MAX_RESULTS} as ${MAX_RESULTS} (RFC 7644 §3.4.2.4).`,
+    description: `Resources per page; below 0 reads as 0, above ${MAX_RESULTS} as ${MAX_RESULTS} (RFC 7644 §3.4.2.4). Past ±2^53 − 1: 400 invalidValue.`,
   },
   ...PROJECTION,
 ];

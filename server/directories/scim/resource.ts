@@ -169,13 +169,23 @@ function drop(value: unknown, dropped: string[][]): unknown {
   return out;
 }
 
-/** RFC 7644 §3.4.2.4: startIndex 1-based (less than 1 is 1), count ≥ 0 (default 100, at most MAX_RESULTS). */
+/**
+ * RFC 7644 §3.4.2.4: startIndex 1-based (less than 1 is 1), count ≥ 0 (default 100, at most
+ * MAX_RESULTS). Either past ±Number.MAX_SAFE_INTEGER (2^53 − 1) is a 400: no database offset reaches it.
+ */
 export function pageOf(query: URLSearchParams, defaultCount: number, max: number): { startIndex: number; count: number } {
   const integer = (name: string, fallback: number) => {
     const given = query.get(name);
     if (given === null || given === "") return fallback;
     if (!/^-?\d+$/.test(given.trim())) throw new ScimError(400, "invalidValue", `${name} must be an integer`);
-    return Number(given);
+    const value = Number(given);
+    if (!Number.isSafeInteger(value))
+      throw new ScimError(
+        400,
+        "invalidValue",
+        `${name} must be an integer between -${Number.MAX_SAFE_INTEGER} and ${Number.MAX_SAFE_INTEGER}`,
+      );
+    return value;
   };
   return { startIndex: Math.max(1, integer("startIndex", 1)), count: Math.min(max, Math.max(0, integer("count", defaultCount))) };
 }

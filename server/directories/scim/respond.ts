@@ -6,13 +6,10 @@ import type { RequestInfo } from "../../auth/principal.ts";
 import { findBadText, textProblem } from "../../contract/fields.ts";
 import { ScimError } from "./errors.ts";
 
+// The caps live in limits.ts; the handlers that page read these two from here.
+export { DEFAULT_COUNT, MAX_RESULTS } from "./limits.ts";
 export const SCIM_CONTENT_TYPE = "application/scim+json; charset=utf-8";
 export const LIST_RESPONSE = "urn:ietf:params:scim:api:messages:2.0:ListResponse";
-/** Bodies past this are refused with 413 (the adapter stops reading at it). */
-export const MAX_SCIM_BODY_BYTES = 1024 * 1024;
-/** The largest page a list answers (`count` is capped to it): ServiceProviderConfig's filter.maxResults. */
-export const MAX_RESULTS = 1000;
-export const DEFAULT_COUNT = 100;
 
 export interface ScimRequest {
   /** Upper case. */

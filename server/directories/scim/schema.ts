@@ -5,6 +5,7 @@
  */
 import { ENTERPRISE_USER } from "../present.ts";
 import { invalidValue } from "./errors.ts";
+import { assertListSizes, MAX_ATTRIBUTE_VALUES, MAX_MEMBERS_PER_REQUEST, MAX_OPERATION_VALUES } from "./limits.ts";
 
 export const USER_SCHEMA = "urn:ietf:params:scim:schemas:core:2.0:User";
 export const GROUP_SCHEMA = "urn:ietf:params:scim:schemas:core:2.0:Group";
@@ -55,9 +56,12 @@ function attribute(name: string, type: AttributeType, description: string, optio
 }
 const text = (name: string, description: string, options?: Options) => attribute(name, "string", description, options);
 
+/** What a multi-valued attribute's description says of its cap (limits.ts). */
+const capped = (description: string) => `${description} At most ${MAX_ATTRIBUTE_VALUES} values.`;
+
 /** The usual sub-attributes of a multi-valued attribute (RFC 7643 §2.4). */
 function multi(name: string, description: string, types: string[], value: ScimAttribute = text("value", `The ${name} value.`)) {
-  return attribute(name, "complex", description, { multiValued: true }, [
+  return attribute(name, "complex", capped(description), { multiValued: true }, [
     value,
     text("display", "A human-readable name, primarily used for display purposes."),
     text("type", "A label indicating the attribute's function.", { canonicalValues: types }),
@@ -94,7 +98,7 @@ const USER_ATTRIBUTES: ScimAttribute[] = [
     ["photo", "thumbnail"],
     attribute("value", "reference", "URL of a photo.", { referenceTypes: ["external"] }),
   ),
-  attribute("addresses", "complex", "A physical mailing address for this user.", { multiValued: true }, [
+  attribute("addresses", "complex", capped("A physical mailing address for this user."), { multiValued: true }, [
     text("formatted", "The full mailing address."),
     text("streetAddress", "The full street address component."),
     text("locality", "The city or locality component."),
@@ -126,12 +130,18 @@ const USER_ATTRIBUTES: ScimAttribute[] = [
 
 const GROUP_ATTRIBUTES: ScimAttribute[] = [
   text("displayName", "A human-readable name for the Group.", { required: true }),
-  attribute("members", "complex", "The members of the Group.", { multiValued: true }, [
-    text("value", "Identifier of the member of this Group.", { mutability: "immutable" }),
-    attribute("$ref", "reference", "The URI of the member resource.", { mutability: "immutable", referenceTypes: ["User", "Group"] }),
-    text("display", "The member's display name.", { mutability: "immutable" }),
-    text("type", "The type of the member: 'User'.", { mutability: "immutable", canonicalValues: ["User", "Group"] }),
-  ]),
+  attribute(
+    "members",
+    "complex",
+    `The members of the Group: at most ${MAX_MEMBERS_PER_REQUEST} in a POST or PUT, and ${MAX_OPERATION_VALUES} in one PATCH operation (a group grows past it a PATCH at a time).`,
+    { multiValued: true },
+    [
+      text("value", "Identifier of the member of this Group.", { mutability: "immutable" }),
+      attribute("$ref", "reference", "The URI of the member resource.", { mutability: "immutable", referenceTypes: ["User", "Group"] }),
+      text("display", "The member's display name.", { mutability: "immutable" }),
+      text("type", "The type of the member: 'User'.", { mutability: "immutable", canonicalValues: ["User", "Group"] }),
+    ],
+  ),
 ];
 
 const ENTERPRISE_ATTRIBUTES: ScimAttribute[] = [
@@ -252,9 +262,11 @@ function canonicalObject(attributes: ScimAttribute[], value: Json, where: string
  * case-insensitive; extension objects keyed by their URN), `id`, `meta` and read-only attributes
  * (`groups` of a User) dropped, unknown attributes kept as given, "True"/"False" strings for
  * boolean attributes turned into booleans. `members` of a Group is kept (the endpoint moves it to
- * the members table). Throws ScimError invalidValue/invalidSyntax on wrong types of known attributes.
+ * the members table). Throws ScimError invalidValue/invalidSyntax on wrong types of known attributes,
+ * tooMany on a list past its cap (limits.ts), before any other work.
  */
 export function canonicalizeResource(kind: ResourceKind, input: Record<string, unknown>): Record<string, unknown> {
+  assertListSizes(kind, input);
   const result: Json = {};
   const core = coreSchemaOf(kind);
   const put = (key: string, item: unknown) => {

@@ -1,13 +1,16 @@
 /**
  * Directory groups in the database: columns from the canonical resource, reads, and members,
  * which live in `directory_group_members` (never in `resource`) and are written in batches (a
- * PATCH may add a thousand at once: one statement each way).
+ * PATCH may add a thousand at once: one statement each way). A group may have tens of thousands:
+ * their ids are read as one text value, and members with their names through the SQL runner, whose
+ * rows are parsed as they arrive rather than all at once.
  */
 import type { Database, Tx } from "../../db/client.ts";
 import type { SqlStatements } from "../../db/sql.ts";
 import type { DirectoryGroup as GroupRow, Prisma } from "../../db/generated/client.ts";
 import { isUuid } from "../../db/ids.ts";
 import { invalidValue, scimNotFound } from "./errors.ts";
+import type { ScimRef } from "./resource.ts";
 
 type Json = Record<string, unknown>;
 const isObject = (value: unknown): value is Json => typeof value === "object" && value !== null && !Array.isArray(value);
@@ -29,15 +32,16 @@ export function storedGroup(resource: Json): Json {
   return rest;
 }
 
-/** The member ids a resource's `members` names ([{value}]); a value that is no string is refused. */
+/** The member ids a resource's `members` names ([{value}]), each once; a value that is no string is refused. */
 export function memberIdsOf(resource: Json): string[] {
   if (resource.members === undefined || resource.members === null) return [];
   if (!Array.isArray(resource.members)) throw invalidValue("members must be an array");
-  const ids = resource.members.map((member) => {
+  const ids = new Set<string>();
+  for (const member of resource.members) {
     if (!isObject(member) || typeof member.value !== "string") throw invalidValue("each member must have a string value");
-    return member.value;
-  });
-  return [...new Set(ids)];
+    ids.add(member.value);
+  }
+  return [...ids];
 }
 
 export async function findGroup(db: Database, directoryId: string, id: string): Promise<GroupRow> {
@@ -99,48 +103,79 @@ export interface Member {
 }
 
 /** Each group's members (user id, and the user's displayName else userName), in the order they joined. */
-export async function membersOf(prisma: Database["prisma"] | Tx, groupIds: string[]): Promise<Map<string, Member[]>> {
+export async function membersOf(sql: SqlStatements, groupIds: string[]): Promise<Map<string, Member[]>> {
   const members = new Map<string, Member[]>(groupIds.map((id) => [id, []]));
   if (!groupIds.length) return members;
-  const rows = await prisma.$queryRawUnsafe<{ group_id: string; value: string; display: string }[]>(
+  const rows = await sql.query<{ group_id: string; value: string; display: string }>(
     `SELECT m.group_id::text, m.user_id::text AS value, coalesce(u.resource->>'displayName', u.user_name) AS display
        FROM directory_group_members m JOIN directory_users u ON u.id = m.user_id
       WHERE m.group_id = ANY($1::uuid[]) ORDER BY m.created_at, m.user_id`,
-    groupIds,
+    [groupIds],
   );
   for (const row of rows) members.get(row.group_id)?.push({ value: row.value, display: row.display });
   return members;
 }
+
+/**
+ * A group's members as SCIM shows them ({value, display, $ref} under `base`, the directory's SCIM
+ * URL), in the order they joined: the rows themselves, as the driver reads them.
+ */
+export function memberRefsOf(sql: SqlStatements, groupId: string, base: string): Promise<ScimRef[]> {
+  return sql.query(
+    `SELECT m.user_id::text AS value, coalesce(u.resource->>'displayName', u.user_name) AS display, $2 || '/Users/' || m.user_id AS "$ref"
+       FROM directory_group_members m JOIN directory_users u ON u.id = m.user_id
+      WHERE m.group_id = $1::uuid ORDER BY m.created_at, m.user_id`,
+    [groupId, base],
+  );
+}
+
+/** A group's member ids (lowercase), in the order they joined: one text value, split here. */
+export async function memberIdsOfGroup(tx: Tx, groupId: string): Promise<string[]> {
+  const [{ ids }] = (await tx.$queryRawUnsafe<{ ids: string }[]>(
+    `SELECT coalesce(string_agg(user_id::text, ',' ORDER BY created_at, user_id), '') AS ids
+       FROM directory_group_members WHERE group_id = $1::uuid`,
+    groupId,
+  )) as [{ ids: string }];
+  return ids === "" ? [] : ids.split(",");
+}
+
+/**
+ * Ids travel as one comma-separated text value, split in the database (`string_to_array(…)::uuid[]`):
+ * thousands of them cost one string, not a parameter array to serialise. Only uuids, which have no comma.
+ */
+const idList = (ids: string[]) => ids.join(",");
 
 /** Of the ids given, those naming users of this directory (others are ignored and counted by the caller). */
 export async function knownUsers(tx: Tx, directoryId: string, ids: string[]): Promise<Set<string>> {
   const candidates = ids.filter(isUuid);
   if (!candidates.length) return new Set();
   const rows = await tx.$queryRawUnsafe<{ id: string }[]>(
-    `SELECT id::text FROM directory_users WHERE directory_id = $1::uuid AND id = ANY($2::uuid[])`,
+    `SELECT id::text FROM directory_users WHERE directory_id = $1::uuid AND id = ANY(string_to_array($2, ',')::uuid[])`,
     directoryId,
-    candidates,
+    idList(candidates),
   );
   return new Set(rows.map((row) => row.id));
 }
 
+/** Adds users (ids of this directory's users) to the group. */
 export async function addMembers(tx: Tx, group: GroupRow, userIds: string[]): Promise<void> {
   if (!userIds.length) return;
   await tx.$executeRawUnsafe(
     `INSERT INTO directory_group_members (group_id, user_id, directory_id)
-     SELECT $1::uuid, u, $2::uuid FROM unnest($3::uuid[]) AS u ON CONFLICT DO NOTHING`,
+     SELECT $1::uuid, u, $2::uuid FROM unnest(string_to_array($3, ',')::uuid[]) AS u ON CONFLICT DO NOTHING`,
     group.id,
     group.directoryId,
-    userIds,
+    idList(userIds),
   );
 }
 
+/** Removes members (ids the group's members were read as). */
 export async function removeMembers(tx: Tx, groupId: string, userIds: string[]): Promise<void> {
   if (!userIds.length) return;
   await tx.$executeRawUnsafe(
-    `DELETE FROM directory_group_members WHERE group_id = $1::uuid AND user_id = ANY($2::uuid[])`,
+    `DELETE FROM directory_group_members WHERE group_id = $1::uuid AND user_id = ANY(string_to_array($2, ',')::uuid[])`,
     groupId,
-    userIds,
+    idList(userIds),
   );
 }
 
