@@ -1679,11 +1679,11 @@ export interface paths {
     get: {
       parameters: {
         query?: {
-          /** @description RFC 7644 §3.4.2.2: eq ne co sw ew pr gt ge lt le, and/or/not, parentheses, value filters (`emails[type eq "work" and value eq "…"]`). A bad filter: 400 invalidFilter. */
+          /** @description RFC 7644 §3.4.2.2: eq ne co sw ew pr gt ge lt le, and/or/not, parentheses, value filters (`emails[type eq "work" and value eq "…"]`); dates from year 1 to +275760. A bad filter: 400 invalidFilter. */
           filter?: string;
-          /** @description 1-based; less than 1 reads as 1 (RFC 7644 §3.4.2.4). */
+          /** @description 1-based; less than 1 reads as 1 (RFC 7644 §3.4.2.4). Past ±2^53 − 1: 400 invalidValue. */
           startIndex?: number;
-          /** @description Resources per page; below 0 reads as 0, above 1000 as 1000 (RFC 7644 §3.4.2.4). */
+          /** @description Resources per page; below 0 reads as 0, above 1000 as 1000 (RFC 7644 §3.4.2.4). Past ±2^53 − 1: 400 invalidValue. */
           count?: number;
           /** @description Comma-separated attributes to return (plus those always returned). */
           attributes?: string;
@@ -1707,7 +1707,7 @@ export interface paths {
             "application/scim+json": components["schemas"]["ScimListResponse"];
           };
         };
-        /** @description Bad request (scimType names why: invalidFilter, invalidSyntax, invalidPath, invalidValue…). */
+        /** @description Bad request (scimType names why: invalidFilter, invalidSyntax, invalidPath, invalidValue…; tooMany past a cap on operations or values). */
         400: {
           headers: {
             [name: string]: unknown;
@@ -1763,7 +1763,7 @@ export interface paths {
             "application/scim+json": components["schemas"]["ScimUser"];
           };
         };
-        /** @description Bad request (scimType names why: invalidFilter, invalidSyntax, invalidPath, invalidValue…). */
+        /** @description Bad request (scimType names why: invalidFilter, invalidSyntax, invalidPath, invalidValue…; tooMany past a cap on operations or values). */
         400: {
           headers: {
             [name: string]: unknown;
@@ -1909,7 +1909,7 @@ export interface paths {
             "application/scim+json": components["schemas"]["ScimUser"];
           };
         };
-        /** @description Bad request (scimType names why: invalidFilter, invalidSyntax, invalidPath, invalidValue…). */
+        /** @description Bad request (scimType names why: invalidFilter, invalidSyntax, invalidPath, invalidValue…; tooMany past a cap on operations or values). */
         400: {
           headers: {
             [name: string]: unknown;
@@ -2075,7 +2075,7 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Bad request (scimType names why: invalidFilter, invalidSyntax, invalidPath, invalidValue…). */
+        /** @description Bad request (scimType names why: invalidFilter, invalidSyntax, invalidPath, invalidValue…; tooMany past a cap on operations or values). */
         400: {
           headers: {
             [name: string]: unknown;
@@ -2155,11 +2155,11 @@ export interface paths {
     get: {
       parameters: {
         query?: {
-          /** @description RFC 7644 §3.4.2.2: eq ne co sw ew pr gt ge lt le, and/or/not, parentheses, value filters (`emails[type eq "work" and value eq "…"]`). A bad filter: 400 invalidFilter. */
+          /** @description RFC 7644 §3.4.2.2: eq ne co sw ew pr gt ge lt le, and/or/not, parentheses, value filters (`emails[type eq "work" and value eq "…"]`); dates from year 1 to +275760. A bad filter: 400 invalidFilter. */
           filter?: string;
-          /** @description 1-based; less than 1 reads as 1 (RFC 7644 §3.4.2.4). */
+          /** @description 1-based; less than 1 reads as 1 (RFC 7644 §3.4.2.4). Past ±2^53 − 1: 400 invalidValue. */
           startIndex?: number;
-          /** @description Resources per page; below 0 reads as 0, above 1000 as 1000 (RFC 7644 §3.4.2.4). */
+          /** @description Resources per page; below 0 reads as 0, above 1000 as 1000 (RFC 7644 §3.4.2.4). Past ±2^53 − 1: 400 invalidValue. */
           count?: number;
           /** @description Comma-separated attributes to return (plus those always returned). */
           attributes?: string;
@@ -2183,7 +2183,7 @@ export interface paths {
             "application/scim+json": components["schemas"]["ScimListResponse"];
           };
         };
-        /** @description Bad request (scimType names why: invalidFilter, invalidSyntax, invalidPath, invalidValue…). */
+        /** @description Bad request (scimType names why: invalidFilter, invalidSyntax, invalidPath, invalidValue…; tooMany past a cap on operations or values). */
         400: {
           headers: {
             [name: string]: unknown;
@@ -2239,7 +2239,7 @@ export interface paths {
             "application/scim+json": components["schemas"]["ScimGroup"];
           };
         };
-        /** @description Bad request (scimType names why: invalidFilter, invalidSyntax, invalidPath, invalidValue…). */
+        /** @description Bad request (scimType names why: invalidFilter, invalidSyntax, invalidPath, invalidValue…; tooMany past a cap on operations or values). */
         400: {
           headers: {
             [name: string]: unknown;
@@ -2385,7 +2385,7 @@ export interface paths {
             "application/scim+json": components["schemas"]["ScimGroup"];
           };
         };
-        /** @description Bad request (scimType names why: invalidFilter, invalidSyntax, invalidPath, invalidValue…). */
+        /** @description Bad request (scimType names why: invalidFilter, invalidSyntax, invalidPath, invalidValue…; tooMany past a cap on operations or values). */
         400: {
           headers: {
             [name: string]: unknown;
@@ -2548,7 +2548,7 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Bad request (scimType names why: invalidFilter, invalidSyntax, invalidPath, invalidValue…). */
+        /** @description Bad request (scimType names why: invalidFilter, invalidSyntax, invalidPath, invalidValue…; tooMany past a cap on operations or values). */
         400: {
           headers: {
             [name: string]: unknown;
@@ -5520,12 +5520,14 @@ export interface components {
       title?: string;
       /** @description `false` deprovisions the person at once (see README, Directory Sync). */
       active?: boolean;
+      /** @description At most 100 values (so any list in a resource); more: 400 tooMany. */
       emails?: {
         value?: string;
         type?: string;
         primary?: boolean;
         display?: string;
       }[];
+      /** @description At most 100 values (so any list in a resource); more: 400 tooMany. */
       phoneNumbers?: {
         value?: string;
         type?: string;
@@ -5568,6 +5570,7 @@ export interface components {
       externalId?: string;
       /** @description The name role mappings match (any case), or match by `externalId`. */
       displayName: string;
+      /** @description At most 1000 in a POST or PUT (more: 400 tooMany); a group grows past it by PATCH, 1000 per operation. */
       members?: {
         value?: string;
         type?: string;
@@ -5598,7 +5601,7 @@ export interface components {
         [key: string]: unknown;
       }[];
     };
-    /** @description RFC 7644 §3.5.2, as Okta and Entra ID send it: ops in any case, path-less values, filtered paths (`emails[type eq "work"].value`, `members[value eq "…"]`), enterprise-extension paths, `"True"`/`"False"` strings for booleans. */
+    /** @description RFC 7644 §3.5.2, as Okta and Entra ID send it: ops in any case, path-less values, filtered paths (`emails[type eq "work"].value`, `members[value eq "…"]`), enterprise-extension paths, `"True"`/`"False"` strings for booleans. At most 100 operations, each carrying at most 1000 values (the elements of the lists in its `value`, such as members to add or remove); more: 400 tooMany. */
     ScimPatchOp: {
       schemas: "urn:ietf:params:scim:api:messages:2.0:PatchOp"[];
       Operations: {

@@ -155,7 +155,10 @@ describe("onboarding: domains, setup links, directories", () => {
     expect(link.url).toMatch(/\/setup\//);
     expect(await admin.setupLinks.get(tenantId, link.id)).toMatchObject({ id: link.id });
     expect((await admin.setupLinks.list(tenantId).toArray()).map((l) => l.id)).toEqual([link.id]);
-    expect(await admin.setupLinks.delete(tenantId, link.id)).toMatchObject({ setup_link: { id: link.id, state: "revoked" }, directory: null });
+    expect(await admin.setupLinks.delete(tenantId, link.id)).toMatchObject({
+      setup_link: { id: link.id, state: "revoked" },
+      directory: null,
+    });
   });
 
   test("directories after step-up: create (SCIM token once), get, update, users, groups, delete; a viewer is refused", async () => {
