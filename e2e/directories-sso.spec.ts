@@ -33,6 +33,7 @@ test("a person the directory puts in a mapped group signs in through SSO with th
   await directories.goto(tenant.id);
   await directories.addFirst.click();
   await directories.create("Okta", "Okta");
+  await directories.stepUp.submit(admin.password);
   const baseUrl = (await directories.baseUrl.textContent())!.trim();
   const token = (await directories.token.textContent())!.trim();
   await directories.storedToken.click();

@@ -1,11 +1,13 @@
 /**
- * The Directory Sync tab: an admin creates a directory and connects an IdP (URL and token shown
- * once), maps groups to roles, disables, rotates and deletes it; people pushed by a SCIM client
- * show up as users, groups and sync activity, which a viewer reads without controls.
+ * The Directory Sync tab: an admin creates a directory (after a step-up) and connects an IdP (URL
+ * and token shown once), maps groups to roles, disables, rotates and deletes it; people pushed by a
+ * SCIM client show up as users (linked to a console account only in the tenant's verified domain),
+ * groups and sync activity, which a viewer reads without controls; the Members page shows the
+ * membership the directory made as managed by it.
  */
 import type { APIRequestContext, Page } from "@playwright/test";
 import { expectNoSeriousA11yViolations } from "./axe";
-import { OPERATOR_TOKEN } from "./constants";
+import { OPERATOR_PASSWORD, OPERATOR_TOKEN } from "./constants";
 import { ScimClient } from "./directories-fixtures";
 import { expect, PASSWORD, signInAs, test as base, uniqueEmail, uniqueName } from "./identity";
 import { DirectoriesPage } from "./pages/directories-page";
@@ -27,10 +29,25 @@ class DirectoriesApi {
 
   private headers = { Authorization: `Bearer ${OPERATOR_TOKEN}` };
 
+  /** Creating a directory needs a fresh step-up: the operator's token confirms its password first. */
   async create(tenantId: string, body: Record<string, unknown>): Promise<ApiDirectory> {
+    const stepUp = await this.request.post("/api/v1/auth/step-up", { headers: this.headers, data: { password: OPERATOR_PASSWORD } });
+    expect(stepUp.status(), await stepUp.text()).toBe(200);
     const response = await this.request.post(`/api/v1/tenants/${tenantId}/directories`, { headers: this.headers, data: body });
     expect(response.status(), await response.text()).toBe(201);
     return (await response.json()) as ApiDirectory;
+  }
+
+  /** Adds the domain to the tenant and verifies it (an operator's override): the tenant owns its people. */
+  async verifiedDomain(tenantId: string, domain: string): Promise<void> {
+    const added = await this.request.post(`/api/v1/tenants/${tenantId}/domains`, { headers: this.headers, data: { domain } });
+    expect(added.status(), await added.text()).toBe(201);
+    const id = ((await added.json()) as { id: string }).id;
+    const verified = await this.request.post(`/api/v1/tenants/${tenantId}/domains/${id}/verify`, {
+      headers: this.headers,
+      data: { override: true, reason: "e2e" },
+    });
+    expect(verified.status(), await verified.text()).toBe(200);
   }
 
   async list(tenantId: string): Promise<ApiDirectory[]> {
@@ -88,6 +105,8 @@ test("an admin creates a directory, copies its SCIM URL and token once, maps gro
   const name = uniqueName("Entra employees");
   await directories.addFirst.click();
   await directories.create(name, "Microsoft Entra ID");
+  // Its token writes people into the tenant: creating one asks for the password first.
+  await directories.stepUp.submit(PASSWORD);
   await expect(directories.connectDialog).toHaveAccessibleName("Directory created: connect Microsoft Entra ID");
   await expect(directories.connectDialog).toContainText("You won't see this token again.");
   await expect(directories.setupSteps).toHaveAttribute("data-provider", "entra_id");
@@ -144,11 +163,10 @@ test("an admin creates a directory, copies its SCIM URL and token once, maps gro
   await status.click();
   await expect(page.getByTestId("directory-status")).toHaveAttribute("data-enabled", "true");
 
-  // Rotating asks, then for the password, then shows the new token once.
+  // Rotating asks (the step-up made at creation is still fresh), then shows the new token once.
   await page.getByRole("button", { name: "Rotate token" }).click();
   await expect(directories.confirmDialog).toHaveAccessibleName("Rotate the SCIM token?");
   await directories.confirmDialog.getByRole("button", { name: "Rotate token" }).click();
-  await directories.stepUp.submit(PASSWORD);
   await expect(directories.connectDialog).toHaveAccessibleName("Copy the new SCIM token");
   const rotated = (await directories.token.textContent())!.trim();
   expect(rotated).toMatch(/^scim_/);
@@ -182,7 +200,11 @@ test("people a SCIM client pushes show up as users, groups and sync activity; a 
   const scim = new ScimClient(request, directory.scim_base_url, directory.token);
 
   const enterprise = "urn:ietf:params:scim:schemas:extension:enterprise:2.0:User";
-  const ada = uniqueEmail("ada");
+  // Ada is in the tenant's verified domain: the directory links her account (and her mapping makes
+  // her a viewer). Bob is not: he stays a directory user, with no account here.
+  const domain = `${uniqueName("corp").replace(/\s+/g, "-").toLowerCase()}.example`;
+  await directoriesApi.verifiedDomain(tenant.id, domain);
+  const ada = uniqueEmail("ada").replace(/@.*$/, `@${domain}`);
   const bob = uniqueEmail("bob");
   const adaId = await scim.created("/Users", {
     schemas: ["urn:ietf:params:scim:schemas:core:2.0:User", enterprise],
@@ -223,8 +245,15 @@ test("people a SCIM client pushes show up as users, groups and sync activity; a 
   await expect(directories.userRow(ada)).toContainText("Ada Lovelace");
   await expect(directories.userRow(ada).getByTestId("user-state")).toHaveAttribute("data-state", "active");
   await expect(directories.userRow(bob).getByTestId("user-state")).toHaveAttribute("data-state", "inactive");
+  await expect(directories.userRow(ada).getByTestId("user-link")).toHaveCount(0);
+  await expect(directories.userRow(bob).getByTestId("user-link")).toHaveAttribute("data-reason", "outside_verified_domains");
   await expectNoSeriousA11yViolations(page);
   await shoot(page, "users");
+
+  await page.getByRole("combobox", { name: "Console account" }).selectOption("false");
+  await expect(page.getByTestId("directory-user-row")).toHaveCount(1);
+  await expect(directories.userRow(bob)).toBeVisible();
+  await page.getByRole("combobox", { name: "Console account" }).selectOption("");
 
   await page.getByRole("combobox", { name: "State" }).selectOption("inactive");
   await expect(page.getByTestId("directory-user-row")).toHaveCount(1);
@@ -247,8 +276,15 @@ test("people a SCIM client pushes show up as users, groups and sync activity; a 
   await expect(page.getByTestId("custom-attributes")).toContainText('"department": "Analytical Engines"');
   await expect(page.getByTestId("raw-attributes")).toContainText(ada);
   await expect(page.getByText("00u-ada", { exact: true })).toBeVisible();
+  await expect(page.getByTestId("linked-member")).toContainText(ada);
   await expectNoSeriousA11yViolations(page);
   await shoot(page, "user");
+
+  // The Members page: Ada's membership is the directory's.
+  await page.goto(`/tenants/${tenant.id}/members`);
+  const adaMember = page.getByTestId("member-row").filter({ hasText: ada });
+  await expect(adaMember.getByTestId("member-directory")).toHaveText("Managed by Okta");
+  await expect(page.getByTestId("member-row").filter({ hasText: bob })).toHaveCount(0);
 
   // Groups: Engineering, mapped to viewer; it leads to its members.
   await page.goto(`/tenants/${tenant.id}/directories/${directory.id}?tab=groups`);

@@ -149,12 +149,13 @@ test("a domain_verification link shows the TXT record to publish and what Verify
   await context.close();
 });
 
-test("a directory_sync link: the IT admin picks Entra ID, copies the SCIM URL and token, and sees the first user arrive", async ({
+test("a directory_sync link: the IT admin picks Entra ID, copies the SCIM URL and token, and sees the first user arrive; revoking it rotates the token", async ({
   browser,
+  page,
   people,
   request,
 }) => {
-  const { tenant } = await people.tenantWith("admin", "Directory link");
+  const { tenant, person: admin } = await people.tenantWith("admin", "Directory link");
   const auth = { Authorization: `Bearer ${OPERATOR_TOKEN}` };
   const stepUp = await request.post("/api/v1/auth/step-up", { headers: auth, data: { password: OPERATOR_PASSWORD } });
   expect(stepUp.status(), await stepUp.text()).toBe(200);
@@ -192,4 +193,24 @@ test("a directory_sync link: the IT admin picks Entra ID, copies the SCIM URL an
   await expect(it.getByTestId("step-directory-status")).toHaveAttribute("data-state", "done");
   if (SHOTS) await it.screenshot({ path: `${SHOTS}/setup-directory-received-phone.png`, fullPage: true });
   await context.close();
+
+  // The tenant admin revokes the link on the Directory Sync page: the dialog says the directory and
+  // its token outlive it, and rotating the token in the same step (after a step-up) cuts the IT admin off.
+  await signInAs(page, admin.email, admin.password);
+  await page.goto(`/tenants/${tenant.id}/directories`);
+  const links = page.getByTestId("setup-links-directory_sync");
+  await links.getByRole("button", { name: "Revoke" }).click();
+  const confirm = page.getByRole("dialog", { name: "Revoke this setup link?" });
+  await expect(confirm).toContainText("and its SCIM token stay");
+  await expect(confirm.getByRole("checkbox", { name: "Also rotate the directory's SCIM token" })).toBeChecked();
+  if (SHOTS) await page.screenshot({ path: `${SHOTS}/setup-directory-revoke.png`, fullPage: true });
+  await confirm.getByRole("button", { name: "Revoke and rotate token" }).click();
+  await new StepUpDialog(page).submit(admin.password);
+  const rotated = (await page.getByTestId("revoked-link-directory-token").textContent())!.trim();
+  expect(rotated).toMatch(/^scim_/);
+  await expect(links.getByText("No live links.")).toBeVisible();
+  const scimStatus = async (bearer: string) =>
+    (await request.get(`${new URL(scimUrl).pathname}/Users`, { headers: { Authorization: `Bearer ${bearer}` } })).status();
+  expect(await scimStatus(token)).toBe(401);
+  expect(await scimStatus(rotated)).toBe(200);
 });
