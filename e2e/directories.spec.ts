@@ -285,6 +285,7 @@ test("people a SCIM client pushes show up as users, groups and sync activity; a 
   const adaMember = page.getByTestId("member-row").filter({ hasText: ada });
   await expect(adaMember.getByTestId("member-directory")).toHaveText("Managed by Okta");
   await expect(page.getByTestId("member-row").filter({ hasText: bob })).toHaveCount(0);
+  await shoot(page, "members");
 
   // Groups: Engineering, mapped to viewer; it leads to its members.
   await page.goto(`/tenants/${tenant.id}/directories/${directory.id}?tab=groups`);
