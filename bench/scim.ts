@@ -124,6 +124,7 @@ async function main() {
     await c.query(`CREATE DATABASE ${DB_NAME}`);
   });
   const operator = `cp_${randomBytes(32).toString("base64url")}`;
+  const password = randomBytes(12).toString("base64url");
   const port = await freePort();
   let app: Server | null = null;
   try {
@@ -132,12 +133,15 @@ async function main() {
       token: operator,
       databaseUrl: DB_URL,
       apiOnly: true,
-      env: LIMITS_OFF,
+      env: { ...LIMITS_OFF, BOOTSTRAP_ADMIN_PASSWORD: password },
     });
     const base = app.url;
-    const rest = (path: string, body: unknown) =>
-      expectStatus(path, call(`${base}/api/v1${path}`, operator, "POST", body, "application/json"), 201);
+    const post = (path: string, body: unknown, status = 201) =>
+      expectStatus(path, call(`${base}/api/v1${path}`, operator, "POST", body, "application/json"), status);
+    const rest = (path: string, body: unknown) => post(path, body);
     const tenant = await rest("/tenants", { name: "SCIM bench" });
+    // Creating a directory needs a fresh step-up: its token writes people into the tenant.
+    await post("/auth/step-up", { password }, 200);
     const directory = await rest(`/tenants/${tenant.id}/directories`, { name: "Bench IdP", provider: "okta" });
     const scim = directory.scim_base_url.replace(/^https?:\/\/[^/]+/, base);
     const token: string = directory.token;
