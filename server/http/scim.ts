@@ -6,6 +6,7 @@ import { database } from "../db/client.ts";
 import { bearerOf } from "../auth/credentials.ts";
 import { publicUrl, requestIdOf, requestInfo } from "../contract/request.ts";
 import { decodeUtf8 } from "../contract/fields.ts";
+import { jsonInTurns } from "../contract/json-in-turns.ts";
 import { handleScim } from "../directories/scim/endpoint.ts";
 import { MAX_SCIM_BODY_BYTES } from "../directories/scim/limits.ts";
 import type { ScimRequest } from "../directories/scim/respond.ts";
@@ -34,7 +35,8 @@ export async function handleScimRequest(req: Request): Promise<Response> {
   const answer = await handleScim(await database(), request);
   const headers = new Headers(answer.headers);
   headers.set("X-Request-Id", requestId);
-  return new Response(answer.body === null ? null : JSON.stringify(answer.body), { status: answer.status, headers });
+  // A group's answer may carry tens of thousands of members: written in turns, not in one go.
+  return new Response(answer.body === null ? null : await jsonInTurns(answer.body), { status: answer.status, headers });
 }
 
 /** The body as text; null past 1 MiB (the endpoint answers 413). Bytes that are not UTF-8 read as U+FFFD, then fail as JSON. */
