@@ -1,8 +1,6 @@
 "use client";
 
-import { Button } from "../ui/button";
-import { Dialog } from "../ui/dialog";
-import { AlertIcon } from "../icons";
+import { ShownOnceDialog } from "../resource/shown-once-dialog";
 import { PROVIDER_STEPS } from "./provider-steps";
 import { PasteValue, SetupSteps } from "./setup-steps";
 import type { DirectoryWithToken } from "./types";
@@ -22,44 +20,35 @@ export function ConnectDialog({
 }) {
   const guide = PROVIDER_STEPS[directory.provider];
   return (
-    <Dialog
+    <ShownOnceDialog
       title={reason === "created" ? `Directory created: connect ${guide.name}` : "Copy the new SCIM token"}
       description={<span className="wrap-anywhere">{directory.name}</span>}
       size="md"
-      onClose={onClose}
-      footer={
-        <Button onClick={onClose} data-autofocus>
-          I have stored the token safely
-        </Button>
+      what="token"
+      warning={
+        reason === "rotated"
+          ? `The old token stopped working just now: paste this one into ${guide.name} before its next sync.`
+          : `Paste it into ${guide.name} now, or rotate it later to get a new one.`
       }
+      stored="I have stored the token safely"
+      onClose={onClose}
     >
-      <div className="space-y-4 text-sm text-slate-700">
-        <div className="flex gap-3 rounded-md border border-amber-300 bg-amber-50 p-3 text-amber-950">
-          <AlertIcon className="mt-0.5 size-5 shrink-0 text-amber-700" />
-          <p>
-            <span className="font-semibold">You won&apos;t see this token again.</span>{" "}
-            {reason === "rotated"
-              ? `The old token stopped working just now: paste this one into ${guide.name} before its next sync.`
-              : `Paste it into ${guide.name} now, or rotate it later to get a new one.`}
-          </p>
+      {reason === "created" ? (
+        <SetupSteps
+          provider={directory.provider}
+          values={
+            <div className="space-y-3">
+              <PasteValue label={guide.labels.url} value={directory.scim_base_url} testId="scim-base-url" />
+              <PasteValue label={guide.labels.token} value={directory.token} testId="scim-token" secret />
+            </div>
+          }
+        />
+      ) : (
+        <div className="space-y-3">
+          <PasteValue label={guide.labels.token} value={directory.token} testId="scim-token" secret />
+          <PasteValue label={guide.labels.url} value={directory.scim_base_url} testId="scim-base-url" />
         </div>
-        {reason === "created" ? (
-          <SetupSteps
-            provider={directory.provider}
-            values={
-              <div className="space-y-3">
-                <PasteValue label={guide.labels.url} value={directory.scim_base_url} testId="scim-base-url" />
-                <PasteValue label={guide.labels.token} value={directory.token} testId="scim-token" secret />
-              </div>
-            }
-          />
-        ) : (
-          <div className="space-y-3">
-            <PasteValue label={guide.labels.token} value={directory.token} testId="scim-token" secret />
-            <PasteValue label={guide.labels.url} value={directory.scim_base_url} testId="scim-base-url" />
-          </div>
-        )}
-      </div>
-    </Dialog>
+      )}
+    </ShownOnceDialog>
   );
 }

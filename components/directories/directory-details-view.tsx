@@ -1,22 +1,16 @@
 "use client";
 
-import type { ReactNode } from "react";
-import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useQuery } from "@tanstack/react-query";
 import { consoleUrl } from "../console/urls";
 import { useTenantRole } from "../console/use-tenant-role";
-import { messageOf, statusOf, useTRPC } from "../trpc";
-import { Badge } from "../ui/badge";
-import { buttonClasses, Button } from "../ui/button";
+import { switchOf } from "../resource/parts";
+import { DetailsCard, DetailsFrame } from "../resource/details-page";
+import { EnabledFact, Fact, Facts, IdFact } from "../resource/facts";
+import { useTRPC } from "../trpc";
 import { Card, CardHeader } from "../ui/card";
-import { CopyButton } from "../ui/copy-button";
-import { EmptyState } from "../ui/empty-state";
-import { LoadError } from "../ui/list-states";
 import { RelativeTime } from "../ui/relative-time";
-import { Skeleton } from "../ui/skeleton";
-import { Switch } from "../ui/switch";
-import { AlertIcon, ChevronLeftIcon, KeyIcon, TrashIcon } from "../icons";
+import { KeyIcon, TrashIcon } from "../icons";
 import { GroupsSection } from "./groups-section";
 import { PROVIDER_STEPS, providerLabel } from "./provider-steps";
 import { directoryGroupsInput, type DirectoryTab } from "./queries";
@@ -26,27 +20,34 @@ import { SectionTabs } from "./section-tabs";
 import { PasteValue, SetupSteps } from "./setup-steps";
 import { counted, LastRequest } from "./status";
 import type { Directory } from "./types";
-import { useDirectoryActions } from "./use-directory-actions";
+import { useDirectoryActions, type DirectoryActions } from "./use-directory-actions";
 import { UsersSection } from "./users-section";
 
-export function Item({ term, children }: { term: string; children: ReactNode }) {
+/** Whether it is on, when its IdP last called, what it holds, and its token's hint. */
+function DirectoryFacts({ directory, canWrite, actions }: { directory: Directory; canWrite: boolean; actions: DirectoryActions }) {
   return (
-    <div className="min-w-0">
-      <dt className="text-xs font-medium text-slate-600">{term}</dt>
-      <dd className="mt-1 text-sm break-words text-slate-900">{children}</dd>
-    </div>
-  );
-}
-
-export function BackLink({ href, children }: { href: string; children: ReactNode }) {
-  return (
-    <Link
-      href={href}
-      className="mb-4 inline-flex items-center gap-1 rounded text-sm text-slate-600 hover:text-slate-900 focus-visible:outline-2 focus-visible:outline-indigo-600"
-    >
-      <ChevronLeftIcon className="size-4" />
-      {children}
-    </Link>
+    <Facts columns={4}>
+      <EnabledFact toggle={switchOf(actions, directory, directory.name, canWrite)}>
+        <span data-testid="directory-status" data-enabled={directory.enabled}>
+          {directory.enabled ? "Enabled" : "Disabled: its IdP's requests get 401"}
+        </span>
+      </EnabledFact>
+      <Fact term="Last request">
+        <LastRequest at={directory.last_request_at} />
+      </Fact>
+      <Fact term="Users and groups">
+        <span data-testid="directory-counts">
+          {counted(directory.user_count, "user")} · {counted(directory.group_count, "group")}
+        </span>
+      </Fact>
+      <Fact term="Token">
+        <code className="font-mono text-xs text-slate-800">••••{directory.token_hint}</code>
+      </Fact>
+      <IdFact term="Directory ID" id={directory.id} copyLabel="Copy the directory ID" />
+      <Fact term="Created">
+        <RelativeTime iso={directory.created_at} />
+      </Fact>
+    </Facts>
   );
 }
 
@@ -119,136 +120,53 @@ export function DirectoryDetailsView({ tenantId, directoryId, tab }: { tenantId:
   const { canWrite, loading } = useTenantRole(tenantId);
   const query = useQuery(trpc.directories.get.queryOptions({ tenant_id: tenantId, directory_id: directoryId }));
   const actions = useDirectoryActions(tenantId, { onDeleted: () => router.replace(consoleUrl.directories(tenantId)) });
-  const back = <BackLink href={consoleUrl.directories(tenantId)}>All directories</BackLink>;
 
-  if (query.isPending) {
-    return (
-      <>
-        {back}
-        <Card aria-busy="true">
-          <div className="space-y-4 p-6">
-            <Skeleton className="h-5 w-2/3" />
-            <Skeleton className="h-4 w-1/2" />
-            <Skeleton className="h-4 w-1/3" />
-          </div>
-        </Card>
-      </>
-    );
-  }
-
-  if (query.isError) {
-    return (
-      <>
-        {back}
-        <Card>
-          {statusOf(query.error) === 404 ? (
-            <EmptyState
-              icon={<AlertIcon className="size-6" />}
-              title="This directory does not exist"
-              description="It may have been deleted. Pick one from the list."
-              action={
-                <Link href={consoleUrl.directories(tenantId)} className={buttonClasses("secondary")}>
-                  Back to directories
-                </Link>
-              }
-            />
-          ) : (
-            <LoadError
-              title="The directory could not be loaded"
-              message={messageOf(query.error)}
-              onRetry={() => query.refetch()}
-              retrying={query.isFetching}
-            />
-          )}
-        </Card>
-      </>
-    );
-  }
-
-  const directory = query.data;
   return (
-    <>
-      {back}
-      <div className="space-y-6">
-        <Card aria-labelledby="directory-title">
-          <CardHeader
-            title={
-              <span id="directory-title" className="wrap-anywhere">
-                {directory.name}
-              </span>
-            }
+    <DetailsFrame
+      query={query}
+      list={{ href: consoleUrl.directories(tenantId), back: "All directories" }}
+      noun="directory"
+      missingBack="directories"
+      dialogs={actions.dialogs}
+    >
+      {(directory) => (
+        <>
+          <DetailsCard
+            id="directory"
+            title={directory.name}
             description={providerLabel(directory.provider)}
-            actions={canWrite ? null : loading ? null : <Badge>Read-only</Badge>}
-          />
-          <div className="space-y-5 px-4 py-4 sm:px-6">
-            {canWrite ? (
-              <div className="flex flex-wrap gap-2">
-                <Button variant="secondary" onClick={() => actions.askRotate(directory)}>
-                  <KeyIcon className="size-4" />
-                  Rotate token
-                </Button>
-                <Button variant="secondary" onClick={() => actions.askDelete(directory)}>
-                  <TrashIcon className="size-4" />
-                  Delete
-                </Button>
-              </div>
-            ) : null}
-            <dl className="grid gap-x-6 gap-y-4 sm:grid-cols-2 lg:grid-cols-4">
-              <Item term="Status">
-                <div className="flex items-start gap-3">
-                  <Switch
-                    checked={directory.enabled}
-                    onCheckedChange={(on) => actions.setEnabled(directory, on)}
-                    busy={actions.switching(directory)}
-                    disabled={!canWrite}
-                    aria-label={`Enable ${directory.name}`}
-                  />
-                  <span data-testid="directory-status" data-enabled={directory.enabled}>
-                    {directory.enabled ? "Enabled" : "Disabled: its IdP's requests get 401"}
-                  </span>
-                </div>
-              </Item>
-              <Item term="Last request">
-                <LastRequest at={directory.last_request_at} />
-              </Item>
-              <Item term="Users and groups">
-                <span data-testid="directory-counts">
-                  {counted(directory.user_count, "user")} · {counted(directory.group_count, "group")}
-                </span>
-              </Item>
-              <Item term="Token">
-                <code className="font-mono text-xs text-slate-800">••••{directory.token_hint}</code>
-              </Item>
-              <Item term="Directory ID">
-                <span className="inline-flex max-w-full items-start gap-1">
-                  <code className="font-mono text-xs break-all text-slate-800">{directory.id}</code>
-                  <CopyButton value={directory.id} label="Copy the directory ID" className="-my-1.5 shrink-0" />
-                </span>
-              </Item>
-              <Item term="Created">
-                <RelativeTime iso={directory.created_at} />
-              </Item>
-            </dl>
-          </div>
-        </Card>
+            canWrite={canWrite}
+            loadingRole={loading}
+            actions={[
+              { label: "Rotate token", icon: KeyIcon, onClick: () => actions.askRotate(directory) },
+              { label: "Delete", icon: TrashIcon, onClick: () => actions.askDelete(directory) },
+            ]}
+          >
+            <DirectoryFacts directory={directory} canWrite={canWrite} actions={actions} />
+          </DetailsCard>
 
-        <SectionTabs
-          tenantId={tenantId}
-          directoryId={directory.id}
-          active={tab}
-          counts={{ users: directory.user_count, groups: directory.group_count }}
-        />
-        {tab === "overview" ? (
-          <Overview tenantId={tenantId} directory={directory} canWrite={canWrite} onSave={(roles) => actions.saveRoles(directory, roles)} />
-        ) : tab === "users" ? (
-          <UsersSection tenantId={tenantId} directory={directory} />
-        ) : tab === "groups" ? (
-          <GroupsSection tenantId={tenantId} directory={directory} />
-        ) : (
-          <RequestsSection tenantId={tenantId} directory={directory} canRead={canWrite} loadingRole={loading} />
-        )}
-      </div>
-      {actions.dialogs}
-    </>
+          <SectionTabs
+            tenantId={tenantId}
+            directoryId={directory.id}
+            active={tab}
+            counts={{ users: directory.user_count, groups: directory.group_count }}
+          />
+          {tab === "overview" ? (
+            <Overview
+              tenantId={tenantId}
+              directory={directory}
+              canWrite={canWrite}
+              onSave={(roles) => actions.saveRoles(directory, roles)}
+            />
+          ) : tab === "users" ? (
+            <UsersSection tenantId={tenantId} directory={directory} />
+          ) : tab === "groups" ? (
+            <GroupsSection tenantId={tenantId} directory={directory} />
+          ) : (
+            <RequestsSection tenantId={tenantId} directory={directory} canRead={canWrite} loadingRole={loading} />
+          )}
+        </>
+      )}
+    </DetailsFrame>
   );
 }

@@ -3,15 +3,12 @@
 import Link from "next/link";
 import { useQuery } from "@tanstack/react-query";
 import { consoleUrl } from "../console/urls";
-import { messageOf, statusOf, useTRPC } from "../trpc";
-import { buttonClasses } from "../ui/button";
+import { DetailsFrame } from "../resource/details-page";
+import { Fact, Facts } from "../resource/facts";
+import { useTRPC } from "../trpc";
 import { Card, CardHeader } from "../ui/card";
-import { EmptyState } from "../ui/empty-state";
-import { LoadError } from "../ui/list-states";
 import { RelativeTime } from "../ui/relative-time";
 import { Skeleton } from "../ui/skeleton";
-import { AlertIcon } from "../icons";
-import { BackLink, Item } from "./directory-details-view";
 import { RoleBadge, UNLINKED_LABEL, UserState } from "./status";
 import type { DirectoryUser } from "./types";
 import { displayName } from "./users-section";
@@ -91,126 +88,90 @@ export function DirectoryUserView({ tenantId, directoryId, userId }: { tenantId:
     trpc.directories.getUser.queryOptions({ tenant_id: tenantId, directory_id: directoryId, directory_user_id: userId }),
   );
   const usersHref = consoleUrl.directory(tenantId, directoryId, new URLSearchParams({ tab: "users" }));
-  const back = <BackLink href={usersHref}>All users of the directory</BackLink>;
 
-  if (query.isPending) {
-    return (
-      <>
-        {back}
-        <Card aria-busy="true">
-          <div className="space-y-4 p-6">
-            <Skeleton className="h-5 w-1/2" />
-            <Skeleton className="h-4 w-1/3" />
-          </div>
-        </Card>
-      </>
-    );
-  }
-  if (query.isError) {
-    return (
-      <>
-        {back}
-        <Card>
-          {statusOf(query.error) === 404 ? (
-            <EmptyState
-              icon={<AlertIcon className="size-6" />}
-              title="This directory user does not exist"
-              description="The identity provider may have deleted them. Pick one from the list."
-              action={
-                <Link href={usersHref} className={buttonClasses("secondary")}>
-                  Back to users
-                </Link>
-              }
-            />
-          ) : (
-            <LoadError
-              title="The directory user could not be loaded"
-              message={messageOf(query.error)}
-              onRetry={() => query.refetch()}
-              retrying={query.isFetching}
-            />
-          )}
-        </Card>
-      </>
-    );
-  }
-
-  const user = query.data;
   return (
-    <>
-      {back}
-      <div className="space-y-6">
-        <Card aria-labelledby="directory-user-title">
-          <CardHeader
-            title={
-              <span id="directory-user-title" className="wrap-anywhere">
-                {displayName(user)}
-              </span>
-            }
-            description={<span className="wrap-anywhere">{user.user_name}</span>}
-            actions={<UserState state={user.state} />}
-          />
-          <dl className="grid gap-x-6 gap-y-4 px-4 py-4 sm:grid-cols-2 sm:px-6 lg:grid-cols-3">
-            <Item term="Console role">
-              <RoleBadge role={user.role} />
-            </Item>
-            <Item term="Console member">
-              <LinkedMember tenantId={tenantId} user={user} />
-            </Item>
-            <Item term="Emails">
-              {user.emails.length === 0 ? (
-                <span className="text-slate-600">None</span>
-              ) : (
-                <ul className="space-y-0.5">
-                  {user.emails.map((email) => (
-                    <li key={`${email.value}-${email.type}`} className="break-all">
-                      {email.value}
-                      {email.type || email.primary ? (
-                        <span className="text-xs text-slate-600">
-                          {" "}
-                          ({[email.type, email.primary ? "primary" : null].filter(Boolean).join(", ")})
-                        </span>
-                      ) : null}
-                    </li>
-                  ))}
-                </ul>
-              )}
-            </Item>
-            <Item term="Groups">
-              {user.groups.length === 0 ? (
-                <span className="text-slate-600">None</span>
-              ) : (
-                <ul className="flex flex-wrap gap-x-3 gap-y-1" data-testid="user-groups">
-                  {user.groups.map((group) => (
-                    <li key={group.id}>
-                      <Link
-                        href={consoleUrl.directory(tenantId, directoryId, new URLSearchParams({ tab: "users", group: group.id }))}
-                        className={LINK}
-                      >
-                        {group.name}
-                      </Link>
-                    </li>
-                  ))}
-                </ul>
-              )}
-            </Item>
-            <Item term="IdP id (externalId)">
-              {user.idp_id ? (
-                <code className="font-mono text-xs break-all">{user.idp_id}</code>
-              ) : (
-                <span className="text-slate-600">None</span>
-              )}
-            </Item>
-            <Item term="Provisioned">
-              <RelativeTime iso={user.created_at} />
-              <span className="text-slate-600"> · updated </span>
-              <RelativeTime iso={user.updated_at} />
-            </Item>
-          </dl>
-        </Card>
-        <Attributes id="custom-attributes" title="Custom attributes (enterprise extension)" value={user.custom_attributes} />
-        <Attributes id="raw-attributes" title="Raw attributes (as the IdP sent them)" value={user.raw_attributes} />
-      </div>
-    </>
+    <DetailsFrame
+      query={query}
+      list={{ href: usersHref, back: "All users of the directory" }}
+      noun="directory user"
+      missingBack="users"
+      missingHint="The identity provider may have deleted them. Pick one from the list."
+      skeleton={["w-1/2", "w-1/3"]}
+    >
+      {(user) => (
+        <>
+          <Card aria-labelledby="directory-user-title">
+            <CardHeader
+              title={
+                <span id="directory-user-title" className="wrap-anywhere">
+                  {displayName(user)}
+                </span>
+              }
+              description={<span className="wrap-anywhere">{user.user_name}</span>}
+              actions={<UserState state={user.state} />}
+            />
+            <Facts className="px-4 py-4 sm:px-6">
+              <Fact term="Console role">
+                <RoleBadge role={user.role} />
+              </Fact>
+              <Fact term="Console member">
+                <LinkedMember tenantId={tenantId} user={user} />
+              </Fact>
+              <Fact term="Emails">
+                {user.emails.length === 0 ? (
+                  <span className="text-slate-600">None</span>
+                ) : (
+                  <ul className="space-y-0.5">
+                    {user.emails.map((email) => (
+                      <li key={`${email.value}-${email.type}`} className="break-all">
+                        {email.value}
+                        {email.type || email.primary ? (
+                          <span className="text-xs text-slate-600">
+                            {" "}
+                            ({[email.type, email.primary ? "primary" : null].filter(Boolean).join(", ")})
+                          </span>
+                        ) : null}
+                      </li>
+                    ))}
+                  </ul>
+                )}
+              </Fact>
+              <Fact term="Groups">
+                {user.groups.length === 0 ? (
+                  <span className="text-slate-600">None</span>
+                ) : (
+                  <ul className="flex flex-wrap gap-x-3 gap-y-1" data-testid="user-groups">
+                    {user.groups.map((group) => (
+                      <li key={group.id}>
+                        <Link
+                          href={consoleUrl.directory(tenantId, directoryId, new URLSearchParams({ tab: "users", group: group.id }))}
+                          className={LINK}
+                        >
+                          {group.name}
+                        </Link>
+                      </li>
+                    ))}
+                  </ul>
+                )}
+              </Fact>
+              <Fact term="IdP id (externalId)">
+                {user.idp_id ? (
+                  <code className="font-mono text-xs break-all">{user.idp_id}</code>
+                ) : (
+                  <span className="text-slate-600">None</span>
+                )}
+              </Fact>
+              <Fact term="Provisioned">
+                <RelativeTime iso={user.created_at} />
+                <span className="text-slate-600"> · updated </span>
+                <RelativeTime iso={user.updated_at} />
+              </Fact>
+            </Facts>
+          </Card>
+          <Attributes id="custom-attributes" title="Custom attributes (enterprise extension)" value={user.custom_attributes} />
+          <Attributes id="raw-attributes" title="Raw attributes (as the IdP sent them)" value={user.raw_attributes} />
+        </>
+      )}
+    </DetailsFrame>
   );
 }

@@ -1,6 +1,7 @@
 "use client";
 
 import { Badge } from "../ui/badge";
+import { RelativeTime } from "../ui/relative-time";
 import type { LogStream, LogStreamBatch, LogStreamState } from "./types";
 
 const STATES: Record<LogStreamState, { tone: "success" | "neutral" | "danger"; label: string; about: string }> = {
@@ -50,6 +51,11 @@ export function Lag({ stream }: { stream: Pick<LogStream, "lag_events"> }) {
 }
 
 /** "Sent", "Failed", and a Test marker for the test batches. */
+/** When the stream last sent a batch. */
+export function LastBatch({ stream }: { stream: Pick<LogStream, "last_batch_at"> }) {
+  return stream.last_batch_at ? <RelativeTime iso={stream.last_batch_at} /> : <span className="text-slate-500">None yet</span>;
+}
+
 export function BatchStatus({ batch }: { batch: Pick<LogStreamBatch, "status" | "test"> }) {
   return (
     <span className="inline-flex flex-wrap gap-1" data-testid="batch-status" data-status={batch.status}>

@@ -4,14 +4,13 @@ import { useState } from "react";
 import { useQuery } from "@tanstack/react-query";
 import { useTenantRole } from "../console/use-tenant-role";
 import { useTRPC } from "../trpc";
-import { Badge } from "../ui/badge";
-import { Button } from "../ui/button";
-import { Card, CardHeader } from "../ui/card";
+import { ListCard } from "../resource/list-card";
+import { AddButton } from "../resource/parts";
+import { rowActionsColumn } from "../resource/resource-row";
 import { EmptyState } from "../ui/empty-state";
-import { actionsColumn, keepPage, ListTable, type ListColumn } from "../ui/list-table";
+import { keepPage, ListTable, type ListColumn } from "../ui/list-table";
 import { FIRST_PAGE, type TablePosition } from "../ui/pagination";
 import { Skeleton } from "../ui/skeleton";
-import { PlusIcon } from "../icons";
 import { StreamIcon } from "./icon";
 import { STREAMS_PAGE_SIZE, streamsInput } from "./queries";
 import { streamPoll } from "./status";
@@ -32,7 +31,7 @@ function columns(canWrite: boolean): ListColumn[] {
     { header: "State", skeleton: <Skeleton className="h-5 w-16" /> },
     { header: "Lag", className: "hidden md:table-cell", skeleton: <Skeleton className="h-4 w-20" /> },
     { header: "Last batch", className: "hidden md:table-cell", skeleton: <Skeleton className="h-4 w-24" /> },
-    ...(canWrite ? [actionsColumn("hidden sm:table-cell")] : []),
+    ...rowActionsColumn(canWrite),
   ];
 }
 
@@ -53,26 +52,18 @@ export function StreamsView({ tenantId }: { tenantId: string }) {
     ...keepPage,
     refetchInterval: (q) => streamPoll(q.state.data?.results),
   });
-  const add = (label: string) =>
-    canWrite ? (
-      <Button onClick={actions.add}>
-        <PlusIcon className="size-4" />
-        {label}
-      </Button>
-    ) : null;
 
   return (
     <>
-      <Card aria-labelledby="streams-title">
-        <CardHeader
-          title={<span id="streams-title">Log streams</span>}
-          description={
-            canWrite || loading
-              ? "This tenant's audit log, streamed in order into your SIEM or data lake, with the hash chain that proves nothing is missing."
-              : "This tenant's audit log, streamed into a SIEM or data lake. You have view-only access, so you cannot change them."
-          }
-          actions={add("Add stream") ?? (loading ? null : <Badge>Read-only</Badge>)}
-        />
+      <ListCard
+        id="streams"
+        title="Log streams"
+        description="This tenant's audit log, streamed in order into your SIEM or data lake, with the hash chain that proves nothing is missing."
+        readOnlyDescription="This tenant's audit log, streamed into a SIEM or data lake. You have view-only access, so you cannot change them."
+        canWrite={canWrite}
+        loadingRole={loading}
+        add={{ label: "Add stream", onClick: actions.add }}
+      >
         <ListTable
           label="Log streams"
           columns={columns(canWrite)}
@@ -85,7 +76,7 @@ export function StreamsView({ tenantId }: { tenantId: string }) {
               icon={<StreamIcon className="size-6" />}
               title="No log streams yet"
               description="A stream sends every audit event of this tenant to Amazon S3, Datadog, Splunk, an HTTPS endpoint or syslog, in batches, in order, from where you choose (now, the whole log, or a date). Each event carries its sequence and hash, so the receiver can verify its copy is complete and unaltered."
-              action={add("Add your first stream")}
+              action={canWrite ? <AddButton label="Add your first stream" onClick={actions.add} /> : null}
             />
           }
           pastEnd={{ noun: "log streams", reason: "deleted" }}
@@ -100,7 +91,7 @@ export function StreamsView({ tenantId }: { tenantId: string }) {
             />
           )}
         />
-      </Card>
+      </ListCard>
       {actions.dialogs}
     </>
   );

@@ -2,11 +2,8 @@
 
 import { useState, type ReactNode } from "react";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { useStepUp } from "../auth/step-up-dialog";
-import { stepUpIfAsked } from "../auth/with-step-up";
+import { useConfirmedStep, useResourceActions } from "../resource/use-resource-actions";
 import { messageOf, useTRPC } from "../trpc";
-import { ConfirmDialog } from "../ui/confirm-dialog";
-import { useToast } from "../ui/toast";
 import { StreamDialog } from "./stream-dialog";
 import { describeTest } from "./test-result";
 import type { LogStream, LogStreamTestResult } from "./types";
@@ -45,11 +42,7 @@ export function useStreamActions(
 ): StreamActions {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
-  const notify = useToast();
-  const { ensureSteppedUp, dialog: stepUpDialog } = useStepUp();
   const [editing, setEditing] = useState<{ stream?: LogStream } | null>(null);
-  const [deleting, setDeleting] = useState<LogStream | null>(null);
-  const [deleteError, setDeleteError] = useState<string | null>(null);
   const [results, setResults] = useState<Record<string, LogStreamTestResult>>({});
 
   const invalidate = () => queryClient.invalidateQueries(trpc.logStreams.pathFilter());
@@ -60,28 +53,34 @@ export function useStreamActions(
   );
   const test = useMutation(trpc.logStreams.test.mutationOptions({ onSettled: invalidate }));
   const ids = (stream: LogStream) => ({ tenant_id: tenantId, stream_id: stream.id });
-  const named = (stream: LogStream) => <span className="font-medium wrap-anywhere">{stream.name}</span>;
-  const steppingUpIfAsked = (action: string, call: () => Promise<unknown>) => stepUpIfAsked(ensureSteppedUp, action, call);
 
-  async function setEnabled(stream: LogStream, enabled: boolean) {
-    try {
-      const action = `${enabled ? "resume" : "pause"} log stream ${stream.name}`;
-      if (await steppingUpIfAsked(action, () => update.mutateAsync({ ...ids(stream), enabled }))) {
-        notify(
-          <>
-            {named(stream)} is {enabled ? "resumed: it picks up from its cursor" : "paused"}.
-          </>,
-        );
-      }
-    } catch (error) {
-      notify(
-        <>
-          {named(stream)} could not be {enabled ? "resumed" : "paused"}: {messageOf(error)}
-        </>,
-        "danger",
-      );
-    }
-  }
+  const core = useResourceActions<LogStream>({
+    noun: "log stream",
+    nameOf: (stream) => stream.name,
+    toggle: (stream, enabled) => update.mutateAsync({ ...ids(stream), enabled }),
+    words: { on: ["resume", "resumed"], off: ["pause", "paused"] },
+    onNote: ": it picks up from its cursor",
+  });
+  const { notify, named } = core;
+
+  const deleting = useConfirmedStep(core, {
+    title: "Delete this log stream?",
+    confirmLabel: "Delete stream",
+    body: (stream: LogStream) => (
+      <p>
+        {named(stream)} stops sending, and its cursor and batch history are deleted with it. What the receiver already has stays there. This
+        cannot be undone.
+      </p>
+    ),
+    stepUp: "if-asked",
+    action: (stream) => `delete log stream ${stream.name}`,
+    run: (stream) => remove.mutateAsync(ids(stream)),
+    pending: remove.isPending,
+    done: (stream) => {
+      notify(<>{named(stream)} was deleted.</>);
+      onDeleted?.();
+    },
+  });
 
   function sendTest(stream: LogStream) {
     // The last result goes while the new one is on its way, so the two are never mistaken.
@@ -108,26 +107,13 @@ export function useStreamActions(
     });
   }
 
-  async function confirmDelete() {
-    if (!deleting) return;
-    setDeleteError(null);
-    try {
-      if (!(await steppingUpIfAsked(`delete log stream ${deleting.name}`, () => remove.mutateAsync(ids(deleting))))) return;
-      notify(<>{named(deleting)} was deleted.</>);
-      setDeleting(null);
-      onDeleted?.();
-    } catch (error) {
-      setDeleteError(messageOf(error));
-    }
-  }
-
   const dialogs = (
     <>
       {editing ? (
         <StreamDialog
           tenantId={tenantId}
           stream={editing.stream}
-          steppingUpIfAsked={steppingUpIfAsked}
+          steppingUpIfAsked={core.steppingUpIfAsked}
           onClose={() => setEditing(null)}
           onSaved={(saved, created) => {
             setEditing(null);
@@ -136,35 +122,17 @@ export function useStreamActions(
           }}
         />
       ) : null}
-
-      {deleting ? (
-        <ConfirmDialog
-          title="Delete this log stream?"
-          confirmLabel="Delete stream"
-          pending={remove.isPending}
-          error={deleteError}
-          onConfirm={confirmDelete}
-          onCancel={() => setDeleting(null)}
-        >
-          <p>
-            {named(deleting)} stops sending, and its cursor and batch history are deleted with it. What the receiver already has stays
-            there. This cannot be undone.
-          </p>
-        </ConfirmDialog>
-      ) : null}
-      {stepUpDialog}
+      {deleting.dialog}
+      {core.stepUpDialog}
     </>
   );
 
   return {
     add: () => setEditing({}),
     edit: (stream) => setEditing({ stream }),
-    askDelete: (stream) => {
-      setDeleteError(null);
-      setDeleting(stream);
-    },
+    askDelete: deleting.ask,
     sendTest,
-    setEnabled: (stream, enabled) => void setEnabled(stream, enabled),
+    setEnabled: core.setEnabled,
     testing: (stream) => test.isPending && test.variables?.stream_id === stream.id,
     switching: (stream) => update.isPending && update.variables?.stream_id === stream.id,
     testResult: (stream) => results[stream.id],

@@ -1,9 +1,7 @@
 "use client";
 
-import { Button } from "../ui/button";
+import { ShownOnceDialog } from "../resource/shown-once-dialog";
 import { CopyButton } from "../ui/copy-button";
-import { Dialog } from "../ui/dialog";
-import { AlertIcon } from "../icons";
 
 interface SecretDialogProps {
   /** "created" right after adding the webhook; "rotated" after a new secret replaced the old. */
@@ -16,39 +14,33 @@ interface SecretDialogProps {
 /** A webhook's signing secret, shown this once: the server keeps it encrypted and never returns it. */
 export function SecretDialog({ reason, url, secret, onClose }: SecretDialogProps) {
   return (
-    <Dialog
+    <ShownOnceDialog
       title={reason === "created" ? "Webhook added: copy its signing secret" : "Copy the new signing secret"}
       description={<span className="break-all">{url}</span>}
-      onClose={onClose}
-      footer={
-        <Button onClick={onClose} data-autofocus>
-          I have stored it safely
-        </Button>
+      what="secret"
+      warning={
+        <>
+          Store it where your receiver can read it: it checks the <code className="font-mono text-xs">X-Webhook-Signature</code> of every
+          delivery with it.
+        </>
       }
+      stored="I have stored it safely"
+      onClose={onClose}
     >
-      <div className="space-y-4 text-sm text-slate-700">
-        <div className="flex gap-3 rounded-md border border-amber-300 bg-amber-50 p-3 text-amber-950">
-          <AlertIcon className="mt-0.5 size-5 shrink-0 text-amber-700" />
-          <p>
-            <span className="font-semibold">You won&apos;t see this secret again.</span> Store it where your receiver can read it: it checks
-            the <code className="font-mono text-xs">X-Webhook-Signature</code> of every delivery with it.
-          </p>
-        </div>
-        <div className="flex flex-col gap-2 sm:flex-row sm:items-center">
-          <code
-            className="block min-w-0 flex-1 rounded-md bg-slate-50 px-3 py-2 font-mono text-sm break-all text-slate-900 ring-1 ring-slate-300 select-all"
-            data-testid="webhook-secret"
-          >
-            {secret}
-          </code>
-          <CopyButton value={secret} label="Copy secret" text="Copy" />
-        </div>
-        {reason === "rotated" ? (
-          <p>
-            The old secret keeps signing deliveries alongside the new one for 24 hours, so you can update your receiver without missing any.
-          </p>
-        ) : null}
+      <div className="flex flex-col gap-2 sm:flex-row sm:items-center">
+        <code
+          className="block min-w-0 flex-1 rounded-md bg-slate-50 px-3 py-2 font-mono text-sm break-all text-slate-900 ring-1 ring-slate-300 select-all"
+          data-testid="webhook-secret"
+        >
+          {secret}
+        </code>
+        <CopyButton value={secret} label="Copy secret" text="Copy" />
       </div>
-    </Dialog>
+      {reason === "rotated" ? (
+        <p>
+          The old secret keeps signing deliveries alongside the new one for 24 hours, so you can update your receiver without missing any.
+        </p>
+      ) : null}
+    </ShownOnceDialog>
   );
 }

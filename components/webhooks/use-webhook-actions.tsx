@@ -3,12 +3,9 @@
 import { useState, type ReactNode } from "react";
 import Link from "next/link";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { useStepUp } from "../auth/step-up-dialog";
-import { stepUpIfAsked, withStepUp } from "../auth/with-step-up";
 import { consoleUrl } from "../console/urls";
+import { useConfirmedStep, useResourceActions } from "../resource/use-resource-actions";
 import { messageOf, useTRPC } from "../trpc";
-import { ConfirmDialog } from "../ui/confirm-dialog";
-import { useToast } from "../ui/toast";
 import { SecretDialog } from "./secret-dialog";
 import { awaitOutcome, describeOutcome } from "./test-outcome";
 import type { Delivery, Webhook } from "./types";
@@ -17,7 +14,6 @@ import { WebhookDialog } from "./webhook-dialog";
 /** How long after a test event the list keeps asking for its result. */
 const AWAIT_TEST_MS = 30_000;
 
-type Asking = { kind: "delete" | "rotate"; webhook: Webhook } | null;
 type Shown = { reason: "created" | "rotated"; url: string; secret: string } | null;
 
 export interface WebhookActions {
@@ -46,11 +42,7 @@ export function useWebhookActions(
 ): WebhookActions {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
-  const notify = useToast();
-  const { ensureSteppedUp, dialog: stepUpDialog } = useStepUp();
   const [editing, setEditing] = useState<{ webhook?: Webhook } | null>(null);
-  const [asking, setAsking] = useState<Asking>(null);
-  const [askError, setAskError] = useState<string | null>(null);
   const [shown, setShown] = useState<Shown>(null);
   const [awaitingTests, setAwaitingTests] = useState(0);
 
@@ -60,30 +52,49 @@ export function useWebhookActions(
   const rotate = useMutation(trpc.webhooks.rotateSecret.mutationOptions({ onSettled: invalidate }));
   const test = useMutation(trpc.webhooks.test.mutationOptions({ onSettled: invalidate }));
   const ids = (webhook: Webhook) => ({ tenant_id: tenantId, webhook_id: webhook.id });
-  const url = (webhook: Webhook) => <span className="font-medium wrap-anywhere">{webhook.url}</span>;
 
-  /** Calls that need a step-up only for some changes (a new URL), or would if the server's rule changed; `action` names them. */
-  const steppingUpIfAsked = (action: string, call: () => Promise<unknown>) => stepUpIfAsked(ensureSteppedUp, action, call);
+  const core = useResourceActions<Webhook>({
+    noun: "webhook",
+    nameOf: (webhook) => webhook.url,
+    toggle: (webhook, enabled) => update.mutateAsync({ ...ids(webhook), enabled }),
+  });
+  const { notify, named: url } = core;
 
-  async function setEnabled(webhook: Webhook, enabled: boolean) {
-    try {
-      const action = `${enabled ? "enable" : "disable"} webhook ${webhook.url}`;
-      if (await steppingUpIfAsked(action, () => update.mutateAsync({ ...ids(webhook), enabled }))) {
-        notify(
-          <>
-            {url(webhook)} is {enabled ? "enabled" : "disabled"}.
-          </>,
-        );
-      }
-    } catch (error) {
-      notify(
-        <>
-          {url(webhook)} could not be {enabled ? "enabled" : "disabled"}: {messageOf(error)}
-        </>,
-        "danger",
-      );
-    }
-  }
+  const deleting = useConfirmedStep(core, {
+    title: "Delete this webhook?",
+    confirmLabel: "Delete webhook",
+    body: (webhook: Webhook) => (
+      <p>{url(webhook)} gets no more events, and its delivery history is deleted with it. This cannot be undone.</p>
+    ),
+    stepUp: "if-asked",
+    action: (webhook) => `delete webhook ${webhook.url}`,
+    run: (webhook) => remove.mutateAsync(ids(webhook)),
+    pending: remove.isPending,
+    done: (webhook) => {
+      notify(<>{url(webhook)} was deleted.</>);
+      onDeleted?.();
+    },
+  });
+
+  const rotating = useConfirmedStep(core, {
+    title: "Rotate the signing secret?",
+    confirmLabel: "Rotate secret",
+    tone: "primary",
+    body: (webhook: Webhook) => (
+      <>
+        <p>
+          A new secret is generated for {url(webhook)} and shown to you once. The old one keeps signing deliveries alongside it for 24
+          hours, so your receiver can switch over without missing any.
+        </p>
+        <p>You will be asked for your password first if you have not confirmed it in the last 10 minutes.</p>
+      </>
+    ),
+    stepUp: "always",
+    action: (webhook) => `rotate the secret of webhook ${webhook.url}`,
+    run: (webhook) => rotate.mutateAsync(ids(webhook)),
+    pending: rotate.isPending,
+    done: (webhook, { secret }) => setShown({ reason: "rotated", url: webhook.url, secret }),
+  });
 
   const seeDelivery = (webhook: Webhook, delivery: Delivery) => (
     <Link
@@ -132,42 +143,13 @@ export function useWebhookActions(
     });
   }
 
-  async function confirm() {
-    if (!asking) return;
-    const { kind, webhook } = asking;
-    setAskError(null);
-    try {
-      if (kind === "delete") {
-        if (!(await steppingUpIfAsked(`delete webhook ${webhook.url}`, () => remove.mutateAsync(ids(webhook))))) return;
-        setAsking(null);
-        notify(<>{url(webhook)} was deleted.</>);
-        onDeleted?.();
-      } else {
-        let secret: string | undefined;
-        const done = await withStepUp(ensureSteppedUp, `rotate the secret of webhook ${webhook.url}`, async () => {
-          secret = (await rotate.mutateAsync(ids(webhook))).secret;
-        });
-        if (!done || secret === undefined) return;
-        setAsking(null);
-        setShown({ reason: "rotated", url: webhook.url, secret });
-      }
-    } catch (error) {
-      setAskError(messageOf(error));
-    }
-  }
-
-  const ask = (kind: "delete" | "rotate") => (webhook: Webhook) => {
-    setAskError(null);
-    setAsking({ kind, webhook });
-  };
-
   const dialogs = (
     <>
       {editing ? (
         <WebhookDialog
           tenantId={tenantId}
           webhook={editing.webhook}
-          steppingUpIfAsked={steppingUpIfAsked}
+          steppingUpIfAsked={core.steppingUpIfAsked}
           onClose={() => setEditing(null)}
           onSaved={(saved, secret) => {
             setEditing(null);
@@ -177,50 +159,20 @@ export function useWebhookActions(
           }}
         />
       ) : null}
-
-      {asking?.kind === "delete" ? (
-        <ConfirmDialog
-          title="Delete this webhook?"
-          confirmLabel="Delete webhook"
-          pending={remove.isPending}
-          error={askError}
-          onConfirm={confirm}
-          onCancel={() => setAsking(null)}
-        >
-          <p>{url(asking.webhook)} gets no more events, and its delivery history is deleted with it. This cannot be undone.</p>
-        </ConfirmDialog>
-      ) : null}
-
-      {asking?.kind === "rotate" ? (
-        <ConfirmDialog
-          title="Rotate the signing secret?"
-          confirmLabel="Rotate secret"
-          tone="primary"
-          pending={rotate.isPending}
-          error={askError}
-          onConfirm={confirm}
-          onCancel={() => setAsking(null)}
-        >
-          <p>
-            A new secret is generated for {url(asking.webhook)} and shown to you once. The old one keeps signing deliveries alongside it for
-            24 hours, so your receiver can switch over without missing any.
-          </p>
-          <p>You will be asked for your password first if you have not confirmed it in the last 10 minutes.</p>
-        </ConfirmDialog>
-      ) : null}
-
+      {deleting.dialog}
+      {rotating.dialog}
       {shown ? <SecretDialog {...shown} onClose={() => setShown(null)} /> : null}
-      {stepUpDialog}
+      {core.stepUpDialog}
     </>
   );
 
   return {
     add: () => setEditing({}),
     edit: (webhook) => setEditing({ webhook }),
-    askDelete: ask("delete"),
-    askRotate: ask("rotate"),
+    askDelete: deleting.ask,
+    askRotate: rotating.ask,
     sendTest,
-    setEnabled: (webhook, enabled) => void setEnabled(webhook, enabled),
+    setEnabled: core.setEnabled,
     testing: (webhook) => test.isPending && test.variables?.webhook_id === webhook.id,
     awaitingTest: awaitingTests > 0,
     switching: (webhook) => update.isPending && update.variables?.webhook_id === webhook.id,

@@ -4,7 +4,8 @@ import type { ReactNode } from "react";
 import { useQuery } from "@tanstack/react-query";
 import { useTRPC } from "../trpc";
 import { EmptyState } from "../ui/empty-state";
-import { actionsColumn, keepPage, ListTable, type ListColumn } from "../ui/list-table";
+import { enabledColumn, rowActionsColumn } from "../resource/resource-row";
+import { keepPage, ListTable, type ListColumn } from "../ui/list-table";
 import type { TablePosition } from "../ui/pagination";
 import { Skeleton } from "../ui/skeleton";
 import { WebhookIcon } from "../icons";
@@ -38,8 +39,8 @@ function columns(canWrite: boolean): ListColumn[] {
       ),
     },
     { header: "Last delivery", className: "hidden md:table-cell", skeleton: <Skeleton className="h-5 w-20" /> },
-    { header: "Enabled", skeleton: <Skeleton className="h-6 w-11 rounded-full" /> },
-    ...(canWrite ? [actionsColumn("hidden sm:table-cell")] : []),
+    enabledColumn,
+    ...rowActionsColumn(canWrite),
   ];
 }
 

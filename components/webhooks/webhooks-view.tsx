@@ -2,11 +2,9 @@
 
 import { useState } from "react";
 import { useTenantRole } from "../console/use-tenant-role";
-import { Badge } from "../ui/badge";
-import { Button } from "../ui/button";
-import { Card, CardHeader } from "../ui/card";
+import { ListCard } from "../resource/list-card";
+import { AddButton } from "../resource/parts";
 import { FIRST_PAGE, type TablePosition } from "../ui/pagination";
-import { PlusIcon } from "../icons";
 import { useWebhookActions } from "./use-webhook-actions";
 import { WebhooksTable } from "./webhooks-table";
 
@@ -24,25 +22,15 @@ export function WebhooksView({ tenantId }: { tenantId: string }) {
 
   return (
     <>
-      <Card aria-labelledby="webhooks-title">
-        <CardHeader
-          title={<span id="webhooks-title">Webhooks</span>}
-          description={
-            canWrite || loading
-              ? "Endpoints that receive a signed POST for each event in this tenant, retried until they answer."
-              : "Endpoints that receive a signed POST for each event in this tenant. You have view-only access, so you cannot change them."
-          }
-          actions={
-            canWrite ? (
-              <Button onClick={actions.add}>
-                <PlusIcon className="size-4" />
-                Add webhook
-              </Button>
-            ) : loading ? null : (
-              <Badge>Read-only</Badge>
-            )
-          }
-        />
+      <ListCard
+        id="webhooks"
+        title="Webhooks"
+        description="Endpoints that receive a signed POST for each event in this tenant, retried until they answer."
+        readOnlyDescription="Endpoints that receive a signed POST for each event in this tenant. You have view-only access, so you cannot change them."
+        canWrite={canWrite}
+        loadingRole={loading}
+        add={{ label: "Add webhook", onClick: actions.add }}
+      >
         <WebhooksTable
           tenantId={tenantId}
           position={position}
@@ -50,16 +38,9 @@ export function WebhooksView({ tenantId }: { tenantId: string }) {
           canWrite={canWrite}
           actions={actions}
           highlightId={highlightId}
-          emptyAction={
-            canWrite ? (
-              <Button onClick={actions.add}>
-                <PlusIcon className="size-4" />
-                Add your first webhook
-              </Button>
-            ) : null
-          }
+          emptyAction={canWrite ? <AddButton label="Add your first webhook" onClick={actions.add} /> : null}
         />
-      </Card>
+      </ListCard>
       {actions.dialogs}
     </>
   );
