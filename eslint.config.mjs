@@ -62,11 +62,14 @@ const LAYER_ZONES = [
     message: "a domain imports neither the REST edge (server/http) nor the app router (server/app): see docs/architecture.md",
   },
   {
-    // The metrics registry is a leaf every layer may count into; the rest of ops/ is the edge.
     target: folders(DOMAINS),
     from: "./server/ops",
-    except: ["./metrics.ts"],
     message: "a domain does not import the node server or its probes (server/ops): see docs/architecture.md",
+  },
+  {
+    target: "./server/app",
+    from: folders(["http", "ops"]),
+    message: "the app (server/app) composes the domains: it imports neither the REST edge (server/http) nor the node server (server/ops)",
   },
   {
     target: "./server/trpc",
@@ -86,7 +89,6 @@ const LAYER_ZONES = [
   {
     target: folders(PLATFORM),
     from: "./server/ops",
-    except: ["./metrics.ts"],
     message: "the platform layer does not import the node server or its probes (server/ops): see docs/architecture.md",
   },
   // The platform layer may read a domain's pure schemas (a token's prefix, say), nothing else of it.

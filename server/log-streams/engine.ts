@@ -19,7 +19,7 @@ import { env } from "../env.ts";
 import { errorFields, log } from "../log.ts";
 import { AUDIT_COLUMNS, presentEvent } from "../audit/query.ts";
 import type { AuditEventRow } from "../events/types.ts";
-import { observeLogStreamBatch } from "../ops/metrics.ts";
+import { observeLogStreamBatch } from "../metrics.ts";
 import { subscriptionsTo } from "../webhooks/schemas.ts";
 import { openConfig } from "./config.ts";
 import { latestDigest, recordOutcome, type Outcome } from "./outcome.ts";

@@ -7,7 +7,7 @@
  */
 import type { EmittedEvent, EventTx } from "../events/emit.ts";
 import { sourceOf, type AuditEventRow, type EventSource } from "../events/types.ts";
-import { countWebhookFilterErrors } from "../ops/metrics.ts";
+import { countWebhookFilterErrors } from "../metrics.ts";
 import { evaluateFilter, type FilterPayload } from "./filter.ts";
 import { NOTICE_KINDS } from "../events/catalog/notices.ts";
 import { subscriptionsTo } from "./schemas.ts";
