@@ -20,7 +20,7 @@ import { errorFields, log } from "../log.ts";
 import { AUDIT_COLUMNS, presentEvent } from "../audit/query.ts";
 import type { AuditEventRow } from "../events/types.ts";
 import { observeLogStreamBatch } from "../metrics.ts";
-import { subscriptionsTo } from "../webhooks/schemas.ts";
+import { subscriptionsTo } from "../events/schemas.ts";
 import { openConfig } from "./config.ts";
 import { latestDigest, recordOutcome, type Outcome } from "./outcome.ts";
 import { MAX_BATCH_EVENTS, type LogStreamType } from "./schemas.ts";
