@@ -15,6 +15,7 @@ import { isOperator } from "../auth/policy.ts";
 import { actorOf, emitEvent } from "../events/emit.ts";
 import type { TenantServiceContext } from "../service-context.ts";
 import { lookupVerification, recordName } from "./dns.ts";
+import { routesSignIns } from "./routing.ts";
 import { reconcileDomainPeople } from "../directories/domain-change.ts";
 import {
   applyLookup,
@@ -55,7 +56,7 @@ export function presentDomain(row: DomainRow): Domain {
     last_check_result: row.lastCheckResult as CheckResult | null,
     last_error: row.lastError,
     next_check_at: row.nextCheckAt?.toISOString() ?? null,
-    routes_sign_ins: row.state === "verified" || (row.state === "pending" && row.routesWhilePending),
+    routes_sign_ins: routesSignIns(row),
     auto_join: row.autoJoin,
   };
 }
