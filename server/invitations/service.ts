@@ -14,7 +14,7 @@ import { log } from "../log.ts";
 import { actorOf, emitEvent } from "../events/emit.ts";
 import type { TenantRole } from "../auth/principal.ts";
 import type { TenantServiceContext } from "../service-context.ts";
-import { newLinkToken } from "../account/link-tokens.ts";
+import { newLinkToken } from "../auth/link-tokens.ts";
 import { routesInAnotherTenant } from "../domains/routing.ts";
 import { consoleLink, sendMail } from "../mail/mailer.ts";
 import {

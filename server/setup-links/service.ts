@@ -17,7 +17,7 @@ import { appUrl } from "../env.ts";
 import { assertSteppedUp } from "../auth/step-up.ts";
 import type { Principal, RequestInfo, SetupIntent } from "../auth/principal.ts";
 import { actorOf, emitEvent, type EventActor } from "../events/emit.ts";
-import { hashLinkToken, newLinkToken } from "../account/link-tokens.ts";
+import { hashLinkToken, newLinkToken } from "../auth/link-tokens.ts";
 import { rotateDirectoryTokenIn } from "../directories/service.ts";
 import type { Directory as DirectoryRow } from "../db/generated/client.ts";
 import type { TenantServiceContext } from "../service-context.ts";
