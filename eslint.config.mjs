@@ -154,6 +154,25 @@ export default defineConfig([
     },
   },
   {
+    // The files at server/'s root (env, log, clock, errors, service-context, metrics) are the ground
+    // every layer stands on: they import each other, and of server/'s folders only types.
+    files: ["server/*.ts"],
+    rules: {
+      "@typescript-eslint/no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            {
+              regex: "^\\./[a-z-]+/",
+              allowTypeImports: true,
+              message: "the files at server/'s root import none of server/'s folders, types aside: see docs/architecture.md",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // The pure modules stay pure: zod and each other only.
     files: [
       "server/*/schemas.ts",

@@ -10,6 +10,9 @@ const doc = readFileSync(new URL("../../docs/architecture.md", import.meta.url),
 const folders = readdirSync(new URL("../../server/", import.meta.url), { withFileTypes: true })
   .filter((entry) => entry.isDirectory())
   .map((entry) => entry.name);
+const rootFiles = readdirSync(new URL("../../server/", import.meta.url), { withFileTypes: true })
+  .filter((entry) => entry.isFile() && entry.name.endsWith(".ts"))
+  .map((entry) => entry.name);
 const layerOf = new Map(Object.entries(SERVER_LAYERS).flatMap(([layer, names]) => names.map((name) => [name, layer] as const)));
 
 test("every folder of server/ is described in docs/architecture.md", () => {
@@ -41,4 +44,10 @@ test("the layer table of docs/architecture.md puts each folder where lint does",
   };
   for (const [name, layer] of layerOf) expect([name, documented.get(name)]).toEqual([name, names[layer]]);
   expect([...documented.keys()].sort()).toEqual([...layerOf.keys()].sort());
+});
+
+test("the ground row of the layer table names every file at server/'s root", () => {
+  const row = doc.split("\n").find((line) => line.startsWith("| ground |")) ?? "";
+  const missing = rootFiles.filter((name) => !row.includes(`\`${name}\``));
+  expect(missing, "add these files to the ground row of docs/architecture.md").toEqual([]);
 });
