@@ -16,7 +16,7 @@ import { actorOf, emitEvent } from "../events/emit.ts";
 import type { TenantServiceContext } from "../service-context.ts";
 import { lookupVerification, recordName } from "./dns.ts";
 import { routesSignIns } from "./routing.ts";
-import { reconcileDomainPeople } from "../directories/domain-change.ts";
+import { ownershipChanged } from "./ownership.ts";
 import {
   applyLookup,
   isUniqueViolation,
@@ -178,7 +178,6 @@ export async function deleteDomain(ctx: TenantServiceContext, id: string): Promi
       details: { domain: row.domain, state: row.state },
     });
     // The tenant no longer owns the domain's people: its directories unlink them (memberships stay).
-    if (row.state === "verified")
-      await reconcileDomainPeople(tx, row.tenantId, row.domain, actorOf(ctx.actor.principal, ctx.actor.request));
+    if (row.state === "verified") await ownershipChanged(tx, row.tenantId, row.domain, actorOf(ctx.actor.principal, ctx.actor.request));
   });
 }
