@@ -91,6 +91,13 @@ const LAYER_ZONES = [
     from: "./server/ops",
     message: "the platform layer does not import the node server or its probes (server/ops): see docs/architecture.md",
   },
+  // A domain's front door: another domain uses only what its index.ts exports, and its pure schemas.ts.
+  ...DOMAINS.map((domain) => ({
+    target: folders(DOMAINS.filter((other) => other !== domain)),
+    from: `./server/${domain}`,
+    except: ["./index.ts", "./schemas.ts"],
+    message: `another domain uses server/${domain} through its index.ts (or its pure schemas.ts): see docs/architecture.md`,
+  })),
   // The platform layer may read a domain's pure schemas (a token's prefix, say), nothing else of it.
   ...DOMAINS.map((domain) => ({
     target: folders(PLATFORM),

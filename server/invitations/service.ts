@@ -15,7 +15,7 @@ import { actorOf, emitEvent } from "../events/emit.ts";
 import type { TenantRole } from "../auth/principal.ts";
 import type { TenantServiceContext } from "../service-context.ts";
 import { newLinkToken } from "../auth/link-tokens.ts";
-import { routesInAnotherTenant } from "../domains/routing.ts";
+import { routesInAnotherTenant } from "../domains/index.ts";
 import { consoleLink, sendMail } from "../mail/mailer.ts";
 import {
   INVITATION_TTL_DAYS,

@@ -17,7 +17,7 @@ import type { Database } from "../db/client.ts";
 import type { SqlRunner } from "../db/sql.ts";
 import { env } from "../env.ts";
 import { errorFields, log } from "../log.ts";
-import { AUDIT_COLUMNS, presentEvent } from "../audit/query.ts";
+import { AUDIT_COLUMNS, presentEvent } from "../audit/index.ts";
 import type { AuditEventRow } from "../events/types.ts";
 import { observeLogStreamBatch } from "../metrics.ts";
 import { subscriptionsTo } from "../events/schemas.ts";

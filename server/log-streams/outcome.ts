@@ -10,8 +10,7 @@
 import type { SqlRunner } from "../db/sql.ts";
 import { errorFields, log } from "../log.ts";
 import { emitEvent, SYSTEM_ACTOR } from "../events/emit.ts";
-import { presentDigest } from "../audit/digests.ts";
-import type { AuditDigest } from "../audit/digest-schemas.ts";
+import { presentDigest, type AuditDigest } from "../audit/index.ts";
 import { KEPT_BATCHES } from "./batches.ts";
 import type { ClaimedStream } from "./engine.ts";
 import { mailFailing } from "./failing-mail.ts";

@@ -18,7 +18,7 @@ import { assertSteppedUp } from "../auth/step-up.ts";
 import type { Principal, RequestInfo, SetupIntent } from "../auth/principal.ts";
 import { actorOf, emitEvent, type EventActor } from "../events/emit.ts";
 import { hashLinkToken, newLinkToken } from "../auth/link-tokens.ts";
-import { rotateDirectoryTokenIn } from "../directories/service.ts";
+import { rotateDirectoryTokenIn } from "../directories/index.ts";
 import type { Directory as DirectoryRow } from "../db/generated/client.ts";
 import type { TenantServiceContext } from "../service-context.ts";
 import { DEFAULT_EXPIRES_IN_S, SESSION_TTL_S, type CreateSetupLinkInput, type SetupLink } from "./schemas.ts";

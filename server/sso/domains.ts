@@ -5,7 +5,7 @@
  */
 import { sqlIn, type Tx } from "../db/client.ts";
 import { AppError, Conflict } from "../errors.ts";
-import { domainAccess } from "../domains/routing.ts";
+import { domainAccess } from "../domains/index.ts";
 
 /**
  * An enabled provider routes only domains its tenant has verified (issue 22: any tenant could claim

@@ -46,6 +46,22 @@ test("the layer table of docs/architecture.md puts each folder where lint does",
   expect([...documented.keys()].sort()).toEqual([...layerOf.keys()].sort());
 });
 
+test("every domain has a front door, index.ts, that only hands on what other domains may use", () => {
+  for (const domain of SERVER_LAYERS.domains) {
+    const door = readFileSync(new URL(`../../server/${domain}/index.ts`, import.meta.url), "utf8");
+    const code = door
+      .replace(/\/\*[\s\S]*?\*\//g, "")
+      .replace(/\s+/g, " ")
+      .trim();
+    const statements = code
+      .split(";")
+      .map((s) => s.trim())
+      .filter(Boolean);
+    const handsOn = (s: string) => s === "export {}" || /^export (?:type )?\{[^}]*\} from "\.\/[\w./-]+\.ts"$/.test(s);
+    expect([domain, statements.filter((s) => !handsOn(s))]).toEqual([domain, []]);
+  }
+});
+
 test("the ground row of the layer table names every file at server/'s root", () => {
   const row = doc.split("\n").find((line) => line.startsWith("| ground |")) ?? "";
   const missing = rootFiles.filter((name) => !row.includes(`\`${name}\``));

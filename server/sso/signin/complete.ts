@@ -17,8 +17,8 @@ import { storeTestResult } from "./pending.ts";
 import { loginErrorPath, recordRefusal, testResultPath } from "./refusal.ts";
 import { issueCode } from "../broker/grants.ts";
 import { errorLocation } from "../broker/oauth.ts";
-import { domainOf } from "../../domains/ownership.ts";
-import { directoryStandingOf, type DirectoryStanding } from "../../directories/standing.ts";
+import { domainOf } from "../../domains/index.ts";
+import { directoryStandingOf, type DirectoryStanding } from "../../directories/index.ts";
 import {
   SsoRefused,
   type CompleteSignIn,

@@ -14,7 +14,7 @@
  *   3. the route calls `completeSignIn(db, pending, provider, outcome, request)` with the profile or
  *      the refusal, and redirects the browser where the result says.
  */
-import type { DomainAccess } from "../../domains/routing.ts";
+import type { DomainAccess } from "../../domains/index.ts";
 import type { RequestInfo, TenantRole } from "../../auth/principal.ts";
 import type { Database } from "../../db/client.ts";
 import type { ProviderType } from "../schemas.ts";
