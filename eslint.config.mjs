@@ -24,7 +24,7 @@ const PURE_SERVER_MODULES = [
  * (server/app/pages.ts), and the problem titles the static
  * /docs/errors page lists.
  */
-const SERVER_ENTRY_POINTS = ["account/session", "contract/problem", "tenants/pages", "app/pages", "setup-links/page"];
+export const SERVER_ENTRY_POINTS = ["account/session", "contract/problem", "tenants/pages", "app/pages", "setup-links/page"];
 
 /** `@/server/…` or `../server/…`, except the given modules (with or without `.ts`). */
 const serverImportsExcept = (allowed) => `^(?:@/|(?:\\.\\./)+)server/(?!(?:${allowed.join("|")})(?:\\.ts)?$)`;

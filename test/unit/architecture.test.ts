@@ -1,10 +1,12 @@
 /**
  * docs/architecture.md stays a true map: every folder of server/ is in it, in the layer lint
- * enforces (SERVER_LAYERS in eslint.config.mjs), and it names no layer folder lint does not know.
+ * enforces (SERVER_LAYERS in eslint.config.mjs), and it names no layer folder lint does not know;
+ * every file at server/'s root is in the ground row; every domain has its front door (index.ts);
+ * and the entry points pages may call are named.
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { expect, test } from "vitest";
-import { SERVER_LAYERS } from "../../eslint.config.mjs";
+import { SERVER_ENTRY_POINTS, SERVER_LAYERS } from "../../eslint.config.mjs";
 
 const doc = readFileSync(new URL("../../docs/architecture.md", import.meta.url), "utf8");
 const folders = readdirSync(new URL("../../server/", import.meta.url), { withFileTypes: true })
@@ -66,4 +68,9 @@ test("the ground row of the layer table names every file at server/'s root", () 
   const row = doc.split("\n").find((line) => line.startsWith("| ground |")) ?? "";
   const missing = rootFiles.filter((name) => !row.includes(`\`${name}\``));
   expect(missing, "add these files to the ground row of docs/architecture.md").toEqual([]);
+});
+
+test("docs/architecture.md names every entry point a page may call (SERVER_ENTRY_POINTS)", () => {
+  const missing = SERVER_ENTRY_POINTS.filter((entry) => !doc.includes(`\`${entry}.ts\``));
+  expect(missing, "add these entry points to docs/architecture.md").toEqual([]);
 });
