@@ -24,7 +24,7 @@ const PURE_SERVER_MODULES = [
  * (server/app/pages.ts), and the problem titles the static
  * /docs/errors page lists.
  */
-const SERVER_ENTRY_POINTS = ["account/session", "contract/problem", "tenants/pages", "app/pages", "setup-links/page"];
+export const SERVER_ENTRY_POINTS = ["account/session", "contract/problem", "tenants/pages", "app/pages", "setup-links/page"];
 
 /** `@/server/…` or `../server/…`, except the given modules (with or without `.ts`). */
 const serverImportsExcept = (allowed) => `^(?:@/|(?:\\.\\./)+)server/(?!(?:${allowed.join("|")})(?:\\.ts)?$)`;
@@ -62,11 +62,14 @@ const LAYER_ZONES = [
     message: "a domain imports neither the REST edge (server/http) nor the app router (server/app): see docs/architecture.md",
   },
   {
-    // The metrics registry is a leaf every layer may count into; the rest of ops/ is the edge.
     target: folders(DOMAINS),
     from: "./server/ops",
-    except: ["./metrics.ts"],
     message: "a domain does not import the node server or its probes (server/ops): see docs/architecture.md",
+  },
+  {
+    target: "./server/app",
+    from: folders(["http", "ops"]),
+    message: "the app (server/app) composes the domains: it imports neither the REST edge (server/http) nor the node server (server/ops)",
   },
   {
     target: "./server/trpc",
@@ -86,9 +89,15 @@ const LAYER_ZONES = [
   {
     target: folders(PLATFORM),
     from: "./server/ops",
-    except: ["./metrics.ts"],
     message: "the platform layer does not import the node server or its probes (server/ops): see docs/architecture.md",
   },
+  // A domain's front door: another domain uses only what its index.ts exports, and its pure schemas.ts.
+  ...DOMAINS.map((domain) => ({
+    target: folders(DOMAINS.filter((other) => other !== domain)),
+    from: `./server/${domain}`,
+    except: ["./index.ts", "./schemas.ts"],
+    message: `another domain uses server/${domain} through its index.ts (or its pure schemas.ts): see docs/architecture.md`,
+  })),
   // The platform layer may read a domain's pure schemas (a token's prefix, say), nothing else of it.
   ...DOMAINS.map((domain) => ({
     target: folders(PLATFORM),
@@ -146,6 +155,25 @@ export default defineConfig([
         {
           patterns: [
             { regex: serverImportsExcept([...PURE_SERVER_MODULES, ...SERVER_ENTRY_POINTS]), allowTypeImports: true, message: BOUNDARY },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // The files at server/'s root (env, log, clock, errors, service-context, metrics) are the ground
+    // every layer stands on: they import each other, and of server/'s folders only types.
+    files: ["server/*.ts"],
+    rules: {
+      "@typescript-eslint/no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            {
+              regex: "^\\./[a-z-]+/",
+              allowTypeImports: true,
+              message: "the files at server/'s root import none of server/'s folders, types aside: see docs/architecture.md",
+            },
           ],
         },
       ],

@@ -1,7 +1,7 @@
 "use client";
 
 import { useState, type FormEvent } from "react";
-import { Email } from "@/server/members/schemas";
+import { Email } from "@/server/contract/fields";
 import { useFormErrors } from "../form-errors";
 import { Alert } from "../ui/alert";
 import { Button } from "../ui/button";

@@ -1,6 +1,6 @@
 "use client";
 
-import { MIN_PASSWORD_LENGTH, Password } from "@/server/members/schemas";
+import { MIN_PASSWORD_LENGTH, Password } from "@/server/contract/fields";
 import type { FieldErrors } from "../form-errors";
 import { Field } from "../ui/field";
 import { Input } from "../ui/input";

@@ -1,5 +1,5 @@
 import { TENANT_EVENT_TYPES } from "@/server/events/types";
-import { ALL_EVENTS } from "@/server/webhooks/schemas";
+import { ALL_EVENTS } from "@/server/events/schemas";
 
 export { ALL_EVENTS };
 

@@ -11,7 +11,7 @@ import { actorOf, emitForUser } from "../events/emit.ts";
 import type { RequestInfo } from "../auth/principal.ts";
 import { clearFailures, LIMITS, takeAttempt } from "../auth/limits.ts";
 import { consoleLink, sendMailInBackground } from "../mail/mailer.ts";
-import { hashLinkToken, newLinkToken } from "./link-tokens.ts";
+import { hashLinkToken, newLinkToken } from "../auth/link-tokens.ts";
 import { hashPassword } from "../auth/password.ts";
 import { endSessions } from "../auth/sessions.ts";
 import { normalizeEmail } from "./users.ts";

@@ -19,7 +19,7 @@ import {
   StepUpMethods,
   StepUpResult,
 } from "./schemas.ts";
-import { beginSsoStepUp, stepUpMethods } from "../sso/signin/step-up.ts";
+import { beginSsoStepUp, stepUpMethods } from "../sso/index.ts";
 import { completePasswordReset, requestPasswordReset } from "./password-reset.ts";
 import { changePassword, describeMe } from "./service.ts";
 import { endSession, listSessions, signOutEverywhere } from "./sessions.ts";

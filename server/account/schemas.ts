@@ -1,6 +1,5 @@
 import { z } from "zod";
-import { JsonBoolean, text } from "../contract/fields.ts";
-import { Email, Password, PersonName } from "../members/schemas.ts";
+import { Email, JsonBoolean, Password, PersonName, text } from "../contract/fields.ts";
 import { pageOf, PageQuery, SearchQuery } from "../contract/page-query.ts";
 import { PLATFORM_ROLES, TENANT_ROLES } from "../auth/principal.ts";
 

@@ -14,7 +14,7 @@ import { loadJobs } from "./features.ts";
 import { database } from "../db/client.ts";
 import { problemResponse } from "../contract/problem.ts";
 import { publicUrl, requestIdOf } from "../contract/request.ts";
-import { drainSignal } from "../ops/draining.ts";
+import { drainSignal } from "../jobs/draining.ts";
 
 /** Budget of one cron request: well inside common serverless limits (Vercel: 60 s). */
 export const CRON_BUDGET_MS = 25_000;

@@ -10,7 +10,7 @@
 import type { Database } from "../db/client.ts";
 import { recordAppendedEvents, type AppendedEventToEmit } from "../events/emit.ts";
 import type { AuditEventRow } from "../events/types.ts";
-import { countAuditAppends } from "../ops/metrics.ts";
+import { countAuditAppends } from "../metrics.ts";
 
 /** Most events one transaction takes (the rest wait for the next; a larger job goes alone). */
 const MAX_BATCH = 500;

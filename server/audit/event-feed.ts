@@ -12,7 +12,7 @@ import { AppError, InvalidField } from "../errors.ts";
 import type { TenantServiceContext } from "../service-context.ts";
 import type { AuditEventRow } from "../events/types.ts";
 import { waitForTenantEvents, type Waiter } from "../events/waiters.ts";
-import { payloadEventOf, payloadOf } from "../webhooks/outbox.ts";
+import { payloadEventOf, payloadOf } from "../events/payload.ts";
 import { DEFAULT_FEED_LIMIT, type FeedPage, type ListFeedInput } from "./feed-schemas.ts";
 import { AUDIT_COLUMNS, chainHead, resolveFilter } from "./query.ts";
 

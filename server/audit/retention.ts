@@ -5,7 +5,7 @@
  * never needs the right to create, drop, update or delete anything in the audit log.
  */
 import type { Database } from "../db/client.ts";
-import { emitEvent } from "../events/emit.ts";
+import { emitEvent, SYSTEM_ACTOR } from "../events/emit.ts";
 
 /** Months of partitions kept ready ahead of the current one. */
 export const PARTITION_MONTHS_AHEAD = 3;
@@ -55,10 +55,9 @@ export async function purgeExpiredAudit(db: Database, retentionDays: number): Pr
       if (row.purged_before > chain.before) chain.before = row.purged_before;
       byChain.set(row.chain_id, chain);
     }
-    const system = { id: null, email: null, ip: null, userAgent: null };
     // In chain order, as every writer takes chain heads.
     for (const [chainId, chain] of [...byChain.entries()].sort(([a], [b]) => (a < b ? -1 : 1))) {
-      await emitEvent(tx, system, {
+      await emitEvent(tx, SYSTEM_ACTOR, {
         type: "audit.retention_purged",
         tenantId: chainId === PLATFORM_CHAIN ? null : chainId,
         details: {

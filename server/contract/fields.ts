@@ -5,6 +5,7 @@
  * true. Literal unions are not coerced.
  */
 import { z } from "zod";
+import { TENANT_ROLES } from "../auth/principal.ts";
 
 export const JsonBoolean = z.literal([true, false], { error: "must be true or false" });
 
@@ -12,7 +13,7 @@ export const JsonBoolean = z.literal([true, false], { error: "must be true or fa
  * Text the database stores exactly as sent. Postgres refuses NUL in text and jsonb (a 500 if it
  * gets that far), and a lone UTF-16 surrogate ("x\ud800y" in JSON) has no UTF-8 form, so the
  * driver would store U+FFFD instead: silently changed data. Both are a 400 naming the field.
- * Pure (no server imports), so schemas, the console and the REST edge can all use it.
+ * Pure, so schemas, the console and the REST edge can all use it.
  */
 
 // With the u flag a character class only matches surrogates that are not part of a pair.
@@ -133,3 +134,29 @@ export function plainIp<T extends string | null>(ip: T): T {
   const mapped = ip === null ? null : IPV4_MAPPED.exec(ip);
   return (mapped ? mapped[1] : ip) as T;
 }
+
+/*
+ * A person's fields, wherever one is named: an account (sign-up, password reset, platform users),
+ * a member, an invitation.
+ */
+
+export const MAX_EMAIL_LENGTH = 254;
+export const MIN_PASSWORD_LENGTH = 8;
+export const MAX_PASSWORD_LENGTH = 200;
+export const MAX_PERSON_NAME_LENGTH = 100;
+
+export const Email = z
+  .email({ error: "must be an email address" })
+  .max(MAX_EMAIL_LENGTH, `must be at most ${MAX_EMAIL_LENGTH} characters`)
+  .transform((e) => e.trim().toLowerCase());
+
+export const Password = text({ error: "must be a string" })
+  .min(MIN_PASSWORD_LENGTH, `must be at least ${MIN_PASSWORD_LENGTH} characters`)
+  .max(MAX_PASSWORD_LENGTH, `must be at most ${MAX_PASSWORD_LENGTH} characters`);
+
+export const PersonName = text()
+  .trim()
+  .min(1, "must not be empty")
+  .max(MAX_PERSON_NAME_LENGTH, `must be at most ${MAX_PERSON_NAME_LENGTH} characters`);
+
+export const TenantRoleSchema = z.enum(TENANT_ROLES, { error: "must be admin or viewer" });

@@ -8,7 +8,7 @@
  */
 import type { Database } from "../db/client.ts";
 import { log, errorFields } from "../log.ts";
-import { observeDeliveryAttempt, type AttemptOutcome } from "../ops/metrics.ts";
+import { observeDeliveryAttempt, type AttemptOutcome } from "../metrics.ts";
 import { disableDestination } from "./disable.ts";
 import type { Claimed, DeliveryKind, Sent } from "./kind.ts";
 import { recorder, type Attempted } from "./record.ts";

@@ -23,13 +23,13 @@
  *    (`send` one item, `classify` the answer), its retry schedule and how its destination is
  *    turned off (and said to be: an event).
  * 4. `startDispatcher(db, kind)` at start-up, `deliverDue(db, kind)` on the cron tick
- *    (dispatcher.ts, engine.ts), and, for metrics, a series in server/ops/metrics.ts.
+ *    (dispatcher.ts, engine.ts), and, for metrics, a series in server/metrics.ts.
  * A batch (of audit events, say) is one item: the sink sends it whole and the core retries it whole.
  */
 import type { Database } from "../db/client.ts";
 import type { SqlRunner } from "../db/sql.ts";
 import { log, errorFields } from "../log.ts";
-import type { DeliverySeries } from "../ops/metrics.ts";
+import type { DeliverySeries } from "../metrics.ts";
 import { statements, type DeliveryQueue, type Statements } from "./statements.ts";
 
 export type { DeliveryQueue };
@@ -87,7 +87,7 @@ export function runAfterCommit(name: string, db: Database, after: AfterCommit | 
 export interface DeliveryKindSpec<Row extends object, Result extends Sent> {
   /** Names the kind in log lines ("webhook dispatcher run failed") and its dispatcher. Unique. */
   name: string;
-  /** Its attempt series in server/ops/metrics.ts, if it has one. */
+  /** Its attempt series in server/metrics.ts, if it has one. */
   series?: DeliverySeries;
   queue: DeliveryQueue;
   /** What the sink reads of a claimed item beyond `Claimed`: a RETURNING list over `d` (the item) and `dest` (its destination). */

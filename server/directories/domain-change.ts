@@ -3,7 +3,8 @@
  * its directories hold with that domain are reconciled at once, in the same transaction, so they
  * are linked (and given what their directory says) the moment the tenant owns them, and unlinked
  * the moment it no longer does (their memberships stay: see server/directories/lifecycle.ts).
- * Each directory acts as itself, as in SCIM.
+ * Each directory acts as itself, as in SCIM. Domains call it through the ownership change the app
+ * wires (server/domains/ownership.ts, server/app/features.ts).
  */
 import { sqlIn, type Tx } from "../db/client.ts";
 import type { EventActor } from "../events/emit.ts";

@@ -9,15 +9,15 @@ import type { Directory as DirectoryRow } from "../db/generated/client.ts";
 import { sqlIn, type Tx } from "../db/client.ts";
 import { emitActorEvents, type EventActor } from "../events/emit.ts";
 import type { TenantRole } from "../auth/principal.ts";
-import { TenantAdmins } from "../members/admins.ts";
 import {
+  TenantAdmins,
   changeMemberRolesIn,
   createMembershipsIn,
   governMembershipsIn,
   removeMembershipsIn,
   type MemberRef,
   type NewMembership,
-} from "../members/memberships.ts";
+} from "../members/index.ts";
 import { deprovision, type Leaver } from "./lifecycle-deprovision.ts";
 
 /** What the tenant's directories together say about one person (an email in a verified domain). */

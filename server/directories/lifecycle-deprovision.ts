@@ -8,9 +8,9 @@
 import { sqlIn, type Tx } from "../db/client.ts";
 import type { EventActor } from "../events/emit.ts";
 import { endSessions } from "../auth/sessions.ts";
-import { removeMembershipsIn, type MemberRef } from "../members/memberships.ts";
-import { revokeTokensIn } from "../tokens/service.ts";
-import { revokeBrokerGrantsOf } from "../sso/broker/grants.ts";
+import { removeMembershipsIn, type MemberRef } from "../members/index.ts";
+import { revokeTokensIn } from "../tokens/index.ts";
+import { revokeBrokerGrantsOf } from "../sso/index.ts";
 
 export interface Leaver {
   email: string;

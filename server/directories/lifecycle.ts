@@ -26,7 +26,7 @@ import { isUuid } from "../db/ids.ts";
 import { asDirectoryRole, broaderRole, mappedRole, roleMappingsOf } from "./lifecycle-roles.ts";
 import { applyToMemberships, type ConsoleUser, type Person, type Refusal } from "./lifecycle-apply.ts";
 import { clock } from "../clock.ts";
-import { domainOf, verifiedDomainsOf } from "../domains/ownership.ts";
+import { domainOf, verifiedDomainsOf } from "../domains/index.ts";
 
 export type { Refusal } from "./lifecycle-apply.ts";
 

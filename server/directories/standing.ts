@@ -8,7 +8,7 @@
 import type { SqlStatements } from "../db/sql.ts";
 import type { TenantRole } from "../auth/principal.ts";
 import { asDirectoryRole, broaderRole } from "./lifecycle-roles.ts";
-import { domainOf } from "../domains/ownership.ts";
+import { domainOf } from "../domains/index.ts";
 
 export type DirectoryStanding =
   { state: "deprovisioned" } | { state: "active"; directoryUserId: string; directoryId: string; role: TenantRole | null; groups: string[] };

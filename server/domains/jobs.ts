@@ -6,6 +6,7 @@
  */
 import type { Database } from "../db/client.ts";
 import { clock } from "../clock.ts";
+import { SYSTEM_ACTOR } from "../events/emit.ts";
 import { AppError } from "../errors.ts";
 import { errorFields, log } from "../log.ts";
 import { MINUTE, type Job, type JobContext } from "../jobs/job.ts";
@@ -17,7 +18,6 @@ const BATCH = 50;
 const PARALLEL = 8;
 /** A claimed domain is not claimed again this long, should its run stop before applying. */
 const LEASE_MS = 5 * MINUTE;
-const SYSTEM = { id: null, email: null, ip: null, userAgent: null };
 
 interface Claimed {
   id: string;
@@ -45,7 +45,7 @@ async function apply(db: Database, claimed: Claimed, lookup: Lookup): Promise<st
     return await db.prisma.$transaction(async (tx) => {
       const row = await lockDomain(tx, claimed.id);
       if (!row || row.state === "failed") return null;
-      return (await applyLookup(tx, row, lookup, clock.now(), SYSTEM)).state;
+      return (await applyLookup(tx, row, lookup, clock.now(), SYSTEM_ACTOR)).state;
     });
   } catch (error) {
     // Another tenant verified it first: this one stays as it was, and says why.

@@ -15,7 +15,8 @@ import { isOperator } from "../auth/policy.ts";
 import { actorOf, emitEvent } from "../events/emit.ts";
 import type { TenantServiceContext } from "../service-context.ts";
 import { lookupVerification, recordName } from "./dns.ts";
-import { reconcileDomainPeople } from "../directories/domain-change.ts";
+import { routesSignIns } from "./routing.ts";
+import { ownershipChanged } from "./ownership.ts";
 import {
   applyLookup,
   isUniqueViolation,
@@ -55,7 +56,7 @@ export function presentDomain(row: DomainRow): Domain {
     last_check_result: row.lastCheckResult as CheckResult | null,
     last_error: row.lastError,
     next_check_at: row.nextCheckAt?.toISOString() ?? null,
-    routes_sign_ins: row.state === "verified" || (row.state === "pending" && row.routesWhilePending),
+    routes_sign_ins: routesSignIns(row),
     auto_join: row.autoJoin,
   };
 }
@@ -177,7 +178,6 @@ export async function deleteDomain(ctx: TenantServiceContext, id: string): Promi
       details: { domain: row.domain, state: row.state },
     });
     // The tenant no longer owns the domain's people: its directories unlink them (memberships stay).
-    if (row.state === "verified")
-      await reconcileDomainPeople(tx, row.tenantId, row.domain, actorOf(ctx.actor.principal, ctx.actor.request));
+    if (row.state === "verified") await ownershipChanged(tx, row.tenantId, row.domain, actorOf(ctx.actor.principal, ctx.actor.request));
   });
 }

@@ -13,8 +13,8 @@
  * expected), until a DNS match makes them DNS-verified.
  */
 import type { Domain as DomainRow } from "../db/generated/client.ts";
-import { reconcileDomainPeople } from "../directories/domain-change.ts";
 import { sqlIn, type Tx } from "../db/client.ts";
+import { ownershipChanged } from "./ownership.ts";
 import { AppError } from "../errors.ts";
 import { emitEvent, type EventActor } from "../events/emit.ts";
 import { HOUR, MINUTE } from "../jobs/job.ts";
@@ -87,7 +87,7 @@ export async function markVerified(
     details: { domain: row.domain, method: how.method, ...(how.reason ? { reason: how.reason } : {}) },
   });
   // The tenant owns the domain's people from now on: its directories link them.
-  if (row.state !== "verified") await reconcileDomainPeople(tx, row.tenantId, row.domain, actor);
+  if (row.state !== "verified") await ownershipChanged(tx, row.tenantId, row.domain, actor);
   return updated;
 }
 
@@ -108,7 +108,7 @@ async function markFailed(tx: Tx, row: DomainRow, now: Date, actor: EventActor, 
     target: target(row),
     details: { domain: row.domain, previous_state: row.state, result: lookup.result, reason },
   });
-  if (row.state === "verified") await reconcileDomainPeople(tx, row.tenantId, row.domain, actor);
+  if (row.state === "verified") await ownershipChanged(tx, row.tenantId, row.domain, actor);
   return updated;
 }
 

@@ -27,6 +27,9 @@ export interface EventActor {
   setupLink?: { id: string; createdBy: { id: string | null; email: string | null } };
 }
 
+/** The service itself, as the actor of what it does on its own (a job, a notice, the retention run). */
+export const SYSTEM_ACTOR: EventActor = { id: null, email: null, ip: null, userAgent: null };
+
 export function actorOf(principal: Principal | null, request: RequestInfo): EventActor {
   const link = principal?.setupLink;
   if (link) {

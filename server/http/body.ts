@@ -1,17 +1,17 @@
 /**
- * The REST edge's body stage: a POST, PUT or PATCH body is read whole (413 past 1 MiB), decoded
- * strictly as UTF-8 and parsed as JSON (415 for another media type, 400 when it is not JSON).
- * A new check on the body (a depth cap on its JSON, say) is one more step of `readJsonBody`.
+ * Request bodies at the edge. `readBoundedBody` reads one within a limit, for every handler that
+ * takes a body (the REST edge here, SCIM in scim.ts). The REST edge's body stage: a POST, PUT or
+ * PATCH body is read whole (413 past 1 MiB), decoded strictly as UTF-8 and parsed as JSON (415 for
+ * another media type, 400 when it is not JSON). A new check on the body (a depth cap on its JSON,
+ * say) is one more step of `readJsonBody`.
  */
 import { AppError } from "../errors.ts";
 import { decodeUtf8 } from "../contract/fields.ts";
 import type { Exchange } from "./exchange.ts";
+import { bodyReadAside } from "./node.ts";
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 export const BODY_METHODS = new Set(["POST", "PUT", "PATCH"]);
-
-/** Bodies up to this size are read to the end even when refused, so the client sees the 413. */
-const DRAIN_LIMIT_BYTES = 16 * MAX_BODY_BYTES;
 
 const tooLarge = () => new AppError("payload_too_large", "The request body exceeds 1 MiB");
 
@@ -23,13 +23,8 @@ export async function readJsonBody(x: Exchange): Promise<void> {
 }
 
 async function readText(x: Exchange): Promise<string> {
-  let bytes: Buffer;
-  if (x.bodyAside) {
-    if (x.bodyAside.byteLength > MAX_BODY_BYTES) throw tooLarge();
-    bytes = x.bodyAside;
-  } else {
-    bytes = await readStreamedBody(x.req);
-  }
+  const bytes = await readBoundedBody(x.req, MAX_BODY_BYTES);
+  if (bytes === null) throw tooLarge();
   // Strictly: a lenient decoder would turn bytes that are not UTF-8 into U+FFFD and store those.
   const text = decodeUtf8(bytes);
   if (text === null)
@@ -39,12 +34,19 @@ async function readText(x: Exchange): Promise<string> {
   return text;
 }
 
-async function readStreamedBody(req: Request): Promise<Buffer> {
-  const declared = Number(req.headers.get("content-length") ?? "0");
+/**
+ * The body's bytes, or null past `maxBytes`. A small body node.ts read aside is taken as it is; a
+ * streamed one is read to its end up to 16 times the limit, so that the client sees the 413 rather
+ * than a reset connection, and given up beyond that (or at once, when its Content-Length says so).
+ */
+export async function readBoundedBody(req: Request, maxBytes: number): Promise<Buffer | null> {
+  const aside = bodyReadAside(req);
+  if (aside) return aside.byteLength > maxBytes ? null : aside;
   if (!req.body) return Buffer.alloc(0);
-  if (declared > DRAIN_LIMIT_BYTES) {
+  const drainLimit = 16 * maxBytes;
+  if (Number(req.headers.get("content-length") ?? "0") > drainLimit) {
     await req.body.cancel();
-    throw tooLarge();
+    return null;
   }
   const reader = req.body.getReader();
   const chunks: Uint8Array[] = [];
@@ -53,14 +55,13 @@ async function readStreamedBody(req: Request): Promise<Buffer> {
     const { done, value } = await reader.read();
     if (done) break;
     size += value.byteLength;
-    if (size > DRAIN_LIMIT_BYTES) {
+    if (size > drainLimit) {
       await reader.cancel();
       break;
     }
-    if (size <= MAX_BODY_BYTES) chunks.push(value);
+    if (size <= maxBytes) chunks.push(value);
   }
-  if (size > MAX_BODY_BYTES) throw tooLarge();
-  return Buffer.concat(chunks);
+  return size > maxBytes ? null : Buffer.concat(chunks);
 }
 
 /** An empty body is no body (an action's POST); anything else must be JSON, and say so. */

@@ -1,13 +1,12 @@
 /**
  * One REST request on its way through the edge's stages (rest.ts): the request, the facts every
- * stage reads (its id, public URL, operation path, credential, a body kept aside), and what a
- * stage found out for the later ones (the caller, the rate-limit usage, the body). The facts are
- * worked out once here, where each stage used to derive its own copy from the Request.
+ * stage reads (its id, public URL, operation path, credential), and what a stage found out for the
+ * later ones (the caller, the rate-limit usage, the body). The facts are worked out once here,
+ * where each stage used to derive its own copy from the Request.
  */
 import type { Context } from "../trpc/context.ts";
 import type { Usage } from "../auth/rate-limit.ts";
 import { bearerOf } from "../auth/credentials.ts";
-import { bodyReadAside } from "./node.ts";
 import { publicUrl, requestIdOf } from "../contract/request.ts";
 
 export const API_PREFIX = "/api/v1";
@@ -23,8 +22,6 @@ export interface Exchange {
   readonly path: string;
   /** From `Authorization: Bearer`: null without the header, "" when it is malformed. */
   readonly bearer: string | null;
-  /** A small body node.ts read before making the Request and kept beside it; else the Request streams it. */
-  readonly bodyAside: Buffer | undefined;
   /** The rate-limit stage's count of the caller; null until counted, or when no policy applies. */
   usage: Usage | null;
   /** The body stage's: the body as sent ("" without one), and as parsed JSON. */
@@ -46,7 +43,6 @@ export function openExchange(req: Request): Exchange {
     method: req.method.toUpperCase(),
     path: url.pathname.slice(API_PREFIX.length) || "/",
     bearer: bearerOf(req),
-    bodyAside: bodyReadAside(req),
     usage: null,
     raw: "",
     body: undefined,

@@ -6,7 +6,7 @@
  * method a path does not have (route.ts).
  */
 import { openApiDocument } from "./openapi.ts";
-import { PathTrie, templateSegments } from "../ops/path-trie.ts";
+import { PathTrie, templateSegments } from "../contract/path-trie.ts";
 
 export interface IndexedOperation {
   method: string;
@@ -56,7 +56,7 @@ function build(): PathTrie<Route> {
 /**
  * The documented path at `segments` (raw, percent-encoded), whatever the method: the path is
  * matched first, so `PATCH /sso/applications` is that path's 405, not a provider named "applications".
- * Literal segments outrank parameters (".../audit/verify" over ".../audit/{event_id}"): path-trie.ts.
+ * Literal segments outrank parameters (".../audit/verify" over ".../audit/{event_id}"): server/contract/path-trie.ts.
  */
 function routeAt(segments: string[]): Route | undefined {
   index ??= build();

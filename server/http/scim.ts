@@ -10,12 +10,9 @@ import { jsonInTurns } from "../contract/json-in-turns.ts";
 import { handleScim } from "../directories/scim/endpoint.ts";
 import { MAX_SCIM_BODY_BYTES } from "../directories/scim/limits.ts";
 import type { ScimRequest } from "../directories/scim/respond.ts";
-import { bodyReadAside } from "./node.ts";
+import { BODY_METHODS, readBoundedBody } from "./body.ts";
 
 export const SCIM_PREFIX = "/api/scim/v2";
-const BODY_METHODS = new Set(["POST", "PUT", "PATCH"]);
-/** Bodies up to this size are read to the end even when too large, so the client sees the 413 (as body.ts does). */
-const DRAIN_LIMIT_BYTES = 16 * MAX_SCIM_BODY_BYTES;
 
 export async function handleScimRequest(req: Request): Promise<Response> {
   const url = publicUrl(req);
@@ -41,26 +38,6 @@ export async function handleScimRequest(req: Request): Promise<Response> {
 
 /** The body as text; null past 1 MiB (the endpoint answers 413). Bytes that are not UTF-8 read as U+FFFD, then fail as JSON. */
 async function bodyText(req: Request): Promise<string | null> {
-  const aside = bodyReadAside(req);
-  if (aside) return aside.byteLength > MAX_SCIM_BODY_BYTES ? null : (decodeUtf8(aside) ?? "\uFFFD");
-  if (!req.body) return "";
-  if (Number(req.headers.get("content-length") ?? "0") > DRAIN_LIMIT_BYTES) {
-    await req.body.cancel();
-    return null;
-  }
-  const reader = req.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > DRAIN_LIMIT_BYTES) {
-      await reader.cancel();
-      break;
-    }
-    if (size <= MAX_SCIM_BODY_BYTES) chunks.push(value);
-  }
-  if (size > MAX_SCIM_BODY_BYTES) return null;
-  return decodeUtf8(Buffer.concat(chunks)) ?? "\uFFFD";
+  const bytes = await readBoundedBody(req, MAX_SCIM_BODY_BYTES);
+  return bytes && (decodeUtf8(bytes) ?? "\uFFFD");
 }

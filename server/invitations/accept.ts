@@ -14,7 +14,7 @@ import { actorOf, emitEvent, type EventActor } from "../events/emit.ts";
 import type { Principal, RequestInfo, TenantRole } from "../auth/principal.ts";
 import type { ServiceContext } from "../service-context.ts";
 import { hashPassword } from "../auth/password.ts";
-import { hashLinkToken } from "../account/link-tokens.ts";
+import { hashLinkToken } from "../auth/link-tokens.ts";
 import { mailServerConfigured } from "../mail/mailer.ts";
 import type { AcceptInvitationInput, AcceptedInvitation, InvitationPreview, MyInvitation } from "./schemas.ts";
 import { claimedByAnotherTenant, statusOf, statusWhere } from "./service.ts";

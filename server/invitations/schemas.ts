@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { pageOf, PageQuery } from "../contract/page-query.ts";
-import { Email, Password, PersonName, TenantRoleSchema } from "../members/schemas.ts";
+import { Email, Password, PersonName, TenantRoleSchema } from "../contract/fields.ts";
 
 export const INVITATION_TTL_DAYS = 7;
 export const INVITATION_STATUSES = ["pending", "accepted", "revoked", "expired"] as const;

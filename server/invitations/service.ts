@@ -14,7 +14,8 @@ import { log } from "../log.ts";
 import { actorOf, emitEvent } from "../events/emit.ts";
 import type { TenantRole } from "../auth/principal.ts";
 import type { TenantServiceContext } from "../service-context.ts";
-import { newLinkToken } from "../account/link-tokens.ts";
+import { newLinkToken } from "../auth/link-tokens.ts";
+import { routesInAnotherTenant } from "../domains/index.ts";
 import { consoleLink, sendMail } from "../mail/mailer.ts";
 import {
   INVITATION_TTL_DAYS,
@@ -94,12 +95,7 @@ async function findInvitation(db: Tx, tenantId: string, id: string): Promise<Inv
  * or directory will take such a person's account as theirs.
  */
 export async function claimedByAnotherTenant(db: Tx, tenantId: string, email: string): Promise<boolean> {
-  const domain = email.slice(email.lastIndexOf("@") + 1);
-  const claim = await db.domain.findFirst({
-    where: { domain, tenantId: { not: tenantId }, OR: [{ state: "verified" }, { state: "pending", routesWhilePending: true }] },
-    select: { id: true },
-  });
-  return claim !== null;
+  return routesInAnotherTenant(sqlIn(db), tenantId, email.slice(email.lastIndexOf("@") + 1));
 }
 
 /**

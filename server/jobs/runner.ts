@@ -7,7 +7,7 @@
  */
 import type { Database } from "../db/client.ts";
 import { log, errorFields } from "../log.ts";
-import { observeJobRun } from "../ops/metrics.ts";
+import { observeJobRun } from "../metrics.ts";
 import type { Job, JobContext, JobSummary } from "./job.ts";
 
 export type JobOutcome =

@@ -9,10 +9,8 @@
  */
 import type { SqlRunner } from "../db/sql.ts";
 import { errorFields, log } from "../log.ts";
-import { emitEvent } from "../events/emit.ts";
-import { presentDigest } from "../audit/digests.ts";
-import type { AuditDigest } from "../audit/digest-schemas.ts";
-import { SYSTEM } from "../webhooks/notices.ts";
+import { emitEvent, SYSTEM_ACTOR } from "../events/emit.ts";
+import { presentDigest, type AuditDigest } from "../audit/index.ts";
 import { KEPT_BATCHES } from "./batches.ts";
 import type { ClaimedStream } from "./engine.ts";
 import { mailFailing } from "./failing-mail.ts";
@@ -99,7 +97,7 @@ export async function recordOutcome(
       if (!row) return false;
       kept = row.kept;
       if (stream.failing_notified && stream.failing_since) {
-        await emitEvent(tx, SYSTEM, {
+        await emitEvent(tx, SYSTEM_ACTOR, {
           type: "log_stream.recovered",
           tenantId: stream.tenant_id,
           target,
@@ -118,7 +116,7 @@ export async function recordOutcome(
       if (!row) return false;
       if (row.announce) {
         await tx.query(`UPDATE log_streams SET failing_notified = true WHERE id = $1::uuid`, [stream.id]);
-        await emitEvent(tx, SYSTEM, {
+        await emitEvent(tx, SYSTEM_ACTOR, {
           type: "log_stream.failing",
           tenantId: stream.tenant_id,
           target,

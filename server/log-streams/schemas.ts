@@ -7,7 +7,7 @@ import { z } from "zod";
 import { pageOf, PageQuery } from "../contract/page-query.ts";
 import { JsonBoolean, text } from "../contract/fields.ts";
 import { OutboundUrl } from "../outbound/schemas.ts";
-import { WebhookEvents } from "../webhooks/schemas.ts";
+import { EventSelection } from "../events/schemas.ts";
 
 export const LOG_STREAM_TYPES = ["s3", "datadog", "splunk_hec", "https", "syslog"] as const;
 export type LogStreamType = (typeof LOG_STREAM_TYPES)[number];
@@ -183,7 +183,7 @@ export const CreateLogStreamInput = z
     config: z.record(z.string(), z.unknown(), { error: "must be an object" }).meta({
       description: 'The type\'s settings: see README "Log streams" (s3, datadog, splunk_hec, https, syslog).',
     }),
-    event_types: WebhookEvents.optional(),
+    event_types: EventSelection.optional(),
     start_from: StartFrom.optional(),
   })
   .meta({ id: "CreateLogStreamRequest" });
@@ -202,7 +202,7 @@ export const UpdateLogStreamInput = z
           "(s3 `bucket`/`region`/`endpoint`, datadog `site`/`endpoint`, splunk_hec and https `url`): then it must be sent again " +
           "(400 naming it), or for https's optional `secret` it is dropped.",
       }),
-    event_types: WebhookEvents.nullable().optional(),
+    event_types: EventSelection.nullable().optional(),
     enabled: JsonBoolean.optional(),
   })
   .meta({ id: "UpdateLogStreamRequest" });

@@ -14,7 +14,7 @@ import type { TenantServiceContext } from "../service-context.ts";
 import { assertSteppedUp } from "../auth/step-up.ts";
 import { actorOf, emitEvent } from "../events/emit.ts";
 import { flips, patchChanges, patchEvents } from "../events/patch-events.ts";
-import { chainHead } from "../audit/query.ts";
+import { chainHead } from "../audit/index.ts";
 import { checkConfig, dropMovedSecrets, mergeConfig, openConfig, publicConfig, sealConfig, type AnyConfig } from "./config.ts";
 import {
   SECRET_FIELDS,

@@ -5,6 +5,7 @@ import { envelope, pageRequest } from "../contract/pagination.ts";
 import { z } from "zod";
 import {
   AddMemberInput,
+  AddMemberResult,
   ListMembersInput,
   Member,
   MemberPage,
@@ -16,8 +17,6 @@ import { SentInvitation } from "../invitations/schemas.ts";
 import { addMember, getMember, listMembers, presentMember, removeMember, setFirstPassword, updateMember } from "./service.ts";
 
 const base = "/tenants/{tenant_id}/members";
-/** Added (201), or invited instead (202). Here, not in schemas.ts: the invitation's schemas import the members'. */
-const AddMemberResult = z.union([Member, SentInvitation]);
 const tags = ["Members"];
 
 export const membersRouter = router({

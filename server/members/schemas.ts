@@ -1,28 +1,7 @@
 import { z } from "zod";
-import { text } from "../contract/fields.ts";
+import { Email, Password, PersonName, TenantRoleSchema } from "../contract/fields.ts";
 import { pageOf, PageQuery } from "../contract/page-query.ts";
-import { TENANT_ROLES } from "../auth/principal.ts";
-
-export const MAX_EMAIL_LENGTH = 254;
-export const MIN_PASSWORD_LENGTH = 8;
-export const MAX_PASSWORD_LENGTH = 200;
-export const MAX_PERSON_NAME_LENGTH = 100;
-
-export const Email = z
-  .email({ error: "must be an email address" })
-  .max(MAX_EMAIL_LENGTH, `must be at most ${MAX_EMAIL_LENGTH} characters`)
-  .transform((e) => e.trim().toLowerCase());
-
-export const Password = text({ error: "must be a string" })
-  .min(MIN_PASSWORD_LENGTH, `must be at least ${MIN_PASSWORD_LENGTH} characters`)
-  .max(MAX_PASSWORD_LENGTH, `must be at most ${MAX_PASSWORD_LENGTH} characters`);
-
-export const PersonName = text()
-  .trim()
-  .min(1, "must not be empty")
-  .max(MAX_PERSON_NAME_LENGTH, `must be at most ${MAX_PERSON_NAME_LENGTH} characters`);
-
-export const TenantRoleSchema = z.enum(TENANT_ROLES, { error: "must be admin or viewer" });
+import { SentInvitation } from "../invitations/schemas.ts";
 
 export const MEMBER_REVIEW_REASONS = ["directory_outside_verified_domains"] as const;
 export type MemberReviewReason = (typeof MEMBER_REVIEW_REASONS)[number];
@@ -50,6 +29,9 @@ export const Member = z
   })
   .meta({ id: "Member" });
 export type Member = z.infer<typeof Member>;
+
+/** Adding someone: the member added (201), or the invitation sent instead (202; server/members/service.ts, addMember). */
+export const AddMemberResult = z.union([Member, SentInvitation]);
 
 /** Adding someone answers the member, or the invitation sent instead (server/members/service.ts, addMember). */
 export function wasAdded<Invited extends object>(result: Member | Invited): result is Member {

@@ -14,7 +14,7 @@ import { actorOf, emitEvent } from "../events/emit.ts";
 import { createMembershipsIn, removeMembershipsIn } from "./memberships.ts";
 import type { AddMemberInput, Member, MemberReviewReason, UpdateMemberInput } from "./schemas.ts";
 import { isUuid } from "../db/ids.ts";
-import { createInvitation } from "../invitations/service.ts";
+import { createInvitation } from "../invitations/index.ts";
 import type { SentInvitation } from "../invitations/schemas.ts";
 
 const withUser = {

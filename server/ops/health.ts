@@ -5,7 +5,7 @@
  */
 import { database, type Database } from "../db/client.ts";
 import { readMigrations, type MigrationFile } from "../db/migrate.ts";
-import { isDraining } from "./draining.ts";
+import { isDraining } from "../jobs/draining.ts";
 
 /** A readiness probe should fail fast rather than hang on a dead connection pool. */
 const DATABASE_TIMEOUT_MS = 2000;

@@ -11,8 +11,8 @@ import { readWebRequest, sendWebResponse, settleClientAddress } from "../http/no
 import { env } from "../env.ts";
 import { log, errorFields } from "../log.ts";
 import { SECURITY_HEADERS } from "../../security-headers.mjs";
-import { isDraining } from "./draining.ts";
-import { observeHttpRequest } from "./metrics.ts";
+import { isDraining } from "../jobs/draining.ts";
+import { observeHttpRequest } from "../metrics.ts";
 import { directFor, labelOf, refuseAtEntry, routeFor, type Handler, type Route } from "./routes.ts";
 import { limitAtEntry } from "./entry-limit.ts";
 import { HSTS, servedOverHttps } from "./csp.ts";

@@ -5,15 +5,15 @@
  * test/unit/route-table.test.ts holds it to the app/ tree. A new surface is a row here and its
  * route file.
  *
- * `path` is written as the app/ tree spells it and matched with Next's precedence (path-trie.ts),
+ * `path` is written as the app/ tree spells it and matched with Next's precedence (server/contract/path-trie.ts),
  * so a row matches exactly the requests Next sends to its route file, whatever the rows' order.
  */
 import { handleRest } from "../http/rest.ts";
 import { handleScimRequest } from "../http/scim.ts";
 import { openApiDocument } from "../http/openapi.ts";
 import { liveResponse, readyResponse } from "./health.ts";
-import { metricsResponse } from "./metrics.ts";
-import { PathTrie, nextSegments, templateSegments } from "./path-trie.ts";
+import { metricsResponse } from "./scrape.ts";
+import { PathTrie, nextSegments, templateSegments } from "../contract/path-trie.ts";
 import { randomUUID } from "node:crypto";
 import type { IncomingMessage } from "node:http";
 import { isCrossSiteWrite } from "./cross-site.ts";

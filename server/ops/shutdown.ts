@@ -1,6 +1,6 @@
 /**
  * Graceful stop on SIGTERM (every deploy) or SIGINT: readiness turns 503 and delivery runs stop
- * claiming (server/ops/draining.ts), the server stops accepting and finishes the requests in
+ * claiming (server/jobs/draining.ts), the server stops accepting and finishes the requests in
  * flight, the webhook dispatcher hands back the deliveries it claimed but did not start (another
  * instance sends them at once) and waits for its attempts in flight to be recorded; then the
  * database closes and the process exits 0. All of it within SHUTDOWN_TIMEOUT_SECONDS; past that,
@@ -11,7 +11,7 @@ import { env } from "../env.ts";
 import { database } from "../db/client.ts";
 import { stopBackgroundWork } from "../app/startup.ts";
 import { log, errorFields } from "../log.ts";
-import { startDraining } from "./draining.ts";
+import { startDraining } from "../jobs/draining.ts";
 import type { AppServer } from "./http-server.ts";
 import { SHUTDOWN_MESSAGE } from "./cluster.ts";
 

@@ -1,7 +1,7 @@
 /**
  * The Ed25519 key that signs audit digests: parsed from AUDIT_SIGNING_KEY (a PKCS#8 PEM, or a
- * private JWK as JSON or base64/base64url JSON), its public JWK and its `kid`. Only node:crypto,
- * so env.ts can validate the variable at start-up with the same parser.
+ * private JWK as JSON or base64/base64url JSON), its public JWK and its `kid`. The secrets check
+ * the variable's format with it when start-up reads them (store.ts), as the digests parse it.
  */
 import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject } from "node:crypto";
 

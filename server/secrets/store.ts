@@ -6,8 +6,8 @@
 import { randomBytes } from "node:crypto";
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { env } from "../env.ts";
-import { generateSigningKey } from "./signing-key.ts";
+import { env, EnvError } from "../env.ts";
+import { generateSigningKey, parseSigningKey } from "./signing-key.ts";
 
 interface Secrets {
   nextauthSecret: string;
@@ -24,13 +24,26 @@ const generators: Record<keyof Secrets, () => string> = {
   auditSigningKey: generateSigningKey,
 };
 
+/**
+ * AUDIT_SIGNING_KEY as given, once its format is checked: a key that is not one stops start-up
+ * (which reads the secrets right after the environment) with one line naming the variable.
+ */
+export function checkedSigningKey(value: string): string {
+  try {
+    parseSigningKey(value);
+  } catch (error) {
+    throw new EnvError(`Invalid environment: AUDIT_SIGNING_KEY ${(error as Error).message}`);
+  }
+  return value;
+}
+
 export function secrets(): Secrets {
   if (cached) return cached;
   const e = env();
   const given: Partial<Secrets> = {
     nextauthSecret: e.NEXTAUTH_SECRET,
     encryptionKey: e.ENCRYPTION_KEY,
-    auditSigningKey: e.AUDIT_SIGNING_KEY,
+    auditSigningKey: e.AUDIT_SIGNING_KEY && checkedSigningKey(e.AUDIT_SIGNING_KEY),
   };
   const missing = (Object.keys(generators) as (keyof Secrets)[]).filter((name) => !given[name]);
   let stored: Partial<Secrets> = {};

@@ -8,7 +8,7 @@
 import type { SetupLinkGrant } from "../auth/principal.ts";
 import type { TenantServiceContext } from "../service-context.ts";
 import { AppError, Conflict } from "../errors.ts";
-import { createDirectory, directoryView, getDirectory, rotateDirectoryToken } from "../directories/service.ts";
+import { createDirectory, directoryView, getDirectory, rotateDirectoryToken } from "../directories/index.ts";
 import type { Directory as DirectoryRow } from "../db/generated/client.ts";
 import { DIRECTORY_PROVIDER_NAMES, type DirectoryProvider } from "../directories/schemas.ts";
 

@@ -10,12 +10,20 @@ import type { SetupLinkGrant } from "../auth/principal.ts";
 import type { TenantServiceContext } from "../service-context.ts";
 import type { Context } from "../trpc/context.ts";
 import { AppError, Conflict, InvalidField } from "../errors.ts";
-import { oidcSpDetails, samlSpDetails } from "../sso/sp.ts";
-import { createProvider, getProvider, presentProvider, refreshMetadata, updateProvider, type ProviderRow } from "../sso/service.ts";
-import { beginTestSignIn } from "../sso/signin/begin.ts";
-import { readTestResult } from "../sso/signin/test-results.ts";
-import { newBinding } from "../sso/signin/pending.ts";
-import { bindingCookie } from "../sso/signin/binding.ts";
+import {
+  oidcSpDetails,
+  samlSpDetails,
+  createProvider,
+  getProvider,
+  presentProvider,
+  refreshMetadata,
+  updateProvider,
+  type ProviderRow,
+  beginTestSignIn,
+  readTestResult,
+  newBinding,
+  bindingCookie,
+} from "../sso/index.ts";
 import { IDP_NAMES, IDP_PROVIDER_TYPE, type SaveIdpInput, type SetupIdp } from "./schemas.ts";
 
 /** Where a setup Test sign-in comes back to: the guided page, which then reads the link's last test. */

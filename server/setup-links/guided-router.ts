@@ -7,7 +7,7 @@ import { router } from "../trpc/init.ts";
 import { setupProcedure } from "../trpc/procedures.ts";
 import { serviceContext, type Context } from "../trpc/context.ts";
 import type { Principal, SetupLinkGrant } from "../auth/principal.ts";
-import { createDomain, listDomains, presentDomain, verifyDomain } from "../domains/service.ts";
+import { createDomain, listDomains, presentDomain, verifyDomain } from "../domains/index.ts";
 import {
   AddDomainInput,
   ChooseIdpInput,

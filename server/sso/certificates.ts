@@ -15,7 +15,7 @@ import type { SqlStatements } from "../db/sql.ts";
 import { keysetPage, keysetSql, type PageRequest } from "../db/keyset.ts";
 import { clock } from "../clock.ts";
 import { Forbidden } from "../errors.ts";
-import { emitEvent, type EventActor } from "../events/emit.ts";
+import { emitEvent, SYSTEM_ACTOR } from "../events/emit.ts";
 import { seesAllTenants } from "../auth/policy.ts";
 import type { ServiceContext } from "../service-context.ts";
 import {
@@ -72,8 +72,6 @@ function dueThreshold(candidate: Candidate, now: Date): CertificateThreshold | n
   return sameCertificate && notified.threshold <= threshold ? null : threshold;
 }
 
-const SYSTEM: EventActor = { id: null, email: null, ip: null, userAgent: null };
-
 /** Under the provider's row lock, so two instances announcing at once emit once. */
 async function announce(tx: SqlStatements, providerId: string, now: Date): Promise<boolean> {
   const [provider] = await tx.query<Candidate>(`${SELECT_CANDIDATE} WHERE p.id = $1::uuid AND ${ANNOUNCEABLE} FOR UPDATE OF p`, [
@@ -82,7 +80,7 @@ async function announce(tx: SqlStatements, providerId: string, now: Date): Promi
   const threshold = provider ? dueThreshold(provider, now) : null;
   if (!provider || threshold === null) return false;
   const expiresAt = provider.expires_at.toISOString();
-  await emitEvent(tx, SYSTEM, {
+  await emitEvent(tx, SYSTEM_ACTOR, {
     type: "sso_provider.certificate_expiring",
     tenantId: provider.tenant_id,
     target: { type: "sso_provider", id: provider.id, name: provider.name },

@@ -4,34 +4,14 @@
  * enabled providers (sign-in finds the provider by the email's domain).
  */
 import { sqlIn, type Tx } from "../db/client.ts";
-import type { SqlStatements } from "../db/sql.ts";
 import { AppError, Conflict } from "../errors.ts";
-
-/** What a tenant's domain allows sign-in: routing to its provider, and joining it as a new member. */
-export interface DomainAccess {
-  /** Verified, or pending from before domains were verified (routes_while_pending) and not yet failed. */
-  routes: boolean;
-  /** Verified: the tenant owns its people, so a sign-in may make them members (server/domains/ownership.ts). */
-  verified: boolean;
-  /** A person not yet a member joins the tenant by signing in (only where it is verified). */
-  autoJoin: boolean;
-}
-
-/** The tenant's access of each of these domains; a domain the tenant does not have is absent. */
-export async function domainAccess(sql: SqlStatements, tenantId: string, domains: string[]): Promise<Map<string, DomainAccess>> {
-  if (domains.length === 0) return new Map();
-  const rows = await sql.query<{ domain: string; routes: boolean; verified: boolean; auto_join: boolean }>(
-    `SELECT domain, (state = 'verified' OR (state = 'pending' AND routes_while_pending)) AS routes, state = 'verified' AS verified, auto_join
-       FROM domains WHERE tenant_id = $1::uuid AND domain = ANY($2::text[])`,
-    [tenantId, domains],
-  );
-  return new Map(rows.map((r) => [r.domain, { routes: r.routes, verified: r.verified, autoJoin: r.verified && r.auto_join }]));
-}
+import { domainAccess } from "../domains/index.ts";
 
 /**
  * An enabled provider routes only domains its tenant has verified (issue 22: any tenant could claim
  * any domain and route its people's sign-ins to an IdP of its choosing). A domain that routed before
- * verification existed keeps routing while pending (domainAccess), so existing providers keep working.
+ * verification existed keeps routing while pending (server/domains/routing.ts), so existing
+ * providers keep working.
  */
 async function assertDomainsVerified(tx: Tx, tenantId: string, domains: string[]) {
   const access = await domainAccess(sqlIn(tx), tenantId, domains);

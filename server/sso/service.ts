@@ -9,7 +9,7 @@
 import { type Tx, sqlIn } from "../db/client.ts";
 import { keysetPage, keysetWhere, type PageRequest } from "../db/keyset.ts";
 import { Conflict, InvalidField, NotFound } from "../errors.ts";
-import { keepsAnAdminWhoCanSignIn, TenantAdmins } from "../members/admins.ts";
+import { keepsAnAdminWhoCanSignIn, TenantAdmins } from "../members/index.ts";
 import type { TenantServiceContext } from "../service-context.ts";
 import { assertSteppedUp } from "../auth/step-up.ts";
 import { actorOf, emitEvent } from "../events/emit.ts";

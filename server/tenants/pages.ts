@@ -7,9 +7,9 @@ import "server-only";
 import { randomUUID } from "node:crypto";
 import { database } from "../db/client.ts";
 import { AppError } from "../errors.ts";
-import type { ConsoleUser } from "../account/session.ts";
+import type { ConsoleUser } from "../account/index.ts";
 import type { ServiceContext } from "../service-context.ts";
-import { hasPendingInvitations } from "../invitations/accept.ts";
+import { hasPendingInvitations } from "../invitations/index.ts";
 import { getTenant, listTenants, presentTenant } from "./service.ts";
 import type { Tenant } from "./schemas.ts";
 

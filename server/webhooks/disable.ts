@@ -6,8 +6,8 @@
  */
 import type { SqlRunner } from "../db/sql.ts";
 import type { AfterCommit } from "../delivery/kind.ts";
-import { emitEvent } from "../events/emit.ts";
-import { noticeAutoDisabled, SYSTEM } from "./notices.ts";
+import { emitEvent, SYSTEM_ACTOR } from "../events/emit.ts";
+import { noticeAutoDisabled } from "./notices.ts";
 
 /**
  * Turns it off if it is on, with `webhook.disabled` and the `webhook.auto_disabled` notice; returns
@@ -22,7 +22,7 @@ export async function disableWebhook(
     [input.webhookId, input.reason],
   );
   if (!flipped.length) return;
-  await emitEvent(tx, SYSTEM, {
+  await emitEvent(tx, SYSTEM_ACTOR, {
     type: "webhook.disabled",
     tenantId: input.tenantId,
     target: { type: "webhook", id: input.webhookId, name: flipped[0]!.url },

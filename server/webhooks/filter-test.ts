@@ -10,7 +10,7 @@ import { EVENT_CATALOG, exampleDataOf } from "../events/catalog/index.ts";
 import type { EventType } from "../events/types.ts";
 import type { TenantServiceContext } from "../service-context.ts";
 import { assertFilter, evaluateFilter, type FilterPayload } from "./filter.ts";
-import { payloadOf } from "./outbox.ts";
+import { payloadOf } from "../events/payload.ts";
 import type { FilterTestInput, FilterTestResult } from "./schemas.ts";
 
 /** A concrete kind for a subscription: `invoice.*` → `invoice.example`, `*` → `user.created`. */

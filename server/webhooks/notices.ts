@@ -13,11 +13,8 @@ import type { Database } from "../db/client.ts";
 import type { SqlStatements } from "../db/sql.ts";
 import type { AfterCommit } from "../delivery/kind.ts";
 import { NOTICE_KINDS } from "../events/catalog/notices.ts";
-import { emitEvents, type EventActor } from "../events/emit.ts";
+import { emitEvents, SYSTEM_ACTOR } from "../events/emit.ts";
 import { mailNotices, type Notice } from "./notice-mail.ts";
-
-/** The service itself, as the actor of what it does on its own. */
-export const SYSTEM: EventActor = { id: null, email: null, ip: null, userAgent: null };
 
 /** A notice's tenant and target: the webhook it is about, named by its URL. */
 const about = (webhookId: string, tenantId: string, url: string) => ({ tenantId, target: { type: "webhook", id: webhookId, name: url } });
@@ -60,7 +57,7 @@ export async function noticeExhausted(tx: SqlStatements, deliveryIds: string[]):
       last_error: d.last_error,
     },
   }));
-  await emitEvents(tx, SYSTEM, events);
+  await emitEvents(tx, SYSTEM_ACTOR, events);
   const notices = new Map<string, Notice>();
   for (const d of rows) {
     notices.set(d.webhook_id, {
@@ -76,7 +73,7 @@ export async function noticeAutoDisabled(
   tx: SqlStatements,
   webhook: { id: string; tenantId: string; url: string; reason: string; failingSince: Date | null },
 ): Promise<AfterCommit> {
-  await emitEvents(tx, SYSTEM, [
+  await emitEvents(tx, SYSTEM_ACTOR, [
     {
       type: "webhook.auto_disabled",
       ...about(webhook.id, webhook.tenantId, webhook.url),
@@ -110,7 +107,7 @@ export async function announceFailingWebhooks(db: Database, limit = 500): Promis
       ...about(w.id, w.tenant_id, w.url),
       details: { url: w.url, failing_since: w.failing_since.toISOString(), exhausted_deliveries: w.exhausted },
     }));
-    if (events.length) await emitEvents(tx, SYSTEM, events);
+    if (events.length) await emitEvents(tx, SYSTEM_ACTOR, events);
     return due;
   });
   await mailNotices(

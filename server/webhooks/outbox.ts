@@ -1,66 +1,21 @@
 /**
  * The transactional outbox: `enqueueDeliveries` is an events subscriber (wired at start-up in
  * server/app/features.ts), so emitEvent runs it inside the event's transaction and
- * one delivery row per matching enabled webhook exists if and only if the event does. The body is
- * built once here and stored, so every attempt sends identical bytes. `pg_notify` (delivered only
+ * one delivery row per matching enabled webhook exists if and only if the event does. The body (the
+ * event's public payload, server/events/payload.ts) is built once here and stored, so every attempt
+ * sends identical bytes. `pg_notify` (delivered only
  * on commit, to every instance listening) wakes the dispatchers for the first attempt.
  */
 import type { EmittedEvent, EventTx } from "../events/emit.ts";
-import { sourceOf, type AuditEventRow, type EventSource } from "../events/types.ts";
-import { countWebhookFilterErrors } from "../ops/metrics.ts";
+import { payloadEventOf, payloadOf, type PayloadEvent } from "../events/payload.ts";
+import { subscriptionsTo } from "../events/schemas.ts";
+import { countWebhookFilterErrors } from "../metrics.ts";
 import { evaluateFilter, type FilterPayload } from "./filter.ts";
 import { NOTICE_KINDS } from "../events/catalog/notices.ts";
-import { subscriptionsTo } from "./schemas.ts";
 
 export const WAKE_CHANNEL = "webhook_deliveries_due";
 
 const NOTICES: ReadonlySet<string> = new Set(NOTICE_KINDS);
-
-export interface PayloadEvent {
-  id: string;
-  type: string;
-  tenantId: string;
-  createdAt: Date;
-  actor: { id: string | null; email: string | null };
-  /** With the target's `name` when the event captured one. */
-  target: { type: string; id: string; name?: string | null } | null;
-  details: Record<string, unknown>;
-  /** Who wrote the audit event (`platform`, or `api` with the appending token); absent for the test event. */
-  source?: EventSource | null;
-}
-
-/** The delivered body: `{"id","type","tenant_id","created_at","data":{actor,target,details,source}}`. */
-export function payloadOf(event: PayloadEvent): string {
-  const data = { actor: event.actor, target: event.target, details: event.details };
-  return JSON.stringify({
-    id: event.id,
-    type: event.type,
-    tenant_id: event.tenantId,
-    created_at: event.createdAt.toISOString(),
-    data: event.source === undefined ? data : { ...data, source: event.source },
-  });
-}
-
-/**
- * A recorded event as its payload says it, from its stored row alone: what the outbox sends and the
- * Events API (server/audit/event-feed.ts) serves are the same bytes. `details` are the stored ones
- * (with the setup link that acted, when one did); a target's name only when one was recorded.
- */
-export function payloadEventOf(row: AuditEventRow): PayloadEvent {
-  return {
-    id: row.id,
-    type: row.event_type,
-    tenantId: row.tenant_id ?? "",
-    createdAt: row.timestamp,
-    actor: { id: row.actor_id, email: row.actor_email },
-    target:
-      row.target_type === null || row.target_id === null
-        ? null
-        : { type: row.target_type, id: row.target_id, ...(row.target_name === null ? {} : { name: row.target_name }) },
-    details: row.details,
-    source: sourceOf(row),
-  };
-}
 
 // One statement for all the events of a transaction (a batch of appends can be hundreds): each
 // event joined with its tenant's enabled webhooks whose `events` name one of its subscriptions

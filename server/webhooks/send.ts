@@ -6,10 +6,11 @@
 import type { Sent } from "../delivery/kind.ts";
 import { OutboundError, safeFetch } from "../outbound/guard.ts";
 import { decryptSecret } from "../secrets/encryption.ts";
-import { deliveryHeaders, redactedHeaders } from "./signing.ts";
+import { parseRetryAfter } from "../outbound/retry-after.ts";
+import { deliveryHeaders, redactedHeaders } from "../outbound/signing.ts";
 
+const USER_AGENT = "ControlPlane-Webhooks/1.0";
 const TIMEOUT_MS = 5000;
-const MAX_RETRY_AFTER_SECONDS = 24 * 60 * 60;
 const SNIPPET_BYTES = 1024;
 /** Response headers kept per attempt: this many, each value cut to this length; cookies never. */
 const KEPT_RESPONSE_HEADERS = 40;
@@ -26,16 +27,7 @@ export interface Outgoing {
   previous_valid: boolean | null;
 }
 
-/** Seconds from a Retry-After header (delta-seconds or an HTTP date), or null. */
-export function parseRetryAfter(value: string | string[] | undefined, now = Date.now()): number | null {
-  const raw = Array.isArray(value) ? value[0] : value;
-  if (!raw) return null;
-  const seconds = /^\d+$/.test(raw.trim()) ? Number(raw.trim()) : (Date.parse(raw) - now) / 1000;
-  if (!Number.isFinite(seconds)) return null;
-  return Math.min(Math.max(0, Math.ceil(seconds)), MAX_RETRY_AFTER_SECONDS);
-}
-
-/** `request`: what was sent, signatures redacted (signing.ts), for the attempts log. */
+/** `request`: what was sent, signatures redacted (server/outbound/signing.ts), for the attempts log. */
 export interface AttemptResult extends Sent {
   retryAfter: number | null;
 }
@@ -64,6 +56,7 @@ export async function sendAttempt(row: Outgoing): Promise<AttemptResult> {
     timestamp: Math.floor(Date.now() / 1000),
     secret,
     previousSecret,
+    userAgent: USER_AGENT,
   });
   const request = { url: row.url, headers: redactedHeaders(headers) };
   try {

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { createAppServer, type AppServer } from "../../server/ops/http-server.ts";
 import { connectPostgres, database, setDatabase } from "../../server/db/client.ts";
 import { readMigrations } from "../../server/db/migrate.ts";
-import { startDraining } from "../../server/ops/draining.ts";
+import { startDraining } from "../../server/jobs/draining.ts";
 
 let app: AppServer;
 let base: string;

@@ -3,7 +3,7 @@ import { randomUUID } from "node:crypto";
 import { apiServer } from "../support/api-server.ts";
 import { client, db, operator } from "../support/fixtures.ts";
 import { database } from "../../server/db/client.ts";
-import { purgeExpired, seal, unseal } from "../../server/http/idempotency.ts";
+import { purgeExpired, seal, unseal } from "../../server/contract/idempotency-keys.ts";
 
 const api = apiServer();
 let ops: ReturnType<typeof client>;

@@ -3,7 +3,7 @@ import { client, createToken, createUser, db, tenantWithMembers } from "../suppo
 import { linkIn } from "../support/smtp.ts";
 import { mailServers } from "../support/mail-servers.ts";
 import { checkCredentials } from "../../server/account/users.ts";
-import { hashLinkToken } from "../../server/account/link-tokens.ts";
+import { hashLinkToken } from "../../server/auth/link-tokens.ts";
 import { clock } from "../../server/clock.ts";
 import { env } from "../../server/env.ts";
 import { consoleAs } from "../support/console-caller.ts";

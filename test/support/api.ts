@@ -11,7 +11,7 @@ import { readWebRequest, sendWebResponse, settleClientAddress } from "../../serv
 import { env } from "../../server/env.ts";
 import { directFor, refuseAtEntry, routeFor, type Handler } from "../../server/ops/routes.ts";
 import { limitAtEntry } from "../../server/ops/entry-limit.ts";
-import { nextSegments, paramsOf } from "../../server/ops/path-trie.ts";
+import { nextSegments, paramsOf } from "../../server/contract/path-trie.ts";
 
 type RouteHandler = (req: Request, ctx: { params: Promise<Record<string, string | string[]>> }) => Response | Promise<Response>;
 

@@ -5,7 +5,7 @@
  */
 import type { EventSubscriber } from "../../server/events/emit.ts";
 import { catalogProblems } from "../../server/events/validate.ts";
-import { payloadEventOf, payloadOf } from "../../server/webhooks/outbox.ts";
+import { payloadEventOf, payloadOf } from "../../server/events/payload.ts";
 
 export const validateEmittedEvents: EventSubscriber = async (_tx, events) => {
   for (const { row } of events) {

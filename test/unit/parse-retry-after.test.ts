@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { parseRetryAfter } from "../../server/webhooks/send.ts";
+import { parseRetryAfter } from "../../server/outbound/retry-after.ts";
 
 const NOW = Date.parse("2026-01-31T12:00:00Z");
 

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { PathTrie, nextSegments, paramsOf, templateSegments } from "../../server/ops/path-trie.ts";
+import { PathTrie, nextSegments, paramsOf, templateSegments } from "../../server/contract/path-trie.ts";
 
 const trie = (patterns: string[]) => {
   const t = new PathTrie<string>();

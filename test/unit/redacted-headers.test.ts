@@ -1,5 +1,5 @@
 import { expect, test } from "vitest";
-import { deliveryHeaders, redactedHeaders } from "../../server/webhooks/signing.ts";
+import { deliveryHeaders, redactedHeaders } from "../../server/outbound/signing.ts";
 
 test("every signature is cut to its first five characters, both during a rotation; other headers are kept as sent", () => {
   const headers = deliveryHeaders({
@@ -8,6 +8,7 @@ test("every signature is cut to its first five characters, both during a rotatio
     timestamp: 1700000000,
     secret: "a".repeat(20),
     previousSecret: "b".repeat(20),
+    userAgent: "ControlPlane-Webhooks/1.0",
   });
   const [current, previous] = headers["webhook-signature"].split(" ");
   const redacted = redactedHeaders(headers);

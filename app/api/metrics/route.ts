@@ -1,4 +1,4 @@
-import { metricsResponse } from "@/server/ops/metrics";
+import { metricsResponse } from "@/server/ops/scrape";
 
 export const dynamic = "force-dynamic";
 

@@ -1,7 +1,7 @@
 /**
  * The pieces every kind of the event catalog is built from: the entry's shape, the fields many
  * kinds share (a PATCH's `changes`), and the common envelope of a delivered payload's `data`
- * (`{actor, target, details, source?}`, server/webhooks/outbox.ts payloadOf). Pure zod.
+ * (`{actor, target, details, source?}`, server/events/payload.ts payloadOf). Pure zod.
  */
 import { z } from "zod";
 

@@ -5,7 +5,7 @@
  * `secrets` are scrubbed from what is kept, should a receiver echo one back.
  */
 import { OutboundError, type SafeResponse } from "../../outbound/guard.ts";
-import { parseRetryAfter } from "../../webhooks/send.ts";
+import { parseRetryAfter } from "../../outbound/retry-after.ts";
 import { outboundReason, snippet } from "./http-parts.ts";
 import type { SinkAnswer } from "./types.ts";
 

@@ -4,7 +4,7 @@
  * back (or the SSRF guard's refusal) into a SinkAnswer.
  */
 import { OutboundError, safeFetch, type SafeRequest, type SafeResponse } from "../../outbound/guard.ts";
-import { parseRetryAfter } from "../../webhooks/send.ts";
+import { parseRetryAfter } from "../../outbound/retry-after.ts";
 import type { SinkAnswer } from "./types.ts";
 
 const SNIPPET_BYTES = 1024;

@@ -2,11 +2,11 @@
  * The HTTPS sink: one batch, one JSON POST `{type, stream_id, tenant_id, from_sequence,
  * to_sequence, digest, events}` (`type` audit_log.batch, or audit_log.test for a test batch). With
  * a secret, signed with the Standard Webhooks headers exactly as our webhooks are
- * (../../webhooks/signing.ts). `webhook-id` is `{stream_id}:{from}-{to}`: a resent batch carries
+ * (server/outbound/signing.ts). `webhook-id` is `{stream_id}:{from}-{to}`: a resent batch carries
  * the same id, so a receiver that keeps the ids it has seen drops the repeat.
  */
 import { safeFetch } from "../../outbound/guard.ts";
-import { deliveryHeaders } from "../../webhooks/signing.ts";
+import { deliveryHeaders } from "../../outbound/signing.ts";
 import { answerOf, failureOf, MAX_ANSWER_BYTES } from "./http-answer.ts";
 import type { StreamBatch, StreamSink } from "./types.ts";
 
@@ -47,7 +47,7 @@ export const sendToHttps: StreamSink<"https"> = async (config, batch, options) =
   const timestamp = Math.floor(Date.now() / 1000);
   const headers: Record<string, string> = {
     ...(config.secret
-      ? deliveryHeaders({ eventId: id, body, timestamp, secret: config.secret })
+      ? deliveryHeaders({ eventId: id, body, timestamp, secret: config.secret, userAgent: USER_AGENT })
       : { "content-type": "application/json", "webhook-id": id, "webhook-timestamp": String(timestamp), "idempotency-key": id }),
     "user-agent": USER_AGENT,
     "content-length": String(Buffer.byteLength(body)),

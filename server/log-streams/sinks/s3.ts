@@ -18,7 +18,7 @@ import { isIP } from "node:net";
 import { promisify } from "node:util";
 import { constants, gzip as gzipCallback, type ZlibOptions } from "node:zlib";
 import { safeFetch } from "../../outbound/guard.ts";
-import type { AuditDigest } from "../../audit/digest-schemas.ts";
+import type { AuditDigest } from "../../audit/index.ts";
 import type { LogStreamConfigs } from "../schemas.ts";
 import { answerOf, failureOf, MAX_ANSWER_BYTES } from "./http-answer.ts";
 import { encodePath, sha256Hex, signRequest } from "./sigv4.ts";

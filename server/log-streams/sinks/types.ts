@@ -5,7 +5,7 @@
  * what it answers.
  */
 import type { AuditEvent } from "../../audit/schemas.ts";
-import type { AuditDigest } from "../../audit/digest-schemas.ts";
+import type { AuditDigest } from "../../audit/index.ts";
 import type { LogStreamConfigs, LogStreamType } from "../schemas.ts";
 
 export interface StreamBatch {

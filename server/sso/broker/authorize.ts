@@ -23,7 +23,7 @@
 import type { Database } from "../../db/client.ts";
 import type { RequestInfo } from "../../auth/principal.ts";
 import { isUuid } from "../../db/ids.ts";
-import { recordRefusal } from "../signin/complete.ts";
+import { recordRefusal } from "../signin/refusal.ts";
 import { newBinding, newPending, storePending } from "../signin/pending.ts";
 import { signInProviderById, signInProviderForEmail } from "../signin/providers.ts";
 import { handlerFor, SsoRefused, type RefusalReason, type SignInProvider } from "../signin/protocol.ts";

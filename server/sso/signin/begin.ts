@@ -6,7 +6,7 @@ import type { Database } from "../../db/client.ts";
 import type { RequestInfo } from "../../auth/principal.ts";
 import type { TenantServiceContext } from "../../service-context.ts";
 import { getProvider } from "../service.ts";
-import { loginErrorPath, recordRefusal, testResultPath } from "./complete.ts";
+import { loginErrorPath, recordRefusal, testResultPath } from "./refusal.ts";
 import { newBinding, newPending, storePending, storeTestResult } from "./pending.ts";
 import { signInProviderById, signInProviderForEmail } from "./providers.ts";
 import { handlerFor, SsoRefused, type SignInProvider } from "./protocol.ts";

@@ -1,9 +1,9 @@
 /**
- * The end of every sign-in, whatever the protocol: a refusal is audited (`sso.login_failed`, the
- * reason and a safe detail, never assertion content or tokens); a profile signs the person in to
- * the provider's tenant (creating the user and membership on first sign-in), or, for a Test
- * sign-in, is kept for the admin and creates nothing, or, for the OAuth broker, becomes a one-time
- * code for the application (server/sso/broker/grants.ts), creating no user and no session.
+ * The end of every sign-in, whatever the protocol: a refusal is audited (refusal.ts); a profile
+ * signs the person in to the provider's tenant (creating the user and membership on first sign-in),
+ * or, for a Test sign-in, is kept for the admin and creates nothing, or, for the OAuth broker,
+ * becomes a one-time code for the application (server/sso/broker/grants.ts), creating no user and
+ * no session.
  *
  * The account-takeover rule: the session this issues carries `ssoTenantId`. Every principal built
  * from it (server/auth/policy.ts) reaches that tenant only and holds no platform role, so a tenant's
@@ -12,13 +12,13 @@
 import { type Database, type Tx, sqlIn } from "../../db/client.ts";
 import type { RequestInfo, TenantRole } from "../../auth/principal.ts";
 import { emitEvent, type EventActor } from "../../events/emit.ts";
-import { log } from "../../log.ts";
 import { startSession } from "../../auth/sessions.ts";
 import { storeTestResult } from "./pending.ts";
+import { loginErrorPath, recordRefusal, testResultPath } from "./refusal.ts";
 import { issueCode } from "../broker/grants.ts";
 import { errorLocation } from "../broker/oauth.ts";
-import { domainOf } from "../../domains/ownership.ts";
-import { directoryStandingOf, type DirectoryStanding } from "../../directories/standing.ts";
+import { domainOf } from "../../domains/index.ts";
+import { directoryStandingOf, type DirectoryStanding } from "../../directories/index.ts";
 import {
   SsoRefused,
   type CompleteSignIn,
@@ -27,41 +27,6 @@ import {
   type SignInResult,
   type SsoProfile,
 } from "./protocol.ts";
-
-/** A Test sign-in's result page: the console's, or where a setup link's guided flow asked for it. */
-export const testResultPath = (p: { tenantId: string; providerId: string; id: string; returnTo: string | null }) =>
-  p.returnTo ?? `/tenants/${p.tenantId}/sso/${p.providerId}/test/${p.id}`;
-
-export const loginErrorPath = (reason: string) => `/login?sso_error=${encodeURIComponent(reason)}`;
-
-const anonymous = (request: RequestInfo, email: string | null = null): EventActor => ({
-  id: null,
-  email,
-  ip: request.ip,
-  userAgent: request.userAgent,
-});
-
-/** Audits a refused attempt in the provider's tenant (or as a platform event when none is known). */
-export async function recordRefusal(
-  db: Database,
-  request: RequestInfo,
-  refusal: SsoRefused,
-  where: { tenantId: string | null; providerId: string | null; purpose: string | null; email?: string | null },
-): Promise<void> {
-  await emitEvent(db.sql, anonymous(request, where.email ?? null), {
-    type: "sso.login_failed",
-    tenantId: where.tenantId,
-    target: where.providerId ? { type: "sso_provider", id: where.providerId } : undefined,
-    details: {
-      reason: refusal.reason,
-      detail: refusal.detail,
-      provider_id: where.providerId,
-      purpose: where.purpose,
-      ...(where.email ? { email: where.email } : {}),
-    },
-  });
-  log.info("sso sign-in refused", { reason: refusal.reason, provider_id: where.providerId ?? undefined, request_id: request.requestId });
-}
 
 export const completeSignIn: CompleteSignIn = async (db, pending, provider, outcome, request) => {
   const purpose = pending?.purpose ?? "console";

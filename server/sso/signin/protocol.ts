@@ -14,7 +14,7 @@
  *   3. the route calls `completeSignIn(db, pending, provider, outcome, request)` with the profile or
  *      the refusal, and redirects the browser where the result says.
  */
-import type { DomainAccess } from "../domains.ts";
+import type { DomainAccess } from "../../domains/index.ts";
 import type { RequestInfo, TenantRole } from "../../auth/principal.ts";
 import type { Database } from "../../db/client.ts";
 import type { ProviderType } from "../schemas.ts";
@@ -141,7 +141,7 @@ export interface SignInProvider {
   /** Null when the (SAML) metadata was uploaded. */
   metadataUrl: string | null;
   domains: string[];
-  /** What each of `domains` allows now (server/sso/domains.ts): routing, and auto-join. */
+  /** What each of `domains` allows now (server/domains/routing.ts): routing, and auto-join. */
   domainAccess: ReadonlyMap<string, DomainAccess>;
   defaultRole: TenantRole;
   allowIdpInitiated: boolean;

@@ -4,8 +4,7 @@ import { isUuid } from "../../db/ids.ts";
 import { decryptSecret } from "../../secrets/encryption.ts";
 import type { ProviderType } from "../schemas.ts";
 import { SsoRefused, type SignInProvider } from "./protocol.ts";
-import { domainAccess, type DomainAccess } from "../domains.ts";
-import { domainOf } from "../../domains/ownership.ts";
+import { domainAccess, type DomainAccess, domainOf } from "../../domains/index.ts";
 
 const include = { domains: { select: { domain: true }, orderBy: { domain: "asc" } } } as const;
 

@@ -17,7 +17,7 @@ import { Forbidden } from "../../errors.ts";
 import { markSteppedUp } from "../../auth/step-up.ts";
 import type { Principal, RequestInfo } from "../../auth/principal.ts";
 import type { ServiceContext } from "../../service-context.ts";
-import { recordRefusal } from "./complete.ts";
+import { recordRefusal } from "./refusal.ts";
 import { newPending, storePending } from "./pending.ts";
 import { signInProviderById } from "./providers.ts";
 import { handlerFor, SsoRefused, type PendingSignIn, type SignInOutcome, type SignInProvider } from "./protocol.ts";

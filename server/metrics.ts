@@ -1,17 +1,12 @@
 /**
- * Prometheus metrics (`GET /api/metrics`, prom-client). One registry per process, kept on
- * globalThis so Next's bundles and the node:http server record into the same series. Counters and
- * histograms are updated where things happen (server/ops/http-server.ts, the delivery engine, the
- * audit appender); the queue and pool gauges are read when scraped (one cheap query). Off (404)
- * unless METRICS_TOKEN is set; the scrape needs `Authorization: Bearer $METRICS_TOKEN`.
+ * Prometheus metrics (prom-client): the process's one registry and the series counted where things
+ * happen (the node server's requests, the delivery engine, the job runner, the audit appender, the
+ * webhook outbox, log-stream batches). Kept on globalThis so Next's bundles and the node:http server
+ * record into the same series. Gauges read from elsewhere when scraped (the database pool, queues,
+ * lag) are their owners' collectors (`Collector`), registered by the scrape (server/ops/scrape.ts).
+ * Imports nothing of the app's: every layer may count into it.
  */
-import { createHash, timingSafeEqual } from "node:crypto";
 import client from "prom-client";
-import { env } from "../env.ts";
-import { database } from "../db/client.ts";
-import { log, errorFields } from "../log.ts";
-import { problemResponse } from "../contract/problem.ts";
-import { publicUrl, requestIdOf } from "../contract/request.ts";
 
 /**
  * The attempt series of each kind of delivery (server/delivery/kind.ts names its own):
@@ -87,40 +82,6 @@ function build() {
     help: "Webhook content filters that failed to evaluate on an event (a missing key, a non-boolean result): the event did not match.",
     registers,
   });
-  new client.Gauge({
-    name: "db_pool_connections",
-    help: "This process's Postgres pool: total and idle connections, and waiting (queries waiting for a connection).",
-    labelNames: ["state"],
-    registers,
-    // Registered (so collected) before the deliveries gauge: read before its query takes a connection.
-    async collect() {
-      const stats = (await database()).poolStats?.();
-      if (!stats) return;
-      this.set({ state: "total" }, stats.total);
-      this.set({ state: "idle" }, stats.idle);
-      this.set({ state: "waiting" }, stats.waiting);
-    },
-  });
-  new client.Gauge({
-    name: "webhook_deliveries",
-    help: "Webhook deliveries waiting: due (may be claimed now) and in_flight (claimed by some instance, lease running). Read from the database at scrape time.",
-    labelNames: ["state"],
-    registers,
-    async collect() {
-      try {
-        const { sql } = await database();
-        const [row] = await sql.query<{ due: number; in_flight: number }>(
-          `SELECT count(*) FILTER (WHERE next_attempt_at <= now() AND (locked_until IS NULL OR locked_until <= now()))::int AS due,
-                  count(*) FILTER (WHERE locked_until > now())::int AS in_flight
-           FROM webhook_deliveries WHERE status IN ('pending', 'failed')`,
-        );
-        this.set({ state: "due" }, row?.due ?? 0);
-        this.set({ state: "in_flight" }, row?.in_flight ?? 0);
-      } catch (error) {
-        log.warn("metrics: cannot count webhook deliveries", errorFields(error));
-      }
-    },
-  });
   const logStreams = {
     batches: new client.Counter({
       name: "log_stream_batches_total",
@@ -142,27 +103,16 @@ function build() {
       registers,
     }),
   };
-  new client.Gauge({
-    name: "log_stream_lag_events",
-    help: "Audit events not yet sent by enabled log streams, summed per type. Read from the database at scrape time.",
-    labelNames: ["type"],
-    registers,
-    async collect() {
-      try {
-        const { sql } = await database();
-        const rows = await sql.query<{ type: string; lag: number }>(
-          `SELECT s.type, sum(greatest(c.sequence - s.cursor_sequence, 0))::float8 AS lag
-             FROM log_streams s JOIN audit_chains c ON c.chain_id = s.tenant_id WHERE s.enabled GROUP BY s.type`,
-        );
-        this.reset();
-        for (const row of rows) this.set({ type: row.type }, row.lag);
-      } catch (error) {
-        log.warn("metrics: cannot read log stream lag", errorFields(error));
-      }
-    },
-  });
   return { registry, http, deliveries, jobs, auditAppends, webhookFilterErrors, logStreams };
 }
+
+/**
+ * A gauge read when scraped, written by the module that owns what it reads (a table, the pool): its
+ * `collect` sets the values (`this.set`), and logs rather than throws when it cannot read them.
+ */
+export type Collector = Omit<client.GaugeConfiguration<string>, "registers" | "collect"> & {
+  collect(this: client.Gauge<string>): Promise<void>;
+};
 
 const holder = globalThis as unknown as { __controlPlaneMetrics?: ReturnType<typeof build> };
 
@@ -210,24 +160,19 @@ export function observeLogStreamBatch(type: string, outcome: "succeeded" | "fail
   m.duration.observe({ type }, durationMs / 1000);
 }
 
-const digest = (value: string) => createHash("sha256").update(value).digest();
-
-/** GET /api/metrics */
-export async function metricsResponse(req: Request): Promise<Response> {
-  const requestId = requestIdOf(req);
-  const origin = publicUrl(req).origin;
-  const token = env().METRICS_TOKEN;
-  if (!token) return problemResponse({ code: "not_found", detail: `No operation ${req.method} /api/metrics` }, requestId, origin);
-  // Compared as digests: constant time whatever the lengths.
-  if (!timingSafeEqual(digest(req.headers.get("authorization") ?? ""), digest(`Bearer ${token}`))) {
-    return problemResponse(
-      { code: "unauthenticated", detail: "Send Authorization: Bearer $METRICS_TOKEN", headers: { "WWW-Authenticate": "Bearer" } },
-      requestId,
-      origin,
-    );
-  }
+/**
+ * Registers collectors once per process, in the order given (a gauge's collect starts in that
+ * order at each scrape); one whose name is registered already is passed over.
+ */
+export function registerCollectors(collectors: readonly Collector[]): void {
   const { registry } = metrics();
-  return new Response(await registry.metrics(), {
-    headers: { "Content-Type": registry.contentType, "Cache-Control": "no-store", "X-Request-Id": requestId },
-  });
+  for (const collector of collectors) {
+    if (!registry.getSingleMetric(collector.name)) new client.Gauge({ ...collector, registers: [registry] });
+  }
+}
+
+/** What a scrape answers: every series of the registry, in Prometheus' text format. */
+export async function exposition(): Promise<{ contentType: string; text: string }> {
+  const { registry } = metrics();
+  return { contentType: registry.contentType, text: await registry.metrics() };
 }

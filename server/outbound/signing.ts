@@ -1,5 +1,6 @@
 /**
- * Delivery headers: the spec's `X-Webhook-Signature` (lowercase hex HMAC-SHA256 of
+ * Signed delivery headers, for whatever we send signed to a customer's endpoint (a webhook's
+ * deliveries, an HTTPS log stream's batches): the spec's `X-Webhook-Signature` (lowercase hex HMAC-SHA256 of
  * the raw body, keyed with the secret string exactly as issued) and the Standard Webhooks trio
  * (`webhook-signature: v1,<base64>` over `{id}.{timestamp}.{body}`). Standard Webhooks keys with
  * the secret's bytes: for a `whsec_` secret the base64 after the prefix, decoded (what the
@@ -24,22 +25,21 @@ export function standardSignature(secret: string, id: string, timestamp: number,
   return `v1,${createHmac("sha256", standardKey(secret)).update(`${id}.${timestamp}.${body}`).digest("base64")}`;
 }
 
-export const USER_AGENT = "ControlPlane-Webhooks/1.0";
-
-/** Every header of one attempt. `timestamp` is Unix seconds at the attempt. */
+/** Every header of one attempt, sent as `userAgent`. `timestamp` is Unix seconds at the attempt. */
 export function deliveryHeaders(input: {
   eventId: string;
   body: string;
   timestamp: number;
   secret: string;
   previousSecret?: string | null;
+  userAgent: string;
 }) {
-  const { eventId, body, timestamp, secret, previousSecret } = input;
+  const { eventId, body, timestamp, secret, previousSecret, userAgent } = input;
   const signatures = [standardSignature(secret, eventId, timestamp, body)];
   if (previousSecret) signatures.push(standardSignature(previousSecret, eventId, timestamp, body));
   return {
     "content-type": "application/json",
-    "user-agent": USER_AGENT,
+    "user-agent": userAgent,
     "x-webhook-signature": hexSignature(secret, body),
     "x-webhook-id": eventId,
     "x-webhook-timestamp": String(timestamp),

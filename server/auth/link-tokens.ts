@@ -1,4 +1,4 @@
-/** Tokens of emailed links (invitations, password resets): 32 random bytes; only their SHA-256 is stored. */
+/** Tokens of emailed links (invitations, password resets, setup links): 32 random bytes; only their SHA-256 is stored. */
 import { createHash, randomBytes } from "node:crypto";
 
 export function newLinkToken(): { token: string; hash: string } {
