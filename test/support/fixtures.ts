@@ -8,13 +8,25 @@ export async function db() {
   return (await database()).prisma;
 }
 
+/**
+ * One hash per fixture password for the whole file: a production-strength scrypt costs ~100 ms of
+ * CPU, and fixtures make hundreds of users. The stored hash is a real one (its own salt, the
+ * production parameters), so signing in with the password works as for any account.
+ */
+const fixtureHashes = new Map<string, Promise<string>>();
+function fixtureHash(password: string): Promise<string> {
+  let hash = fixtureHashes.get(password);
+  if (!hash) fixtureHashes.set(password, (hash = hashPassword(password)));
+  return hash;
+}
+
 export async function createUser(options: { platformRole?: "operator" | "support" | null; password?: string; email?: string } = {}) {
   const prisma = await db();
   return prisma.user.create({
     data: {
       email: options.email ?? `user-${randomBytes(5).toString("hex")}@example.com`,
       platformRole: options.platformRole ?? null,
-      passwordHash: options.password ? await hashPassword(options.password) : null,
+      passwordHash: options.password ? await fixtureHash(options.password) : null,
     },
   });
 }
