@@ -62,6 +62,11 @@ const EnvSchema = z.object({
     .regex(/^\d+(,\d+)*$/, "WEBHOOK_RETRY_SCHEDULE must be comma-separated seconds, e.g. 1,2,4")
     .optional()
     .transform((v) => v?.split(",").map(Number)),
+  WEBHOOK_TIMEOUT_SECONDS: z.coerce
+    .number({ error: "WEBHOOK_TIMEOUT_SECONDS must be a number" })
+    .min(0.1, "WEBHOOK_TIMEOUT_SECONDS must be at least 0.1")
+    .max(60, "WEBHOOK_TIMEOUT_SECONDS must be at most 60")
+    .default(5),
   TRUST_PROXY: bool("TRUST_PROXY"),
   METRICS_TOKEN: z.string().min(16, "METRICS_TOKEN must be at least 16 characters").optional(),
   // Server processes sharing PORT (node:cluster, server/ops/cluster.ts); more than 1 needs Postgres.

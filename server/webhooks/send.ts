@@ -1,16 +1,16 @@
 /**
  * One delivery attempt over HTTP: the signed request (current secret, and the previous one while a
- * rotation overlaps), sent through the SSRF guard with a 5 s timeout, and what came back, reduced
- * to what the attempts log keeps. What the answer means is sink.ts's to say.
+ * rotation overlaps), sent through the SSRF guard with a timeout (WEBHOOK_TIMEOUT_SECONDS, 5 s by
+ * default), and what came back, reduced to what the attempts log keeps. What the answer means is sink.ts's to say.
  */
 import type { Sent } from "../delivery/kind.ts";
 import { OutboundError, safeFetch } from "../outbound/guard.ts";
 import { decryptSecret } from "../secrets/encryption.ts";
+import { env } from "../env.ts";
 import { parseRetryAfter } from "../outbound/retry-after.ts";
 import { deliveryHeaders, redactedHeaders } from "../outbound/signing.ts";
 
 const USER_AGENT = "ControlPlane-Webhooks/1.0";
-const TIMEOUT_MS = 5000;
 const SNIPPET_BYTES = 1024;
 /** Response headers kept per attempt: this many, each value cut to this length; cookies never. */
 const KEPT_RESPONSE_HEADERS = 40;
@@ -60,7 +60,13 @@ export async function sendAttempt(row: Outgoing): Promise<AttemptResult> {
   });
   const request = { url: row.url, headers: redactedHeaders(headers) };
   try {
-    const res = await safeFetch(row.url, { method: "POST", headers, body: row.payload, timeoutMs: TIMEOUT_MS, maxBytes: 1024 * 1024 });
+    const res = await safeFetch(row.url, {
+      method: "POST",
+      headers,
+      body: row.payload,
+      timeoutMs: env().WEBHOOK_TIMEOUT_SECONDS * 1000,
+      maxBytes: 1024 * 1024,
+    });
     return {
       status: res.status,
       body: snippet(res.body),

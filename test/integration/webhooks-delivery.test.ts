@@ -1,7 +1,7 @@
 /**
  * Delivery to a real receiver on 127.0.0.1, woken by the commit (LISTEN/NOTIFY), with the retry
  * schedule shortened to 1 s, 2 s: signatures (both kinds, recomputed here; rotation overlap),
- * retries at the scheduled times, Retry-After, the 5 s timeout, 410, exhaustion, the 5-day rule,
+ * retries at the scheduled times, Retry-After, the send timeout (shortened to 1 s), 410, exhaustion, the 5-day rule,
  * and a disabled webhook getting nothing.
  */
 import { createHmac, timingSafeEqual } from "node:crypto";
@@ -15,6 +15,8 @@ import { emitEvent } from "../support/events.ts";
 import { startWebhookDispatcher } from "../../server/webhooks/sink.ts";
 
 process.env.WEBHOOK_RETRY_SCHEDULE = "1,2";
+// The send timeout shortened as the schedule is (5 s by default): the stall test waits 1 s, not 5.
+process.env.WEBHOOK_TIMEOUT_SECONDS = "1";
 
 const api = apiServer();
 let receiver: Receiver;
@@ -196,10 +198,10 @@ describe("retries", () => {
     expect(delivery!.attempts[0]!.responseBody).toHaveLength(1024);
   });
 
-  test("a 6 s stall counts as a failure (timeout after 5 s), then the retry succeeds", async () => {
+  test("a 2 s stall counts as a failure (timeout after WEBHOOK_TIMEOUT_SECONDS, 1 s here), then the retry succeeds", async () => {
     const { tenant, webhookId } = await setup();
     let first = true;
-    receiver.respond = () => (first ? ((first = false), { status: 200, delayMs: 6000 }) : { status: 200 });
+    receiver.respond = () => (first ? ((first = false), { status: 200, delayMs: 2000 }) : { status: 200 });
     await emit(tenant.id);
     const [delivery] = await until(
       () => deliveriesOf(webhookId),
@@ -207,8 +209,8 @@ describe("retries", () => {
       { timeoutMs: 15_000 },
     );
     expect(delivery!.attempts[0]).toMatchObject({ attempt: 1, error: "timeout", responseStatus: null });
-    expect(delivery!.attempts[0]!.durationMs).toBeGreaterThanOrEqual(4900);
-    expect(delivery!.attempts[0]!.durationMs).toBeLessThan(6000);
+    expect(delivery!.attempts[0]!.durationMs).toBeGreaterThanOrEqual(950);
+    expect(delivery!.attempts[0]!.durationMs).toBeLessThan(2000);
     expect(delivery!.attempts[1]).toMatchObject({ attempt: 2, responseStatus: 200, error: null });
   });
 
