@@ -3,25 +3,23 @@
  * same handler over a plain request, through a user's and a group's life, so its raw SQL (batched
  * members, one-statement lists, the request log) runs there too.
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
+import { rmSync } from "node:fs";
 import { afterAll, expect, test } from "vitest";
 import { openPglite } from "../../server/db/client.ts";
-import { migrate } from "../../server/db/migrate.ts";
+import { migratedPgliteDir } from "../support/pglite-template.ts";
 import { newDirectoryToken } from "../../server/directories/token.ts";
 import { handleScim } from "../../server/directories/scim/endpoint.ts";
 import type { ScimRequest } from "../../server/directories/scim/respond.ts";
 
-const dir = mkdtempSync(path.join(tmpdir(), "scim-endpoint-pglite-"));
+let dir = "";
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const PATCH_OP = "urn:ietf:params:scim:api:messages:2.0:PatchOp";
 
 test("a user's and a group's life on PGlite", { timeout: 120_000 }, async () => {
+  dir = await migratedPgliteDir("scim-endpoint-pglite-");
   const db = await openPglite(dir);
   try {
-    await migrate(db.sql);
     const [tenant] = await db.sql.query<{ id: string }>(`INSERT INTO tenants (name) VALUES ('lite') RETURNING id::text`);
     const { token, tokenHash, tokenHint } = newDirectoryToken();
     const [directory] = await db.sql.query<{ id: string }>(

@@ -2,23 +2,21 @@
  * The Events API on PGlite (the embedded database `npm start` uses without DATABASE_URL): the
  * cursor reads, and a long poll woken by the commit of an event (PGlite's in-process LISTEN).
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
+import { rmSync } from "node:fs";
 import { afterAll, expect, test } from "vitest";
 import { openPglite } from "../../server/db/client.ts";
-import { migrate } from "../../server/db/migrate.ts";
+import { migratedPgliteDir } from "../support/pglite-template.ts";
 import { emitEvent } from "../../server/events/emit.ts";
 import { readFeed } from "../../server/audit/event-feed.ts";
 import { SYSTEM_PRINCIPAL, SYSTEM_REQUEST } from "../../server/auth/principal.ts";
 
-const dir = mkdtempSync(path.join(tmpdir(), "events-api-pglite-"));
+let dir = "";
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 test("reading by cursor and a long poll on PGlite", { timeout: 120_000 }, async () => {
+  dir = await migratedPgliteDir("events-api-pglite-");
   const db = await openPglite(dir);
   try {
-    await migrate(db.sql);
     const [tenant] = await db.sql.query<{ id: string }>(`INSERT INTO tenants (name) VALUES ('lite') RETURNING id::text`);
     const ctx = { db, actor: { principal: SYSTEM_PRINCIPAL, request: SYSTEM_REQUEST }, tenantId: tenant!.id };
     const actor = { id: null, email: null, ip: null, userAgent: null };

@@ -1,15 +1,13 @@
 /**
  * SCIM filters run as SQL on real Postgres (and on PGlite, which the app uses without DATABASE_URL):
  * fixed cases, the index seeks, memberships. The property tests against oracles are in
- * scim-filter-sql-property.test.ts.
+ * directories-scim-filter-sql-property.test.ts.
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
+import { rmSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { database, openPglite } from "../../server/db/client.ts";
+import { migratedPgliteDir } from "../support/pglite-template.ts";
 import type { SqlStatements } from "../../server/db/sql.ts";
-import { migrate } from "../../server/db/migrate.ts";
 import { parseFilter } from "../../server/directories/scim/filter.ts";
 import { filterToSql } from "../../server/directories/scim/filter-sql.ts";
 import { ENTERPRISE_USER } from "../../server/directories/scim/schema.ts";
@@ -194,13 +192,13 @@ describe("memberships", () => {
 });
 
 describe("PGlite", () => {
-  const dir = mkdtempSync(path.join(tmpdir(), "scim-pglite-"));
+  let dir = "";
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   test("runs the same SQL", { timeout: 120_000 }, async () => {
+    dir = await migratedPgliteDir("scim-pglite-");
     const lite = await openPglite(dir);
     try {
-      await migrate(lite.sql);
       const [tenant] = await lite.sql.query<{ id: string }>(`INSERT INTO tenants (name) VALUES ('lite') RETURNING id`);
       const directory = await newDirectory(lite.sql, tenant!.id);
       const ids = await insertUsers(lite.sql, directory, [...fixedPopulation()], tenant!.id);
