@@ -1,8 +1,9 @@
-// `npm test`: lint, format and type-check (side by side), Vitest (unit + integration against a
-// real Postgres) with the production build beside it, and Playwright e2e in Debian's Chromium
-// against that build. Stops at the first failing step and exits non-zero; ends with one summary
-// line of the tests run.
-import { spawn, spawnSync } from "node:child_process";
+// `npm test`: lint, format and type-check (side by side, with the production build beside them),
+// then Vitest (unit + integration against a real Postgres) while, on the build, the compiled
+// server's test, the Playwright journeys in Debian's Chromium and the benchmarks at smoke size run
+// beside it. Stops at the first failing part and exits non-zero; ends with one summary line of the
+// tests run. test/README.md says where each test lives.
+import { spawn } from "node:child_process";
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync } from "node:fs";
 import pg from "pg";
 
@@ -10,29 +11,17 @@ const results = ".test-results";
 rmSync(results, { recursive: true, force: true });
 mkdirSync(results, { recursive: true });
 
-function step(name, command, args, env = {}) {
-  console.log(`\n▶ ${name}: ${[command, ...args].join(" ")}`);
-  const started = Date.now();
-  const run = spawnSync(command, args, { stdio: "inherit", env: { ...process.env, ...env } });
-  const seconds = ((Date.now() - started) / 1000).toFixed(1);
-  if (run.status !== 0) {
-    console.error(`\n✖ ${name} failed after ${seconds}s`);
-    summary();
-    process.exit(run.status ?? 1);
-  }
-  console.log(`✔ ${name} (${seconds}s)`);
-}
-
 function counts() {
   let passed = 0;
   let failed = 0;
   let skipped = 0;
-  const vitest = `${results}/vitest.json`;
-  if (existsSync(vitest)) {
-    const report = JSON.parse(readFileSync(vitest, "utf8"));
-    passed += report.numPassedTests;
-    failed += report.numFailedTests;
-    skipped += report.numPendingTests + report.numTodoTests;
+  for (const vitest of [`${results}/vitest.json`, `${results}/vitest-after-build.json`]) {
+    if (existsSync(vitest)) {
+      const report = JSON.parse(readFileSync(vitest, "utf8"));
+      passed += report.numPassedTests;
+      failed += report.numFailedTests;
+      skipped += report.numPendingTests + report.numTodoTests;
+    }
   }
   const playwright = `${results}/playwright.json`;
   if (existsSync(playwright)) {
@@ -91,14 +80,11 @@ async function together(steps) {
 }
 
 const bin = (name) => `node_modules/.bin/${name}`;
-await together([
-  ["lint", bin("eslint"), ["--max-warnings=0", "."]],
-  ["format (Prettier)", bin("prettier"), ["--check", "."]],
-  ["type-check", bin("tsc"), ["--noEmit"]],
-]);
-// The production build runs beside Vitest (no test reads it; Vitest's one worker leaves a core
-// mostly idle while it waits on Postgres and HTTP), then every benchmark at its smoke size on that
-// build (scripts/bench-smoke.mjs), their output kept in files until they are needed.
+// The production build starts at once, beside the static checks (it skips the type-check they
+// run), and everything that needs it follows it while Vitest runs: the benchmarks at smoke size
+// (scripts/bench-smoke.mjs), the compiled server's test, then the browser journeys. On two cores
+// Vitest's workers leave CPU idle while they wait on Postgres and HTTP; the journeys fill it.
+// Output of what runs beside Vitest is kept in files and printed as each part ends.
 function inFile(command, args, file, env = {}) {
   const out = openSync(file, "w");
   const started = Date.now();
@@ -112,10 +98,46 @@ function inFile(command, args, file, env = {}) {
     process.on("exit", () => child.kill());
   });
 }
-const besideVitest = (async () => {
-  const build = await inFile(bin("next"), ["build"], `${results}/build.log`);
-  const benches = build.status === 0 ? await inFile("node", ["scripts/bench-smoke.mjs"], `${results}/bench-smoke.log`) : undefined;
-  return { build, benches };
+/** Prints a finished part run beside the others; exits (and takes the others along) if it failed. */
+function report(name, command, outcome) {
+  console.log(`\n▶ ${name}: ${command}\n${outcome.output}`);
+  if (outcome.status !== 0) {
+    console.error(`\n✖ ${name} failed after ${outcome.seconds}s`);
+    summary();
+    process.exit(outcome.status);
+  }
+  console.log(`✔ ${name} (${outcome.seconds}s)`);
+}
+const build = inFile(bin("next"), ["build"], `${results}/build.log`, { SKIP_BUILD_TYPECHECK: "1" });
+
+await together([
+  ["lint", bin("eslint"), ["--max-warnings=0", "."]],
+  ["format (Prettier)", bin("prettier"), ["--check", "."]],
+  ["type-check", bin("tsc"), ["--noEmit"]],
+]);
+
+const AFTER_BUILD = "test/integration/compiled-server.test.ts";
+const onTheBuild = (async () => {
+  report("production build (beside the static checks)", `${bin("next")} build`, await build);
+  // The compiled server on the build just made: a missing build fails it here, never a skip.
+  const compiled = ["run", "--reporter=default", "--reporter=json", `--outputFile.json=${results}/vitest-after-build.json`, AFTER_BUILD];
+  report(
+    "the compiled server (Vitest, on the build)",
+    `${bin("vitest")} ${compiled.join(" ")}`,
+    await inFile(bin("vitest"), compiled, `${results}/compiled-server.log`, { REQUIRE_NEXT_BUILD: "1" }),
+  );
+  report(
+    "e2e (Playwright, Chromium; beside Vitest)",
+    `${bin("playwright")} test`,
+    await inFile(bin("playwright"), ["test", "--reporter=list,json"], `${results}/e2e.log`, {
+      PLAYWRIGHT_JSON_OUTPUT_NAME: `${results}/playwright.json`,
+    }),
+  );
+  report(
+    "benchmarks at smoke size (beside Vitest, after the journeys)",
+    "node scripts/bench-smoke.mjs",
+    await inFile("node", ["scripts/bench-smoke.mjs"], `${results}/bench-smoke.log`),
+  );
 })();
 
 /** A step whose output is shown as it runs, awaited (so what runs beside it can go on); exits on failure. */
@@ -125,6 +147,7 @@ async function liveStep(name, command, args, env = {}) {
   const status = await new Promise((resolve) => {
     const child = spawn(command, args, { stdio: "inherit", env: { ...process.env, ...env } });
     child.on("close", (code) => resolve(code ?? 1));
+    process.on("exit", () => child.kill());
   });
   const seconds = ((Date.now() - started) / 1000).toFixed(1);
   if (status !== 0) {
@@ -140,22 +163,7 @@ await liveStep("unit + integration (Vitest, real Postgres)", bin("vitest"), [
   "--reporter=default",
   "--reporter=json",
   `--outputFile.json=${results}/vitest.json`,
+  `--exclude=${AFTER_BUILD}`,
 ]);
-const { build, benches } = await besideVitest;
-for (const [name, command, outcome] of [
-  ["production build (beside Vitest)", `${bin("next")} build`, build],
-  ["benchmarks at smoke size (beside Vitest, after the build)", "node scripts/bench-smoke.mjs", benches],
-]) {
-  if (!outcome) continue;
-  console.log(`\n▶ ${name}: ${command}\n${outcome.output}`);
-  if (outcome.status !== 0) {
-    console.error(`\n✖ ${name} failed after ${outcome.seconds}s`);
-    summary();
-    process.exit(outcome.status);
-  }
-  console.log(`✔ ${name} (${outcome.seconds}s)`);
-}
-step("e2e (Playwright, Chromium)", bin("playwright"), ["test", "--reporter=list,json"], {
-  PLAYWRIGHT_JSON_OUTPUT_NAME: `${results}/playwright.json`,
-});
+await onTheBuild;
 summary();

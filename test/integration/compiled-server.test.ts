@@ -4,8 +4,8 @@
  * the REST API, and draining on SIGTERM to exit 0.
  *
  * It serves the Next production build in NEXT_DIST_DIR (else .next), which this test does not
- * make (minutes, and `npm test` builds it beside Vitest): without one the test is skipped, saying
- * so. The e2e journeys and `bench:memory --smoke` run the compiled server after the build in any case.
+ * make (minutes). `npm test` runs it after its own build, where a missing build fails it; run by
+ * hand without a build, it is skipped, saying so. The e2e journeys and `bench:memory --smoke` run the compiled server after the build in any case.
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
@@ -17,6 +17,11 @@ import { until } from "../support/until.ts";
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const NEXT_DIST_DIR = process.env.NEXT_DIST_DIR || ".next";
 const hasNextBuild = existsSync(path.join(ROOT, NEXT_DIST_DIR, "BUILD_ID"));
+// `npm test` runs this file on its own once its build has finished, with REQUIRE_NEXT_BUILD=1:
+// there a missing build is a failure, never a skip.
+if (!hasNextBuild && process.env.REQUIRE_NEXT_BUILD === "1") {
+  throw new Error(`compiled-server.test.ts: no Next production build in ${NEXT_DIST_DIR}/ (REQUIRE_NEXT_BUILD=1)`);
+}
 if (!hasNextBuild) console.warn(`compiled-server.test.ts skipped: no Next production build in ${NEXT_DIST_DIR}/`);
 
 /** Its own output directory, so the test never replaces a build someone is running. */
