@@ -12,7 +12,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { randomUUID } from "node:crypto";
 import { startSamlIdp, type SamlIdp } from "../test/support/saml-idp";
-import { idpFixturesDir } from "../test/support/idp-fixtures";
+import { idpFixturesDir } from "../test/support/shared-fixtures";
 import { OPERATOR_PASSWORD, OPERATOR_TOKEN } from "./constants";
 import { StepUpDialog } from "./pages/step-up-dialog";
 import { expect, signInAs, test as base } from "./sso-fixtures";

@@ -1,7 +1,7 @@
 import { X509Certificate } from "node:crypto";
 import path from "node:path";
 import { SIGNING_CERT_PEM } from "../test/support/idp-server";
-import { idpFixturesDir } from "../test/support/idp-fixtures";
+import { idpFixturesDir } from "../test/support/shared-fixtures";
 import { expectNoSeriousA11yViolations } from "./axe";
 import { expect, signInAs, test, uniqueName } from "./sso-fixtures";
 

@@ -6,28 +6,16 @@
  * Each request's test scripts must pass, except those listed in KNOWN_FAILURES (each with why),
  * which must fail: so the list stays true.
  */
-import { existsSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { expect, test } from "vitest";
 import newman, { type NewmanRunSummary } from "newman";
 import { apiServer } from "../support/api-server.ts";
 import { tenantWithMembers } from "../support/fixtures.ts";
 import { createTestDirectory } from "../support/directories.ts";
+import { scimFixturesDir } from "../support/shared-fixtures.ts";
 
 const api = apiServer();
-
-function scimFixturesDir(): string {
-  if (process.env.SCIM_FIXTURES_DIR) return process.env.SCIM_FIXTURES_DIR;
-  let dir = path.resolve(fileURLToPath(new URL("../../", import.meta.url)));
-  for (;;) {
-    const candidate = path.join(dir, "shared", "fixtures", "scim");
-    if (existsSync(candidate)) return candidate;
-    const parent = path.dirname(dir);
-    if (parent === dir) throw new Error("SCIM fixtures not found: set SCIM_FIXTURES_DIR to the shared/fixtures/scim folder");
-    dir = parent;
-  }
-}
 
 /** Request name → why it cannot pass against this server (each is asserted to fail, so the list stays true). */
 const UNQUOTED =

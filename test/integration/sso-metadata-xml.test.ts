@@ -19,7 +19,7 @@ import { eventsOf, pathOf, uniqueDomain } from "../support/sso-signin.ts";
 import { consoleAs } from "../support/console-caller.ts";
 import { metadataChecksIdle, recheckStalePending } from "../../server/sso/checks.ts";
 import { database } from "../../server/db/client.ts";
-import { idpFixturesDir } from "../support/idp-fixtures.ts";
+import { idpFixturesDir } from "../support/shared-fixtures.ts";
 
 const fixtures = idpFixturesDir();
 const fixture = (name: string) => readFileSync(path.join(fixtures, name), "utf8");
