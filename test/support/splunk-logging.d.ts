@@ -1,4 +1,4 @@
-// splunk-logging ships no types: what test/integration/log-stream-receivers.test.ts uses of it.
+// splunk-logging ships no types: what test/integration/log-streams-receivers.test.ts uses of it.
 declare module "splunk-logging" {
   export interface SplunkLoggerConfig {
     token: string;

@@ -1,6 +1,6 @@
 /**
  * The Datadog and Splunk HEC sinks against local intakes faithful to the vendors' (proven with the
- * vendors' clients in log-stream-receivers.test.ts), with batches of real audit events: what the
+ * vendors' clients in log-streams-receivers.test.ts), with batches of real audit events: what the
  * receiver gets (content, order, auth), the intakes' size limits (a batch cut into requests),
  * Retry-After, 5xx, a bad token, HEC's indexer acknowledgement, deadlines.
  */
