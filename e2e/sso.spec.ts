@@ -216,6 +216,17 @@ test("a viewer sees the providers read-only", async ({ page, idp, people, ssoApi
     await expect(page.getByRole("button", { name: `${action} ${provider.name}` })).toHaveCount(0);
   }
   await expectNoSeriousA11yViolations(page);
+
+  // The Overview's next steps: the viewer sees each state (SSO done), but no action they cannot take.
+  await page.goto(`/tenants/${tenant.id}`);
+  const steps = page.getByTestId("next-steps");
+  await expect(steps.getByTestId("next-step-sso")).toHaveAttribute("data-done", "true");
+  await expect(steps.getByTestId("next-step-sso")).toContainText(`SSO: on through ${provider.name}`);
+  await expect(steps.getByTestId("next-step-domains")).toContainText("No verified domain");
+  await expect(steps.getByRole("link", { name: "Members" })).toHaveAttribute("href", `/tenants/${tenant.id}/members`);
+  for (const action of ["Invite your team", "Invite members", "Verify a domain", "Connect a directory", "Add a webhook"]) {
+    await expect(steps.getByRole("link", { name: action })).toHaveCount(0);
+  }
 });
 
 test("the SSO page and its dialogs have no serious accessibility violations", async ({ page, idp, people, ssoApi, ssoPage }) => {
