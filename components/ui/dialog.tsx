@@ -95,7 +95,7 @@ export function Dialog({
 
   const body = (
     <>
-      <div className="shrink-0 px-5 pt-5 sm:px-6">
+      <div className="shrink-0 px-5 pt-5 pb-3 sm:px-6">
         <div className="flex items-start justify-between gap-4">
           <h2 id={titleId} className="text-base font-semibold text-slate-900">
             {title}
@@ -117,7 +117,7 @@ export function Dialog({
           </p>
         ) : null}
       </div>
-      <div className="min-h-0 flex-1 overflow-y-auto px-5 py-4 sm:px-6" data-dialog-body>
+      <div className="min-h-0 flex-1 overflow-y-auto px-5 pt-1 pb-4 sm:px-6" data-dialog-body>
         {children}
       </div>
       {footer ? (
