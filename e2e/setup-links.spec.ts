@@ -71,6 +71,8 @@ test("an IT admin with no account sets up Okta through an sso setup link: metada
   await it.waitForURL("**/setup");
   await expect(it.getByRole("heading", { level: 1, name: "Set up single sign-on" })).toBeVisible();
   await expect(it.getByText(`${admin.email} asked you to do this.`)).toBeVisible();
+  // Dates as the console writes them, with their time zone ("Dec 7, 2026, 10:04:05 PM UTC").
+  await expect(it.getByText(/This page works until [A-Z][a-z]{2} \d{1,2}, \d{4}, \d{1,2}:\d{2}:\d{2} [AP]M UTC;/)).toBeVisible();
 
   await it.getByRole("group", { name: "Identity providers" }).getByRole("button", { name: "Okta" }).click();
   const acs = it.getByTestId("setup-acs-url");
@@ -81,14 +83,22 @@ test("an IT admin with no account sets up Okta through an sso setup link: metada
 
   await it.getByRole("radio", { name: "Upload metadata file" }).check();
   await it.getByLabel("Metadata file", { exact: true }).setInputFiles(oktaMetadataFor(samlIdp));
+  // The provider's name, as the tenant's admins will see it: the IdP's unless the IT admin says otherwise.
+  const providerName = it.getByRole("textbox", { name: "Provider name" });
+  await expect(providerName).toHaveValue("Okta");
+  await providerName.fill("Okta (corp)");
   await it.getByRole("button", { name: "Save", exact: true }).click();
   const testStep = it.getByTestId("step-test");
   await expect(testStep).toHaveAttribute("data-state", "current");
 
-  // Test sign-in: through the IdP and back to the guided page, which shows what it sent.
+  // Test sign-in, in a new tab as in the console: through the IdP and back; the guided page, left
+  // where it was, shows what the IdP sent.
   samlIdp.user.nameId = `tess@${domain}`;
-  await testStep.getByRole("button", { name: "Run Test sign-in" }).click();
-  await it.waitForURL("**/setup?step=test");
+  const [tab] = await Promise.all([itContext.waitForEvent("page"), testStep.getByRole("button", { name: "Run Test sign-in" }).click()]);
+  await tab.waitForURL("**/setup?step=test");
+  await expect(tab.getByText("Test sign-in succeeded")).toBeVisible();
+  await tab.close();
+  expect(it.url()).toMatch(/\/setup$/);
   await expect(it.getByText("Test sign-in succeeded")).toBeVisible();
   await expect(it.getByTestId("setup-test-profile")).toContainText(`tess@${domain}`);
   await expect(testStep).toHaveAttribute("data-state", "done");
@@ -103,7 +113,7 @@ test("an IT admin with no account sets up Okta through an sso setup link: metada
 
   // The provider is on, for the verified domain, made by the link on the admin's behalf.
   const [provider] = await ssoApi.listProviders(tenant.id);
-  expect(provider).toMatchObject({ name: "Okta", enabled: true, domains: [domain] });
+  expect(provider).toMatchObject({ name: "Okta (corp)", enabled: true, domains: [domain] });
   const audit = await request.get(`/api/v1/tenants/${tenant.id}/audit?event_type=sso_provider.enabled`, {
     headers: { Authorization: `Bearer ${OPERATOR_TOKEN}` },
   });
@@ -113,8 +123,11 @@ test("an IT admin with no account sets up Okta through an sso setup link: metada
   await itContext.close();
 });
 
-test("a domain_verification link shows the TXT record to publish and what Verify found", async ({ browser, people, request }) => {
+test("a domain_verification link shows the TXT record to publish and what Verify found", async ({ browser, people, request, ssoApi }) => {
   const { tenant } = await people.tenantWith("admin", "Domain link");
+  // The tenant has a domain an operator vouched for already: it says so, and does not tick the new domain's step.
+  const vouched = `vouched-${randomUUID().slice(0, 8)}.example.com`;
+  await ssoApi.verifyDomains(tenant.id, [vouched]);
   // Making a link needs a fresh step-up (refused without one: test/integration/setup-links.test.ts).
   const stepUp = await request.post("/api/v1/auth/step-up", {
     headers: { Authorization: `Bearer ${OPERATOR_TOKEN}` },
@@ -132,10 +145,14 @@ test("a domain_verification link shows the TXT record to publish and what Verify
   const it = await context.newPage();
   await it.goto(new URL(url).pathname);
   await expect(it.getByRole("heading", { level: 1, name: "Verify your email domain" })).toBeVisible();
+  await expect(it.getByRole("region", { name: vouched }).getByTestId("setup-domain-verified")).toHaveText(
+    "Verified by the platform operator, without a DNS record: nothing to publish.",
+  );
   const domain = `dns-${randomUUID().slice(0, 8)}.example.com`;
   await it.getByLabel("Domain").fill(domain);
   await it.getByRole("button", { name: "Add domain" }).click();
-  const record = it.getByTestId("setup-domain");
+  const record = it.getByRole("region", { name: domain });
+  await expect(it.getByTestId("step-domain-record")).toHaveAttribute("data-state", "current");
   await expect(record.getByTestId("setup-txt-name")).toHaveText(`_control-plane-verification.${domain}`);
   await expect(record.getByTestId("setup-txt-value")).toHaveText(/^control-plane-verification=[0-9a-f]{32}$/);
   await record.getByRole("button", { name: "Verify" }).click();

@@ -36,7 +36,7 @@ test("an admin sets up SAML and tests it; a new person signs in with SSO and lan
   await ssoPage.goto(tenant.id);
   const name = uniqueName("Corp SAML");
   await ssoApi.verifyDomains(tenant.id, [domain]);
-  await ssoPage.create({ type: "SAML 2.0", name, url: samlIdp.metadataUrl, domains: domain });
+  await ssoPage.create({ type: "SAML 2.0", name, url: samlIdp.metadataUrl, domains: domain, enabled: true });
   await expect(ssoPage.status(name)).toHaveAttribute("data-status", "valid");
 
   // What to paste at the IdP: the ACS URL and entity ID, on the provider's details.

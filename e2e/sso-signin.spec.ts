@@ -42,7 +42,7 @@ test("an admin sets up OIDC and tests it; a new person signs in with SSO and lan
   const name = uniqueName("Corp OIDC");
   await ssoApi.verifyDomains(tenant.id, [domain]);
   await ssoPage.openCreate();
-  await ssoPage.fillProvider({ type: "OpenID Connect", name, url: op.discoveryUrl, domains: domain });
+  await ssoPage.fillProvider({ type: "OpenID Connect", name, url: op.discoveryUrl, domains: domain, enabled: true });
   const dialog = ssoPage.providerDialog.dialog;
   await dialog.getByRole("textbox", { name: "Client ID" }).fill(clientId);
   await dialog.getByLabel("Client secret").fill(clientSecret);

@@ -18,6 +18,8 @@ test("an admin adds a SAML provider, disables it through the step-up dialog, and
   ssoPage,
 }) => {
   const { tenant, person: admin } = await people.tenantWith("admin", "SSO");
+  // A laptop's window: the dialog's buttons stay in view however long its form.
+  await page.setViewportSize({ width: 1280, height: 900 });
   await signInAs(page, admin.email, admin.password);
   await ssoPage.goto(tenant.id);
   await expect(ssoPage.emptyState).toBeVisible();
@@ -26,7 +28,19 @@ test("an admin adds a SAML provider, disables it through the step-up dialog, and
   // An enabled provider routes only verified domains of its tenant (the Domains page).
   await ssoApi.verifyDomains(tenant.id, ["acme.example", "acme.test"]);
   await ssoPage.openCreate();
-  await ssoPage.fillProvider({ type: "SAML 2.0", name, url: `${idp.url}/saml.xml`, domains: "acme.example, acme.test" });
+  await expect(ssoPage.providerDialog.submit).toBeInViewport({ ratio: 1 });
+  // A new provider starts off, saying why and where the domain is verified.
+  const enabled = ssoPage.providerDialog.enabled;
+  await expect(enabled).not.toBeChecked();
+  await expect(ssoPage.providerDialog.dialog.locator("#sso-enabled-description")).toContainText(
+    "an enabled provider takes only verified domains",
+  );
+  await expect(ssoPage.providerDialog.dialog.getByRole("link", { name: "Domains page" })).toHaveAttribute(
+    "href",
+    `/tenants/${tenant.id}/domains`,
+  );
+  await ssoPage.fillProvider({ type: "SAML 2.0", name, url: `${idp.url}/saml.xml`, domains: "acme.example, acme.test", enabled: true });
+  await expect(ssoPage.providerDialog.submit).toBeInViewport({ ratio: 1 });
   // IdP-initiated sign-in is off unless asked for; asked for, the details warn about it.
   const idpInitiated = ssoPage.providerDialog.dialog.getByLabel("Accept IdP-initiated sign-in (SAML)");
   await expect(idpInitiated).not.toBeChecked();
@@ -100,10 +114,13 @@ test("the URL field follows the type, and bad values are explained inline", asyn
     metadata_url: `${idp.url}/saml.xml`,
     domains: ["taken.example"],
   });
+  // On a phone: the dialog's buttons stay in view too.
+  await page.setViewportSize({ width: 390, height: 844 });
   await signInAs(page, admin.email, admin.password);
   await ssoPage.goto(tenant.id);
   await ssoPage.openCreate();
   const dialog = ssoPage.providerDialog;
+  await expect(dialog.submit).toBeInViewport({ ratio: 1 });
 
   await expect(dialog.url("SAML metadata URL")).toBeVisible();
   await dialog.type.selectOption({ label: "Google Workspace" });
@@ -111,7 +128,7 @@ test("the URL field follows the type, and bad values are explained inline", asyn
     "placeholder",
     "https://accounts.google.com/.well-known/openid-configuration",
   );
-  await dialog.type.selectOption({ label: "Microsoft Azure AD" });
+  await dialog.type.selectOption({ label: "Microsoft Entra ID" });
   await expect(dialog.url("OpenID discovery URL")).toHaveAttribute("placeholder", /login\.microsoftonline\.com\/\{tenant\}\/v2\.0/);
   await dialog.type.selectOption({ label: "SAML 2.0" });
 
@@ -199,6 +216,17 @@ test("a viewer sees the providers read-only", async ({ page, idp, people, ssoApi
     await expect(page.getByRole("button", { name: `${action} ${provider.name}` })).toHaveCount(0);
   }
   await expectNoSeriousA11yViolations(page);
+
+  // The Overview's next steps: the viewer sees each state (SSO done), but no action they cannot take.
+  await page.goto(`/tenants/${tenant.id}`);
+  const steps = page.getByTestId("next-steps");
+  await expect(steps.getByTestId("next-step-sso")).toHaveAttribute("data-done", "true");
+  await expect(steps.getByTestId("next-step-sso")).toContainText(`SSO: on through ${provider.name}`);
+  await expect(steps.getByTestId("next-step-domains")).toContainText("No verified domain");
+  await expect(steps.getByRole("link", { name: "Members" })).toHaveAttribute("href", `/tenants/${tenant.id}/members`);
+  for (const action of ["Invite your team", "Invite members", "Verify a domain", "Connect a directory", "Add a webhook"]) {
+    await expect(steps.getByRole("link", { name: action })).toHaveCount(0);
+  }
 });
 
 test("the SSO page and its dialogs have no serious accessibility violations", async ({ page, idp, people, ssoApi, ssoPage }) => {

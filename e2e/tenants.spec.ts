@@ -78,6 +78,25 @@ test("a tenant opens from the list and from the tenant switcher", async ({ page,
   await expect(tenantDetailPage.tenantId).toHaveText(first.id);
   await expect(tenantsPage.shell.selectedTenant).toHaveText(first.name);
 
+  // A new tenant's Overview lists what to set up next, each with its state and a way to its page.
+  const steps = tenantDetailPage.nextSteps;
+  await expect(steps.getByTestId("next-step-state")).toHaveText([
+    /member/,
+    "No verified domain",
+    "SSO: not configured",
+    "No directory connected",
+    "No webhooks",
+  ]);
+  await expect(steps.locator('[data-done="true"]')).toHaveCount(0);
+  for (const [action, path] of [
+    ["Verify a domain", "domains"],
+    ["Add a provider", "sso"],
+    ["Connect a directory", "directories"],
+    ["Add a webhook", "webhooks"],
+  ]) {
+    await expect(steps.getByRole("link", { name: action })).toHaveAttribute("href", `/tenants/${first.id}/${path}`);
+  }
+
   await tenantsPage.shell.switchTo(second.name);
   await page.waitForURL(`**/tenants/${second.id}`);
   await expect(tenantDetailPage.heading(second.name)).toBeVisible();

@@ -36,6 +36,7 @@ export const consoleUrl = {
   tenantSection: (tenantId: string, segment: string) => (segment ? `${tenant(tenantId)}/${segment}` : tenant(tenantId)),
   members: (tenantId: string) => `${tenant(tenantId)}/members`,
   sso: (tenantId: string) => `${tenant(tenantId)}/sso`,
+  domains: (tenantId: string) => `${tenant(tenantId)}/domains`,
   /** The audit browser, with its filters and position as the query (components/audit/filters.ts). */
   audit: (tenantId: string, query?: URLSearchParams | string) => withQuery(`${tenant(tenantId)}/audit`, query),
   webhooks: (tenantId: string) => `${tenant(tenantId)}/webhooks`,

@@ -9,6 +9,7 @@ import { Badge } from "../ui/badge";
 import { Button } from "../ui/button";
 import { Field } from "../ui/field";
 import { Input } from "../ui/input";
+import { focusDomain, recordStepState, verifiedNote } from "./domain-steps";
 import { Step, ValueRow } from "./setup-parts";
 
 const STATE_TONE = { verified: "success", pending: "warning", failed: "danger" } as const;
@@ -20,19 +21,24 @@ export function DomainSetup() {
   const domains = useQuery(trpc.setup.domains.list.queryOptions());
   const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.setup.domains.list.queryKey() });
   const [name, setName] = useState("");
+  /** The domain added on this page: the steps follow it, not the tenant's other domains. */
+  const [addedId, setAddedId] = useState<string | null>(null);
   const add = useMutation(
     trpc.setup.domains.add.mutationOptions({
-      onSuccess: () => {
+      onSuccess: (domain) => {
         setName("");
+        setAddedId(domain.id);
         void refresh();
       },
     }),
   );
   const list = domains.data ?? [];
-  const anyVerified = list.some((d) => d.state === "verified");
+  const focus = focusDomain(list, addedId);
+  // The domain the steps follow first, then the tenant's others.
+  const shown = focus ? [focus, ...list.filter((d) => d.id !== focus.id)] : list;
   return (
     <ol className="mt-2" aria-label="Steps">
-      <Step n={1} title="Your email domain" state={list.length ? "done" : "current"}>
+      <Step n={1} title="Your email domain" state={list.length ? "done" : "current"} testId="step-domain">
         <form
           className="flex flex-col gap-2 sm:flex-row sm:items-start"
           noValidate
@@ -63,9 +69,9 @@ export function DomainSetup() {
           </Button>
         </form>
       </Step>
-      <Step n={2} title="Publish the DNS record, then verify" state={!list.length ? "ahead" : anyVerified ? "done" : "current"}>
+      <Step n={2} title="Publish the DNS record, then verify" state={recordStepState(list, addedId)} testId="step-domain-record">
         {domains.error ? <Alert tone="danger">{messageOf(domains.error)}</Alert> : null}
-        {list.map((domain) => (
+        {shown.map((domain) => (
           <DomainRecord key={domain.id} domain={domain} onVerified={refresh} />
         ))}
       </Step>
@@ -83,7 +89,9 @@ function DomainRecord({ domain, onVerified }: { domain: Domain; onVerified: () =
         <Badge tone={STATE_TONE[domain.state]}>{domain.state}</Badge>
       </div>
       {domain.state === "verified" ? (
-        <p className="text-sm text-emerald-800">Verified. The record may stay: it is checked again daily.</p>
+        <p className="text-sm text-emerald-800" data-testid="setup-domain-verified">
+          {verifiedNote(domain)}
+        </p>
       ) : (
         <>
           <p className="text-sm text-slate-700">At your DNS host, add a TXT record:</p>

@@ -36,7 +36,7 @@ export const IDP_GUIDES: Record<SetupIdp, IdpGuide> = {
     name: "Microsoft Entra ID",
     protocol: "saml",
     steps: [
-      "In the Entra admin center, go to Enterprise applications → New application → Create your own application (non-gallery).",
+      "In the Microsoft Entra admin center, go to Enterprise applications → New application → Create your own application (non-gallery).",
       "Open Single sign-on → SAML, edit Basic SAML Configuration: paste the Identifier (Entity ID) and the Reply URL below.",
       "Under Attributes & Claims, keep emailaddress, givenname and surname (the defaults work).",
       "Assign the users or groups who should sign in (Users and groups).",

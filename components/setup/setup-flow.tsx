@@ -3,6 +3,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { messageOf, statusOf, useTRPC } from "../trpc";
 import { Alert } from "../ui/alert";
+import { formatExact } from "../ui/relative-time";
 import { Skeleton } from "../ui/skeleton";
 import { SsoSetup } from "./sso-setup";
 import { DomainSetup } from "./domain-setup";
@@ -34,7 +35,8 @@ export function SetupFlow() {
         <h1 className="mt-1 text-2xl font-semibold tracking-tight text-slate-900">{TITLES[data.intent]}</h1>
         <p className="mt-2 text-sm text-slate-600">
           {data.created_by_email ? `${data.created_by_email} asked you to do this. ` : ""}
-          This page works until {new Date(data.session_expires_at).toLocaleString()}; everything you do here is recorded in their audit log.
+          This page works until <time dateTime={data.session_expires_at}>{formatExact(data.session_expires_at)}</time>; everything you do
+          here is recorded in their audit log.
         </p>
       </header>
       {data.sso ? <SsoSetup state={data.sso} /> : null}

@@ -7,6 +7,7 @@ import { messageOf, useTRPC } from "../trpc";
 import { Alert } from "../ui/alert";
 import { Button } from "../ui/button";
 import { cx } from "../ui/cx";
+import { formatExact } from "../ui/relative-time";
 import { IDP_GUIDES, SAML_ATTRIBUTES } from "./idp-guides";
 import { Step, TestOutcome, ValueRow } from "./setup-parts";
 import { EnableStep, MetadataForm, MetadataStep, TestStep } from "./sso-steps";
@@ -128,7 +129,7 @@ function CertificateUpdate({
       <Step n={1} title={`Update ${provider.name}'s certificate`} state="current" testId="step-certificate">
         <p className="text-sm text-slate-700" data-testid="setup-certificate-expiry">
           {expires
-            ? `Its signing certificate ${new Date(expires) < new Date() ? "expired" : "expires"} on ${new Date(expires).toUTCString()}.`
+            ? `Its signing certificate ${new Date(expires) < new Date() ? "expired" : "expires"} on ${formatExact(expires)}.`
             : "No signing certificate is known yet."}{" "}
           Add a new certificate in your identity provider, then give us its metadata again.
         </p>

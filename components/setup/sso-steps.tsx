@@ -1,9 +1,9 @@
 "use client";
 
 import { useState } from "react";
-import { useMutation } from "@tanstack/react-query";
-import { IDP_PROVIDER_TYPE, type SetupIdp } from "@/server/setup-links/schemas";
-import type { MetadataSource, SsoProvider } from "@/server/sso/schemas";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { IDP_NAMES, IDP_PROVIDER_TYPE, type SetupIdp } from "@/server/setup-links/schemas";
+import { MAX_PROVIDER_NAME_LENGTH, type MetadataSource, type SsoProvider } from "@/server/sso/schemas";
 import { fieldErrorsOf, messageOf, useTRPC } from "../trpc";
 import { Alert } from "../ui/alert";
 import { Button } from "../ui/button";
@@ -65,6 +65,8 @@ export function MetadataForm({
   const [file, setFile] = useState<MetadataFile | null>(null);
   const [fileError, setFileError] = useState<string | null>(null);
   const [client, setClient] = useState({ id: "", secret: "" });
+  // The provider's name, as the tenant's admins will see it in their console: the IdP's by default.
+  const [name, setName] = useState(IDP_NAMES[idp]);
   const save = useMutation(trpc.setup.sso.save.mutationOptions({ onSuccess: onSaved }));
   const fieldError = (path: string) => fieldErrorsOf(save.error).find((e) => e.path === path)?.message;
   const oidc = IDP_GUIDES[idp].protocol === "oidc";
@@ -72,6 +74,7 @@ export function MetadataForm({
   function submit(event: React.FormEvent) {
     event.preventDefault();
     save.mutate({
+      ...(provider ? {} : { name: name.trim() }),
       ...(source === "xml" ? (file ? { metadata_xml: file.xml } : {}) : { metadata_url: url.trim() }),
       ...(oidc && client.id ? { client_id: client.id.trim() } : {}),
       ...(oidc && client.secret ? { client_secret: client.secret } : {}),
@@ -81,6 +84,18 @@ export function MetadataForm({
   return (
     <form onSubmit={submit} className="space-y-4" noValidate>
       <p className="text-sm text-slate-700">{hint}</p>
+      {provider ? null : (
+        <Field
+          id="setup-provider-name"
+          label="Provider name"
+          hint={`How the tenant's admins see it in their console, up to ${MAX_PROVIDER_NAME_LENGTH} characters.`}
+          error={fieldError("name")}
+        >
+          {(c) => (
+            <Input {...c} value={name} autoComplete="off" maxLength={MAX_PROVIDER_NAME_LENGTH} onChange={(e) => setName(e.target.value)} />
+          )}
+        </Field>
+      )}
       <MetadataSourceField
         type={type}
         provider={provider ?? undefined}
@@ -124,17 +139,37 @@ export function MetadataForm({
   );
 }
 
+/**
+ * Test sign-in, in a new tab as in the console: this page stays where it is and shows the result
+ * once the IdP has answered (the link's last test is asked for while it is pending).
+ */
 export function TestStep({ lastTest }: { lastTest: Parameters<typeof TestOutcome>[0]["result"] | null }) {
   const trpc = useTRPC();
-  const start = useMutation(trpc.setup.sso.startTest.mutationOptions({ onSuccess: ({ url }) => window.location.assign(url) }));
+  const queryClient = useQueryClient();
+  const start = useMutation(trpc.setup.sso.startTest.mutationOptions());
+
+  function testSignIn() {
+    // Opened now, while the click still counts as a user gesture (popup blockers), then pointed.
+    const tab = window.open("about:blank", "_blank");
+    start.mutate(undefined, {
+      onSuccess: ({ url }) => {
+        if (tab) tab.location.href = url;
+        else window.location.assign(url);
+        void queryClient.invalidateQueries({ queryKey: trpc.setup.sso.lastTest.queryKey() });
+      },
+      onError: () => tab?.close(),
+    });
+  }
+
   return (
     <>
       <p className="text-sm text-slate-700">
-        Sign in at your identity provider as one of the people you assigned. Nobody is signed in here: you see what it sent.
+        Sign in at your identity provider as one of the people you assigned, in the tab that opens. Nobody is signed in here: this page
+        shows what it sent.
       </p>
       {lastTest ? <TestOutcome result={lastTest} /> : null}
       {start.error ? <Alert tone="danger">{messageOf(start.error)}</Alert> : null}
-      <Button variant={lastTest?.status === "succeeded" ? "secondary" : "primary"} loading={start.isPending} onClick={() => start.mutate()}>
+      <Button variant={lastTest?.status === "succeeded" ? "secondary" : "primary"} loading={start.isPending} onClick={testSignIn}>
         {lastTest ? "Test again" : "Run Test sign-in"}
       </Button>
     </>

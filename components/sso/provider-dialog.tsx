@@ -1,9 +1,11 @@
 "use client";
 
 import { useState, type FormEvent } from "react";
+import Link from "next/link";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { MAX_PROVIDER_NAME_LENGTH, type MetadataSource, type ProviderType, type SsoProvider } from "@/server/sso/schemas";
 import { stepUpIfAsked } from "../auth/with-step-up";
+import { consoleUrl } from "../console/urls";
 import { useFormErrors } from "../form-errors";
 import { useTRPC } from "../trpc";
 import { Alert } from "../ui/alert";
@@ -53,7 +55,9 @@ export function ProviderDialog({ tenantId, provider, ensureSteppedUp, onClose, o
   const [file, setFile] = useState<MetadataFile | null>(null);
   const [domains, setDomains] = useState<string[]>(provider?.domains ?? []);
   const [draft, setDraft] = useState("");
-  const [enabled, setEnabled] = useState(true);
+  // Off until it is known to work: an enabled provider routes only verified domains, and a
+  // provider nobody has tested would take over those people's sign-in at once.
+  const [enabled, setEnabled] = useState(false);
   const { errors, formError, setFormError, show, clear, fail } = useFormErrors(FIELD_IDS);
   /** Positions of the domains the server refused, shown as such while their error stands. */
   const [badDomains, setBadDomains] = useState<number[]>([]);
@@ -246,7 +250,15 @@ export function ProviderDialog({ tenantId, provider, ensureSteppedUp, onClose, o
           <Checkbox
             id="sso-enabled"
             label="Enabled"
-            description="People can sign in through it as soon as it is added."
+            description={
+              <>
+                Leave it off for now: an enabled provider takes only verified domains. Verify the company&apos;s domain on the{" "}
+                <Link href={consoleUrl.domains(tenantId)} className="font-medium text-indigo-700 underline hover:text-indigo-900">
+                  Domains page
+                </Link>
+                , run Test sign-in from the provider&apos;s details, then turn it on in the list.
+              </>
+            }
             checked={enabled}
             onChange={(event) => setEnabled(event.target.checked)}
           />

@@ -54,7 +54,7 @@ export const FIELD_IDS: Array<[FormField, string]> = [
   ["allow_idp_initiated", "sso-allow_idp_initiated"],
 ];
 
-/** The Entra directory ids typed: commas, semicolons and whitespace separate; lower-cased as stored. */
+/** The Entra ID directory ids typed: commas, semicolons and whitespace separate; lower-cased as stored. */
 export function splitTenantIds(text: string): string[] {
   return [
     ...new Set(
@@ -137,12 +137,12 @@ export function serverFieldErrors(error: unknown, domains: string[], urlLabel: s
     client_id: "Client ID",
     client_secret: "Client secret",
     default_role: "Role on first sign-in",
-    entra_tenant_ids: "Entra directories",
+    entra_tenant_ids: "Entra ID directories",
     allow_idp_initiated: "IdP-initiated sign-in",
   });
   const badDomains: number[] = [];
   for (const { path, message } of fieldErrorsOf(error)) {
-    if (/^entra_tenant_ids\.\d+$/.test(path)) fields.entra_tenant_ids ??= `Entra directories: ${message}`;
+    if (/^entra_tenant_ids\.\d+$/.test(path)) fields.entra_tenant_ids ??= `Entra ID directories: ${message}`;
     const index = Number(/^domains\.(\d+)$/.exec(path)?.[1] ?? NaN);
     const domain = domains[index];
     if (domain === undefined) continue;

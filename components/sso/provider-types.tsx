@@ -31,7 +31,7 @@ export const PROVIDER_TYPE_INFO: Record<ProviderType, TypeInfo> = {
     hint: "Google's discovery document: https://accounts.google.com/.well-known/openid-configuration.",
   },
   azure_ad: {
-    label: "Microsoft Azure AD",
+    label: "Microsoft Entra ID",
     urlLabel: "OpenID discovery URL",
     placeholder: "https://login.microsoftonline.com/{tenant}/v2.0/.well-known/openid-configuration",
     hint: "Replace {tenant} with your directory (tenant) ID or domain.",

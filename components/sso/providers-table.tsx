@@ -68,7 +68,7 @@ export function ProvidersTable({ tenantId, position, onMove, emptyAction, highli
         <EmptyState
           icon={<ShieldIcon className="size-6" />}
           title="No SSO providers yet"
-          description="Connect a SAML 2.0, OpenID Connect, Google Workspace or Azure AD identity provider so your people sign in with their company account."
+          description="Connect a SAML 2.0, OpenID Connect, Google Workspace or Microsoft Entra ID identity provider so your people sign in with their company account."
           action={emptyAction}
         />
       }

@@ -32,7 +32,7 @@ function secretHint(secret: SecretNote, typed: boolean) {
 
 /**
  * What sign-in needs beyond the metadata: the OIDC client credentials (not for SAML-only types; the
- * secret is write-only), the role a person gets on their first sign-in, the Entra directories an
+ * secret is write-only), the role a person gets on their first sign-in, the Entra ID directories an
  * Entra ID provider accepts, and whether SAML responses nobody asked for are accepted.
  */
 export function SignInFields({
@@ -112,8 +112,8 @@ export function SignInFields({
       {type === "azure_ad" ? (
         <Field
           id="sso-entra_tenant_ids"
-          label="Entra directories"
-          hint="Tenant IDs (GUIDs) allowed to sign in, separated by commas or spaces. With a multi-tenant URL (common, organizations) list yours, or any Entra directory can answer. Optional."
+          label="Entra ID directories"
+          hint="Tenant IDs (GUIDs) allowed to sign in, separated by commas or spaces. With a multi-tenant URL (common, organizations) list yours, or any Entra ID directory can answer. Optional."
           error={errors.entra_tenant_ids}
         >
           {(control) => (

@@ -11,3 +11,8 @@ export function tenantsInput(search: string, cursor?: string) {
 
 /** The signed-in account's pending invitations, shown above the tenants list (one page: few ever wait). */
 export const MY_INVITATIONS_INPUT = { page_size: 100 };
+
+/** The tenant's SSO providers as the Overview reads them (and the SSO page's setup-link card). */
+export function overviewSsoInput(tenantId: string) {
+  return { tenant_id: tenantId, page_size: 100 };
+}

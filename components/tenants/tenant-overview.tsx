@@ -2,12 +2,14 @@
 
 import type { ReactNode } from "react";
 import { useQuery } from "@tanstack/react-query";
-import { useTenantRole } from "../console/use-tenant-role";
+import type { Tenant } from "@/server/tenants/schemas";
+import { useTenantRole, type TenantRole } from "../console/use-tenant-role";
 import { useTRPC } from "../trpc";
 import { Badge } from "../ui/badge";
 import { Card, CardHeader } from "../ui/card";
 import { CopyButton } from "../ui/copy-button";
 import { formatExact, RelativeTime } from "../ui/relative-time";
+import { TenantNextSteps } from "./tenant-next-steps";
 
 function Row({ term, children }: { term: string; children: ReactNode }) {
   return (
@@ -18,14 +20,23 @@ function Row({ term, children }: { term: string; children: ReactNode }) {
   );
 }
 
-/** The Overview tab: the tenant's details (the frame around it has loaded the tenant already). */
+/** The Overview tab: the next steps of setting the tenant up, and its details (the frame around it has loaded the tenant already). */
 export function TenantOverview({ tenantId }: { tenantId: string }) {
   const trpc = useTRPC();
   const query = useQuery(trpc.tenants.get.queryOptions({ tenant_id: tenantId }));
-  const { role, label } = useTenantRole(tenantId);
+  const { role, label, canWrite } = useTenantRole(tenantId);
   const tenant = query.data;
   if (!tenant) return null;
 
+  return (
+    <div className="space-y-6">
+      <TenantNextSteps tenantId={tenantId} canWrite={canWrite} />
+      <TenantDetails tenant={tenant} role={role} label={label} />
+    </div>
+  );
+}
+
+function TenantDetails({ tenant, role, label }: { tenant: Tenant; role: TenantRole | null; label: string | null }) {
   return (
     <Card aria-labelledby="tenant-details-title">
       <CardHeader title={<span id="tenant-details-title">Details</span>} />

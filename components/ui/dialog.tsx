@@ -26,6 +26,13 @@ interface DialogProps {
 }
 
 /**
+ * The dialog's inside: title, body and footer in a column as tall as the dialog may be, so that
+ * only the body scrolls and the footer's buttons stay in view however long the form (a 900 px
+ * high window, a phone).
+ */
+const FRAME = "flex h-full max-h-[inherit] flex-col";
+
+/**
  * A modal dialog on the native `<dialog>` (page behind made inert, Escape closes), with focus kept
  * inside while it is open and given back to where it was when it closes. Render it only while it
  * is open: `{open ? <Dialog …/> : null}`. The first element with `data-autofocus`, else the first
@@ -88,7 +95,7 @@ export function Dialog({
 
   const body = (
     <>
-      <div className="px-5 pt-5 sm:px-6">
+      <div className="shrink-0 px-5 pt-5 pb-3 sm:px-6">
         <div className="flex items-start justify-between gap-4">
           <h2 id={titleId} className="text-base font-semibold text-slate-900">
             {title}
@@ -110,9 +117,11 @@ export function Dialog({
           </p>
         ) : null}
       </div>
-      <div className="px-5 py-4 sm:px-6">{children}</div>
+      <div className="min-h-0 flex-1 overflow-y-auto px-5 pt-1 pb-4 sm:px-6" data-dialog-body>
+        {children}
+      </div>
       {footer ? (
-        <div className="flex flex-col-reverse gap-2 border-t border-slate-200 bg-slate-50 px-5 py-3 sm:flex-row sm:justify-end sm:px-6">
+        <div className="flex shrink-0 flex-col-reverse gap-2 border-t border-slate-200 bg-slate-50 px-5 py-3 sm:flex-row sm:justify-end sm:px-6">
           {footer}
         </div>
       ) : null}
@@ -134,7 +143,7 @@ export function Dialog({
         if (event.target === ref.current && !busyRef.current) closeRef.current();
       }}
       className={cx(
-        "overflow-y-auto bg-white p-0 text-slate-900 shadow-xl backdrop:bg-slate-900/40 dark:backdrop:bg-black/60",
+        "overflow-hidden bg-white p-0 text-slate-900 shadow-xl backdrop:bg-slate-900/40 dark:backdrop:bg-black/60",
         placement === "side"
           ? "my-0 mr-0 ml-auto h-dvh max-h-dvh w-full max-w-xl"
           : cx("m-auto max-h-[calc(100dvh-2rem)] w-[calc(100%-2rem)] rounded-lg", size === "sm" ? "max-w-md" : "max-w-lg"),
@@ -142,11 +151,11 @@ export function Dialog({
       )}
     >
       {onSubmit ? (
-        <form onSubmit={onSubmit} noValidate>
+        <form onSubmit={onSubmit} noValidate className={FRAME}>
           {body}
         </form>
       ) : (
-        body
+        <div className={FRAME}>{body}</div>
       )}
     </dialog>
   );

@@ -2,16 +2,19 @@
 
 import { createContext, useCallback, useContext, useMemo, useRef, useState, type ReactNode } from "react";
 import { cx } from "./cx";
+import { showToast, type Toast as ListedToast, type Tone } from "./toast-list";
 
-type Tone = "success" | "danger" | "info";
+type Toast = ListedToast & { message: ReactNode };
 
-interface Toast {
-  id: number;
-  tone: Tone;
-  message: ReactNode;
+export interface NotifyOptions {
+  /**
+   * Names the notice so that a later one with the same id replaces it where it stands instead of
+   * stacking under it: "A test event is on its way", then what came of it.
+   */
+  id?: string;
 }
 
-type Notify = (message: ReactNode, tone?: Tone) => void;
+type Notify = (message: ReactNode, tone?: Tone, options?: NotifyOptions) => void;
 
 const ToastContext = createContext<Notify | null>(null);
 
@@ -34,9 +37,9 @@ export function ToastProvider({ children }: { children: ReactNode }) {
   const dismiss = useCallback((id: number) => setToasts((all) => all.filter((t) => t.id !== id)), []);
 
   const notify = useCallback<Notify>(
-    (message, tone = "success") => {
+    (message, tone = "success", options = {}) => {
       const id = nextId.current++;
-      setToasts((all) => [...all.slice(-2), { id, tone, message }]);
+      setToasts((all) => showToast(all, { key: options.id ?? `toast-${id}`, id, tone, message }));
       setTimeout(() => dismiss(id), DISMISS_AFTER_MS);
     },
     [dismiss],
@@ -54,7 +57,7 @@ export function ToastProvider({ children }: { children: ReactNode }) {
       >
         {toasts.map((toast) => (
           <div
-            key={toast.id}
+            key={toast.key}
             data-testid="toast"
             className={cx(
               "pointer-events-auto flex w-full max-w-sm items-start gap-3 rounded-lg border px-4 py-3 text-sm shadow-lg sm:w-80",

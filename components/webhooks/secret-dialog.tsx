@@ -20,8 +20,8 @@ export function SecretDialog({ reason, url, secret, onClose }: SecretDialogProps
       what="secret"
       warning={
         <>
-          Store it where your receiver can read it: it checks the <code className="font-mono text-xs">X-Webhook-Signature</code> of every
-          delivery with it.
+          Store it where your receiver can read it: it checks the <code className="font-mono text-xs">webhook-signature</code> header
+          (Standard Webhooks) of every delivery with it.
         </>
       }
       stored="I have stored it safely"

@@ -105,6 +105,8 @@ export function useWebhookActions(
     </Link>
   );
 
+  const testToastId = (delivery: Delivery) => `webhook-test-${delivery.id}`;
+
   /** Reports what the test event came to once its first attempt is made (or cancelled). */
   async function reportOutcome(webhook: Webhook, delivery: Delivery) {
     const input = { ...ids(webhook), delivery_id: delivery.id };
@@ -117,6 +119,8 @@ export function useWebhookActions(
         Test event to {url(webhook)}: {text}. {seeDelivery(webhook, settled)}
       </span>,
       tone,
+      // In the place of "on its way" (if still shown), not stacked on it: one notice per test.
+      { id: testToastId(delivery) },
     );
   }
 
@@ -130,6 +134,7 @@ export function useWebhookActions(
             A test event is on its way to {url(webhook)}. {seeDelivery(webhook, delivery)}
           </>,
           "info",
+          { id: testToastId(delivery) },
         );
         void reportOutcome(webhook, delivery);
       },

@@ -36,10 +36,11 @@ export class ProviderDialog {
 }
 
 export interface NewProvider {
-  type: "SAML 2.0" | "OpenID Connect" | "Google Workspace" | "Microsoft Azure AD";
+  type: "SAML 2.0" | "OpenID Connect" | "Google Workspace" | "Microsoft Entra ID";
   name: string;
   url: string;
   domains?: string;
+  /** The dialog leaves a new provider off (verify the domain, test, then enable): true ticks Enabled. */
   enabled?: boolean;
 }
 
@@ -47,7 +48,7 @@ const URL_LABEL: Record<NewProvider["type"], string> = {
   "SAML 2.0": "SAML metadata URL",
   "OpenID Connect": "OpenID discovery URL",
   "Google Workspace": "OpenID discovery URL",
-  "Microsoft Azure AD": "OpenID discovery URL",
+  "Microsoft Entra ID": "OpenID discovery URL",
 };
 
 /** /tenants/{id}/sso: the tenant's SSO providers. */
@@ -124,7 +125,7 @@ export class SsoPage {
     await dialog.name.fill(provider.name);
     await dialog.url(URL_LABEL[provider.type]).fill(provider.url);
     if (provider.domains !== undefined) await dialog.domains.fill(provider.domains);
-    if (provider.enabled === false) await dialog.enabled.uncheck();
+    if (provider.enabled) await dialog.enabled.check();
   }
 
   async create(provider: NewProvider) {

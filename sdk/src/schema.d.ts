@@ -2628,7 +2628,7 @@ export interface webhooks {
     put?: never;
     /**
      * tenant.created
-     * @description A tenant was created. Signed as every delivery is (`webhook-signature`, `X-Webhook-Signature`).
+     * @description A tenant was created. Signed as every delivery is: verify `webhook-signature` (Standard Webhooks, recommended); `X-Webhook-Signature` is the seed's legacy header.
      */
     post: operations["webhook-tenant.created"];
     delete?: never;
@@ -2648,7 +2648,7 @@ export interface webhooks {
     put?: never;
     /**
      * user.created
-     * @description A user joined the tenant (added, invited, first SSO sign-in or a directory), or a platform user was created. Signed as every delivery is (`webhook-signature`, `X-Webhook-Signature`).
+     * @description A user joined the tenant (added, invited, first SSO sign-in or a directory), or a platform user was created. Signed as every delivery is: verify `webhook-signature` (Standard Webhooks, recommended); `X-Webhook-Signature` is the seed's legacy header.
      */
     post: operations["webhook-user.created"];
     delete?: never;
@@ -2668,7 +2668,7 @@ export interface webhooks {
     put?: never;
     /**
      * user.updated
-     * @description A user's role, password or platform role changed. Signed as every delivery is (`webhook-signature`, `X-Webhook-Signature`).
+     * @description A user's role, password or platform role changed. Signed as every delivery is: verify `webhook-signature` (Standard Webhooks, recommended); `X-Webhook-Signature` is the seed's legacy header.
      */
     post: operations["webhook-user.updated"];
     delete?: never;
@@ -2688,7 +2688,7 @@ export interface webhooks {
     put?: never;
     /**
      * user.removed
-     * @description A user was removed from the tenant (their sessions in it end). Signed as every delivery is (`webhook-signature`, `X-Webhook-Signature`).
+     * @description A user was removed from the tenant (their sessions in it end). Signed as every delivery is: verify `webhook-signature` (Standard Webhooks, recommended); `X-Webhook-Signature` is the seed's legacy header.
      */
     post: operations["webhook-user.removed"];
     delete?: never;
@@ -2708,7 +2708,7 @@ export interface webhooks {
     put?: never;
     /**
      * user.login
-     * @description A user signed in to the console, with a password or through SSO. Signed as every delivery is (`webhook-signature`, `X-Webhook-Signature`).
+     * @description A user signed in to the console, with a password or through SSO. Signed as every delivery is: verify `webhook-signature` (Standard Webhooks, recommended); `X-Webhook-Signature` is the seed's legacy header.
      */
     post: operations["webhook-user.login"];
     delete?: never;
@@ -2728,7 +2728,7 @@ export interface webhooks {
     put?: never;
     /**
      * user.login_failed
-     * @description A password sign-in was refused (wrong password, unknown user or rate limited). Signed as every delivery is (`webhook-signature`, `X-Webhook-Signature`).
+     * @description A password sign-in was refused (wrong password, unknown user or rate limited). Signed as every delivery is: verify `webhook-signature` (Standard Webhooks, recommended); `X-Webhook-Signature` is the seed's legacy header.
      */
     post: operations["webhook-user.login_failed"];
     delete?: never;
@@ -2748,7 +2748,7 @@ export interface webhooks {
     put?: never;
     /**
      * user.step_up
-     * @description A user proved who they are again (step-up) before a sensitive action. Signed as every delivery is (`webhook-signature`, `X-Webhook-Signature`).
+     * @description A user proved who they are again (step-up) before a sensitive action. Signed as every delivery is: verify `webhook-signature` (Standard Webhooks, recommended); `X-Webhook-Signature` is the seed's legacy header.
      */
     post: operations["webhook-user.step_up"];
     delete?: never;
@@ -2768,7 +2768,7 @@ export interface webhooks {
     put?: never;
     /**
      * user.password_reset
-     * @description A user reset their password from an emailed link; their sessions and tokens end. Signed as every delivery is (`webhook-signature`, `X-Webhook-Signature`).
+     * @description A user reset their password from an emailed link; their sessions and tokens end. Signed as every delivery is: verify `webhook-signature` (Standard Webhooks, recommended); `X-Webhook-Signature` is the seed's legacy header.
      */
     post: operations["webhook-user.password_reset"];
     delete?: never;
@@ -2788,7 +2788,7 @@ export interface webhooks {
     put?: never;
     /**
      * user.sessions_ended
-     * @description A user ended console sessions (one, or all but the current). Signed as every delivery is (`webhook-signature`, `X-Webhook-Signature`).
+     * @description A user ended console sessions (one, or all but the current). Signed as every delivery is: verify `webhook-signature` (Standard Webhooks, recommended); `X-Webhook-Signature` is the seed's legacy header.
      */
     post: operations["webhook-user.sessions_ended"];
     delete?: never;
@@ -2808,7 +2808,7 @@ export interface webhooks {
     put?: never;
     /**
      * invitation.created
-     * @description Someone was invited to the tenant by email. Signed as every delivery is (`webhook-signature`, `X-Webhook-Signature`).
+     * @description Someone was invited to the tenant by email. Signed as every delivery is: verify `webhook-signature` (Standard Webhooks, recommended); `X-Webhook-Signature` is the seed's legacy header.
      */
     post: operations["webhook-invitation.created"];
     delete?: never;
@@ -2828,7 +2828,7 @@ export interface webhooks {
     put?: never;
     /**
      * invitation.resent
-     * @description An invitation's email was sent again, with a new link. Signed as every delivery is (`webhook-signature`, `X-Webhook-Signature`).
+     * @description An invitation's email was sent again, with a new link. Signed as every delivery is: verify `webhook-signature` (Standard Webhooks, recommended); `X-Webhook-Signature` is the seed's legacy header.
      */
     post: operations["webhook-invitation.resent"];
     delete?: never;
@@ -2848,7 +2848,7 @@ export interface webhooks {
     put?: never;
     /**
      * invitation.revoked
-     * @description An invitation was revoked before it was accepted. Signed as every delivery is (`webhook-signature`, `X-Webhook-Signature`).
+     * @description An invitation was revoked before it was accepted. Signed as every delivery is: verify `webhook-signature` (Standard Webhooks, recommended); `X-Webhook-Signature` is the seed's legacy header.
      */
     post: operations["webhook-invitation.revoked"];
     delete?: never;
@@ -2868,7 +2868,7 @@ export interface webhooks {
     put?: never;
     /**
      * invitation.accepted
-     * @description An invitation was accepted: its user is now a member. Signed as every delivery is (`webhook-signature`, `X-Webhook-Signature`).
+     * @description An invitation was accepted: its user is now a member. Signed as every delivery is: verify `webhook-signature` (Standard Webhooks, recommended); `X-Webhook-Signature` is the seed's legacy header.
      */
     post: operations["webhook-invitation.accepted"];
     delete?: never;
@@ -2888,7 +2888,7 @@ export interface webhooks {
     put?: never;
     /**
      * sso_provider.created
-     * @description A SAML or OIDC identity provider was added to the tenant. Signed as every delivery is (`webhook-signature`, `X-Webhook-Signature`).
+     * @description A SAML or OIDC identity provider was added to the tenant. Signed as every delivery is: verify `webhook-signature` (Standard Webhooks, recommended); `X-Webhook-Signature` is the seed's legacy header.
      */
     post: operations["webhook-sso_provider.created"];
     delete?: never;
@@ -2908,7 +2908,7 @@ export interface webhooks {
     put?: never;
     /**
      * sso_provider.updated
-     * @description An identity provider's settings changed. Signed as every delivery is (`webhook-signature`, `X-Webhook-Signature`).
+     * @description An identity provider's settings changed. Signed as every delivery is: verify `webhook-signature` (Standard Webhooks, recommended); `X-Webhook-Signature` is the seed's legacy header.
      */
     post: operations["webhook-sso_provider.updated"];
     delete?: never;
@@ -2928,7 +2928,7 @@ export interface webhooks {
     put?: never;
     /**
      * sso_provider.enabled
-     * @description An identity provider was turned on: its users may sign in. Signed as every delivery is (`webhook-signature`, `X-Webhook-Signature`).
+     * @description An identity provider was turned on: its users may sign in. Signed as every delivery is: verify `webhook-signature` (Standard Webhooks, recommended); `X-Webhook-Signature` is the seed's legacy header.
      */
     post: operations["webhook-sso_provider.enabled"];
     delete?: never;
@@ -2948,7 +2948,7 @@ export interface webhooks {
     put?: never;
     /**
      * sso_provider.disabled
-     * @description An identity provider was turned off: the sessions it opened end. Signed as every delivery is (`webhook-signature`, `X-Webhook-Signature`).
+     * @description An identity provider was turned off: the sessions it opened end. Signed as every delivery is: verify `webhook-signature` (Standard Webhooks, recommended); `X-Webhook-Signature` is the seed's legacy header.
      */
     post: operations["webhook-sso_provider.disabled"];
     delete?: never;
@@ -2968,7 +2968,7 @@ export interface webhooks {
     put?: never;
     /**
      * sso_provider.deleted
-     * @description An identity provider was deleted: the sessions it opened end. Signed as every delivery is (`webhook-signature`, `X-Webhook-Signature`).
+     * @description An identity provider was deleted: the sessions it opened end. Signed as every delivery is: verify `webhook-signature` (Standard Webhooks, recommended); `X-Webhook-Signature` is the seed's legacy header.
      */
     post: operations["webhook-sso_provider.deleted"];
     delete?: never;
@@ -2988,7 +2988,7 @@ export interface webhooks {
     put?: never;
     /**
      * sso_provider.certificate_expiring
-     * @description A SAML provider's signing certificate expires soon (announced 30, 7 and 1 days ahead). Signed as every delivery is (`webhook-signature`, `X-Webhook-Signature`).
+     * @description A SAML provider's signing certificate expires soon (announced 30, 7 and 1 days ahead). Signed as every delivery is: verify `webhook-signature` (Standard Webhooks, recommended); `X-Webhook-Signature` is the seed's legacy header.
      */
     post: operations["webhook-sso_provider.certificate_expiring"];
     delete?: never;
@@ -3008,7 +3008,7 @@ export interface webhooks {
     put?: never;
     /**
      * sso.login_failed
-     * @description A sign-in through an identity provider was refused; `reason` says why. Signed as every delivery is (`webhook-signature`, `X-Webhook-Signature`).
+     * @description A sign-in through an identity provider was refused; `reason` says why. Signed as every delivery is: verify `webhook-signature` (Standard Webhooks, recommended); `X-Webhook-Signature` is the seed's legacy header.
      */
     post: operations["webhook-sso.login_failed"];
     delete?: never;
@@ -3028,7 +3028,7 @@ export interface webhooks {
     put?: never;
     /**
      * sso.broker_login
-     * @description A user signed in to an application through the SSO broker. Signed as every delivery is (`webhook-signature`, `X-Webhook-Signature`).
+     * @description A user signed in to an application through the SSO broker. Signed as every delivery is: verify `webhook-signature` (Standard Webhooks, recommended); `X-Webhook-Signature` is the seed's legacy header.
      */
     post: operations["webhook-sso.broker_login"];
     delete?: never;
@@ -3048,7 +3048,7 @@ export interface webhooks {
     put?: never;
     /**
      * sso.application_created
-     * @description The operator registered an application with the SSO broker (platform event). Signed as every delivery is (`webhook-signature`, `X-Webhook-Signature`).
+     * @description The operator registered an application with the SSO broker (platform event). Signed as every delivery is: verify `webhook-signature` (Standard Webhooks, recommended); `X-Webhook-Signature` is the seed's legacy header.
      */
     post: operations["webhook-sso.application_created"];
     delete?: never;
@@ -3068,7 +3068,7 @@ export interface webhooks {
     put?: never;
     /**
      * sso.application_updated
-     * @description A broker application's settings changed (platform event). Signed as every delivery is (`webhook-signature`, `X-Webhook-Signature`).
+     * @description A broker application's settings changed (platform event). Signed as every delivery is: verify `webhook-signature` (Standard Webhooks, recommended); `X-Webhook-Signature` is the seed's legacy header.
      */
     post: operations["webhook-sso.application_updated"];
     delete?: never;
@@ -3088,7 +3088,7 @@ export interface webhooks {
     put?: never;
     /**
      * sso.application_deleted
-     * @description A broker application was deleted (platform event). Signed as every delivery is (`webhook-signature`, `X-Webhook-Signature`).
+     * @description A broker application was deleted (platform event). Signed as every delivery is: verify `webhook-signature` (Standard Webhooks, recommended); `X-Webhook-Signature` is the seed's legacy header.
      */
     post: operations["webhook-sso.application_deleted"];
     delete?: never;
@@ -3108,7 +3108,7 @@ export interface webhooks {
     put?: never;
     /**
      * sso.application_secret_rotated
-     * @description A broker application's client secret was replaced (platform event). Signed as every delivery is (`webhook-signature`, `X-Webhook-Signature`).
+     * @description A broker application's client secret was replaced (platform event). Signed as every delivery is: verify `webhook-signature` (Standard Webhooks, recommended); `X-Webhook-Signature` is the seed's legacy header.
      */
     post: operations["webhook-sso.application_secret_rotated"];
     delete?: never;
@@ -3128,7 +3128,7 @@ export interface webhooks {
     put?: never;
     /**
      * webhook.created
-     * @description A webhook was created. Signed as every delivery is (`webhook-signature`, `X-Webhook-Signature`).
+     * @description A webhook was created. Signed as every delivery is: verify `webhook-signature` (Standard Webhooks, recommended); `X-Webhook-Signature` is the seed's legacy header.
      */
     post: operations["webhook-webhook.created"];
     delete?: never;
@@ -3148,7 +3148,7 @@ export interface webhooks {
     put?: never;
     /**
      * webhook.updated
-     * @description A webhook's URL, kinds or description changed. Signed as every delivery is (`webhook-signature`, `X-Webhook-Signature`).
+     * @description A webhook's URL, kinds or description changed. Signed as every delivery is: verify `webhook-signature` (Standard Webhooks, recommended); `X-Webhook-Signature` is the seed's legacy header.
      */
     post: operations["webhook-webhook.updated"];
     delete?: never;
@@ -3168,7 +3168,7 @@ export interface webhooks {
     put?: never;
     /**
      * webhook.enabled
-     * @description A webhook was turned on. Signed as every delivery is (`webhook-signature`, `X-Webhook-Signature`).
+     * @description A webhook was turned on. Signed as every delivery is: verify `webhook-signature` (Standard Webhooks, recommended); `X-Webhook-Signature` is the seed's legacy header.
      */
     post: operations["webhook-webhook.enabled"];
     delete?: never;
@@ -3188,7 +3188,7 @@ export interface webhooks {
     put?: never;
     /**
      * webhook.disabled
-     * @description A webhook was turned off, by hand or because its endpoint kept failing (`reason`). Signed as every delivery is (`webhook-signature`, `X-Webhook-Signature`).
+     * @description A webhook was turned off, by hand or because its endpoint kept failing (`reason`). Signed as every delivery is: verify `webhook-signature` (Standard Webhooks, recommended); `X-Webhook-Signature` is the seed's legacy header.
      */
     post: operations["webhook-webhook.disabled"];
     delete?: never;
@@ -3208,7 +3208,7 @@ export interface webhooks {
     put?: never;
     /**
      * webhook.deleted
-     * @description A webhook was deleted. Signed as every delivery is (`webhook-signature`, `X-Webhook-Signature`).
+     * @description A webhook was deleted. Signed as every delivery is: verify `webhook-signature` (Standard Webhooks, recommended); `X-Webhook-Signature` is the seed's legacy header.
      */
     post: operations["webhook-webhook.deleted"];
     delete?: never;
@@ -3228,7 +3228,7 @@ export interface webhooks {
     put?: never;
     /**
      * webhook.secret_rotated
-     * @description A webhook's signing secret was replaced; the old one keeps signing until `previous_secret_expires_at`. Signed as every delivery is (`webhook-signature`, `X-Webhook-Signature`).
+     * @description A webhook's signing secret was replaced; the old one keeps signing until `previous_secret_expires_at`. Signed as every delivery is: verify `webhook-signature` (Standard Webhooks, recommended); `X-Webhook-Signature` is the seed's legacy header.
      */
     post: operations["webhook-webhook.secret_rotated"];
     delete?: never;
@@ -3248,7 +3248,7 @@ export interface webhooks {
     put?: never;
     /**
      * webhook.delivery_exhausted
-     * @description A delivery to the webhook (the target) failed its last retry: it will not be sent again unless retried or recovered. Not emitted for deliveries of these notices themselves. Signed as every delivery is (`webhook-signature`, `X-Webhook-Signature`).
+     * @description A delivery to the webhook (the target) failed its last retry: it will not be sent again unless retried or recovered. Not emitted for deliveries of these notices themselves. Signed as every delivery is: verify `webhook-signature` (Standard Webhooks, recommended); `X-Webhook-Signature` is the seed's legacy header.
      */
     post: operations["webhook-webhook.delivery_exhausted"];
     delete?: never;
@@ -3268,7 +3268,7 @@ export interface webhooks {
     put?: never;
     /**
      * webhook.failing
-     * @description Every delivery to the webhook (the target) has failed for 24 hours. Emitted once per run of failures; after 5 days of it the webhook is turned off (`webhook.auto_disabled`). Signed as every delivery is (`webhook-signature`, `X-Webhook-Signature`).
+     * @description Every delivery to the webhook (the target) has failed for 24 hours. Emitted once per run of failures; after 5 days of it the webhook is turned off (`webhook.auto_disabled`). Signed as every delivery is: verify `webhook-signature` (Standard Webhooks, recommended); `X-Webhook-Signature` is the seed's legacy header.
      */
     post: operations["webhook-webhook.failing"];
     delete?: never;
@@ -3288,7 +3288,7 @@ export interface webhooks {
     put?: never;
     /**
      * webhook.auto_disabled
-     * @description The service turned the webhook (the target) off: its endpoint answered 410 Gone, or every delivery failed for 5 days (`reason`). Also recorded as `webhook.disabled`. Signed as every delivery is (`webhook-signature`, `X-Webhook-Signature`).
+     * @description The service turned the webhook (the target) off: its endpoint answered 410 Gone, or every delivery failed for 5 days (`reason`). Also recorded as `webhook.disabled`. Signed as every delivery is: verify `webhook-signature` (Standard Webhooks, recommended); `X-Webhook-Signature` is the seed's legacy header.
      */
     post: operations["webhook-webhook.auto_disabled"];
     delete?: never;
@@ -3308,7 +3308,7 @@ export interface webhooks {
     put?: never;
     /**
      * log_stream.created
-     * @description An audit log stream was created. Signed as every delivery is (`webhook-signature`, `X-Webhook-Signature`).
+     * @description An audit log stream was created. Signed as every delivery is: verify `webhook-signature` (Standard Webhooks, recommended); `X-Webhook-Signature` is the seed's legacy header.
      */
     post: operations["webhook-log_stream.created"];
     delete?: never;
@@ -3328,7 +3328,7 @@ export interface webhooks {
     put?: never;
     /**
      * log_stream.updated
-     * @description A stream's name, config or kinds changed (secrets show only as changed). Signed as every delivery is (`webhook-signature`, `X-Webhook-Signature`).
+     * @description A stream's name, config or kinds changed (secrets show only as changed). Signed as every delivery is: verify `webhook-signature` (Standard Webhooks, recommended); `X-Webhook-Signature` is the seed's legacy header.
      */
     post: operations["webhook-log_stream.updated"];
     delete?: never;
@@ -3348,7 +3348,7 @@ export interface webhooks {
     put?: never;
     /**
      * log_stream.enabled
-     * @description A stream was resumed: it sends on from its cursor. Signed as every delivery is (`webhook-signature`, `X-Webhook-Signature`).
+     * @description A stream was resumed: it sends on from its cursor. Signed as every delivery is: verify `webhook-signature` (Standard Webhooks, recommended); `X-Webhook-Signature` is the seed's legacy header.
      */
     post: operations["webhook-log_stream.enabled"];
     delete?: never;
@@ -3368,7 +3368,7 @@ export interface webhooks {
     put?: never;
     /**
      * log_stream.disabled
-     * @description A stream was paused: its cursor stays where it is. Signed as every delivery is (`webhook-signature`, `X-Webhook-Signature`).
+     * @description A stream was paused: its cursor stays where it is. Signed as every delivery is: verify `webhook-signature` (Standard Webhooks, recommended); `X-Webhook-Signature` is the seed's legacy header.
      */
     post: operations["webhook-log_stream.disabled"];
     delete?: never;
@@ -3388,7 +3388,7 @@ export interface webhooks {
     put?: never;
     /**
      * log_stream.deleted
-     * @description A stream was deleted. Signed as every delivery is (`webhook-signature`, `X-Webhook-Signature`).
+     * @description A stream was deleted. Signed as every delivery is: verify `webhook-signature` (Standard Webhooks, recommended); `X-Webhook-Signature` is the seed's legacy header.
      */
     post: operations["webhook-log_stream.deleted"];
     delete?: never;
@@ -3408,7 +3408,7 @@ export interface webhooks {
     put?: never;
     /**
      * log_stream.failing
-     * @description Every batch to the stream's receiver has failed for 24 hours. It keeps retrying and resumes from its cursor; the tenant's admins are mailed. Emitted once per run of failures. Signed as every delivery is (`webhook-signature`, `X-Webhook-Signature`).
+     * @description Every batch to the stream's receiver has failed for 24 hours. It keeps retrying and resumes from its cursor; the tenant's admins are mailed. Emitted once per run of failures. Signed as every delivery is: verify `webhook-signature` (Standard Webhooks, recommended); `X-Webhook-Signature` is the seed's legacy header.
      */
     post: operations["webhook-log_stream.failing"];
     delete?: never;
@@ -3428,7 +3428,7 @@ export interface webhooks {
     put?: never;
     /**
      * log_stream.recovered
-     * @description A failing stream's receiver took a batch again; it catches up from its cursor. Signed as every delivery is (`webhook-signature`, `X-Webhook-Signature`).
+     * @description A failing stream's receiver took a batch again; it catches up from its cursor. Signed as every delivery is: verify `webhook-signature` (Standard Webhooks, recommended); `X-Webhook-Signature` is the seed's legacy header.
      */
     post: operations["webhook-log_stream.recovered"];
     delete?: never;
@@ -3448,7 +3448,7 @@ export interface webhooks {
     put?: never;
     /**
      * domain.created
-     * @description A domain was added; it awaits its DNS TXT record. Signed as every delivery is (`webhook-signature`, `X-Webhook-Signature`).
+     * @description A domain was added; it awaits its DNS TXT record. Signed as every delivery is: verify `webhook-signature` (Standard Webhooks, recommended); `X-Webhook-Signature` is the seed's legacy header.
      */
     post: operations["webhook-domain.created"];
     delete?: never;
@@ -3468,7 +3468,7 @@ export interface webhooks {
     put?: never;
     /**
      * domain.verified
-     * @description A domain was verified, by its DNS record or by an operator (`method`). Signed as every delivery is (`webhook-signature`, `X-Webhook-Signature`).
+     * @description A domain was verified, by its DNS record or by an operator (`method`). Signed as every delivery is: verify `webhook-signature` (Standard Webhooks, recommended); `X-Webhook-Signature` is the seed's legacy header.
      */
     post: operations["webhook-domain.verified"];
     delete?: never;
@@ -3488,7 +3488,7 @@ export interface webhooks {
     put?: never;
     /**
      * domain.updated
-     * @description A domain's settings (auto-join) changed. Signed as every delivery is (`webhook-signature`, `X-Webhook-Signature`).
+     * @description A domain's settings (auto-join) changed. Signed as every delivery is: verify `webhook-signature` (Standard Webhooks, recommended); `X-Webhook-Signature` is the seed's legacy header.
      */
     post: operations["webhook-domain.updated"];
     delete?: never;
@@ -3508,7 +3508,7 @@ export interface webhooks {
     put?: never;
     /**
      * domain.verification_failed
-     * @description A domain's DNS check failed (`result`), or a verified domain lost its record. Signed as every delivery is (`webhook-signature`, `X-Webhook-Signature`).
+     * @description A domain's DNS check failed (`result`), or a verified domain lost its record. Signed as every delivery is: verify `webhook-signature` (Standard Webhooks, recommended); `X-Webhook-Signature` is the seed's legacy header.
      */
     post: operations["webhook-domain.verification_failed"];
     delete?: never;
@@ -3528,7 +3528,7 @@ export interface webhooks {
     put?: never;
     /**
      * domain.deleted
-     * @description A domain was removed. Signed as every delivery is (`webhook-signature`, `X-Webhook-Signature`).
+     * @description A domain was removed. Signed as every delivery is: verify `webhook-signature` (Standard Webhooks, recommended); `X-Webhook-Signature` is the seed's legacy header.
      */
     post: operations["webhook-domain.deleted"];
     delete?: never;
@@ -3548,7 +3548,7 @@ export interface webhooks {
     put?: never;
     /**
      * setup_link.created
-     * @description An admin made a setup link for a customer's IT admin. Signed as every delivery is (`webhook-signature`, `X-Webhook-Signature`).
+     * @description An admin made a setup link for a customer's IT admin. Signed as every delivery is: verify `webhook-signature` (Standard Webhooks, recommended); `X-Webhook-Signature` is the seed's legacy header.
      */
     post: operations["webhook-setup_link.created"];
     delete?: never;
@@ -3568,7 +3568,7 @@ export interface webhooks {
     put?: never;
     /**
      * setup_link.opened
-     * @description A setup link was opened: a setup session began. Signed as every delivery is (`webhook-signature`, `X-Webhook-Signature`).
+     * @description A setup link was opened: a setup session began. Signed as every delivery is: verify `webhook-signature` (Standard Webhooks, recommended); `X-Webhook-Signature` is the seed's legacy header.
      */
     post: operations["webhook-setup_link.opened"];
     delete?: never;
@@ -3588,7 +3588,7 @@ export interface webhooks {
     put?: never;
     /**
      * setup_link.revoked
-     * @description A setup link was revoked; its sessions end. A `directory_sync` link's directory and its token live on (`directory_id`), unless the token was rotated in the same step (`directory_token_rotated`, with its own `directory.token_rotated`). Signed as every delivery is (`webhook-signature`, `X-Webhook-Signature`).
+     * @description A setup link was revoked; its sessions end. A `directory_sync` link's directory and its token live on (`directory_id`), unless the token was rotated in the same step (`directory_token_rotated`, with its own `directory.token_rotated`). Signed as every delivery is: verify `webhook-signature` (Standard Webhooks, recommended); `X-Webhook-Signature` is the seed's legacy header.
      */
     post: operations["webhook-setup_link.revoked"];
     delete?: never;
@@ -3608,7 +3608,7 @@ export interface webhooks {
     put?: never;
     /**
      * directory.created
-     * @description A SCIM directory was created (its bearer token is shown once). Signed as every delivery is (`webhook-signature`, `X-Webhook-Signature`).
+     * @description A SCIM directory was created (its bearer token is shown once). Signed as every delivery is: verify `webhook-signature` (Standard Webhooks, recommended); `X-Webhook-Signature` is the seed's legacy header.
      */
     post: operations["webhook-directory.created"];
     delete?: never;
@@ -3628,7 +3628,7 @@ export interface webhooks {
     put?: never;
     /**
      * directory.updated
-     * @description A directory's name, default role, role mappings or `governs_existing_members` changed. Signed as every delivery is (`webhook-signature`, `X-Webhook-Signature`).
+     * @description A directory's name, default role, role mappings or `governs_existing_members` changed. Signed as every delivery is: verify `webhook-signature` (Standard Webhooks, recommended); `X-Webhook-Signature` is the seed's legacy header.
      */
     post: operations["webhook-directory.updated"];
     delete?: never;
@@ -3648,7 +3648,7 @@ export interface webhooks {
     put?: never;
     /**
      * directory.enabled
-     * @description A directory was turned on: its IdP may push again. Signed as every delivery is (`webhook-signature`, `X-Webhook-Signature`).
+     * @description A directory was turned on: its IdP may push again. Signed as every delivery is: verify `webhook-signature` (Standard Webhooks, recommended); `X-Webhook-Signature` is the seed's legacy header.
      */
     post: operations["webhook-directory.enabled"];
     delete?: never;
@@ -3668,7 +3668,7 @@ export interface webhooks {
     put?: never;
     /**
      * directory.disabled
-     * @description A directory was turned off: its token is refused. Signed as every delivery is (`webhook-signature`, `X-Webhook-Signature`).
+     * @description A directory was turned off: its token is refused. Signed as every delivery is: verify `webhook-signature` (Standard Webhooks, recommended); `X-Webhook-Signature` is the seed's legacy header.
      */
     post: operations["webhook-directory.disabled"];
     delete?: never;
@@ -3688,7 +3688,7 @@ export interface webhooks {
     put?: never;
     /**
      * directory.deleted
-     * @description A directory was deleted, with its users and groups. Signed as every delivery is (`webhook-signature`, `X-Webhook-Signature`).
+     * @description A directory was deleted, with its users and groups. Signed as every delivery is: verify `webhook-signature` (Standard Webhooks, recommended); `X-Webhook-Signature` is the seed's legacy header.
      */
     post: operations["webhook-directory.deleted"];
     delete?: never;
@@ -3708,7 +3708,7 @@ export interface webhooks {
     put?: never;
     /**
      * directory.token_rotated
-     * @description A directory's bearer token was replaced; the old one stops working at once. Signed as every delivery is (`webhook-signature`, `X-Webhook-Signature`).
+     * @description A directory's bearer token was replaced; the old one stops working at once. Signed as every delivery is: verify `webhook-signature` (Standard Webhooks, recommended); `X-Webhook-Signature` is the seed's legacy header.
      */
     post: operations["webhook-directory.token_rotated"];
     delete?: never;
@@ -3728,7 +3728,7 @@ export interface webhooks {
     put?: never;
     /**
      * directory_user.created
-     * @description The IdP provisioned a person. Signed as every delivery is (`webhook-signature`, `X-Webhook-Signature`).
+     * @description The IdP provisioned a person. Signed as every delivery is: verify `webhook-signature` (Standard Webhooks, recommended); `X-Webhook-Signature` is the seed's legacy header.
      */
     post: operations["webhook-directory_user.created"];
     delete?: never;
@@ -3748,7 +3748,7 @@ export interface webhooks {
     put?: never;
     /**
      * directory_user.updated
-     * @description The IdP changed a person's attributes. Signed as every delivery is (`webhook-signature`, `X-Webhook-Signature`).
+     * @description The IdP changed a person's attributes. Signed as every delivery is: verify `webhook-signature` (Standard Webhooks, recommended); `X-Webhook-Signature` is the seed's legacy header.
      */
     post: operations["webhook-directory_user.updated"];
     delete?: never;
@@ -3768,7 +3768,7 @@ export interface webhooks {
     put?: never;
     /**
      * directory_user.deactivated
-     * @description The IdP deactivated a person (`active: false`). Signed as every delivery is (`webhook-signature`, `X-Webhook-Signature`).
+     * @description The IdP deactivated a person (`active: false`). Signed as every delivery is: verify `webhook-signature` (Standard Webhooks, recommended); `X-Webhook-Signature` is the seed's legacy header.
      */
     post: operations["webhook-directory_user.deactivated"];
     delete?: never;
@@ -3788,7 +3788,7 @@ export interface webhooks {
     put?: never;
     /**
      * directory_user.reactivated
-     * @description The IdP reactivated a person. Signed as every delivery is (`webhook-signature`, `X-Webhook-Signature`).
+     * @description The IdP reactivated a person. Signed as every delivery is: verify `webhook-signature` (Standard Webhooks, recommended); `X-Webhook-Signature` is the seed's legacy header.
      */
     post: operations["webhook-directory_user.reactivated"];
     delete?: never;
@@ -3808,7 +3808,7 @@ export interface webhooks {
     put?: never;
     /**
      * directory_user.deleted
-     * @description The IdP deleted a person. Signed as every delivery is (`webhook-signature`, `X-Webhook-Signature`).
+     * @description The IdP deleted a person. Signed as every delivery is: verify `webhook-signature` (Standard Webhooks, recommended); `X-Webhook-Signature` is the seed's legacy header.
      */
     post: operations["webhook-directory_user.deleted"];
     delete?: never;
@@ -3828,7 +3828,7 @@ export interface webhooks {
     put?: never;
     /**
      * directory_user.deprovision_refused
-     * @description The IdP deactivated, removed or demoted the tenant's last admin: the directory user is suspended in the directory, but the membership and its role stay (a tenant always keeps an admin). Make another member admin, and the IdP's next change goes through. Signed as every delivery is (`webhook-signature`, `X-Webhook-Signature`).
+     * @description The IdP deactivated, removed or demoted the tenant's last admin: the directory user is suspended in the directory, but the membership and its role stay (a tenant always keeps an admin). Make another member admin, and the IdP's next change goes through. Signed as every delivery is: verify `webhook-signature` (Standard Webhooks, recommended); `X-Webhook-Signature` is the seed's legacy header.
      */
     post: operations["webhook-directory_user.deprovision_refused"];
     delete?: never;
@@ -3848,7 +3848,7 @@ export interface webhooks {
     put?: never;
     /**
      * directory_group.created
-     * @description The IdP pushed a new group. Signed as every delivery is (`webhook-signature`, `X-Webhook-Signature`).
+     * @description The IdP pushed a new group. Signed as every delivery is: verify `webhook-signature` (Standard Webhooks, recommended); `X-Webhook-Signature` is the seed's legacy header.
      */
     post: operations["webhook-directory_group.created"];
     delete?: never;
@@ -3868,7 +3868,7 @@ export interface webhooks {
     put?: never;
     /**
      * directory_group.updated
-     * @description The IdP renamed a group or changed its id. Signed as every delivery is (`webhook-signature`, `X-Webhook-Signature`).
+     * @description The IdP renamed a group or changed its id. Signed as every delivery is: verify `webhook-signature` (Standard Webhooks, recommended); `X-Webhook-Signature` is the seed's legacy header.
      */
     post: operations["webhook-directory_group.updated"];
     delete?: never;
@@ -3888,7 +3888,7 @@ export interface webhooks {
     put?: never;
     /**
      * directory_group.deleted
-     * @description The IdP deleted a group. Signed as every delivery is (`webhook-signature`, `X-Webhook-Signature`).
+     * @description The IdP deleted a group. Signed as every delivery is: verify `webhook-signature` (Standard Webhooks, recommended); `X-Webhook-Signature` is the seed's legacy header.
      */
     post: operations["webhook-directory_group.deleted"];
     delete?: never;
@@ -3908,7 +3908,7 @@ export interface webhooks {
     put?: never;
     /**
      * directory_group.user_added
-     * @description A person joined a group (one event per member added). Signed as every delivery is (`webhook-signature`, `X-Webhook-Signature`).
+     * @description A person joined a group (one event per member added). Signed as every delivery is: verify `webhook-signature` (Standard Webhooks, recommended); `X-Webhook-Signature` is the seed's legacy header.
      */
     post: operations["webhook-directory_group.user_added"];
     delete?: never;
@@ -3928,7 +3928,7 @@ export interface webhooks {
     put?: never;
     /**
      * directory_group.user_removed
-     * @description A person left a group (one event per member removed). Signed as every delivery is (`webhook-signature`, `X-Webhook-Signature`).
+     * @description A person left a group (one event per member removed). Signed as every delivery is: verify `webhook-signature` (Standard Webhooks, recommended); `X-Webhook-Signature` is the seed's legacy header.
      */
     post: operations["webhook-directory_group.user_removed"];
     delete?: never;
@@ -3948,7 +3948,7 @@ export interface webhooks {
     put?: never;
     /**
      * api_token.created
-     * @description An API token was created. Signed as every delivery is (`webhook-signature`, `X-Webhook-Signature`).
+     * @description An API token was created. Signed as every delivery is: verify `webhook-signature` (Standard Webhooks, recommended); `X-Webhook-Signature` is the seed's legacy header.
      */
     post: operations["webhook-api_token.created"];
     delete?: never;
@@ -3968,7 +3968,7 @@ export interface webhooks {
     put?: never;
     /**
      * api_token.revoked
-     * @description An API token was revoked (by hand, or because its user left or reset their password). Signed as every delivery is (`webhook-signature`, `X-Webhook-Signature`).
+     * @description An API token was revoked (by hand, or because its user left or reset their password). Signed as every delivery is: verify `webhook-signature` (Standard Webhooks, recommended); `X-Webhook-Signature` is the seed's legacy header.
      */
     post: operations["webhook-api_token.revoked"];
     delete?: never;
@@ -3988,7 +3988,7 @@ export interface webhooks {
     put?: never;
     /**
      * audit.exported
-     * @description The audit log was exported (with the filters used). Signed as every delivery is (`webhook-signature`, `X-Webhook-Signature`).
+     * @description The audit log was exported (with the filters used). Signed as every delivery is: verify `webhook-signature` (Standard Webhooks, recommended); `X-Webhook-Signature` is the seed's legacy header.
      */
     post: operations["webhook-audit.exported"];
     delete?: never;
@@ -4008,7 +4008,7 @@ export interface webhooks {
     put?: never;
     /**
      * audit.retention_purged
-     * @description Audit events past retention were purged; the chain stays verifiable from its anchor. Signed as every delivery is (`webhook-signature`, `X-Webhook-Signature`).
+     * @description Audit events past retention were purged; the chain stays verifiable from its anchor. Signed as every delivery is: verify `webhook-signature` (Standard Webhooks, recommended); `X-Webhook-Signature` is the seed's legacy header.
      */
     post: operations["webhook-audit.retention_purged"];
     delete?: never;
@@ -4433,7 +4433,10 @@ export interface components {
       id: string;
       /** Format: uuid */
       tenant_id: string;
-      /** @enum {string} */
+      /**
+       * @description `saml`, `oidc`, `google_workspace` (Google Workspace) or `azure_ad` (Microsoft Entra ID; the value keeps its old name).
+       * @enum {string}
+       */
       provider_type: "saml" | "oidc" | "google_workspace" | "azure_ad";
       /**
        * @description Fixed by `saml`/`oidc`; for `azure_ad` and `google_workspace`, read from the metadata document (XML: saml, JSON: oidc).
@@ -4465,7 +4468,7 @@ export interface components {
       default_role: "viewer" | "admin";
       /** @description Accept SAML responses we did not request (IdP-initiated sign-in). Off by default. */
       allow_idp_initiated: boolean;
-      /** @description azure_ad only: the Entra ID directories (tenant ids) sign-ins may come from, checked against the id_token's `tid`. Empty: any directory, as the multi-tenant issuer (common, organizations) allows; then only emails Entra marks verified sign in. */
+      /** @description azure_ad only: the Entra ID directories (tenant ids) sign-ins may come from, checked against the id_token's `tid`. Empty: any directory, as the multi-tenant issuer (common, organizations) allows; then only emails Entra ID marks verified sign in. */
       entra_tenant_ids: string[];
       metadata: components["schemas"]["SsoMetadata"];
       /** Format: date-time */
@@ -10302,7 +10305,10 @@ export interface operations {
     requestBody: {
       content: {
         "application/json": {
-          /** @enum {string} */
+          /**
+           * @description `saml`, `oidc`, `google_workspace` (Google Workspace) or `azure_ad` (Microsoft Entra ID; the value keeps its old name).
+           * @enum {string}
+           */
           provider_type: "saml" | "oidc" | "google_workspace" | "azure_ad";
           name: string;
           /** @description The IdP's metadata URL. Exactly one of `metadata_url` and `metadata_xml`. */
@@ -10320,7 +10326,7 @@ export interface operations {
           default_role?: "viewer" | "admin";
           /** @enum {boolean} */
           allow_idp_initiated?: true | false;
-          /** @description azure_ad only: the Entra ID directories (tenant ids) sign-ins may come from, checked against the id_token's `tid`. Empty: any directory, as the multi-tenant issuer (common, organizations) allows; then only emails Entra marks verified sign in. */
+          /** @description azure_ad only: the Entra ID directories (tenant ids) sign-ins may come from, checked against the id_token's `tid`. Empty: any directory, as the multi-tenant issuer (common, organizations) allows; then only emails Entra ID marks verified sign in. */
           entra_tenant_ids?: string[];
         };
       };
@@ -10441,7 +10447,7 @@ export interface operations {
           default_role?: "viewer" | "admin";
           /** @enum {boolean} */
           allow_idp_initiated?: true | false;
-          /** @description azure_ad only: the Entra ID directories (tenant ids) sign-ins may come from, checked against the id_token's `tid`. Empty: any directory, as the multi-tenant issuer (common, organizations) allows; then only emails Entra marks verified sign in. */
+          /** @description azure_ad only: the Entra ID directories (tenant ids) sign-ins may come from, checked against the id_token's `tid`. Empty: any directory, as the multi-tenant issuer (common, organizations) allows; then only emails Entra ID marks verified sign in. */
           entra_tenant_ids?: string[];
         };
       };
@@ -10558,7 +10564,10 @@ export interface operations {
     requestBody: {
       content: {
         "application/json": {
-          /** @enum {string} */
+          /**
+           * @description `saml`, `oidc`, `google_workspace` (Google Workspace) or `azure_ad` (Microsoft Entra ID; the value keeps its old name).
+           * @enum {string}
+           */
           provider_type: "saml" | "oidc" | "google_workspace" | "azure_ad";
           name: string;
           /** @description The IdP's metadata URL. Exactly one of `metadata_url` and `metadata_xml`. */
@@ -10576,7 +10585,7 @@ export interface operations {
           default_role?: "viewer" | "admin";
           /** @enum {boolean} */
           allow_idp_initiated?: true | false;
-          /** @description azure_ad only: the Entra ID directories (tenant ids) sign-ins may come from, checked against the id_token's `tid`. Empty: any directory, as the multi-tenant issuer (common, organizations) allows; then only emails Entra marks verified sign in. */
+          /** @description azure_ad only: the Entra ID directories (tenant ids) sign-ins may come from, checked against the id_token's `tid`. Empty: any directory, as the multi-tenant issuer (common, organizations) allows; then only emails Entra ID marks verified sign in. */
           entra_tenant_ids?: string[];
         };
       };
@@ -10700,7 +10709,7 @@ export interface operations {
           default_role?: "viewer" | "admin";
           /** @enum {boolean} */
           allow_idp_initiated?: true | false;
-          /** @description azure_ad only: the Entra ID directories (tenant ids) sign-ins may come from, checked against the id_token's `tid`. Empty: any directory, as the multi-tenant issuer (common, organizations) allows; then only emails Entra marks verified sign in. */
+          /** @description azure_ad only: the Entra ID directories (tenant ids) sign-ins may come from, checked against the id_token's `tid`. Empty: any directory, as the multi-tenant issuer (common, organizations) allows; then only emails Entra ID marks verified sign in. */
           entra_tenant_ids?: string[];
         };
       };

@@ -1,10 +1,10 @@
 /**
- * Verifies a webhook delivery from Control Plane, by either signature it carries:
+ * Verifies a webhook delivery from Control Plane, by the recommended signature, else the legacy one:
  * - Standard Webhooks (`webhook-id`, `webhook-timestamp`, `webhook-signature: v1,<base64>`):
  *   HMAC-SHA256 over `{id}.{timestamp}.{body}`, keyed with the secret's bytes (a `whsec_` secret's
  *   base64 after the prefix, any other secret's UTF-8). During a secret rotation the header carries
  *   two signatures (new and old secret), space-separated: either verifies.
- * - The spec's `X-Webhook-Signature` (lowercase hex HMAC-SHA256 of the raw body, keyed with the
+ * - The seed's legacy `X-Webhook-Signature` (lowercase hex HMAC-SHA256 of the raw body, keyed with the
  *   secret string), with `X-Webhook-Timestamp`. It signs the body only: prefer the Standard
  *   Webhooks one, whose signature covers the timestamp too (a replay with a new timestamp fails).
  * Comparisons are constant-time; a timestamp further than `toleranceSeconds` from now is refused.

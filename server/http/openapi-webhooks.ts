@@ -46,7 +46,7 @@ export function webhooksSection(): { webhooks: Json; schemas: Json } {
         operationId: `webhook-${kind}`,
         tags: ["Webhooks"],
         summary: kind,
-        description: `${EVENT_CATALOG[kind].description} Signed as every delivery is (\`webhook-signature\`, \`X-Webhook-Signature\`).`,
+        description: `${EVENT_CATALOG[kind].description} Signed as every delivery is: verify \`webhook-signature\` (Standard Webhooks, recommended); \`X-Webhook-Signature\` is the seed's legacy header.`,
         requestBody: {
           required: true,
           content: {

@@ -1,12 +1,13 @@
 /**
  * Signed delivery headers, for whatever we send signed to a customer's endpoint (a webhook's
- * deliveries, an HTTPS log stream's batches): the spec's `X-Webhook-Signature` (lowercase hex HMAC-SHA256 of
- * the raw body, keyed with the secret string exactly as issued) and the Standard Webhooks trio
- * (`webhook-signature: v1,<base64>` over `{id}.{timestamp}.{body}`). Standard Webhooks keys with
+ * deliveries, an HTTPS log stream's batches): the Standard Webhooks trio, whose
+ * `webhook-signature: v1,<base64>` over `{id}.{timestamp}.{body}` is the one receivers are told to
+ * verify, and the seed's legacy `X-Webhook-Signature` (lowercase hex HMAC-SHA256 of the raw body,
+ * keyed with the secret string exactly as issued). Standard Webhooks keys with
  * the secret's bytes: for a `whsec_` secret the base64 after the prefix, decoded (what the
  * libraries do with the string as given); for any other secret its UTF-8 bytes (the libraries'
  * `format: "raw"`). During a rotation overlap both secrets sign: `webhook-signature` carries both,
- * space-separated; `X-Webhook-Signature` the current one.
+ * space-separated; the legacy `X-Webhook-Signature` the current one.
  */
 import { createHmac } from "node:crypto";
 

@@ -80,7 +80,7 @@ export async function chooseIdp(ctx: TenantServiceContext, link: SetupLinkGrant,
   return ssoState(ctx, link);
 }
 
-/** The IdP's metadata (and OIDC client): creates the link's provider, disabled, or updates it. */
+/** The IdP's metadata (and OIDC client): creates the link's provider, disabled and named as asked (else after the IdP), or updates it. */
 export async function saveIdp(ctx: TenantServiceContext, link: SetupLinkGrant, input: SaveIdpInput) {
   const row = await linkRow(ctx, link);
   if (!row.ssoProviderId) throw InvalidField("idp", "pick your identity provider first");
@@ -90,7 +90,8 @@ export async function saveIdp(ctx: TenantServiceContext, link: SetupLinkGrant, i
   } else {
     const idp = row.idp as SetupIdp;
     if (!input.metadata_url && !input.metadata_xml) throw InvalidField("metadata_url", "give the metadata URL or upload the metadata file");
-    await createProvider(ctx, { provider_type: IDP_PROVIDER_TYPE[idp], name: IDP_NAMES[idp], enabled: false, ...input }, row.ssoProviderId);
+    const { name = IDP_NAMES[idp], ...idpSide } = input;
+    await createProvider(ctx, { provider_type: IDP_PROVIDER_TYPE[idp], name, enabled: false, ...idpSide }, row.ssoProviderId);
   }
   return ssoState(ctx, link);
 }

@@ -161,8 +161,17 @@ export const ChooseIdpInput = z.strictObject({
   idp: z.enum(SETUP_IDPS, { error: "must be one of the listed identity providers" }),
 });
 
-/** The IdP's side, as the guided step gives it: its metadata URL or its metadata file, and for OIDC the client. */
-export const SaveIdpInput = CreateSsoInput.pick({ metadata_url: true, metadata_xml: true, client_id: true, client_secret: true });
+/**
+ * The IdP's side, as the guided step gives it: its metadata URL or its metadata file, for OIDC the
+ * client, and the provider's name (the IdP's name when none is given).
+ */
+export const SaveIdpInput = CreateSsoInput.pick({
+  name: true,
+  metadata_url: true,
+  metadata_xml: true,
+  client_id: true,
+  client_secret: true,
+}).partial({ name: true });
 export type SaveIdpInput = z.infer<typeof SaveIdpInput>;
 
 export const EnableSsoInput = UpdateSsoInput.pick({ domains: true });

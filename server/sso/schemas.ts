@@ -9,7 +9,9 @@ export const MAX_DOMAINS = 100;
 export const PROVIDER_TYPES = ["saml", "oidc", "google_workspace", "azure_ad"] as const;
 export type ProviderType = (typeof PROVIDER_TYPES)[number];
 
-export const ProviderTypeSchema = z.enum(PROVIDER_TYPES, { error: `must be one of ${PROVIDER_TYPES.join(", ")}` });
+export const ProviderTypeSchema = z.enum(PROVIDER_TYPES, { error: `must be one of ${PROVIDER_TYPES.join(", ")}` }).meta({
+  description: "`saml`, `oidc`, `google_workspace` (Google Workspace) or `azure_ad` (Microsoft Entra ID; the value keeps its old name).",
+});
 
 export const ProviderName = text({ error: "is required and must be a string" })
   .trim()
@@ -56,7 +58,7 @@ export const MAX_ENTRA_TENANTS = 100;
 const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const ENTRA_TENANTS_DESCRIPTION =
   "azure_ad only: the Entra ID directories (tenant ids) sign-ins may come from, checked against the id_token's `tid`. " +
-  "Empty: any directory, as the multi-tenant issuer (common, organizations) allows; then only emails Entra marks verified sign in.";
+  "Empty: any directory, as the multi-tenant issuer (common, organizations) allows; then only emails Entra ID marks verified sign in.";
 
 export const EntraTenantIds = z
   .array(
@@ -64,8 +66,8 @@ export const EntraTenantIds = z
       .string({ error: "must be a string" })
       .trim()
       .toLowerCase()
-      .refine((id) => GUID.test(id), "must be an Entra tenant id (a GUID such as 72f988bf-86f1-41af-91ab-2d7cd011db47)"),
-    { error: "must be an array of Entra tenant ids" },
+      .refine((id) => GUID.test(id), "must be an Entra ID tenant id (a GUID such as 72f988bf-86f1-41af-91ab-2d7cd011db47)"),
+    { error: "must be an array of Entra ID tenant ids" },
   )
   .max(MAX_ENTRA_TENANTS, `at most ${MAX_ENTRA_TENANTS} tenant ids`)
   .refine((list) => new Set(list).size === list.length, "must not repeat a tenant id")
@@ -139,7 +141,7 @@ export type SsoProvider = z.infer<typeof SsoProvider>;
 /**
  * The fields that decide who is trusted or where sign-in data flows (the IdP and its token
  * endpoint, whose email domains it vouches for, which client it is, what role a newcomer gets,
- * unsolicited responses, which Entra directories): changing one of them needs a fresh step-up, as
+ * unsolicited responses, which Entra ID directories): changing one of them needs a fresh step-up, as
  * disabling does. Giving a field its current value is not a change.
  */
 export const STEP_UP_FIELDS = [

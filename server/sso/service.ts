@@ -109,7 +109,7 @@ async function findProvider(db: Tx, tenantId: string, providerId: string): Promi
   return row;
 }
 
-/** Fields that make no sense on a provider's type (OIDC credentials on SAML, Entra directories off Entra) are refused by field. */
+/** Fields that make no sense on a provider's type (OIDC credentials on SAML, Entra ID directories off Entra ID) are refused by field. */
 function assertTypeFields(
   providerType: string,
   input: { client_id?: string | null; client_secret?: string | null; entra_tenant_ids?: string[]; metadata_xml?: string },

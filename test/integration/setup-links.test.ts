@@ -300,13 +300,24 @@ describe("what a link reaches", () => {
     const reserved = chosen.data.sp.redirect_uri.match(/oidc\/([0-9a-f-]{36})\/callback$/)![1];
     expect(chosen.data).toMatchObject({ idp: "generic_oidc", provider: null });
     expect((await call(cookie!, "setup.sso.startTest")).status).toBe(409);
-    const saved = await call(cookie!, "setup.sso.save", {
+    const idpSide = {
       metadata_url: "https://idp.invalid/.well-known/openid-configuration",
       client_id: "setup-client",
       client_secret: "setup-secret",
-    });
+    };
+    // The IT admin names the provider (as the tenant's admins will see it), within the console's limit.
+    const tooLong = await call(cookie!, "setup.sso.save", { ...idpSide, name: "x".repeat(101) });
+    expect(tooLong.status).toBe(400);
+    expect(JSON.stringify(tooLong.error)).toContain("name");
+    const saved = await call(cookie!, "setup.sso.save", { ...idpSide, name: "  Acme sign-in  " });
     expect(saved.status).toBe(200);
-    expect(saved.data.provider).toMatchObject({ id: reserved, provider_type: "oidc", enabled: false, client_secret_set: true });
+    expect(saved.data.provider).toMatchObject({
+      id: reserved,
+      name: "Acme sign-in",
+      provider_type: "oidc",
+      enabled: false,
+      client_secret_set: true,
+    });
     // The IdP cannot change once the provider exists; the values pasted there stay true.
     expect((await call(cookie!, "setup.sso.chooseIdp", { idp: "okta" })).status).toBe(400);
     const [created] = await events(tenant.id, "sso_provider.created");
@@ -323,6 +334,15 @@ describe("what a link reaches", () => {
     // The link works on its own provider only: the tenant's other providers are not in its state.
     const row = await (await db()).setupLink.findUniqueOrThrow({ where: { id: link.id } });
     expect(row.ssoProviderId).toBe(reserved);
+  });
+
+  test("an sso link's provider is named after the IdP when the IT admin gives no name", async () => {
+    const { link } = await makeLink("sso");
+    const { cookie } = await open(link.url);
+    expect((await call(cookie!, "setup.sso.chooseIdp", { idp: "generic_saml" })).status).toBe(200);
+    const saved = await call(cookie!, "setup.sso.save", { metadata_url: "https://idp.invalid/saml/metadata.xml" });
+    expect(saved.status).toBe(200);
+    expect(saved.data.provider).toMatchObject({ name: "SAML 2.0", provider_type: "saml", enabled: false });
   });
 
   test("an sso link made for an existing provider opens at its metadata update", async () => {

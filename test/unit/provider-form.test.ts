@@ -61,7 +61,7 @@ describe("checkForm", () => {
   });
 });
 
-describe("Entra directories", () => {
+describe("Entra ID directories", () => {
   test("typed ids split on commas, semicolons and spaces, lower-cased, each once", () => {
     expect(
       splitTenantIds(" 9188040D-6C67-4C5B-B112-36A304B66DAD, 72f988bf-86f1-41af-91ab-2d7cd011db47;9188040d-6c67-4c5b-b112-36a304b66dad "),
@@ -71,6 +71,6 @@ describe("Entra directories", () => {
 
   test("the server's entra_tenant_ids.N error lands on the field", () => {
     const error = { data: { errors: [{ path: "entra_tenant_ids.1", message: "must be an Entra tenant id (a GUID)" }] } };
-    expect(serverFieldErrors(error, [], "URL")?.fields.entra_tenant_ids).toBe("Entra directories: must be an Entra tenant id (a GUID)");
+    expect(serverFieldErrors(error, [], "URL")?.fields.entra_tenant_ids).toBe("Entra ID directories: must be an Entra tenant id (a GUID)");
   });
 });

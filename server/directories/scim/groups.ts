@@ -2,7 +2,7 @@
  * `/Groups`. Members live in `directory_group_members`: a write loads them into the resource,
  * applies the change, then diffs old and new member ids into one batched insert and one batched
  * delete, with one `directory_group.user_added`/`user_removed` per member changed. Member ids that
- * name no user of this directory are ignored (Entra may push a group before its members), and the
+ * name no user of this directory are ignored (Entra ID may push a group before its members), and the
  * request log's summary counts them. A group may have tens of thousands of members: a PATCH works
  * on their ids by Set and Map, in turns (applyPatchInTurns), and writes their events in batches.
  */
@@ -52,7 +52,7 @@ export async function listGroupsOf(ctx: ScimContext): Promise<Outcome> {
   const where = filter ? filterToSql("Group", parseFilter(filter), params) : null;
   const { startIndex, count } = pageOf(query, DEFAULT_COUNT, MAX_RESULTS);
   const { total, rows } = await store.listGroups(ctx.db.sql, where, params, startIndex - 1, count);
-  // Entra lists with excludedAttributes=members: then no member is read at all.
+  // Entra ID lists with excludedAttributes=members: then no member is read at all.
   const members = wantsMembers(ctx)
     ? await store.membersOf(
         ctx.db.sql,

@@ -8,7 +8,7 @@ import { findAttribute, isObject, type ScimAttribute } from "./schema.ts";
 type Json = Record<string, unknown>;
 
 /**
- * A member's identity: its id in any case (Entra removes `[{"value": "<id>"}]` from members that
+ * A member's identity: its id in any case (Entra ID removes `[{"value": "<id>"}]` from members that
  * have a display), else the whole value as canonical JSON after a NUL, which no id has (a body
  * with one is refused, respond.ts).
  */

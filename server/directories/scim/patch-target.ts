@@ -55,7 +55,7 @@ export class Target {
 
   canonical(value: unknown, single = false): unknown {
     if (!this.attribute) return value;
-    // Entra sends the manager as its id alone: a complex value with a `value` sub-attribute.
+    // Entra ID sends the manager as its id alone: a complex value with a `value` sub-attribute.
     if (this.attribute.type === "complex" && typeof value === "string" && findAttribute(this.attribute.subAttributes, "value"))
       value = { value };
     return canonicalValue(this.attribute, value, this.key, single);
@@ -73,7 +73,7 @@ export class Target {
     const multi = this.attribute ? this.attribute.multiValued : Array.isArray(this.container[this.key]);
     if (this.op === "remove") {
       if (value !== undefined && value !== null && multi) {
-        // Entra removes members with a list of values: [{"value": "<id>"}].
+        // Entra ID removes members with a list of values: [{"value": "<id>"}].
         const gone = this.canonicalList(value);
         if (this.members) {
           const set = this.memberSet;
@@ -159,7 +159,7 @@ export class Target {
       return { [subKey]: value };
     };
     if (matched.length === 0) {
-      // Nothing matches: RFC 7644 says noTarget for replace, but Entra replaces
+      // Nothing matches: RFC 7644 says noTarget for replace, but Entra ID replaces
       // `emails[type eq "work"].value` on users who have no work email yet, so a filter of
       // plain equalities makes the value it describes (as scim-patch does).
       const equalities = equalitiesOf(filter);

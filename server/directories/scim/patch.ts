@@ -1,6 +1,6 @@
 /**
  * SCIM PATCH (RFC 7644 §3.5.2) as Okta and Entra ID send it: ops in any case (`"Replace"`),
- * path-less value objects (whose keys may themselves be paths, as Entra sends
+ * path-less value objects (whose keys may themselves be paths, as Entra ID sends
  * `"name.givenName"`), `"True"`/`"False"` for booleans, filtered paths
  * (`emails[type eq "work"].value`, `members[value eq "…"]`), extension paths, and member lists
  * removed by value. Pure: a canonical resource in, a new one out.
@@ -156,7 +156,7 @@ class Patcher {
       return;
     }
     // No path (or a whole schema's URN): the value is a set of attributes, each applied at its
-    // own path. Entra puts paths in the keys ("name.givenName", "urn:…:User:department").
+    // own path. Entra ID puts paths in the keys ("name.givenName", "urn:…:User:department").
     if (!isObject(value)) throw invalidValue("Without a path, the value must be an object of attributes");
     for (const [key, item] of Object.entries(value)) {
       // Okta's group rename sends the group's own id along with displayName: not a change.

@@ -55,7 +55,7 @@ export function resourceResponse(status: number, resource: { meta: { version: st
 
 /**
  * A PATCH's answer (RFC 7644 §3.5.2: 200 with the resource, or 204). Okta documents 200 with the
- * user; Microsoft's reference server, and the test collection Entra's gallery review runs, answer
+ * user; Microsoft's reference server, and the test collection Entra ID's gallery review runs, answer
  * 204: a directory made for Entra ID gets 204 (with the ETag), every other one 200.
  */
 export function patchResponse(provider: string, resource: { meta: { version: string; location: string } }, body: unknown): ScimResponse {

@@ -69,7 +69,7 @@ export function samlClient(config: SamlProviderConfig, requestId?: string, optio
     callbackUrl: config.sp.acs_url,
     entryPoint: config.ssoUrl,
     idpCert: config.certificates,
-    // Accept a signed Response or a signed Assertion (Entra and Okta sign only the Assertion), never neither.
+    // Accept a signed Response or a signed Assertion (Entra ID and Okta sign only the Assertion), never neither.
     wantAuthnResponseSigned: false,
     wantAssertionsSigned: false,
     // Checked in ./assertion.ts with SSO_CLOCK_SKEW_SECONDS, our clock and the pending request.
@@ -77,7 +77,7 @@ export function samlClient(config: SamlProviderConfig, requestId?: string, optio
     acceptedClockSkewMs: -1,
     validateInResponseTo: ValidateInResponseTo.never,
     // No NameIDPolicy format and no RequestedAuthnContext: Okta refuses a format its app is not
-    // set to, and Entra one it cannot satisfy; what comes back is read from the assertion.
+    // set to, and Entra ID one it cannot satisfy; what comes back is read from the assertion.
     identifierFormat: null,
     disableRequestedAuthnContext: true,
     generateUniqueId: () => requestId ?? "",

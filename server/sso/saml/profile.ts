@@ -1,6 +1,6 @@
 /**
  * From a verified assertion to the sign-in profile. IdPs name the same attribute differently
- * (Entra and AD FS use WS-Federation claim URIs, Shibboleth OIDs, Okta and Google whatever the
+ * (Entra ID and AD FS use WS-Federation claim URIs, Shibboleth OIDs, Okta and Google whatever the
  * admin typed, usually `email`/`firstName`), so each field is the first of its known names,
  * compared case-insensitively.
  */

@@ -19,7 +19,7 @@ export function namesEntraDirectory(provider: SignInProvider, claims: Record<str
   if (!tid || !provider.entraTenantIds.includes(tid)) {
     throw new SsoRefused(
       "issuer",
-      `the id_token comes from Entra directory ${tid ? tid.slice(0, 64) : "(no tid)"}, which is not one of the provider's entra_tenant_ids`,
+      `the id_token comes from Entra ID directory ${tid ? tid.slice(0, 64) : "(no tid)"}, which is not one of the provider's entra_tenant_ids`,
     );
   }
   return true;

@@ -9,7 +9,7 @@
  *   admins, so they count as verified when the id_token comes from a directory the provider names
  *   (its issuer names one directory, or `entra_tenant_ids` lists it: ./entra.ts). Through the
  *   multi-tenant `{tenantid}` issuer with no list any directory can answer, and its admins can
- *   give a user any address (the "nOAuth" attack): then only Entra's own
+ *   give a user any address (the "nOAuth" attack): then only Entra ID's own
  *   word counts, its optional `xms_edov` claim (the email's domain owner is verified), or
  *   `email_verified: true`.
  *
@@ -24,7 +24,7 @@ const no = (value: unknown) => value === false || value === "false";
 
 /**
  * The refusal when `claims`' email is not known to be verified; else null. `namedDirectory`: the
- * id_token comes from a directory the provider names (always true outside Entra's `{tenantid}` template).
+ * id_token comes from a directory the provider names (always true outside Entra ID's `{tenantid}` template).
  */
 export function unverifiedEmailRefusal(
   providerType: ProviderType,
@@ -37,7 +37,7 @@ export function unverifiedEmailRefusal(
   if (no(claims.xms_edov)) return refusal("Entra ID says the email's domain owner is not verified (xms_edov)");
   if (namedDirectory || yes(claims.xms_edov)) return null;
   return refusal(
-    "the email comes from an Entra directory the provider does not name (multi-tenant issuer) and Entra did not say it is verified (xms_edov)",
+    "the email comes from an Entra ID directory the provider does not name (multi-tenant issuer) and Entra ID did not say it is verified (xms_edov)",
   );
 }
 

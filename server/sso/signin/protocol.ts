@@ -145,7 +145,7 @@ export interface SignInProvider {
   domainAccess: ReadonlyMap<string, DomainAccess>;
   defaultRole: TenantRole;
   allowIdpInitiated: boolean;
-  /** azure_ad: the Entra directories sign-ins may come from (lower-case tenant ids); empty: any. */
+  /** azure_ad: the Entra ID directories sign-ins may come from (lower-case tenant ids); empty: any. */
   entraTenantIds: string[];
   /** OIDC only; null for SAML or when not set. */
   clientId: string | null;
