@@ -70,11 +70,12 @@ test(
     expect(received).toHaveLength(COUNT);
     const times = received.map((r) => r.at).sort((x, y) => x - y);
     // The most arrivals in any window of `ms`: slots are exactly 1/rate apart in the database's
-    // time, so a window of W s holds at most rate x W of them; +1 allows for the few ms by which
-    // one send can land later than the next (two processes, one receiver).
+    // time, so a window of W s holds at most rate x W of them; +2 allows for sends that land late
+    // and bunch up at the receiver (two processes, one receiver, a machine running other tests: 7
+    // in a second was seen at a load of 12 on 2 cores). A pace not kept sends all 25 at once.
     const most = (ms: number) => Math.max(...times.map((t) => times.filter((u) => u >= t && u < t + ms).length));
-    expect(most(1000)).toBeLessThanOrEqual(RATE + 1);
-    expect(most(4000)).toBeLessThanOrEqual(RATE * 4 + 1);
+    expect(most(1000)).toBeLessThanOrEqual(RATE + 2);
+    expect(most(4000)).toBeLessThanOrEqual(RATE * 4 + 2);
     // Paced, not starved: 25 at 5/s take about 4.8 s from the first to the last.
     const span = (times.at(-1)! - times[0]!) / 1000;
     expect(span).toBeGreaterThanOrEqual(((COUNT - 1) / RATE) * 0.95);
