@@ -25,13 +25,13 @@ export abstract class Resource {
     return this.ctx.http;
   }
 
-  /** openapi-fetch's options for a read's: its signal and, given one, its own timeout. */
+  /** What openapi-fetch gets of a read's options: the signal and, when the call has its own timeout, a fetch keeping it. */
   protected read(options: ReadOptions = {}) {
     const { timeout, signal } = options;
     return { signal, ...(timeout === undefined ? {} : { fetch: (request: Request) => this.ctx.transport.send(request, { timeout }) }) };
   }
 
-  /** openapi-fetch's options for a write's: those of a read, and the Idempotency-Key given. */
+  /** What openapi-fetch gets of a write's options: a read's, and the Idempotency-Key given. */
   protected write(options: WriteOptions = {}) {
     return { headers: options.idempotencyKey ? { "Idempotency-Key": options.idempotencyKey } : {}, ...this.read(options) };
   }

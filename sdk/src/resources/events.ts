@@ -10,7 +10,7 @@ export type EventsQuery = Query<"events-list">;
 export class EventTypes extends Resource {
   /** Every kind the control plane emits, with its payload's JSON Schema and an example. */
   list(options: ReadOptions = {}) {
-    return unwrap(this.http.GET("/event-types", { ...this.read(options) }));
+    return unwrap(this.http.GET("/event-types", this.read(options)));
   }
   get(name: string, options: ReadOptions = {}) {
     return unwrap(this.http.GET("/event-types/{name}", { params: { path: { name } }, ...this.read(options) }));
