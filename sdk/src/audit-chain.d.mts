@@ -1,4 +1,19 @@
 /** Types of ./audit-chain.mjs (plain JavaScript, shared with scripts/verify-audit-export.mjs). */
+/**
+ * A public key of GET /api/v1/audit/jwks.json: its own type, not the DOM's JsonWebKey (a Node
+ * project's types need not include the DOM library); the DOM's and node:crypto's both fit it.
+ */
+export interface Jwk {
+  kty?: string;
+  kid?: string;
+  alg?: string;
+  use?: string;
+  crv?: string;
+  x?: string;
+  y?: string;
+  n?: string;
+  e?: string;
+}
 
 /** A signed digest as GET .../audit/digests lists it (only its `jws` is read). */
 export interface DigestLike {
@@ -30,6 +45,6 @@ export function parseDigests(text: string): string[];
 
 export function verifyAuditExportText(input: {
   exportText: string;
-  jwks: { keys: JsonWebKey[] };
+  jwks: { keys: Jwk[] };
   digests: (string | DigestLike)[];
 }): AuditExportProof;

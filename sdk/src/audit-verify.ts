@@ -2,9 +2,9 @@
  * `verifyAuditExport`: what scripts/verify-audit-export.mjs proves, as a function. Checks an export
  * (the text, or the stream `cp.audit.export` gives) against signed digests and the JWKS.
  */
-import { AuditChainFailure, verifyAuditExportText, type AuditExportProof, type DigestLike } from "./audit-chain.mjs";
+import { AuditChainFailure, verifyAuditExportText, type AuditExportProof, type DigestLike, type Jwk } from "./audit-chain.mjs";
 
-export { AuditChainFailure, AuditInputError, parseDigests, type AuditExportProof, type DigestLike } from "./audit-chain.mjs";
+export { AuditChainFailure, AuditInputError, parseDigests, type AuditExportProof, type DigestLike, type Jwk } from "./audit-chain.mjs";
 
 export type AuditExportVerification = ({ valid: true } & AuditExportProof) | { valid: false; sequence: number | null; reason: string };
 
@@ -12,7 +12,7 @@ export interface VerifyAuditExportInput {
   /** The export, JSON or CSV: its text, or a stream of its bytes. */
   export: string | AsyncIterable<Uint8Array | string> | ReadableStream<Uint8Array>;
   /** GET /api/v1/audit/jwks.json. */
-  jwks: { keys: JsonWebKey[] };
+  jwks: { keys: Jwk[] };
   /** Signed digests (as listed by `cp.audit.digests`), or their JWS strings. */
   digests: (string | DigestLike)[];
 }

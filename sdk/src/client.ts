@@ -12,6 +12,7 @@ import { Webhooks } from "./resources/webhooks.js";
 import { Audit } from "./resources/audit.js";
 import { Directories, Domains, SetupLinks } from "./resources/onboarding.js";
 import { Events, EventTypes } from "./resources/events.js";
+import { LogStreams } from "./resources/log-streams.js";
 
 export const SDK_VERSION = "0.1.0";
 
@@ -20,7 +21,13 @@ export interface ControlPlaneOptions {
   baseUrl: string;
   /** An API token (`cp_…`). */
   token: string;
-  /** Retries of 429, 503 and network errors (default: 3, from 500 ms, no wait above 30 s); `false` turns them off. */
+  /**
+   * How long each attempt waits for the answer's headers, in ms (default 60 000; 0: no limit); a
+   * call's own `{ timeout }` overrides it. An attempt that times out is retried as a network error
+   * is; the last one throws ControlPlaneTimeoutError. A long poll (`cp.events`) adds its `wait`.
+   */
+  timeout?: number;
+  /** Retries of 429, 500, 502, 503, 504, timeouts and network errors (default: 3, from 500 ms, no wait above 30 s); `false` turns them off. */
   retry?: RetryOptions | false;
   /** An Idempotency-Key generated for every POST/PUT/PATCH that gives none (default true). */
   idempotencyKeys?: boolean;
@@ -45,13 +52,13 @@ export class ControlPlane {
   readonly directories: Directories;
   readonly eventTypes: EventTypes;
   readonly events: Events;
-  // Log streams are not in the API yet: their group goes here (a class in ./resources/, a field
-  // here) once their paths are in the OpenAPI document and sdk/src/schema.d.ts is regenerated.
+  readonly logStreams: LogStreams;
 
   constructor(options: ControlPlaneOptions) {
     const origin = options.baseUrl.replace(/\/+$/, "");
     this.transport = new Transport({
       token: options.token,
+      timeout: options.timeout,
       retry: options.retry,
       idempotencyKeys: options.idempotencyKeys,
       fetch: options.fetch,
@@ -71,5 +78,6 @@ export class ControlPlane {
     this.directories = new Directories(ctx);
     this.eventTypes = new EventTypes(ctx);
     this.events = new Events(ctx);
+    this.logStreams = new LogStreams(ctx);
   }
 }

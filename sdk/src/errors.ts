@@ -1,6 +1,7 @@
 /**
  * One error for every failed call: the API's problem+json answer (RFC 9457) as fields, or a network
- * failure that outlasted the retries (status 0, code `network_error`).
+ * failure that outlasted the retries (status 0, code `network_error`), or no answer in time
+ * (ControlPlaneTimeoutError, status 0, code `timeout`).
  */
 
 /** One invalid field of a 400: `path` as the API names it (`body.name`, `Idempotency-Key`). */
@@ -10,7 +11,7 @@ export interface FieldError {
 }
 
 export class ControlPlaneError extends Error {
-  override readonly name = "ControlPlaneError";
+  override readonly name: string = "ControlPlaneError";
   /** The HTTP status; 0 when no answer came (network error). */
   readonly status: number;
   /** The problem's stable code (`not_found`, `invalid_request`, `rate_limited`…), meant for programs. */
@@ -40,6 +41,25 @@ export class ControlPlaneError extends Error {
     this.fields = init.fields ?? [];
     this.requestId = init.requestId ?? null;
     this.headers = init.headers ?? null;
+  }
+}
+
+/** No answer within the timeout, on every attempt the retries allowed. */
+export class ControlPlaneTimeoutError extends ControlPlaneError {
+  override readonly name: string = "ControlPlaneTimeoutError";
+  /** The timeout each attempt had, in ms. */
+  readonly timeoutMs: number;
+  /** How many attempts were made. */
+  readonly attempts: number;
+
+  constructor(init: { timeoutMs: number; attempts: number }) {
+    super({
+      status: 0,
+      code: "timeout",
+      detail: `no answer within ${init.timeoutMs} ms${init.attempts > 1 ? ` on each of ${init.attempts} attempts` : ""}`,
+    });
+    this.timeoutMs = init.timeoutMs;
+    this.attempts = init.attempts;
   }
 }
 

@@ -2,7 +2,7 @@
 import { errorFromResponse } from "./errors.js";
 import { Pages, type Page } from "./pagination.js";
 import type { Transport } from "./transport.js";
-import type { Http, WriteOptions } from "./types.js";
+import type { Http, ReadOptions, WriteOptions } from "./types.js";
 
 export interface Context {
   http: Http;
@@ -18,16 +18,22 @@ export async function unwrap<T>(call: Promise<{ data?: T; error?: unknown; respo
   return data as T;
 }
 
-/** Headers and signal of a write's options. */
-export function write(options: WriteOptions = {}) {
-  return { headers: options.idempotencyKey ? { "Idempotency-Key": options.idempotencyKey } : {}, signal: options.signal };
-}
-
 export abstract class Resource {
   constructor(protected readonly ctx: Context) {}
 
   protected get http(): Http {
     return this.ctx.http;
+  }
+
+  /** What openapi-fetch gets of a read's options: the signal and, when the call has its own timeout, a fetch keeping it. */
+  protected read(options: ReadOptions = {}) {
+    const { timeout, signal } = options;
+    return { signal, ...(timeout === undefined ? {} : { fetch: (request: Request) => this.ctx.transport.send(request, { timeout }) }) };
+  }
+
+  /** What openapi-fetch gets of a write's options: a read's, and the Idempotency-Key given. */
+  protected write(options: WriteOptions = {}) {
+    return { headers: options.idempotencyKey ? { "Idempotency-Key": options.idempotencyKey } : {}, ...this.read(options) };
   }
 
   /** A list that follows `next` from its first page. */

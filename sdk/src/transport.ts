@@ -1,14 +1,16 @@
 /**
  * The fetch every call goes through: the token, an Idempotency-Key on every POST/PUT/PATCH (kept
- * across its own retries, so a retried create never creates twice), and retries of 429, 503 and
- * network errors with backoff, honouring Retry-After and the RateLimit fields.
+ * across its own retries, so a retried create never creates twice), a timeout per attempt, and
+ * retries of 429, 500, 502, 503, 504, timeouts and network errors with backoff (exponential, full
+ * jitter), honouring Retry-After and the RateLimit fields.
  *
  * What is retried: GET, HEAD, PUT, DELETE and OPTIONS (idempotent by HTTP's definition), and POST or
  * PATCH carrying an Idempotency-Key: the server stores a write's final answer under its key and
  * replays it, and stores no 5xx or 429, so a retry after those runs the write once. A keyed retry
- * answered 409 `idempotency_key_in_use` (the first attempt still running) is waited out too.
+ * answered 409 `idempotency_key_in_use` (the first attempt still running, e.g. after a timeout) is
+ * waited out too, for as long as its Retry-After says.
  */
-import { ControlPlaneError } from "./errors.js";
+import { ControlPlaneError, ControlPlaneTimeoutError } from "./errors.js";
 
 export interface RetryOptions {
   /** Retries after the first attempt (default 3). */
@@ -21,6 +23,8 @@ export interface RetryOptions {
 
 export interface TransportOptions {
   token: string;
+  /** How long each attempt waits for the answer's headers, in ms (default 60 s); 0: no limit. */
+  timeout?: number;
   /** `false` turns retries off. */
   retry?: RetryOptions | false;
   /** `false`: no Idempotency-Key unless a call gives one (default true). */
@@ -32,7 +36,21 @@ export interface TransportOptions {
 
 const IDEMPOTENT_METHODS = new Set(["GET", "HEAD", "PUT", "DELETE", "OPTIONS"]);
 const KEYED_METHODS = new Set(["POST", "PUT", "PATCH"]);
-const RETRY_STATUSES = new Set([429, 503]);
+const RETRY_STATUSES = new Set([429, 500, 502, 503, 504]);
+export const DEFAULT_TIMEOUT_MS = 60_000;
+
+/** Per call: its own timeout, over the client's. */
+export interface SendOptions {
+  timeout?: number;
+}
+
+/** The wait before retry `attempt` (0-based): full jitter, a random point below min(cap, base × 2^attempt). */
+export function backoffMs(attempt: number, retry: Required<RetryOptions>, random = Math.random): number {
+  return random() * Math.min(retry.maxDelayMs, retry.baseDelayMs * 2 ** attempt);
+}
+
+/** An attempt that got no answer within its timeout. */
+class AttemptTimedOut extends Error {}
 
 /** The RateLimit field's remaining quota and seconds to reset (draft-ietf-httpapi-ratelimit-headers). */
 export function rateLimitOf(headers: Headers): { remaining: number; resetSeconds: number } | null {
@@ -59,16 +77,19 @@ const sleep = (ms: number, signal?: AbortSignal | null) =>
 export class Transport {
   readonly #fetch: (request: Request) => Promise<Response>;
   readonly #retry: Required<RetryOptions> | null;
+  /** Each attempt's wait for an answer, in ms (0: none). */
+  readonly timeout: number;
   /** The RateLimit field of the last answer: how much quota is left, and when it resets. */
   lastRateLimit: { remaining: number; resetSeconds: number } | null = null;
 
   constructor(private readonly options: TransportOptions) {
     this.#fetch = options.fetch ?? ((request) => globalThis.fetch(request));
     this.#retry = options.retry === false ? null : { maxRetries: 3, baseDelayMs: 500, maxDelayMs: 30_000, ...options.retry };
+    this.timeout = options.timeout ?? DEFAULT_TIMEOUT_MS;
   }
 
   /** Sends `request` (with the token and, for writes, an Idempotency-Key), retrying what is safe to retry. */
-  readonly send = async (request: Request): Promise<Response> => {
+  readonly send = async (request: Request, options: SendOptions = {}): Promise<Response> => {
     // The request is openapi-fetch's own (or the pagination's): its headers are ours to set.
     const prepared = request;
     const headers = prepared.headers;
@@ -79,22 +100,25 @@ export class Transport {
     }
     const retryable = IDEMPOTENT_METHODS.has(prepared.method) || headers.has("idempotency-key");
     const retry = retryable ? this.#retry : null;
+    const timeout = options.timeout ?? this.timeout;
     for (let attempt = 0; ; attempt++) {
       const last = !retry || attempt >= retry.maxRetries;
       let response: Response;
       try {
         // A body is a stream, read once: every attempt but the last sends a copy. Without one, the same request.
-        response = await this.#fetch(last || prepared.body === null ? prepared : prepared.clone());
+        response = await this.#attempt(last || prepared.body === null ? prepared : prepared.clone(), timeout);
       } catch (error) {
         if (prepared.signal.aborted) throw error;
-        if (last)
+        if (last) {
+          if (error instanceof AttemptTimedOut) throw new ControlPlaneTimeoutError({ timeoutMs: timeout, attempts: attempt + 1 });
           throw new ControlPlaneError({
             status: 0,
             code: "network_error",
             detail: String((error as Error)?.message ?? error),
             cause: error,
           });
-        await sleep(this.#backoff(attempt), prepared.signal);
+        }
+        await sleep(backoffMs(attempt, retry!), prepared.signal);
         continue;
       }
       this.lastRateLimit = rateLimitOf(response.headers) ?? this.lastRateLimit;
@@ -106,9 +130,29 @@ export class Transport {
     }
   };
 
+  /** One attempt: the answer, or AttemptTimedOut when its headers take longer than `timeout` ms (the body that follows is not timed). */
+  async #attempt(request: Request, timeout: number): Promise<Response> {
+    if (!timeout) return this.#fetch(request);
+    const controller = new AbortController();
+    const timed = new Request(request, { signal: AbortSignal.any([request.signal, controller.signal]) });
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const expired = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        reject(new AttemptTimedOut());
+        controller.abort(new AttemptTimedOut());
+      }, timeout);
+    });
+    try {
+      // The race: a custom fetch may ignore the signal.
+      return await Promise.race([this.#fetch(timed), expired]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
   #shouldRetry(response: Response, headers: Headers): boolean {
     if (RETRY_STATUSES.has(response.status)) return true;
-    // The first attempt of this key is still running (its connection dropped before the answer).
+    // The first attempt of this key is still running (its answer lost, or it timed out here).
     return response.status === 409 && headers.has("idempotency-key") && response.headers.has("retry-after");
   }
 
@@ -117,12 +161,7 @@ export class Transport {
     const cap = this.#retry!.maxDelayMs;
     const limit = rateLimitOf(response.headers);
     const asked = retryAfterMs(response.headers) ?? (limit && limit.remaining === 0 ? limit.resetSeconds * 1000 : null);
-    if (asked === null) return this.#backoff(attempt);
+    if (asked === null) return backoffMs(attempt, this.#retry!);
     return asked > cap ? null : asked;
-  }
-
-  #backoff(attempt: number): number {
-    const { baseDelayMs, maxDelayMs } = this.#retry!;
-    return Math.random() * Math.min(maxDelayMs, baseDelayMs * 2 ** attempt);
   }
 }

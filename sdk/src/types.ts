@@ -14,12 +14,15 @@ export type Query<K extends keyof operations> = NonNullable<operations[K]["param
 /** The typed openapi-fetch client over every path of the API (`cp.http`). */
 export type Http = Client<paths>;
 
-/** Options of a write: the Idempotency-Key to send (one is generated otherwise). */
-export interface WriteOptions {
-  idempotencyKey?: string;
+/** Options of a read (and of a DELETE). */
+export interface ReadOptions {
+  /** Aborts the call (and its retries): the signal's reason is thrown. */
   signal?: AbortSignal;
+  /** This call's `timeout` in ms (each attempt's wait for an answer), over the client's; 0: none. */
+  timeout?: number;
 }
 
-export interface ReadOptions {
-  signal?: AbortSignal;
+/** Options of a write: also the Idempotency-Key to send (one is generated otherwise). */
+export interface WriteOptions extends ReadOptions {
+  idempotencyKey?: string;
 }

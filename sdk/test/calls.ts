@@ -32,4 +32,12 @@ export async function calls(cp: ControlPlane, tenantId: string): Promise<void> {
   await cp.http.GET("/tenant/{tenant_id}", { params: { path: { tenant_id: tenantId } } });
   // @ts-expect-error a misspelled field of an answer
   void tenant.nmae;
+
+  const stream: Schema<"LogStream"> = await cp.logStreams.create(tenantId, { name: "SIEM", type: "syslog", config: { host: "siem" } });
+  await cp.logStreams.update(tenantId, stream.id, { enabled: false }, { timeout: 5_000 });
+  await cp.logStreams.get(tenantId, stream.id, { timeout: 0 });
+  // @ts-expect-error a log stream type the API does not have
+  await cp.logStreams.create(tenantId, { name: "x", type: "ftp", config: {} });
+  // @ts-expect-error a timeout is milliseconds, a number
+  await cp.tenants.get(tenantId, { timeout: "5s" });
 }

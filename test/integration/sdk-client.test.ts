@@ -176,6 +176,32 @@ describe("onboarding: domains, setup links, directories", () => {
   });
 });
 
+describe("log streams", () => {
+  test("after step-up: create (secret never answered), get, update, pause, test, batches, list, delete; a viewer is refused", async () => {
+    const { admin, viewer, tenantId } = await world();
+    const body = { name: "SIEM", type: "https" as const, config: { url: "https://siem.invalid/ingest", secret: "a-signing-secret-123" } };
+    expect(await problem(admin.logStreams.create(tenantId, body))).toMatchObject({ status: 401, code: "step_up_required" });
+    await admin.me.stepUp({ password: "admin-password" });
+    const stream = await admin.logStreams.create(tenantId, body);
+    expect(stream).toMatchObject({ name: "SIEM", type: "https", enabled: true });
+    expect(JSON.stringify(stream)).not.toContain("a-signing-secret-123");
+    expect(await admin.logStreams.get(tenantId, stream.id)).toMatchObject({ id: stream.id, name: "SIEM" });
+    expect(await admin.logStreams.update(tenantId, stream.id, { name: "SIEM EU", enabled: false })).toMatchObject({
+      name: "SIEM EU",
+      enabled: false,
+    });
+    const tried = await admin.logStreams.test(tenantId, stream.id);
+    expect(tried.ok).toBe(false); // siem.invalid does not resolve
+    expect((await admin.logStreams.batches(tenantId, stream.id).toArray()).length).toBeGreaterThanOrEqual(1);
+    expect((await admin.logStreams.list(tenantId).toArray()).map((s) => s.id)).toEqual([stream.id]);
+    expect(await problem(viewer.logStreams.create(tenantId, body))).toMatchObject({ status: 403 });
+    const bad = await problem(admin.logStreams.create(tenantId, { ...body, config: { url: "not a url" } }));
+    expect(bad.fields.map((f) => f.path)).toContain("config.url");
+    await admin.logStreams.delete(tenantId, stream.id);
+    expect(await problem(admin.logStreams.get(tenantId, stream.id))).toMatchObject({ status: 404, code: "not_found" });
+  });
+});
+
 describe("pagination", () => {
   test("for await follows `next` over several pages, each item once", async () => {
     const { admin, tenantId } = await world();

@@ -1,12 +1,13 @@
 /**
  * The SDK's event groups against the real test server: the catalog (`eventTypes`), a page of a
  * tenant's events, and `events.follow`, which reads on from a cursor and then long-polls, so an
- * event appended while it waits arrives without a new call.
+ * event appended while it waits arrives without a new call; a long poll's `wait` is added to the
+ * client's timeout, so a poll that waits longer than the timeout is not cut.
  */
 import { describe, expect, test } from "vitest";
 import { apiServer } from "../support/api-server.ts";
 import { tenantWithMembers } from "../support/fixtures.ts";
-import { ControlPlane, ControlPlaneError } from "../../sdk/src/index.ts";
+import { ControlPlane, ControlPlaneError, ControlPlaneTimeoutError } from "../../sdk/src/index.ts";
 
 const api = apiServer();
 const sdk = (token: string) => new ControlPlane({ baseUrl: api.url, token, retry: false });
@@ -48,5 +49,19 @@ describe("events", () => {
 
     const page = await reader.events.page(tenant.id, { after: feed.cursor(), event_types: "invoice.*" });
     expect(page.results.map((e) => e.id)).toEqual([seen[1]]);
+  });
+
+  test("a long poll waits its `wait` beyond the client's timeout; a call's own timeout still cuts it", async () => {
+    const { viewer, tenant } = await tenantWithMembers();
+    const cp = new ControlPlane({ baseUrl: api.url, token: viewer.token, retry: false, timeout: 1_000 });
+    const { next_cursor } = await cp.events.page(tenant.id, { event_types: "nothing.*" });
+    const started = Date.now();
+    const page = await cp.events.page(tenant.id, { after: next_cursor, event_types: "nothing.*", wait: 2 });
+    expect(page.results).toEqual([]);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(1_900); // held the whole 2 s, past the 1 s timeout
+    const cut = await cp.events
+      .page(tenant.id, { after: next_cursor, event_types: "nothing.*", wait: 2 }, { timeout: 300 })
+      .catch((e: unknown) => e);
+    expect(cut).toBeInstanceOf(ControlPlaneTimeoutError);
   });
 });

@@ -4,7 +4,7 @@
  */
 import { Readable } from "node:stream";
 import { errorFromResponse } from "../errors.js";
-import { Resource, unwrap, write } from "../resource.js";
+import { Resource, unwrap } from "../resource.js";
 import type { Body, Query, ReadOptions, Schema, WriteOptions } from "../types.js";
 
 export type AuditExportQuery = Query<"audit-export">;
@@ -20,21 +20,26 @@ export class Audit extends Resource {
   }
   get(tenantId: string, eventId: string, options: ReadOptions = {}) {
     return unwrap(
-      this.http.GET("/tenants/{tenant_id}/audit/{event_id}", { params: { path: { tenant_id: tenantId, event_id: eventId } }, ...options }),
+      this.http.GET("/tenants/{tenant_id}/audit/{event_id}", {
+        params: { path: { tenant_id: tenantId, event_id: eventId } },
+        ...this.read(options),
+      }),
     );
   }
   /** Appends an event of the tenant's own application. */
   append(tenantId: string, body: Body<"audit-append">, options?: WriteOptions) {
-    return unwrap(this.http.POST("/tenants/{tenant_id}/audit", { params: { path: { tenant_id: tenantId } }, body, ...write(options) }));
+    return unwrap(
+      this.http.POST("/tenants/{tenant_id}/audit", { params: { path: { tenant_id: tenantId } }, body, ...this.write(options) }),
+    );
   }
   appendBatch(tenantId: string, body: Body<"audit-appendBatch">, options?: WriteOptions) {
     return unwrap(
-      this.http.POST("/tenants/{tenant_id}/audit/batch", { params: { path: { tenant_id: tenantId } }, body, ...write(options) }),
+      this.http.POST("/tenants/{tenant_id}/audit/batch", { params: { path: { tenant_id: tenantId } }, body, ...this.write(options) }),
     );
   }
   /** Checks the tenant's hash chain on the server. */
   verify(tenantId: string, options: ReadOptions = {}) {
-    return unwrap(this.http.GET("/tenants/{tenant_id}/audit/verify", { params: { path: { tenant_id: tenantId } }, ...options }));
+    return unwrap(this.http.GET("/tenants/{tenant_id}/audit/verify", { params: { path: { tenant_id: tenantId } }, ...this.read(options) }));
   }
   digests(tenantId: string, query: Query<"audit-listDigests"> = {}) {
     return this.pages<Schema<"AuditDigest">>(() =>
@@ -42,11 +47,13 @@ export class Audit extends Resource {
     );
   }
   createDigest(tenantId: string, options?: WriteOptions) {
-    return unwrap(this.http.POST("/tenants/{tenant_id}/audit/digests", { params: { path: { tenant_id: tenantId } }, ...write(options) }));
+    return unwrap(
+      this.http.POST("/tenants/{tenant_id}/audit/digests", { params: { path: { tenant_id: tenantId } }, ...this.write(options) }),
+    );
   }
   /** The public keys the digests are signed with. */
   jwks(options: ReadOptions = {}) {
-    return unwrap(this.http.GET("/audit/jwks.json", { signal: options.signal }));
+    return unwrap(this.http.GET("/audit/jwks.json", { ...this.read(options) }));
   }
 
   /** The export as a web ReadableStream of bytes (JSON array or CSV), read from the server as it streams. */
@@ -54,7 +61,7 @@ export class Audit extends Resource {
     const { error, response } = await this.http.GET("/tenants/{tenant_id}/audit/export", {
       params: { path: { tenant_id: tenantId }, query },
       parseAs: "stream",
-      signal: options.signal,
+      ...this.read(options),
     });
     if (!response.ok) throw errorFromResponse(response, error);
     return response.body ?? new ReadableStream({ start: (c) => c.close() });

@@ -10,18 +10,21 @@ export type EventsQuery = Query<"events-list">;
 export class EventTypes extends Resource {
   /** Every kind the control plane emits, with its payload's JSON Schema and an example. */
   list(options: ReadOptions = {}) {
-    return unwrap(this.http.GET("/event-types", { signal: options.signal }));
+    return unwrap(this.http.GET("/event-types", this.read(options)));
   }
   get(name: string, options: ReadOptions = {}) {
-    return unwrap(this.http.GET("/event-types/{name}", { params: { path: { name } }, signal: options.signal }));
+    return unwrap(this.http.GET("/event-types/{name}", { params: { path: { name } }, ...this.read(options) }));
   }
 }
 
 export class Events extends Resource {
   /** One page from `after` (`wait` seconds, at most 30, long-polls until an event arrives). */
   page(tenantId: string, query: EventsQuery = {}, options: ReadOptions = {}) {
+    // The server holds a long poll up to `wait` seconds before answering: the timeout counts from then.
+    const { timeout } = this.ctx.transport;
+    if (options.timeout === undefined && query.wait && timeout) options = { ...options, timeout: timeout + query.wait * 1000 };
     return unwrap(
-      this.http.GET("/tenants/{tenant_id}/events", { params: { path: { tenant_id: tenantId }, query }, signal: options.signal }),
+      this.http.GET("/tenants/{tenant_id}/events", { params: { path: { tenant_id: tenantId }, query }, ...this.read(options) }),
     );
   }
 

@@ -1,5 +1,5 @@
 /** Tenants, their members, API tokens and the caller (`/me`, step-up). */
-import { Resource, unwrap, write } from "../resource.js";
+import { Resource, unwrap } from "../resource.js";
 import type { Body, Query, ReadOptions, Schema, WriteOptions } from "../types.js";
 
 export class Tenants extends Resource {
@@ -7,10 +7,10 @@ export class Tenants extends Resource {
     return this.pages<Schema<"Tenant">>(() => this.http.GET("/tenants", { params: { query } }));
   }
   get(tenantId: string, options: ReadOptions = {}) {
-    return unwrap(this.http.GET("/tenants/{tenant_id}", { params: { path: { tenant_id: tenantId } }, ...options }));
+    return unwrap(this.http.GET("/tenants/{tenant_id}", { params: { path: { tenant_id: tenantId } }, ...this.read(options) }));
   }
   create(body: Body<"tenants-create">, options?: WriteOptions) {
-    return unwrap(this.http.POST("/tenants", { body, ...write(options) }));
+    return unwrap(this.http.POST("/tenants", { body, ...this.write(options) }));
   }
 }
 
@@ -22,19 +22,24 @@ export class Members extends Resource {
   }
   get(tenantId: string, userId: string, options: ReadOptions = {}) {
     return unwrap(
-      this.http.GET("/tenants/{tenant_id}/members/{user_id}", { params: { path: { tenant_id: tenantId, user_id: userId } }, ...options }),
+      this.http.GET("/tenants/{tenant_id}/members/{user_id}", {
+        params: { path: { tenant_id: tenantId, user_id: userId } },
+        ...this.read(options),
+      }),
     );
   }
   /** Adds a person (or invites one, as the tenant's settings say). */
   add(tenantId: string, body: Body<"members-add">, options?: WriteOptions) {
-    return unwrap(this.http.POST("/tenants/{tenant_id}/members", { params: { path: { tenant_id: tenantId } }, body, ...write(options) }));
+    return unwrap(
+      this.http.POST("/tenants/{tenant_id}/members", { params: { path: { tenant_id: tenantId } }, body, ...this.write(options) }),
+    );
   }
   update(tenantId: string, userId: string, body: Body<"members-update">, options?: WriteOptions) {
     return unwrap(
       this.http.PATCH("/tenants/{tenant_id}/members/{user_id}", {
         params: { path: { tenant_id: tenantId, user_id: userId } },
         body,
-        ...write(options),
+        ...this.write(options),
       }),
     );
   }
@@ -42,7 +47,7 @@ export class Members extends Resource {
     await unwrap(
       this.http.DELETE("/tenants/{tenant_id}/members/{user_id}", {
         params: { path: { tenant_id: tenantId, user_id: userId } },
-        ...options,
+        ...this.read(options),
       }),
     );
   }
@@ -54,19 +59,19 @@ export class Tokens extends Resource {
   }
   /** The answer alone carries `token`, the value: keep it, it is never shown again. */
   create(body: Body<"tokens-create">, options?: WriteOptions) {
-    return unwrap(this.http.POST("/tokens", { body, ...write(options) }));
+    return unwrap(this.http.POST("/tokens", { body, ...this.write(options) }));
   }
   async revoke(tokenId: string, options: ReadOptions = {}): Promise<void> {
-    await unwrap(this.http.DELETE("/tokens/{token_id}", { params: { path: { token_id: tokenId } }, ...options }));
+    await unwrap(this.http.DELETE("/tokens/{token_id}", { params: { path: { token_id: tokenId } }, ...this.read(options) }));
   }
 }
 
 export class Me extends Resource {
   get(options: ReadOptions = {}) {
-    return unwrap(this.http.GET("/me", { signal: options.signal }));
+    return unwrap(this.http.GET("/me", { ...this.read(options) }));
   }
   /** Re-verifies the token owner's password: actions that need step-up are allowed for 10 minutes. */
   stepUp(body: Body<"auth-stepUp">, options?: WriteOptions) {
-    return unwrap(this.http.POST("/auth/step-up", { body, ...write(options) }));
+    return unwrap(this.http.POST("/auth/step-up", { body, ...this.write(options) }));
   }
 }

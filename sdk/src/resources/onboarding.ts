@@ -1,5 +1,5 @@
 /** Onboarding a customer: verified domains, setup links, and Directory Sync (SCIM) directories. */
-import { Resource, unwrap, write } from "../resource.js";
+import { Resource, unwrap } from "../resource.js";
 import type { Body, Query, ReadOptions, Schema, WriteOptions } from "../types.js";
 
 type Path = { tenant_id: string; domain_id: string };
@@ -12,25 +12,33 @@ export class Domains extends Resource {
   }
   get(tenantId: string, domainId: string, options: ReadOptions = {}) {
     return unwrap(
-      this.http.GET("/tenants/{tenant_id}/domains/{domain_id}", { params: { path: this.#path(tenantId, domainId) }, ...options }),
+      this.http.GET("/tenants/{tenant_id}/domains/{domain_id}", {
+        params: { path: this.#path(tenantId, domainId) },
+        ...this.read(options),
+      }),
     );
   }
   /** The answer carries the TXT record to publish. */
   create(tenantId: string, body: Body<"domains-create">, options?: WriteOptions) {
-    return unwrap(this.http.POST("/tenants/{tenant_id}/domains", { params: { path: { tenant_id: tenantId } }, body, ...write(options) }));
+    return unwrap(
+      this.http.POST("/tenants/{tenant_id}/domains", { params: { path: { tenant_id: tenantId } }, body, ...this.write(options) }),
+    );
   }
   update(tenantId: string, domainId: string, body: Body<"domains-update">, options?: WriteOptions) {
     return unwrap(
       this.http.PATCH("/tenants/{tenant_id}/domains/{domain_id}", {
         params: { path: this.#path(tenantId, domainId) },
         body,
-        ...write(options),
+        ...this.write(options),
       }),
     );
   }
   async delete(tenantId: string, domainId: string, options: ReadOptions = {}): Promise<void> {
     await unwrap(
-      this.http.DELETE("/tenants/{tenant_id}/domains/{domain_id}", { params: { path: this.#path(tenantId, domainId) }, ...options }),
+      this.http.DELETE("/tenants/{tenant_id}/domains/{domain_id}", {
+        params: { path: this.#path(tenantId, domainId) },
+        ...this.read(options),
+      }),
     );
   }
   /** Looks the TXT record up now ("Verify now"). */
@@ -39,7 +47,7 @@ export class Domains extends Resource {
       this.http.POST("/tenants/{tenant_id}/domains/{domain_id}/verify", {
         params: { path: this.#path(tenantId, domainId) },
         body,
-        ...write(options),
+        ...this.write(options),
       }),
     );
   }
@@ -58,14 +66,14 @@ export class SetupLinks extends Resource {
     return unwrap(
       this.http.GET("/tenants/{tenant_id}/setup-links/{setup_link_id}", {
         params: { path: { tenant_id: tenantId, setup_link_id: setupLinkId } },
-        ...options,
+        ...this.read(options),
       }),
     );
   }
   /** The answer alone carries the link's URL. */
   create(tenantId: string, body: Body<"setupLinks-create">, options?: WriteOptions) {
     return unwrap(
-      this.http.POST("/tenants/{tenant_id}/setup-links", { params: { path: { tenant_id: tenantId } }, body, ...write(options) }),
+      this.http.POST("/tenants/{tenant_id}/setup-links", { params: { path: { tenant_id: tenantId } }, body, ...this.write(options) }),
     );
   }
   /**
@@ -74,14 +82,14 @@ export class SetupLinks extends Resource {
    * `directory_token`, shown once).
    */
   delete(tenantId: string, setupLinkId: string, options: ReadOptions & { rotateDirectoryToken?: boolean } = {}) {
-    const { rotateDirectoryToken, ...read } = options;
+    const { rotateDirectoryToken, ...rest } = options;
     return unwrap(
       this.http.DELETE("/tenants/{tenant_id}/setup-links/{setup_link_id}", {
         params: {
           path: { tenant_id: tenantId, setup_link_id: setupLinkId },
           query: rotateDirectoryToken ? { rotate_directory_token: "true" } : {},
         },
-        ...read,
+        ...this.read(rest),
       }),
     );
   }
@@ -95,13 +103,16 @@ export class Directories extends Resource {
   }
   get(tenantId: string, directoryId: string, options: ReadOptions = {}) {
     return unwrap(
-      this.http.GET("/tenants/{tenant_id}/directories/{directory_id}", { params: { path: this.#path(tenantId, directoryId) }, ...options }),
+      this.http.GET("/tenants/{tenant_id}/directories/{directory_id}", {
+        params: { path: this.#path(tenantId, directoryId) },
+        ...this.read(options),
+      }),
     );
   }
   /** The answer alone carries the SCIM endpoint's bearer token. */
   create(tenantId: string, body: Body<"directories-create">, options?: WriteOptions) {
     return unwrap(
-      this.http.POST("/tenants/{tenant_id}/directories", { params: { path: { tenant_id: tenantId } }, body, ...write(options) }),
+      this.http.POST("/tenants/{tenant_id}/directories", { params: { path: { tenant_id: tenantId } }, body, ...this.write(options) }),
     );
   }
   update(tenantId: string, directoryId: string, body: Body<"directories-update">, options?: WriteOptions) {
@@ -109,7 +120,7 @@ export class Directories extends Resource {
       this.http.PATCH("/tenants/{tenant_id}/directories/{directory_id}", {
         params: { path: this.#path(tenantId, directoryId) },
         body,
-        ...write(options),
+        ...this.write(options),
       }),
     );
   }
@@ -117,7 +128,7 @@ export class Directories extends Resource {
     await unwrap(
       this.http.DELETE("/tenants/{tenant_id}/directories/{directory_id}", {
         params: { path: this.#path(tenantId, directoryId) },
-        ...options,
+        ...this.read(options),
       }),
     );
   }
@@ -125,7 +136,7 @@ export class Directories extends Resource {
     return unwrap(
       this.http.POST("/tenants/{tenant_id}/directories/{directory_id}/rotate-token", {
         params: { path: this.#path(tenantId, directoryId) },
-        ...write(options),
+        ...this.write(options),
       }),
     );
   }

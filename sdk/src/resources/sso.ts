@@ -1,5 +1,5 @@
 /** SSO providers of a tenant, and the OAuth broker's applications (the platform's own apps). */
-import { Resource, unwrap, write } from "../resource.js";
+import { Resource, unwrap } from "../resource.js";
 import type { Body, Query, ReadOptions, Schema, WriteOptions } from "../types.js";
 
 export class SsoApplications extends Resource {
@@ -7,31 +7,36 @@ export class SsoApplications extends Resource {
     return this.pages<Schema<"SsoApplication">>(() => this.http.GET("/sso/applications", { params: { query } }));
   }
   get(applicationId: string, options: ReadOptions = {}) {
-    return unwrap(this.http.GET("/sso/applications/{application_id}", { params: { path: { application_id: applicationId } }, ...options }));
+    return unwrap(
+      this.http.GET("/sso/applications/{application_id}", { params: { path: { application_id: applicationId } }, ...this.read(options) }),
+    );
   }
   /** The answer alone carries `client_secret`. */
   create(body: Body<"ssoApplications-create">, options?: WriteOptions) {
-    return unwrap(this.http.POST("/sso/applications", { body, ...write(options) }));
+    return unwrap(this.http.POST("/sso/applications", { body, ...this.write(options) }));
   }
   update(applicationId: string, body: Body<"ssoApplications-update">, options?: WriteOptions) {
     return unwrap(
       this.http.PATCH("/sso/applications/{application_id}", {
         params: { path: { application_id: applicationId } },
         body,
-        ...write(options),
+        ...this.write(options),
       }),
     );
   }
   async delete(applicationId: string, options: ReadOptions = {}): Promise<void> {
     await unwrap(
-      this.http.DELETE("/sso/applications/{application_id}", { params: { path: { application_id: applicationId } }, ...options }),
+      this.http.DELETE("/sso/applications/{application_id}", {
+        params: { path: { application_id: applicationId } },
+        ...this.read(options),
+      }),
     );
   }
   rotateSecret(applicationId: string, options?: WriteOptions) {
     return unwrap(
       this.http.POST("/sso/applications/{application_id}/rotate-secret", {
         params: { path: { application_id: applicationId } },
-        ...write(options),
+        ...this.write(options),
       }),
     );
   }
@@ -49,12 +54,12 @@ export class Sso extends Resource {
     return unwrap(
       this.http.GET("/tenants/{tenant_id}/sso/{provider_id}", {
         params: { path: { tenant_id: tenantId, provider_id: providerId } },
-        ...options,
+        ...this.read(options),
       }),
     );
   }
   create(tenantId: string, body: Body<"tenantSso-create">, options?: WriteOptions) {
-    return unwrap(this.http.POST("/tenants/{tenant_id}/sso", { params: { path: { tenant_id: tenantId } }, body, ...write(options) }));
+    return unwrap(this.http.POST("/tenants/{tenant_id}/sso", { params: { path: { tenant_id: tenantId } }, body, ...this.write(options) }));
   }
   /** Disabling needs a fresh step-up (`cp.me.stepUp`). */
   update(tenantId: string, providerId: string, body: Body<"tenantSso-update">, options?: WriteOptions) {
@@ -62,7 +67,7 @@ export class Sso extends Resource {
       this.http.PATCH("/tenants/{tenant_id}/sso/{provider_id}", {
         params: { path: { tenant_id: tenantId, provider_id: providerId } },
         body,
-        ...write(options),
+        ...this.write(options),
       }),
     );
   }
@@ -71,7 +76,7 @@ export class Sso extends Resource {
     await unwrap(
       this.http.DELETE("/tenants/{tenant_id}/sso/{provider_id}", {
         params: { path: { tenant_id: tenantId, provider_id: providerId } },
-        ...options,
+        ...this.read(options),
       }),
     );
   }
@@ -79,7 +84,7 @@ export class Sso extends Resource {
     return unwrap(
       this.http.POST("/tenants/{tenant_id}/sso/{provider_id}/refresh-metadata", {
         params: { path: { tenant_id: tenantId, provider_id: providerId } },
-        ...write(options),
+        ...this.write(options),
       }),
     );
   }

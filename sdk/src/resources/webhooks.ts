@@ -1,5 +1,5 @@
 /** A tenant's webhooks and their deliveries. Verifying a delivery you receive: `verifyWebhook` (../webhook-verify.ts). */
-import { Resource, unwrap, write } from "../resource.js";
+import { Resource, unwrap } from "../resource.js";
 import type { Body, Query, ReadOptions, Schema, WriteOptions } from "../types.js";
 
 export class Webhooks extends Resource {
@@ -12,20 +12,22 @@ export class Webhooks extends Resource {
     return unwrap(
       this.http.GET("/tenants/{tenant_id}/webhooks/{webhook_id}", {
         params: { path: { tenant_id: tenantId, webhook_id: webhookId } },
-        ...options,
+        ...this.read(options),
       }),
     );
   }
   /** The answer alone carries `secret` (generated when not given). */
   create(tenantId: string, body: Body<"webhooks-create">, options?: WriteOptions) {
-    return unwrap(this.http.POST("/tenants/{tenant_id}/webhooks", { params: { path: { tenant_id: tenantId } }, body, ...write(options) }));
+    return unwrap(
+      this.http.POST("/tenants/{tenant_id}/webhooks", { params: { path: { tenant_id: tenantId } }, body, ...this.write(options) }),
+    );
   }
   update(tenantId: string, webhookId: string, body: Body<"webhooks-update">, options?: WriteOptions) {
     return unwrap(
       this.http.PATCH("/tenants/{tenant_id}/webhooks/{webhook_id}", {
         params: { path: { tenant_id: tenantId, webhook_id: webhookId } },
         body,
-        ...write(options),
+        ...this.write(options),
       }),
     );
   }
@@ -33,7 +35,7 @@ export class Webhooks extends Resource {
     await unwrap(
       this.http.DELETE("/tenants/{tenant_id}/webhooks/{webhook_id}", {
         params: { path: { tenant_id: tenantId, webhook_id: webhookId } },
-        ...options,
+        ...this.read(options),
       }),
     );
   }
@@ -43,7 +45,7 @@ export class Webhooks extends Resource {
       this.http.POST("/tenants/{tenant_id}/webhooks/{webhook_id}/rotate-secret", {
         params: { path: { tenant_id: tenantId, webhook_id: webhookId } },
         body,
-        ...write(options),
+        ...this.write(options),
       }),
     );
   }
@@ -52,7 +54,7 @@ export class Webhooks extends Resource {
     return unwrap(
       this.http.POST("/tenants/{tenant_id}/webhooks/{webhook_id}/test", {
         params: { path: { tenant_id: tenantId, webhook_id: webhookId } },
-        ...write(options),
+        ...this.write(options),
       }),
     );
   }
@@ -67,7 +69,7 @@ export class Webhooks extends Resource {
     return unwrap(
       this.http.POST("/tenants/{tenant_id}/webhooks/{webhook_id}/deliveries/{delivery_id}/retry", {
         params: { path: { tenant_id: tenantId, webhook_id: webhookId, delivery_id: deliveryId } },
-        ...write(options),
+        ...this.write(options),
       }),
     );
   }
@@ -77,7 +79,7 @@ export class Webhooks extends Resource {
       this.http.POST("/tenants/{tenant_id}/webhooks/{webhook_id}/recover", {
         params: { path: { tenant_id: tenantId, webhook_id: webhookId } },
         body,
-        ...write(options),
+        ...this.write(options),
       }),
     );
   }
@@ -85,14 +87,18 @@ export class Webhooks extends Resource {
     return unwrap(
       this.http.GET("/tenants/{tenant_id}/webhooks/{webhook_id}/recover/{job_id}", {
         params: { path: { tenant_id: tenantId, webhook_id: webhookId, job_id: jobId } },
-        ...options,
+        ...this.read(options),
       }),
     );
   }
   /** Evaluates a content filter against an example payload of `event_type` (400 naming `filter` if it is not valid). */
   testFilter(tenantId: string, body: Body<"webhooks-filterTest">, options?: WriteOptions) {
     return unwrap(
-      this.http.POST("/tenants/{tenant_id}/webhooks/filter-test", { params: { path: { tenant_id: tenantId } }, body, ...write(options) }),
+      this.http.POST("/tenants/{tenant_id}/webhooks/filter-test", {
+        params: { path: { tenant_id: tenantId } },
+        body,
+        ...this.write(options),
+      }),
     );
   }
 }
