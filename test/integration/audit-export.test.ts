@@ -115,6 +115,8 @@ describe("exporting the audit log", () => {
     ["no filter", ""],
     ["kinds, actor and dates", "event_type=user.*&actor_id=actor-1&start_date=2026-01-01T00:05:00Z&end_date=2026-01-01T00:20:00Z"],
     ["a prefix", "event_type=user.*"],
+    ["a target", "target_id=t42&target_type=thing"],
+    ["a target type and kind", "target_type=thing&event_type=user.login&end_date=2026-01-01T00:10:00Z"],
   ])("CSV parsed back equals the list (%s)", async (_name, query) => {
     const expected = (await listAll(query)).map(asCsvRecord);
     const res = await exportEvents(`format=csv&${query}`);
@@ -125,6 +127,7 @@ describe("exporting the audit log", () => {
     // Listed before the export: the export's own audit.exported event is in neither.
     expect(records.map(compactDetails)).toEqual(expected);
     if (!query) expect(records.length).toBeGreaterThan(BULK);
+    if (query.startsWith("target_id")) expect(records.map((r) => [r.target_type, r.target_id])).toEqual([["thing", "t42"]]);
   });
 
   test("formula cells are neutralised and awkward cells quoted (RFC 4180)", async () => {
