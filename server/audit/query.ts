@@ -132,6 +132,15 @@ export async function countEvents(sql: SqlRunner, filter: AuditFilter, head: Cha
   const onlyKinds = !byRow && !filter.start && !filter.end && !filter.actorId;
   // The head's per-kind counts, not its sequence: retention purges the oldest events.
   if (onlyKinds) return (filter.kinds ?? Object.keys(head.kinds)).reduce((sum, kind) => sum + (head.kinds[kind] ?? 0), 0);
+  // The search by kinds alone: every chain head's per-kind counts (one row per tenant), not millions of index entries.
+  const everyChainByKind = filter.tenantId === null && filter.kinds && !filter.start && !filter.end && !filter.actorId;
+  if (everyChainByKind && !filter.actorEmail && !filter.targetId && !filter.targetType && filter.maxSequence === undefined) {
+    const [row] = await sql.query<{ count: string | number }>(
+      `SELECT coalesce(sum((c.event_types ->> k)::bigint), 0)::bigint AS count FROM audit_chains c CROSS JOIN unnest($1::text[]) k`,
+      [filter.kinds],
+    );
+    return Number(row!.count);
+  }
   if (!byRow) return countFromRollups(sql, { ...filter, tenantId: filter.tenantId! });
   const params: unknown[] = [];
   const where = whereClause(filter, params);

@@ -77,6 +77,12 @@ describe("GET /api/v1/audit", () => {
     expect(typed.json.results.map((e: { target: { type: string } }) => e.target.type)).toEqual(["invoice", "invoice"]);
     const inBeta = await c.get(`/api/v1/audit?target_id=inv-42&target_type=invoice&actor_email=alice@example.com`);
     expect(inBeta.json.results.map((e: { id: string }) => e.id)).toEqual([invoiceInBeta]);
+    // A kind alone is counted from every tenant's chain head.
+    const paid = await c.get(`/api/v1/audit?event_type=invoice.paid&page_size=1`);
+    expect(paid.json.count).toBe(2);
+    expect(paid.json.results.map((e: { tenant_id: string }) => e.tenant_id)).toEqual([acme.tenant.id]);
+    const older = await c.get(`/api/v1/audit?event_type=invoice.paid&page_size=1&cursor=${paid.json.next_cursor}`);
+    expect(older.json.results.map((e: { id: string }) => e.id)).toEqual([invoiceInBeta]);
     const prefix = await c.get(`/api/v1/audit?event_type=app.*&actor_email=alice@example.com`);
     expect(prefix.json.count).toBe(3);
     const dated = await c.get(
