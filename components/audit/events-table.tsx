@@ -17,7 +17,7 @@ const COLUMNS: ListColumn[] = [
   { header: "Event", skeleton: <Skeleton className="h-4 w-36" /> },
   { header: "Actor", className: "hidden sm:table-cell", skeleton: <Skeleton className="h-4 w-44" /> },
   { header: "Target", className: "hidden md:table-cell", skeleton: <Skeleton className="h-4 w-32" /> },
-  { header: "IP address", className: "hidden lg:table-cell", skeleton: <Skeleton className="h-4 w-24" /> },
+  { header: "IP address", className: "hidden 2xl:table-cell", skeleton: <Skeleton className="h-4 w-24" /> },
 ];
 
 export function LoadingEvents() {
@@ -68,7 +68,9 @@ export function ApplicationBadge({ event, className }: { event: Pick<AuditEventV
       <Badge>
         Application
         {source.token_id ? (
-          <span className={cx("hidden lg:inline", !tokenName && "font-mono")}>&nbsp;· {tokenName ?? shortId(source.token_id)}</span>
+          <span className={cx("hidden max-w-28 truncate align-bottom lg:inline-block", !tokenName && "font-mono")}>
+            &nbsp;· {tokenName ?? shortId(source.token_id)}
+          </span>
         ) : null}
       </Badge>
     </span>
@@ -103,7 +105,8 @@ export function Target({
 /**
  * One page of events, newest first. The time opens the event (a click anywhere on the row does
  * too); the event type and the actor are links that filter by them; the target links to the thing
- * while it exists. An application's appended events carry a badge. Narrow screens show the actor
+ * while it exists. The IP address shows on wide screens only (2xl; the event's panel has it): the
+ * actor, in words, needs the room. An application's appended events carry a badge. Narrow screens show the actor
  * (and the badge) under the event type.
  */
 export function EventsTable({ tenantId, events, changing, selectedId, onOpen, filterHref, links }: EventsTableProps) {
@@ -152,7 +155,7 @@ export function EventsTable({ tenantId, events, changing, selectedId, onOpen, fi
               </span>
               <ApplicationBadge event={event} className="mt-1 block sm:hidden" />
             </Td>
-            <Td className="hidden max-w-72 min-w-48 whitespace-normal! wrap-break-word sm:table-cell" title={event.actor.id ?? undefined}>
+            <Td className="hidden max-w-72 whitespace-normal! wrap-break-word sm:table-cell" title={event.actor.id ?? undefined}>
               {byActor ? (
                 <Link
                   href={byActor}
@@ -173,7 +176,7 @@ export function EventsTable({ tenantId, events, changing, selectedId, onOpen, fi
                 <span className="text-slate-500">—</span>
               )}
             </Td>
-            <Td className="hidden font-mono text-xs lg:table-cell">{plainIp(event.metadata.ip_address) || "—"}</Td>
+            <Td className="hidden font-mono text-xs 2xl:table-cell">{plainIp(event.metadata.ip_address) || "—"}</Td>
           </Tr>
         );
       })}

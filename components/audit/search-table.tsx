@@ -11,7 +11,7 @@ import type { AuditSearchResultView } from "./types";
 
 const COLUMNS: ListColumn[] = [
   { header: "Time", skeleton: <Skeleton className="h-4 w-24" /> },
-  { header: "Tenant", skeleton: <Skeleton className="h-4 w-28" /> },
+  { header: "Tenant", className: "hidden sm:table-cell", skeleton: <Skeleton className="h-4 w-28" /> },
   { header: "Event", skeleton: <Skeleton className="h-4 w-36" /> },
   { header: "Actor", className: "hidden sm:table-cell", skeleton: <Skeleton className="h-4 w-44" /> },
   { header: "Target", className: "hidden md:table-cell", skeleton: <Skeleton className="h-4 w-32" /> },
@@ -26,10 +26,21 @@ export function LoadingSearch() {
 const link =
   "rounded text-indigo-700 hover:underline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600";
 
+/** The result's tenant: a link to its audit log opened on the event, or "Platform" for the platform's own. */
+function TenantLink({ event, href }: { event: AuditSearchResultView; href: string | null }) {
+  if (!href) return <span className="text-slate-600">Platform</span>;
+  const name = event.tenant_name ?? event.tenant_id;
+  return (
+    <Link href={href} className={link} title={`Open this event in ${name}'s audit log`}>
+      {name}
+    </Link>
+  );
+}
+
 /**
  * The platform search's results: each names its tenant, a link to that tenant's audit log opened
  * on the event (the platform's own events, without a tenant, say "Platform"). Narrow screens show
- * the actor under the event type.
+ * the tenant and the actor under the event type.
  */
 export function SearchTable({ events, changing }: { events: AuditSearchResultView[]; changing: boolean }) {
   return (
@@ -43,22 +54,16 @@ export function SearchTable({ events, changing }: { events: AuditSearchResultVie
                 <RelativeTime iso={event.timestamp} />
               </span>
             </Td>
-            <Td className="max-w-48 min-w-28 whitespace-normal! wrap-break-word">
-              {inTenant ? (
-                <Link href={inTenant} className={link} title={`Open this event in ${event.tenant_name ?? event.tenant_id}'s audit log`}>
-                  {event.tenant_name ?? event.tenant_id}
-                </Link>
-              ) : (
-                <span className="text-slate-600">Platform</span>
-              )}
+            <Td className="hidden max-w-48 min-w-28 whitespace-normal! wrap-break-word sm:table-cell">
+              <TenantLink event={event} href={inTenant} />
             </Td>
             <Td>
               <span className="font-mono text-sm font-medium text-slate-900">{event.event_type}</span>
               <ApplicationBadge event={event} className="ml-2 hidden sm:inline-block" />
-              <span
-                className="block text-xs whitespace-normal wrap-break-word text-slate-600 sm:hidden"
-                title={event.actor.id ?? undefined}
-              >
+              <span className="block text-sm whitespace-normal wrap-anywhere sm:hidden">
+                <TenantLink event={event} href={inTenant} />
+              </span>
+              <span className="block text-xs whitespace-normal wrap-anywhere text-slate-600 sm:hidden" title={event.actor.id ?? undefined}>
                 <ActorName actor={event.actor} />
               </span>
             </Td>
