@@ -44,18 +44,19 @@ export function actorRef(actorId: string | null): { kind: ActorKind; id: string 
  * applications by id (a user's email is what the event already records when it has one).
  */
 const LOOKUP = `
-  SELECT 'setup_link' AS kind, l.id::text AS id, l.intent AS name, coalesce(l.created_by_email, u.email) AS extra
+  SELECT 'setup_link' AS kind, l.id::text AS id, l.tenant_id::text AS tenant_id, l.intent AS name,
+         coalesce(l.created_by_email, u.email) AS extra
     FROM setup_links l LEFT JOIN users u ON u.id = l.created_by_id
     JOIN unnest($1::uuid[], $2::uuid[]) AS k(id, tenant_id) ON k.id = l.id AND k.tenant_id = l.tenant_id
   UNION ALL
-  SELECT 'directory', d.id::text, d.name, NULL
+  SELECT 'directory', d.id::text, d.tenant_id::text, d.name, NULL
     FROM directories d JOIN unnest($3::uuid[], $4::uuid[]) AS k(id, tenant_id) ON k.id = d.id AND k.tenant_id = d.tenant_id
   UNION ALL
-  SELECT 'api_token', t.id::text, t.name, NULL FROM api_tokens t WHERE t.id = ANY($5::uuid[])
+  SELECT 'api_token', t.id::text, NULL, t.name, NULL FROM api_tokens t WHERE t.id = ANY($5::uuid[])
   UNION ALL
-  SELECT 'application', a.id::text, a.name, NULL FROM sso_applications a WHERE a.id = ANY($6::uuid[])
+  SELECT 'application', a.id::text, NULL, a.name, NULL FROM sso_applications a WHERE a.id = ANY($6::uuid[])
   UNION ALL
-  SELECT 'user', u.id::text, u.email, NULL FROM users u WHERE u.id = ANY($7::uuid[])`;
+  SELECT 'user', u.id::text, NULL, u.email, NULL FROM users u WHERE u.id = ANY($7::uuid[])`;
 
 function words(kind: ActorKind, name: string, extra: string | null): string {
   switch (kind) {
@@ -81,6 +82,10 @@ const GONE: Record<ActorKind, string | null> = {
   user: null,
 };
 
+/** Things that belong to one tenant: found only in the event's own (a page of the search spans tenants). */
+const SCOPED: ReadonlySet<ActorKind> = new Set(["setup_link", "directory"]);
+const keyOf = (kind: string, id: string, tenantId: string | null) => `${kind}:${id}:${tenantId ?? ""}`;
+
 type Row = Pick<AuditEventRow, "tenant_id" | "actor_id" | "actor_email" | "source_type" | "source_token_id">;
 
 /** The events with `actor.name` and `source_token_name` filled in, from one lookup for the page. */
@@ -101,20 +106,20 @@ export async function withActorNames<T extends AuditEvent>(sql: SqlRunner, rows:
   const found = new Map<string, { name: string; extra: string | null }>();
   if (wanted > 0) {
     const params = [...scoped.setup_link, ...scoped.directory, ...[byId.api_token, byId.application, byId.user].map((s) => [...s])];
-    for (const r of await sql.query<{ kind: string; id: string; name: string; extra: string | null }>(LOOKUP, params)) {
-      found.set(`${r.kind}:${r.id}`, { name: r.name, extra: r.extra });
-    }
+    type Found = { kind: string; id: string; tenant_id: string | null; name: string; extra: string | null };
+    for (const r of await sql.query<Found>(LOOKUP, params)) found.set(keyOf(r.kind, r.id, r.tenant_id), { name: r.name, extra: r.extra });
   }
   return events.map((event, i) => {
     const row = rows[i]!;
     const ref = actorRef(row.actor_id);
     let name: string | null = null;
-    if (ref?.kind === "user") name = row.actor_email ?? found.get(`user:${ref.id}`)?.name ?? null;
+    if (ref?.kind === "user") name = row.actor_email ?? found.get(keyOf("user", ref.id, null))?.name ?? null;
     else if (ref) {
-      const hit = found.get(`${ref.kind}:${ref.id}`);
+      const hit = found.get(keyOf(ref.kind, ref.id, SCOPED.has(ref.kind) ? row.tenant_id : null));
       name = hit ? words(ref.kind, hit.name, hit.extra) : GONE[ref.kind];
     } else name = row.actor_email;
-    const token = row.source_type === "api" && row.source_token_id ? (found.get(`api_token:${row.source_token_id}`)?.name ?? null) : null;
+    const token =
+      row.source_type === "api" && row.source_token_id ? (found.get(keyOf("api_token", row.source_token_id, null))?.name ?? null) : null;
     return {
       ...event,
       actor: { ...event.actor, name },
