@@ -292,3 +292,57 @@ test("support staff filter by clicking, see targets by name with links, find any
   await expect(audit.filtersButton).toHaveText("Filters");
   expect(new URL(page.url()).searchParams.has("actor")).toBe(false);
 });
+
+test("support finds an actor's events across tenants, pages, exports them, and opens one in its tenant's log", async ({
+  page,
+  people,
+  request,
+}) => {
+  const actor = { id: uniqueName("crm").replace(/\s+/g, "-"), email: `${uniqueName("someone").replace(/\s+/g, "-")}@example.com` };
+  const acme = await people.createTenant(uniqueName("Search Acme"));
+  const beta = await people.createTenant(uniqueName("Search Beta"));
+  // 25 events in Acme (a page), then the newest one in Beta: the search's first page spans both tenants.
+  const batch = await request.post(`/api/v1/tenants/${acme.id}/audit/batch`, {
+    headers: { Authorization: `Bearer ${OPERATOR_TOKEN}` },
+    data: { events: Array.from({ length: 25 }, (_, i) => ({ event_type: "crm.note_added", actor, timestamp: daysAgo(2 + i / 24) })) },
+  });
+  expect(batch.status(), await batch.text()).toBe(201);
+  const newest = await append(request, beta.id, {
+    event_type: "crm.deal_won",
+    actor,
+    timestamp: daysAgo(1),
+    target: { type: "deal", id: "deal-7" },
+  });
+
+  const support = createPlatformUser("support");
+  await signInAs(page, support.email, support.password);
+  await page.getByRole("complementary").getByRole("link", { name: "Audit search" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Audit search" })).toBeVisible();
+  const form = page.getByRole("search", { name: "Search audit events" });
+  await expect(form.getByRole("button", { name: "Search" })).toBeEnabled();
+  await form.getByLabel("Actor").fill(actor.email.toUpperCase());
+  await form.getByRole("button", { name: "Search" }).click();
+
+  const rows = page.getByRole("table", { name: "Audit search results" }).getByTestId("search-row");
+  await expect(rows).toHaveCount(25);
+  await expect(page.getByTestId("page-range")).toHaveText("Showing 1–25 of 26");
+  await expect(rows.first()).toContainText(beta.name);
+  await expect(rows.nth(1)).toContainText(acme.name);
+  await expectNoSeriousA11yViolations(page);
+
+  // The next page, by cursor, and the export of the whole search with the tenants named.
+  await page.getByRole("button", { name: "Next" }).click();
+  await expect(rows).toHaveCount(1);
+  expect(new URL(page.url()).searchParams.get("cursor")).toBeTruthy();
+  const download = await new AuditPage(page).download(page.getByRole("link", { name: "Export CSV" }));
+  const records = parse(readFileSync(await download.path(), "utf8"), { columns: true, bom: true }) as Array<Record<string, string>>;
+  expect(records).toHaveLength(26);
+  expect(records[0]).toMatchObject({ tenant_id: beta.id, tenant_name: beta.name, id: newest.id, actor_email: actor.email });
+
+  // A result leads to its tenant's audit log, opened on the event.
+  await page.getByRole("button", { name: "Previous" }).click();
+  await expect(rows).toHaveCount(25);
+  await rows.first().getByRole("link", { name: beta.name }).click();
+  await expect(page).toHaveURL(new RegExp(`/tenants/${beta.id}/audit\\?event=${newest.id}$`));
+  await expect(new AuditPage(page).drawer.dialog).toHaveAccessibleName("crm.deal_won");
+});

@@ -60,7 +60,7 @@ export function EventDrawer({ tenantId, eventId, shown, onClose }: EventDrawerPr
       description={
         event ? (
           <>
-            <RelativeTime iso={event.timestamp} /> by {event.actor.email || event.actor.id || "the platform"}
+            <RelativeTime iso={event.timestamp} /> by {event.actor.name || event.actor.email || event.actor.id || "the platform"}
           </>
         ) : undefined
       }
@@ -142,6 +142,7 @@ function EventBody({ event }: { event: AuditEventView }) {
           <Source source={event.source} />
         </Row>
         <Row label="Actor">
+          {event.actor.name && event.actor.name !== event.actor.email ? <span className="block">{event.actor.name}</span> : null}
           <span className="block">{event.actor.email || <span className="text-slate-600">No email</span>}</span>
           {event.actor.id ? (
             <Copyable value={event.actor.id} label="actor ID" />

@@ -17,7 +17,7 @@ const COLUMNS: ListColumn[] = [
   { header: "Event", skeleton: <Skeleton className="h-4 w-36" /> },
   { header: "Actor", className: "hidden sm:table-cell", skeleton: <Skeleton className="h-4 w-44" /> },
   { header: "Target", className: "hidden md:table-cell", skeleton: <Skeleton className="h-4 w-32" /> },
-  { header: "IP address", className: "hidden lg:table-cell", skeleton: <Skeleton className="h-4 w-24" /> },
+  { header: "IP address", className: "hidden 2xl:table-cell", skeleton: <Skeleton className="h-4 w-24" /> },
 ];
 
 export function LoadingEvents() {
@@ -44,30 +44,48 @@ interface EventsTableProps {
   links: TargetLinks;
 }
 
-/** Who acted, as the table names them: their email, else their id, else the platform itself. */
-function ActorName({ actor }: { actor: AuditEventView["actor"] }) {
-  if (actor.email) return <>{actor.email}</>;
-  return actor.id ? <span className="font-mono text-xs">{shortId(actor.id)}</span> : <>Platform</>;
+/**
+ * Who acted, in words, whole: what the server resolved (`actor.name`: a person's email, a setup
+ * link's intent and creator, a directory's or token's name), else the email, else the id in full,
+ * else the platform itself. Its id is the tooltip of the cell around it.
+ */
+export function ActorName({ actor }: { actor: AuditEventView["actor"] }) {
+  const words = actor.name ?? actor.email;
+  if (words) return <>{words}</>;
+  return actor.id ? <span className="font-mono text-xs break-all">{actor.id}</span> : <>Platform</>;
 }
 
 /**
  * An event an application appended (POST …/audit) rather than one the platform wrote: its actor,
  * IP and time are the application's account. With the token that appended it, in full on hover.
  */
-function ApplicationBadge({ source, className }: { source: AuditEventView["source"]; className: string }) {
+export function ApplicationBadge({ event, className }: { event: Pick<AuditEventView, "source" | "source_token_name">; className: string }) {
+  const { source, source_token_name: tokenName } = event;
   if (source?.type !== "api") return null;
-  const by = source.token_id ? `API token ${source.token_id}` : "a console session";
+  const by = source.token_id ? `API token ${tokenName ? `"${tokenName}" (${source.token_id})` : source.token_id}` : "a console session";
   return (
     <span title={`Appended by an application through ${by}`} data-testid="source-badge" className={cx("align-middle", className)}>
       <Badge>
         Application
-        {source.token_id ? <span className="hidden font-mono lg:inline">&nbsp;· {shortId(source.token_id)}</span> : null}
+        {source.token_id ? (
+          <span className={cx("hidden max-w-28 truncate align-bottom lg:inline-block", !tokenName && "font-mono")}>
+            &nbsp;· {tokenName ?? shortId(source.token_id)}
+          </span>
+        ) : null}
       </Badge>
     </span>
   );
 }
 
-function Target({ tenantId, target, links }: { tenantId: string; target: NonNullable<AuditEventView["target"]>; links: TargetLinks }) {
+export function Target({
+  tenantId,
+  target,
+  links,
+}: {
+  tenantId: string;
+  target: NonNullable<AuditEventView["target"]>;
+  links: TargetLinks;
+}) {
   const label = target.name ?? shortId(target.id);
   const href = targetHref(tenantId, target, links);
   return (
@@ -87,7 +105,8 @@ function Target({ tenantId, target, links }: { tenantId: string; target: NonNull
 /**
  * One page of events, newest first. The time opens the event (a click anywhere on the row does
  * too); the event type and the actor are links that filter by them; the target links to the thing
- * while it exists. An application's appended events carry a badge. Narrow screens show the actor
+ * while it exists. The IP address shows on wide screens only (2xl; the event's panel has it): the
+ * actor, in words, needs the room. An application's appended events carry a badge. Narrow screens show the actor
  * (and the badge) under the event type.
  */
 export function EventsTable({ tenantId, events, changing, selectedId, onOpen, filterHref, links }: EventsTableProps) {
@@ -127,15 +146,23 @@ export function EventsTable({ tenantId, events, changing, selectedId, onOpen, fi
               >
                 {event.event_type}
               </Link>
-              <ApplicationBadge source={event.source} className="ml-2 hidden sm:inline-block" />
-              <span className="block text-xs text-slate-600 sm:hidden">
+              <ApplicationBadge event={event} className="ml-2 hidden sm:inline-block" />
+              <span
+                className="block text-xs whitespace-normal wrap-break-word text-slate-600 sm:hidden"
+                title={event.actor.id ?? undefined}
+              >
                 <ActorName actor={event.actor} />
               </span>
-              <ApplicationBadge source={event.source} className="mt-1 block sm:hidden" />
+              <ApplicationBadge event={event} className="mt-1 block sm:hidden" />
             </Td>
-            <Td className="hidden max-w-64 truncate sm:table-cell" title={event.actor.id ?? undefined}>
+            <Td className="hidden max-w-72 whitespace-normal! wrap-break-word sm:table-cell" title={event.actor.id ?? undefined}>
               {byActor ? (
-                <Link href={byActor} onClick={stop} title="Show only this actor's events" className={cx(filterLink, "text-slate-900")}>
+                <Link
+                  href={byActor}
+                  onClick={stop}
+                  title={`Show only the events of ${event.actor.id}`}
+                  className={cx(filterLink, "text-slate-900")}
+                >
                   <ActorName actor={event.actor} />
                 </Link>
               ) : (
@@ -149,7 +176,7 @@ export function EventsTable({ tenantId, events, changing, selectedId, onOpen, fi
                 <span className="text-slate-500">—</span>
               )}
             </Td>
-            <Td className="hidden font-mono text-xs lg:table-cell">{plainIp(event.metadata.ip_address) || "—"}</Td>
+            <Td className="hidden font-mono text-xs 2xl:table-cell">{plainIp(event.metadata.ip_address) || "—"}</Td>
           </Tr>
         );
       })}

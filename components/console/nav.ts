@@ -31,6 +31,7 @@ export const NAV: NavItem[] = [
   { label: "Directory Sync", kind: "tenant", href: (id) => consoleUrl.directories(id!), icon: DirectoryIcon },
   { label: "API tokens", kind: "account", href: (id) => consoleUrl.tokens(id), icon: KeyIcon },
   { label: "Platform users", kind: "account", href: (id) => consoleUrl.users(id), icon: IdBadgeIcon, roles: ["operator", "support"] },
+  { label: "Audit search", kind: "account", href: (id) => consoleUrl.auditSearch(id), icon: ScrollIcon, roles: ["operator", "support"] },
   { label: "Applications", kind: "account", href: (id) => consoleUrl.applications(id), icon: AppsIcon, roles: ["operator"] },
   {
     label: "Certificates",

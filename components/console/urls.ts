@@ -26,6 +26,11 @@ export const consoleUrl = {
   users: (tenantId?: string | null) => keeping("/users", tenantId),
   /** The OAuth broker's applications (operators). */
   applications: (tenantId?: string | null) => keeping("/applications", tenantId),
+  /** Every tenant's audit events, searched (operators and support), with the search's query. */
+  auditSearch: (tenantId?: string | null, query?: URLSearchParams | string) =>
+    query ? withQuery("/audit", query) : keeping("/audit", tenantId),
+  /** The platform search's export download (a console route handler). */
+  auditSearchExport: (query: URLSearchParams) => `/api/console/audit/export?${query}`,
   /** Every tenant's SAML signing certificates that end soon (operators and support). */
   certificates: (tenantId?: string | null) => keeping("/certificates", tenantId),
   login: () => "/login",

@@ -793,6 +793,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/audit": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Search every tenant's audit events (operators and support)
+     * @description The list's filters across every tenant (and the platform's own events), newest first, each result naming its tenant (`tenant_id`, `tenant_name`). One of `actor_email`, `actor_id`, `target_id`, `event_type` is required (each is indexed across tenants); `target_type` and the dates narrow. Operators and support staff only (403 for anyone else, and for a token or session confined to one tenant). Every call writes an `audit.searched` platform event with the caller and the filters. Export: `GET /audit/export`.
+     */
+    get: operations["audit-search"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/tenants/{tenant_id}/audit": {
     parameters: {
       query?: never;
@@ -1448,6 +1468,26 @@ export interface paths {
      * @description The events matching the filters (as in the list), newest first, streamed. `json`: one array of AuditEvent. `csv`: RFC 4180 with a header row (id, event_type, actor_id, actor_email, timestamp, ip_address, user_agent, target_type, target_id, details, sequence, hash, prev_hash, target_name, chain_version, source_type, source_token_id, source_user_id); `details` is JSON; cells starting with = + - @ (or tab/CR) are prefixed with `'`. Writes an `audit.exported` event (with the filters and format) that the export itself never contains.
      */
     get: operations["audit-export"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/audit/export": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Export a search of every tenant's audit events (operators and support)
+     * @description The events of `GET /audit` with the same filters (one of actor_email, actor_id, target_id, event_type required), newest first, streamed. `json`: one array of AuditSearchResult (each with `tenant_id` and `tenant_name`). `csv`: as the tenant export with two first columns, tenant_id and tenant_name (tenant_id, tenant_name, id, event_type, actor_id, actor_email, timestamp, ip_address, user_agent, target_type, target_id, details, sequence, hash, prev_hash, target_name, chain_version, source_type, source_token_id, source_user_id). A snapshot of the events timestamped before it started. Writes an `audit.searched` platform event (the caller, the filters and the format).
+     */
+    get: operations["audit-search-export"];
     put?: never;
     post?: never;
     delete?: never;
@@ -3997,6 +4037,26 @@ export interface webhooks {
     patch?: never;
     trace?: never;
   };
+  "audit.searched": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * audit.searched
+     * @description An operator or support user searched every tenant's audit log (GET /audit) or exported the result: who (the actor), the filters given, and the export's format or the number of results. A platform event (no tenant). Signed as every delivery is (`webhook-signature`, `X-Webhook-Signature`).
+     */
+    post: operations["webhook-audit.searched"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "audit.retention_purged": {
     parameters: {
       query?: never;
@@ -4857,8 +4917,8 @@ export interface components {
       /** Format: date-time */
       started_at: string;
     };
-    AuditEventPage: {
-      results: components["schemas"]["AuditEvent"][];
+    AuditSearchPage: {
+      results: components["schemas"]["AuditSearchResult"][];
       /** @description Total items matching the query. */
       count: number;
       /** @description Absolute URL of the next page, or null. */
@@ -4868,7 +4928,7 @@ export interface components {
       next_cursor: string | null;
       previous_cursor: string | null;
     };
-    AuditEvent: {
+    AuditSearchResult: {
       /** Format: uuid */
       id: string;
       tenant_id: string | null;
@@ -4876,6 +4936,8 @@ export interface components {
       actor: {
         id: string | null;
         email: string | null;
+        /** @description What acted, in words, as the control plane knows it when the event is read (not stored, not covered by `hash`): a user's email, a setup link's intent and creator, a directory's name, an API token's name. Null when there is nothing to add (an appended event's own actor, the platform). On the list, the platform search and one event; not in exports or streams. */
+        name?: string | null;
       };
       /** Format: date-time */
       timestamp: string;
@@ -4902,6 +4964,10 @@ export interface components {
       chain_version: number;
       /** @description Who wrote the event, as the server recorded it (never the request body). Null on chain version 1 events. */
       source: components["schemas"]["AuditEventSource"] | null;
+      /** @description For `api` events appended with a token: that API token's name when the event is read (not covered by `hash`; null once the token is gone). On the list, the platform search and one event. */
+      source_token_name?: string | null;
+      /** @description The tenant's name now (`tenant_id` names it); null for the platform's own events (no tenant). */
+      tenant_name: string | null;
     };
     AuditEventSource: {
       /**
@@ -4913,6 +4979,56 @@ export interface components {
       token_id: string | null;
       /** @description For `api`: the user of that token or session. Null for `platform`. */
       user_id: string | null;
+    };
+    AuditEventPage: {
+      results: components["schemas"]["AuditEvent"][];
+      /** @description Total items matching the query. */
+      count: number;
+      /** @description Absolute URL of the next page, or null. */
+      next: string | null;
+      /** @description Absolute URL of the previous page, or null. */
+      previous: string | null;
+      next_cursor: string | null;
+      previous_cursor: string | null;
+    };
+    AuditEvent: {
+      /** Format: uuid */
+      id: string;
+      tenant_id: string | null;
+      event_type: string;
+      actor: {
+        id: string | null;
+        email: string | null;
+        /** @description What acted, in words, as the control plane knows it when the event is read (not stored, not covered by `hash`): a user's email, a setup link's intent and creator, a directory's name, an API token's name. Null when there is nothing to add (an appended event's own actor, the platform). On the list, the platform search and one event; not in exports or streams. */
+        name?: string | null;
+      };
+      /** Format: date-time */
+      timestamp: string;
+      metadata: {
+        ip_address: string | null;
+        user_agent: string | null;
+      };
+      target: {
+        type: string;
+        id: string;
+        /** @description What the target was called when the event was written (null when not recorded). Covered by `hash` when present. */
+        name: string | null;
+      } | null;
+      details: {
+        [key: string]: unknown;
+      };
+      /** @description Position in the tenant's hash chain: 1, 2, 3, … without gaps. */
+      sequence: number;
+      /** @description The previous event's `hash` (64 zeros for the first). */
+      prev_hash: string;
+      /** @description Hex SHA-256 of the canonical form of this event and `prev_hash` (see README). */
+      hash: string;
+      /** @description The canonical form `hash` was computed in: 1 for events written before sources were recorded, 2 since (covers `source`). */
+      chain_version: number;
+      /** @description Who wrote the event, as the server recorded it (never the request body). Null on chain version 1 events. */
+      source: components["schemas"]["AuditEventSource"] | null;
+      /** @description For `api` events appended with a token: that API token's name when the event is read (not covered by `hash`; null once the token is gone). On the list, the platform search and one event. */
+      source_token_name?: string | null;
     };
     AuditEventTypes: {
       results: {
@@ -9156,6 +9272,51 @@ export interface components {
         } | null;
       };
     };
+    /** @description An operator or support user searched every tenant's audit log (GET /audit) or exported the result: who (the actor), the filters given, and the export's format or the number of results. A platform event (no tenant). */
+    "Event.audit.searched": {
+      /**
+       * Format: uuid
+       * @description The event's id (also `webhook-id`).
+       */
+      id: string;
+      /** @constant */
+      type: "audit.searched";
+      /** Format: uuid */
+      tenant_id: string;
+      /** Format: date-time */
+      created_at: string;
+      data: {
+        /** @description Who did it. */
+        actor: {
+          /** @description The user (or `setup_link:<id>`) who did it; null: the system or no one known. */
+          id: string | null;
+          email: string | null;
+        };
+        /** @description What the event is about. */
+        target: {
+          type: string;
+          id: string;
+          /** @description What the target was called when the event was written. */
+          name?: string | null;
+        } | null;
+        details: {
+          filters: {
+            [key: string]: string;
+          };
+          results?: number;
+          format?: string;
+        } & {
+          [key: string]: unknown;
+        };
+        /** @description Who wrote the event: the control plane (`platform`) or an application through the API (`api`). */
+        source?: {
+          /** @enum {string} */
+          type: "platform" | "api";
+          token_id: string | null;
+          user_id: string | null;
+        } | null;
+      };
+    };
     /** @description Audit events past retention were purged; the chain stays verifiable from its anchor. */
     "Event.audit.retention_purged": {
       /**
@@ -11687,6 +11848,45 @@ export interface operations {
       500: components["responses"]["Problem500"];
     };
   };
+  "audit-search": {
+    parameters: {
+      query?: {
+        page?: number;
+        page_size?: number;
+        cursor?: string;
+        event_type?: string;
+        start_date?: string;
+        end_date?: string;
+        actor_id?: string;
+        actor_email?: string;
+        target_id?: string;
+        target_type?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Successful response */
+      200: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["AuditSearchPage"];
+        };
+      };
+      400: components["responses"]["Problem400"];
+      401: components["responses"]["Problem401"];
+      403: components["responses"]["Problem403"];
+      404: components["responses"]["Problem404"];
+      409: components["responses"]["Problem409"];
+      429: components["responses"]["Problem429"];
+      500: components["responses"]["Problem500"];
+    };
+  };
   "audit-list": {
     parameters: {
       query?: {
@@ -11698,6 +11898,8 @@ export interface operations {
         end_date?: string;
         actor_id?: string;
         actor_email?: string;
+        target_id?: string;
+        target_type?: string;
       };
       header?: never;
       path: {
@@ -13298,6 +13500,10 @@ export interface operations {
         actor_id?: string;
         /** @description Only events whose actor email is this one, in any letter case (exact otherwise). */
         actor_email?: string;
+        /** @description Only events about this target (`target.id`, exact). */
+        target_id?: string;
+        /** @description Only events about a target of this type (`target.type`, exact). */
+        target_type?: string;
       };
       header?: never;
       path: {
@@ -13319,6 +13525,55 @@ export interface operations {
         };
         content: {
           "application/json": components["schemas"]["AuditEvent"][];
+          "text/csv": string;
+        };
+      };
+      400: components["responses"]["Problem400"];
+      401: components["responses"]["Problem401"];
+      403: components["responses"]["Problem403"];
+      404: components["responses"]["Problem404"];
+      429: components["responses"]["Problem429"];
+      500: components["responses"]["Problem500"];
+    };
+  };
+  "audit-search-export": {
+    parameters: {
+      query?: {
+        /** @description `json` (default) or `csv`. */
+        format?: "json" | "csv";
+        /** @description Exact kind (`user.login`), comma list, or prefix (`user.*`). */
+        event_type?: string;
+        /** @description ISO 8601 date or date-time, inclusive (UTC when no offset is given). */
+        start_date?: string;
+        /** @description ISO 8601 date or date-time, exclusive (UTC when no offset is given). */
+        end_date?: string;
+        /** @description Only events by this actor. */
+        actor_id?: string;
+        /** @description Only events whose actor email is this one, in any letter case (exact otherwise). */
+        actor_email?: string;
+        /** @description Only events about this target (`target.id`, exact). */
+        target_id?: string;
+        /** @description Only events about a target of this type (`target.type`, exact). */
+        target_type?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The export, as an attachment. */
+      200: {
+        headers: {
+          /** @description `attachment; filename="audit-search-<YYYY-MM-DD>.<format>"` */
+          "Content-Disposition"?: string;
+          /** @description `no-store` */
+          "Cache-Control"?: string;
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["AuditSearchResult"][];
           "text/csv": string;
         };
       };
@@ -17323,6 +17578,55 @@ export interface operations {
          *     }
          */
         "application/json": components["schemas"]["Event.audit.exported"];
+      };
+    };
+    responses: {
+      /** @description Any 2xx within 5 s is a delivery; anything else is retried. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  "webhook-audit.searched": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
+         *       "type": "audit.searched",
+         *       "tenant_id": "…",
+         *       "created_at": "…",
+         *       "data": {
+         *         "actor": {
+         *           "id": "5f0c8c1e-3b7a-4d2e-9a61-0c2f4b8e7d10",
+         *           "email": "ada@example.com"
+         *         },
+         *         "target": null,
+         *         "details": {
+         *           "filters": {
+         *             "actor_email": "ada@example.com",
+         *             "event_type": "user.*"
+         *           },
+         *           "results": 12
+         *         },
+         *         "source": {
+         *           "type": "platform",
+         *           "token_id": null,
+         *           "user_id": null
+         *         }
+         *       }
+         *     }
+         */
+        "application/json": components["schemas"]["Event.audit.searched"];
       };
     };
     responses: {

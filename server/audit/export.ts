@@ -82,9 +82,20 @@ const CSV_CELLS = [
   guarded("e.source_user_id", "source_user_id"),
 ].join(", ");
 
-/** One CSV record from a row selected with CSV_CELLS (every cell already text, and guarded). */
-function csvRecord(row: AuditEventRow): unknown[] {
-  return CSV_COLUMNS.map((column) => row[column]);
+/** The platform search's export (search.ts) names each row's tenant: two more columns, first. */
+export const TENANT_CSV_COLUMNS = ["tenant_id", "tenant_name"] as const;
+const TENANT_NAME = "(SELECT t.name FROM tenants t WHERE t.id = e.tenant_id)";
+/** The tenant's name now, as a column of a row (one primary-key lookup per row; null for the platform's events). */
+export const TENANT_NAME_COLUMN = `${TENANT_NAME} AS tenant_name`;
+const TENANT_CSV_CELLS = `e.tenant_id::text AS tenant_id, ${guarded(TENANT_NAME, "tenant_name")}`;
+
+type Row = AuditEventRow & { tenant_name?: string | null };
+
+/** The CSV's columns, and its cells as selected: with the tenant's two first for the search. */
+export function csvCells(withTenant: boolean): { columns: readonly string[]; cells: string } {
+  return withTenant
+    ? { columns: [...TENANT_CSV_COLUMNS, ...CSV_COLUMNS], cells: `${TENANT_CSV_CELLS}, ${CSV_CELLS}` }
+    : { columns: CSV_COLUMNS, cells: CSV_CELLS };
 }
 
 /** An empty string is quoted and NULL left empty, as COPY writes them, so the two stay apart (a row's hash tells them apart). */
@@ -96,29 +107,38 @@ const csv = (records: unknown[][]) => stringify(records, { record_delimiter: "\n
  * computed over (`1.50`, integers beyond 2^53). The placeholder cannot occur inside a string
  * value, where quotes are escaped.
  */
-function jsonRecord(row: AuditEventRow & { details_text: string }): string {
-  return JSON.stringify({ ...presentEvent(row), details: 0 }).replace('"details":0,', () => `"details":${row.details_text},`);
+function jsonRecord(row: Row & { details_text: string }, withTenant: boolean): string {
+  const tenant = withTenant ? { tenant_name: row.tenant_name ?? null } : {};
+  return JSON.stringify({ ...presentEvent(row), details: 0, ...tenant }).replace('"details":0,', () => `"details":${row.details_text},`);
 }
 
-const FORMATS = {
-  csv: {
-    columns: CSV_CELLS,
-    contentType: "text/csv; charset=utf-8",
-    open: csv([[...CSV_COLUMNS]]),
-    batch: (rows: AuditEventRow[]) => csv(rows.map(csvRecord)),
-    close: "",
-  },
-  json: {
-    columns: `${AUDIT_COLUMNS}, e.details::text AS details_text`,
-    contentType: "application/json",
-    open: "[",
-    batch: (rows: AuditEventRow[], first: boolean) =>
-      (first ? "\n" : ",\n") + (rows as (AuditEventRow & { details_text: string })[]).map(jsonRecord).join(",\n"),
-    close: "]\n",
-  },
-};
+/** How each format selects, opens, writes and closes; `withTenant` for the search's export (the tenant's columns). */
+export function formatsOf(withTenant: boolean) {
+  const { columns, cells } = csvCells(withTenant);
+  const tenantColumn = withTenant ? `, ${TENANT_NAME_COLUMN}` : "";
+  return {
+    csv: {
+      columns: cells,
+      contentType: "text/csv; charset=utf-8",
+      open: csv([[...columns]]),
+      batch: (rows: AuditEventRow[]) =>
+        csv(rows.map((row) => columns.map((column) => (row as unknown as Record<string, unknown>)[column]))),
+      close: "",
+    },
+    json: {
+      columns: `${AUDIT_COLUMNS}, e.details::text AS details_text${tenantColumn}`,
+      contentType: "application/json",
+      open: "[",
+      batch: (rows: AuditEventRow[], first: boolean) =>
+        (first ? "\n" : ",\n") + (rows as (Row & { details_text: string })[]).map((row) => jsonRecord(row, withTenant)).join(",\n"),
+      close: "]\n",
+    },
+  };
+}
+type Formats = ReturnType<typeof formatsOf>;
+const FORMATS = formatsOf(false);
 
-function slug(name: string): string {
+export function slug(name: string): string {
   return name
     .toLowerCase()
     .normalize("NFKD")
@@ -136,11 +156,11 @@ const CHUNK_ROWS = 100;
  * next batch's query is sent as soon as the current batch is in, so the database works while
  * the current batch is formatted and written (at most two batches in memory).
  */
-function rowStream(
+export function rowStream(
   sql: SqlRunner,
   filter: AuditFilter,
   start: Bound | undefined,
-  format: (typeof FORMATS)["csv" | "json"],
+  format: Formats["csv" | "json"],
   requestId: string,
 ) {
   const encoder = new TextEncoder();

@@ -21,10 +21,16 @@ export interface AuditFilterParams {
   end_date?: string;
   actor_id?: string;
   actor_email?: string;
+  target_id?: string;
+  target_type?: string;
 }
 
 export interface AuditFilter {
-  tenantId: string;
+  /**
+   * The tenant whose log is read, or null for every tenant's and the platform's own (the platform
+   * search, server/audit/search.ts: operators and support only, never from a tenant's request).
+   */
+  tenantId: string | null;
   /** Exact kinds to match (prefixes already expanded), or undefined for every kind. */
   kinds?: string[];
   start?: Date;
@@ -32,6 +38,9 @@ export interface AuditFilter {
   actorId?: string;
   /** An actor email, matched in any letter case (through the (tenant_id, lower(actor_email), timestamp, id) index). */
   actorEmail?: string;
+  /** The event's target: its id (the (target_id, timestamp, id) index) and type ((tenant_id, target_type, timestamp, id)). */
+  targetId?: string;
+  targetType?: string;
   /** Export snapshot: only events at or below this chain sequence. */
   maxSequence?: number;
   /** How many events the tenant holds (its chain head), to skip the month windows on small tenants. */
@@ -86,8 +95,8 @@ export async function chainHead(sql: SqlStatements, tenantId: string): Promise<C
   return { sequence: Number(row?.sequence ?? 0), kinds };
 }
 
-/** Turns validated query parameters into a filter, expanding `user.*` to the tenant's own kinds. */
-export function resolveFilter(tenantId: string, params: AuditFilterParams, head: ChainHead): AuditFilter {
+/** Turns validated query parameters into a filter, expanding `user.*` to the tenant's own kinds (every tenant's for the search). */
+export function resolveFilter(tenantId: string | null, params: AuditFilterParams, head: ChainHead): AuditFilter {
   const filter: AuditFilter = { tenantId, size: Object.values(head.kinds).reduce((sum, n) => sum + n, 0) };
   if (params.event_type) {
     const known = Object.keys(head.kinds);
@@ -106,26 +115,39 @@ export function resolveFilter(tenantId: string, params: AuditFilterParams, head:
   if (params.end_date) filter.end = parseIsoDate(params.end_date)!;
   if (params.actor_id) filter.actorId = params.actor_id;
   if (params.actor_email) filter.actorEmail = params.actor_email;
+  if (params.target_id) filter.targetId = params.target_id;
+  if (params.target_type) filter.targetType = params.target_type;
   return filter;
 }
 
 /**
  * Total events matching: from the chain head when only kinds (or nothing) filter, else from the
- * count rollups (counts.ts); counted row by row for an export snapshot, and for an actor email,
- * which has no rollups: its index carries the email, so the count reads that index alone.
+ * count rollups (counts.ts); counted row by row for an export snapshot, for an actor email,
+ * which has no rollups (its index carries the email, so the count reads that index alone), for a
+ * target, and across tenants (the search: rollups are per chain), each through its filter's index.
  */
 export async function countEvents(sql: SqlRunner, filter: AuditFilter, head: ChainHead): Promise<number> {
   if (filter.kinds?.length === 0) return 0;
-  const onlyKinds = !filter.start && !filter.end && !filter.actorId && !filter.actorEmail && filter.maxSequence === undefined;
+  const byRow = filter.tenantId === null || filter.actorEmail || filter.targetId || filter.targetType || filter.maxSequence !== undefined;
+  const onlyKinds = !byRow && !filter.start && !filter.end && !filter.actorId;
   // The head's per-kind counts, not its sequence: retention purges the oldest events.
   if (onlyKinds) return (filter.kinds ?? Object.keys(head.kinds)).reduce((sum, kind) => sum + (head.kinds[kind] ?? 0), 0);
-  if (filter.maxSequence === undefined && !filter.actorEmail) return countFromRollups(sql, filter);
+  // The search by kinds alone: every chain head's per-kind counts (one row per tenant), not millions of index entries.
+  const everyChainByKind = filter.tenantId === null && filter.kinds && !filter.start && !filter.end && !filter.actorId;
+  if (everyChainByKind && !filter.actorEmail && !filter.targetId && !filter.targetType && filter.maxSequence === undefined) {
+    const [row] = await sql.query<{ count: string | number }>(
+      `SELECT coalesce(sum((c.event_types ->> k)::bigint), 0)::bigint AS count FROM audit_chains c CROSS JOIN unnest($1::text[]) k`,
+      [filter.kinds],
+    );
+    return Number(row!.count);
+  }
+  if (!byRow) return countFromRollups(sql, { ...filter, tenantId: filter.tenantId! });
   const params: unknown[] = [];
   const where = whereClause(filter, params);
   const kinds = filter.kinds ? ` AND e.event_type = ANY($${params.push(filter.kinds)}::text[])` : "";
   // An email's count recurs page after page: prepared, as the rollup counts are (planning it over
   // every monthly partition costs ten times its index-only scan).
-  const prepare = filter.maxSequence === undefined ? { prepare: true } : undefined;
+  const prepare = filter.maxSequence === undefined && filter.tenantId !== null ? { prepare: true } : undefined;
   const [row] = await sql.query<{ count: number }>(
     `SELECT count(*)::int AS count FROM audit_events e WHERE ${where}${kinds}`,
     params,
@@ -144,19 +166,21 @@ export interface Bound {
 const later = (a: Date | undefined, b: Date | undefined) => (a && b ? (a > b ? a : b) : (a ?? b));
 
 /**
- * Everything but the kind: tenant, dates, actor (id, email), snapshot, and `recordedFrom` (partitions). Appends
- * to `params`.
+ * Everything but the kind: tenant (none for the search), dates, actor (id, email), target,
+ * snapshot, and `recordedFrom` (partitions). Appends to `params`.
  */
 function whereClause(filter: AuditFilter, params: unknown[], recordedFrom?: Date): string {
-  const where = [`e.tenant_id = $${params.push(filter.tenantId)}::uuid`];
+  const where = filter.tenantId === null ? [] : [`e.tenant_id = $${params.push(filter.tenantId)}::uuid`];
   const from = later(filter.start && recordedFloor(filter.start), recordedFrom);
   if (from) where.push(recordedSince(from));
   if (filter.start) where.push(`e."timestamp" >= $${params.push(filter.start)}::timestamptz`);
   if (filter.end) where.push(`e."timestamp" < $${params.push(filter.end)}::timestamptz`);
   if (filter.actorId) where.push(`e.actor_id = $${params.push(filter.actorId)}`);
   if (filter.actorEmail) where.push(`lower(e.actor_email) = lower($${params.push(filter.actorEmail)})`);
+  if (filter.targetId) where.push(`e.target_id = $${params.push(filter.targetId)}`);
+  if (filter.targetType) where.push(`e.target_type = $${params.push(filter.targetType)}`);
   if (filter.maxSequence !== undefined) where.push(`e.sequence <= $${params.push(filter.maxSequence)}::bigint`);
-  return where.join(" AND ");
+  return where.join(" AND ") || "TRUE";
 }
 
 /**
@@ -222,7 +246,9 @@ async function findInPartitions(
   // (the actor's, the kind's or time's) depends on the actor's and kind's sizes, which only a plan
   // for the values sees; a generic plan, forced or chosen by Postgres, took the wrong one (1.1-2.3
   // ms against 0.1-0.25, docs/benchmarks/audit-history.md). Planned per call, over the few partitions left, instead.
-  const prepare = { prepare: skip > 0 || filter.actorId || filter.actorEmail ? false : ("generic" as const) };
+  // So with a target or across tenants (the search), for the same reason.
+  const perCall = skip > 0 || filter.actorId || filter.actorEmail || filter.targetId || filter.targetType || filter.tenantId === null;
+  const prepare = { prepare: perCall ? false : ("generic" as const) };
   if (!filter.kinds || filter.kinds.length === 1) {
     const kind = filter.kinds ? ` AND e.event_type = $${params.push(filter.kinds[0])}` : "";
     return sql.query<AuditEventRow>(

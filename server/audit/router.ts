@@ -4,7 +4,7 @@
  * `/audit/{event_id}`: the REST adapter takes the first path that matches.
  */
 import { router } from "../trpc/init.ts";
-import { tenantProcedure } from "../trpc/procedures.ts";
+import { authedProcedure, tenantProcedure } from "../trpc/procedures.ts";
 import { created, createdMany, serviceContext } from "../trpc/context.ts";
 import { envelope, pageRequest } from "../contract/pagination.ts";
 import {
@@ -23,15 +23,34 @@ import {
   VerifyAuditInput,
 } from "./schemas.ts";
 import { appendEvent, appendEvents, eventTypes, getEvent, listEvents } from "./service.ts";
-import { presentEvent } from "./query.ts";
 import { verifyChain } from "./verify.ts";
 import { existingTargets } from "./targets.ts";
 import { digestProcedures } from "./digests-router.ts";
+import { AuditSearchPage, SearchAuditInput } from "./search-schemas.ts";
+import { searchEvents } from "./search.ts";
 
 const tags = ["Audit"];
 const base = "/tenants/{tenant_id}/audit";
 
 export const auditRouter = router({
+  search: authedProcedure
+    .meta({
+      openapi: {
+        method: "GET",
+        path: "/audit",
+        tags,
+        summary: "Search every tenant's audit events (operators and support)",
+        description:
+          "The list's filters across every tenant (and the platform's own events), newest first, each result naming its tenant (`tenant_id`, `tenant_name`). One of `actor_email`, `actor_id`, `target_id`, `event_type` is required (each is indexed across tenants); `target_type` and the dates narrow. Operators and support staff only (403 for anyone else, and for a token or session confined to one tenant). Every call writes an `audit.searched` platform event with the caller and the filters. Export: `GET /audit/export`.",
+        protect: true,
+      },
+    })
+    .input(SearchAuditInput)
+    .output(AuditSearchPage)
+    .query(async ({ ctx, input }) =>
+      envelope(ctx.url, input, await searchEvents(serviceContext(ctx), { ...input, page: pageRequest(input) }), (event) => event),
+    ),
+
   list: tenantProcedure("viewer")
     .meta({
       openapi: {
@@ -46,7 +65,7 @@ export const auditRouter = router({
     .input(ListAuditInput)
     .output(AuditPage)
     .query(async ({ ctx, input }) =>
-      envelope(ctx.url, input, await listEvents(serviceContext(ctx), { ...input, page: pageRequest(input) }), presentEvent),
+      envelope(ctx.url, input, await listEvents(serviceContext(ctx), { ...input, page: pageRequest(input) }), (event) => event),
     ),
 
   eventTypes: tenantProcedure("viewer")

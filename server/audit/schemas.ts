@@ -68,11 +68,21 @@ export const auditFilterFields = {
     .max(320, "must be at most 320 characters")
     .meta({ description: "Only events whose actor email is this one, in any letter case (exact otherwise)." })
     .optional(),
+  target_id: text()
+    .min(1, "must not be empty")
+    .max(200, "must be at most 200 characters")
+    .meta({ description: "Only events about this target (`target.id`, exact)." })
+    .optional(),
+  target_type: text()
+    .min(1, "must not be empty")
+    .max(100, "must be at most 100 characters")
+    .meta({ description: "Only events about a target of this type (`target.type`, exact: `user`, `webhook`, …)." })
+    .optional(),
 };
 
 const TenantPath = { tenant_id: z.string().max(100) };
 
-function startNotAfterEnd(value: { start_date?: string; end_date?: string }, ctx: z.RefinementCtx) {
+export function startNotAfterEnd(value: { start_date?: string; end_date?: string }, ctx: z.RefinementCtx) {
   if (!value.start_date || !value.end_date) return;
   const start = parseIsoDate(value.start_date);
   const end = parseIsoDate(value.end_date);
@@ -110,7 +120,14 @@ export const AuditEvent = z
     id: z.uuid(),
     tenant_id: z.uuid().nullable(),
     event_type: z.string(),
-    actor: z.object({ id: z.string().nullable(), email: z.string().nullable() }),
+    actor: z.object({
+      id: z.string().nullable(),
+      email: z.string().nullable(),
+      name: z.string().nullable().optional().meta({
+        description:
+          "What acted, in words, as the control plane knows it when the event is read (not stored, not covered by `hash`): a user's email, a setup link's intent and creator, a directory's name, an API token's name. Null when there is nothing to add (an appended event's own actor, the platform). On the list, the platform search and one event; not in exports or streams.",
+      }),
+    }),
     timestamp: z.iso.datetime(),
     metadata: z.object({ ip_address: z.string().nullable(), user_agent: z.string().nullable() }),
     target: z
@@ -132,6 +149,10 @@ export const AuditEvent = z
     }),
     source: AuditEventSource.nullable().meta({
       description: "Who wrote the event, as the server recorded it (never the request body). Null on chain version 1 events.",
+    }),
+    source_token_name: z.string().nullable().optional().meta({
+      description:
+        "For `api` events appended with a token: that API token's name when the event is read (not covered by `hash`; null once the token is gone). On the list, the platform search and one event.",
     }),
   })
   .meta({ id: "AuditEvent" });

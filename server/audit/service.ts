@@ -1,5 +1,6 @@
 /** The audit log: list and read a tenant's events, its kinds, and append a tenant application's own. */
 import type { TenantServiceContext } from "../service-context.ts";
+import type { SqlRunner } from "../db/sql.ts";
 import { keysetPage, type PageRequest } from "../db/keyset.ts";
 import { isUuid } from "../db/ids.ts";
 import { InvalidField, NotFound } from "../errors.ts";
@@ -8,17 +9,27 @@ import type { AuditEventRow } from "../events/types.ts";
 import { appendManyToLog, appendToLog } from "./appender.ts";
 import { parseIsoDate, type AppendAuditInput, type AuditEvent } from "./schemas.ts";
 import { AUDIT_COLUMNS, chainHead, countEvents, findEvents, presentEvent, resolveFilter, type AuditFilterParams } from "./query.ts";
+import { withActorNames } from "./actors.ts";
+
+/** A page's rows as events, with what acted in words (one lookup for the page, actors.ts). */
+export async function presentPage<P extends { items: AuditEventRow[] }>(
+  sql: SqlRunner,
+  page: P,
+): Promise<Omit<P, "items"> & { items: AuditEvent[] }> {
+  return { ...page, items: await withActorNames(sql, page.items, page.items.map(presentEvent)) };
+}
 
 /** A page of the tenant's events matching the filters, newest first (`page` from the query's limit and cursor). */
 export async function listEvents(ctx: TenantServiceContext, input: AuditFilterParams & { page: PageRequest }) {
   const { sql } = ctx.db;
   const head = await chainHead(sql, ctx.tenantId);
   const filter = resolveFilter(ctx.tenantId, input, head);
-  return keysetPage<AuditEventRow>(input.page, {
+  const page = await keysetPage<AuditEventRow>(input.page, {
     key: (row) => ({ at: new Date(row.timestamp), id: row.id }),
     count: () => countEvents(sql, filter, head),
     find: ({ after, order, skip, take }) => findEvents(sql, filter, { after, order, skip, take }),
   });
+  return presentPage(sql, page);
 }
 
 /** One event of the tenant; another tenant's event, or an id that is not one, is 404. */
@@ -30,7 +41,8 @@ export async function getEvent(ctx: TenantServiceContext, input: { event_id: str
       )
     : [];
   if (!row) throw NotFound("Audit event");
-  return presentEvent(row);
+  const [event] = await withActorNames(ctx.db.sql, [row], [presentEvent(row)]);
+  return event!;
 }
 
 /** The kinds recorded in the tenant's log with their counts, by name (kept by the chain trigger). */

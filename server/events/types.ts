@@ -69,6 +69,7 @@ export const EVENT_TYPES = [
   "api_token.created",
   "api_token.revoked",
   "audit.exported",
+  "audit.searched",
   "audit.retention_purged",
 ] as const;
 
@@ -80,6 +81,7 @@ const PLATFORM_ONLY_EVENT_TYPES: ReadonlySet<EventType> = new Set([
   "sso.application_updated",
   "sso.application_deleted",
   "sso.application_secret_rotated",
+  "audit.searched",
 ]);
 
 /** The control plane's kinds that fire in a tenant: what its webhooks may subscribe to, beside its own. */

@@ -8,7 +8,7 @@ import type { z } from "zod";
 import { appRouter } from "../app/router.ts";
 import type { Meta } from "../trpc/meta.ts";
 import { PROBLEM_TITLES } from "../contract/problem.ts";
-import { auditExportPath } from "../audit/openapi.ts";
+import { auditExportPath, auditSearchExportPath } from "../audit/openapi.ts";
 import { BROKER_SCHEMAS, BROKER_SECURITY_SCHEMES, brokerPaths } from "../sso/broker/openapi.ts";
 import { SCIM_SCHEMAS, SCIM_SECURITY_SCHEMES, scimPaths } from "../directories/scim/openapi.ts";
 import { webhooksSection } from "./openapi-webhooks.ts";
@@ -171,13 +171,13 @@ function build(): OpenAPIObject {
   }
   // Served by the REST edge itself (it streams), so written here by hand.
   const paths = (doc.paths ??= {}) as Json;
-  paths["/tenants/{tenant_id}/audit/export"] = auditExportPath(
-    Object.fromEntries(
-      Object.keys(ERROR_STATUSES)
-        .filter((s) => !["409", "413", "415", "422"].includes(s))
-        .map((s) => [s, { $ref: `#/components/responses/Problem${s}` }]),
-    ),
+  const exportProblems = Object.fromEntries(
+    Object.keys(ERROR_STATUSES)
+      .filter((s) => !["409", "413", "415", "422"].includes(s))
+      .map((s) => [s, { $ref: `#/components/responses/Problem${s}` }]),
   );
+  paths["/tenants/{tenant_id}/audit/export"] = auditExportPath(exportProblems);
+  paths["/audit/export"] = auditSearchExportPath(exportProblems);
   return doc;
 }
 

@@ -25,7 +25,7 @@ import { invokeOperation, type OperationResult } from "./openapi-handler.ts";
 import { errorResponse, problemResponse } from "../contract/problem.ts";
 import { idempotent } from "./idempotency.ts";
 import * as rateLimit from "../auth/rate-limit.ts";
-import { exportAudit } from "./audit-export.ts";
+import { exportAudit, exportAuditSearch } from "./audit-export.ts";
 import { readJsonBody } from "./body.ts";
 import { assertRequestText } from "./text.ts";
 import { assertRoute } from "./route.ts";
@@ -34,6 +34,8 @@ import { openExchange, type Admitted, type Exchange } from "./exchange.ts";
 
 /** Streamed, so served here rather than through the tRPC adapter (which buffers JSON). */
 const AUDIT_EXPORT_PATH = /^\/tenants\/([^/]+)\/audit\/export\/?$/;
+/** The platform search's export (operators and support), streamed likewise. */
+const AUDIT_SEARCH_EXPORT_PATH = /^\/audit\/export\/?$/;
 /** Audit appends, one event or a batch: counted under the token's ingest quota, not its general one. */
 const AUDIT_APPEND_PATH = /^\/tenants\/[^/]+\/audit(\/batch)?\/?$/;
 
@@ -100,6 +102,9 @@ function tooManyRequests(x: Exchange, usage: rateLimit.Usage): Response {
 }
 
 function streamedExport(x: Admitted): Promise<Response> | null {
+  if (x.method === "GET" && AUDIT_SEARCH_EXPORT_PATH.test(x.path)) {
+    return exportAuditSearch(x.req, () => Promise.resolve(x.context), x.requestId);
+  }
   const match = x.method === "GET" ? AUDIT_EXPORT_PATH.exec(x.path) : null;
   return match && exportAudit(x.req, match[1]!, () => Promise.resolve(x.context), x.requestId);
 }

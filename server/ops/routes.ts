@@ -82,6 +82,7 @@ export const ROUTES: readonly Route[] = [
   // next-auth's posts also carry its CSRF token (double-submit cookie); the entry's refusal is the first line.
   { ...perIpRoute("/api/auth/[...nextauth]", "/api/auth/{action}"), signIn: true },
   perIpRoute("/api/console/tenants/[tenantId]/audit/export", "/api/console/tenants/{tenant_id}/audit/export"),
+  perIpRoute("/api/console/audit/export", "/api/console/audit/export"),
   { ...perIpRoute("/api/sso/signin", "/api/sso/signin"), signIn: true },
   perIpRoute("/api/sso/authorize", "/api/sso/authorize"),
   perIpRoute("/api/sso/token", "/api/sso/token"),

@@ -1,6 +1,7 @@
 import { describe, expect, test } from "vitest";
 import { apiServer } from "../support/api-server.ts";
 import { client, createToken, tenantWithMembers } from "../support/fixtures.ts";
+import { storedForm } from "../support/events.ts";
 import { database } from "../../server/db/client.ts";
 
 const api = apiServer();
@@ -48,7 +49,10 @@ describe("appending events", () => {
       source: { type: "api", token_id: expect.any(String), user_id: expect.any(String) },
     });
     const got = await admin.get(res.headers.get("location")!);
-    expect(got.json).toEqual(res.json);
+    // As read, it also says what acted in words and the token's name (never stored, never hashed).
+    expect(storedForm(got.json)).toEqual(res.json);
+    expect(got.json.actor.name).toBe("buyer@example.com");
+    expect(got.json.source_token_name).toBe("test");
     const verify = await admin.get(`${base}/verify`);
     expect(verify.json).toMatchObject({ valid: true, checked: 1 });
   });

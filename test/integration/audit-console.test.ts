@@ -32,8 +32,11 @@ describe("the console's actor filter by email: audit.list with actor_email", () 
 
     const viewer = await consoleAs(world.viewer.user.id);
     const actorsOf = async (email: string) => (await viewer.audit.list({ tenant_id: t, actor_email: email })).results.map((e) => e.actor);
-    expect(await actorsOf("customer.person@example.COM")).toEqual([{ id: "crm-42", email: "Customer.Person@Example.com" }]);
-    expect(await actorsOf(operator.email.toUpperCase())).toEqual([{ id: operator.id, email: operator.email }]);
+    // `name`: what acted, in words (here, the email each was recorded with).
+    expect(await actorsOf("customer.person@example.COM")).toEqual([
+      { id: "crm-42", email: "Customer.Person@Example.com", name: "Customer.Person@Example.com" },
+    ]);
+    expect(await actorsOf(operator.email.toUpperCase())).toEqual([{ id: operator.id, email: operator.email, name: operator.email }]);
     expect(await actorsOf(world.viewer.user.email)).toEqual([]);
     expect(await codeOf(viewer.audit.list({ tenant_id: t, actor_email: "" }))).toBe("BAD_REQUEST");
   });

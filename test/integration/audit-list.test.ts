@@ -15,6 +15,7 @@ interface Seeded {
   type: string;
   actor: string;
   at: number;
+  target: { type: string; id: string };
 }
 
 /** 60 events, one an hour from T0 (events 10 and 11 share a timestamp), kinds and actors rotating. */
@@ -25,12 +26,14 @@ async function seed(tenantId: string, count = 60): Promise<Seeded[]> {
     const type = KINDS[i % KINDS.length]!;
     const actor = i % 3 === 0 ? "actor-1" : "actor-2";
     const at = T0 + (i === 11 ? 10 : i) * 3_600_000;
+    // Two kinds of target; each id twice (t0 is events 0 and 30), in every tenant seeded.
+    const target = { type: i % 2 === 0 ? "thing" : "gadget", id: `t${i % 30}` };
     const { id } = await emitEvent(
       sql,
       { id: actor, email: `${actor}@example.com`, ip: "10.0.0.1", userAgent: "seed" },
-      { type, tenantId, target: { type: "thing", id: `t${i}` }, details: { i }, timestamp: new Date(at) },
+      { type, tenantId, target, details: { i }, timestamp: new Date(at) },
     );
-    out.push({ id, type, actor, at });
+    out.push({ id, type, actor, at, target });
   }
   return out;
 }
@@ -81,10 +84,11 @@ describe("listing the audit log", () => {
       id: newest.id,
       tenant_id: world.tenant.id,
       event_type: newest.type,
-      actor: { id: newest.actor, email: `${newest.actor}@example.com` },
+      // `name`: what acted, in words (an appended actor's email); not stored, not hashed.
+      actor: { id: newest.actor, email: `${newest.actor}@example.com`, name: `${newest.actor}@example.com` },
       timestamp: new Date(newest.at).toISOString(),
       metadata: { ip_address: "10.0.0.1", user_agent: "seed" },
-      target: { type: "thing", id: "t59", name: null },
+      target: { type: "gadget", id: "t29", name: null },
       details: { i: 59 },
       sequence: 60,
       prev_hash: expect.stringMatching(/^[0-9a-f]{64}$/),
@@ -92,6 +96,7 @@ describe("listing the audit log", () => {
       chain_version: 2,
       // Seeded by the tests' helper, as an application's append (test/support/events.ts).
       source: { type: "api", token_id: null, user_id: "test-seed" },
+      source_token_name: null,
     });
     expect(res.json.results[1].hash).toBe(res.json.results[0].prev_hash);
   });
@@ -116,6 +121,16 @@ describe("listing the audit log", () => {
       (e) => e.type !== "sso_provider.created" && e.actor === "actor-2" && e.at >= T0 + 5 * 3_600_000 && e.at < T0 + 44 * 3_600_000,
     ],
     ["one kind and actor", "event_type=user.login&actor_id=actor-1", (e) => e.type === "user.login" && e.actor === "actor-1"],
+    // The other tenant's log holds the same target ids: never in this one's answers.
+    ["target id", "target_id=t5", (e) => e.target.id === "t5"],
+    ["target type", "target_type=gadget", (e) => e.target.type === "gadget"],
+    ["target id and type", "target_id=t4&target_type=thing", (e) => e.target.id === "t4" && e.target.type === "thing"],
+    [
+      "target type, kinds, actor and dates",
+      "target_type=thing&event_type=user.*&actor_id=actor-1&start_date=2026-01-01T05:00:00Z",
+      (e) => e.target.type === "thing" && e.type.startsWith("user.") && e.actor === "actor-1" && e.at >= T0 + 5 * 3_600_000,
+    ],
+    ["unknown target", "target_id=nothing", () => false],
   ];
   test.each(cases)("filter: %s (all pages by cursor and by offset)", async (_name, query, match) => {
     const expected = newestFirst(events.filter(match)).map((e) => e.id);

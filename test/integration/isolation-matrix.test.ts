@@ -83,6 +83,11 @@ const EXAMPLES: Record<string, Example> = {
     request: () => ({ path: "/users", body: { email: "matrix-op@example.com", password: "a-long-password", platform_role: "operator" } }),
   },
   "PATCH /users/{user_id}": { request: (w) => ({ path: `/users/${w.viewerId}`, body: { platform_role: "operator" } }) },
+  // The platform audit search: support may search, like platform users; a tenant's people may not.
+  "GET /audit": {
+    request: () => ({ path: "/audit?actor_email=nobody@example.com" }),
+    expect: { otherAdmin: 403, viewer: 403, readOnly: 403, scopedOther: 403 },
+  },
   // Expiring SAML certificates across tenants: support may list, like platform users.
   "GET /sso-certificates/expiring": {
     request: () => ({ path: "/sso-certificates/expiring" }),

@@ -99,6 +99,21 @@ const MIGRATION_ONLY_INDEXES: Record<string, { name: string; columns: string[] }
       name: "audit_events_tenant_id_lower_actor_email_timestamp_id_idx",
       columns: ["tenant_id", "lower(actor_email)", "timestamp", "id", "actor_email", "recorded_at"],
     },
+    // 20261215000000_audit_search_indexes
+    { name: "audit_events_actor_id_timestamp_id_idx", columns: ["actor_id", "timestamp", "id", "recorded_at"] },
+    { name: "audit_events_event_type_timestamp_id_idx", columns: ["event_type", "timestamp", "id", "recorded_at"] },
+    {
+      name: "audit_events_target_id_timestamp_id_idx",
+      columns: ["target_id", "timestamp", "id", "target_type", "tenant_id", "recorded_at"],
+    },
+    {
+      name: "audit_events_tenant_id_target_type_timestamp_id_idx",
+      columns: ["tenant_id", "target_type", "timestamp", "id", "recorded_at"],
+    },
+    {
+      name: "audit_events_lower_actor_email_timestamp_id_idx",
+      columns: ["lower(actor_email)", "timestamp", "id", "actor_email", "recorded_at"],
+    },
   ],
   // 20261201040000_directory_user_filter_indexes
   directory_users: [

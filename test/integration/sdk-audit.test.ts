@@ -6,18 +6,20 @@
 import { Readable } from "node:stream";
 import { beforeAll, describe, expect, test } from "vitest";
 import { apiServer } from "../support/api-server.ts";
-import { tenantWithMembers } from "../support/fixtures.ts";
+import { operator, tenantWithMembers } from "../support/fixtures.ts";
 import { ControlPlane, ControlPlaneError, verifyAuditExport, type Schema } from "../../sdk/src/index.ts";
 
 const api = apiServer();
 let cp: ControlPlane;
 let tenantId: string;
+let tenantName: string;
 let digests: Schema<"AuditDigest">[];
 let jwks: Schema<"AuditJwks">;
 
 beforeAll(async () => {
   const world = await tenantWithMembers();
   tenantId = world.tenant.id;
+  tenantName = world.tenant.name;
   cp = new ControlPlane({ baseUrl: api.url, token: world.admin.token });
   const batch = (from: number) =>
     cp.audit.appendBatch(tenantId, {
@@ -83,5 +85,24 @@ describe("the export", () => {
     expect(error).toMatchObject({ status: 404, code: "not_found" });
     const bad = await cp.audit.exportStream(tenantId, { start_date: "yesterday" }).catch((e: unknown) => e);
     expect(bad).toMatchObject({ status: 400, code: "invalid_request" });
+  });
+});
+
+describe("cp.audit.search (operators and support)", () => {
+  test("walks every tenant's matching events by cursor, each naming its tenant; exports them as a stream", async () => {
+    const op = await operator();
+    const platform = new ControlPlane({ baseUrl: api.url, token: op.token });
+    const found = await platform.audit.search({ actor_id: "billing-7", page_size: 1 }).toArray();
+    expect(found.map((e) => [e.actor.id, e.tenant_id, e.tenant_name])).toEqual([["billing-7", tenantId, tenantName]]);
+    const stream = await platform.audit.searchExportStream({ format: "csv", actor_email: "BILLING@example.com" });
+    const lines = (await new Response(stream).text()).trim().split("\n");
+    expect(lines[0]!.startsWith("tenant_id,tenant_name,id,")).toBe(true);
+    expect(lines).toHaveLength(301);
+    const refused = await cp.audit
+      .search({ actor_id: "billing-7" })
+      .toArray()
+      .catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(ControlPlaneError);
+    expect((refused as ControlPlaneError).status).toBe(403);
   });
 });

@@ -8,6 +8,8 @@ import { Resource, unwrap } from "../resource.js";
 import type { Body, Query, ReadOptions, Schema, WriteOptions } from "../types.js";
 
 export type AuditExportQuery = Query<"audit-export">;
+export type AuditSearchQuery = Omit<Query<"audit-search">, "page" | "cursor">;
+export type AuditSearchExportQuery = Query<"audit-search-export">;
 
 export class Audit extends Resource {
   /** Every matching event, newest first, following `next_cursor` page after page. */
@@ -50,6 +52,21 @@ export class Audit extends Resource {
     return unwrap(
       this.http.POST("/tenants/{tenant_id}/audit/digests", { params: { path: { tenant_id: tenantId } }, ...this.write(options) }),
     );
+  }
+  /**
+   * Every tenant's matching events, newest first, each with its tenant's name (operators and
+   * support). One of actor_email, actor_id, target_id, event_type is required. Each page is audited.
+   */
+  search(query: AuditSearchQuery) {
+    return this.cursorPages<Schema<"AuditSearchResult">>((cursor) =>
+      this.http.GET("/audit", { params: { query: { ...query, ...(cursor ? { cursor } : {}) } } }),
+    );
+  }
+  /** The search's export as a web ReadableStream of bytes (JSON array or CSV, each row naming its tenant). */
+  async searchExportStream(query: AuditSearchExportQuery, options: ReadOptions = {}): Promise<ReadableStream<Uint8Array>> {
+    const { error, response } = await this.http.GET("/audit/export", { params: { query }, parseAs: "stream", signal: options.signal });
+    if (!response.ok) throw errorFromResponse(response, error);
+    return response.body ?? new ReadableStream({ start: (c) => c.close() });
   }
   /** The public keys the digests are signed with. */
   jwks(options: ReadOptions = {}) {

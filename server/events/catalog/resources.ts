@@ -117,6 +117,18 @@ export const resourceKinds = {
     details: details({ format: z.string(), filters: z.record(z.string(), z.unknown()), exported_through_sequence: z.number().int() }),
     example: { format: "csv", filters: { event_type: "user.*" }, exported_through_sequence: 1204 },
   }),
+  "audit.searched": kind({
+    group: "audit",
+    description:
+      "An operator or support user searched every tenant's audit log (GET /audit) or exported the result: who (the actor), the filters given, and the export's format or the number of results. A platform event (no tenant).",
+    target: null,
+    details: details({
+      filters: z.record(z.string(), z.string()),
+      results: z.number().int().optional(),
+      format: z.string().optional(),
+    }),
+    example: { filters: { actor_email: "ada@example.com", event_type: "user.*" }, results: 12 },
+  }),
   "audit.retention_purged": kind({
     group: "audit",
     description: "Audit events past retention were purged; the chain stays verifiable from its anchor.",
