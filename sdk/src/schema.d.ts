@@ -802,7 +802,7 @@ export interface paths {
     };
     /**
      * Search every tenant's audit events (operators and support)
-     * @description The list's filters across every tenant (and the platform's own events), newest first, each result naming its tenant (`tenant_id`, `tenant_name`). One of `actor_email`, `actor_id`, `target_id`, `event_type` is required (each is indexed across tenants); `target_type` and the dates narrow. Operators and support staff only (403 for anyone else, and for a token or session confined to one tenant). Every call writes an `audit.searched` platform event with the caller and the filters. Export: `GET /audit/export`.
+     * @description The list's filters across every tenant (and the platform's own events), newest first, each result naming its tenant (`tenant_id`, `tenant_name`). One of `actor_email`, `actor_id`, `target_id`, `event_type` is required (each is indexed across tenants); `target_type` and the dates (`from`/`to`, or `start_date`/`end_date` as in the tenant list) narrow. Operators and support staff only (403 for anyone else, and for a token or session confined to one tenant). Every call writes an `audit.searched` platform event with the caller and the filters. Export: `GET /audit/export`.
      */
     get: operations["audit-search"];
     put?: never;
@@ -4048,7 +4048,7 @@ export interface webhooks {
     put?: never;
     /**
      * audit.searched
-     * @description An operator or support user searched every tenant's audit log (GET /audit) or exported the result: who (the actor), the filters given, and the export's format or the number of results. A platform event (no tenant). Signed as every delivery is (`webhook-signature`, `X-Webhook-Signature`).
+     * @description An operator or support user searched every tenant's audit log (GET /audit) or exported the result: who (the actor), the filters given, and the export's format or the number of results. A platform event (no tenant). Signed as every delivery is: verify `webhook-signature` (Standard Webhooks, recommended); `X-Webhook-Signature` is the seed's legacy header.
      */
     post: operations["webhook-audit.searched"];
     delete?: never;
@@ -11861,6 +11861,8 @@ export interface operations {
         actor_email?: string;
         target_id?: string;
         target_type?: string;
+        from?: string;
+        to?: string;
       };
       header?: never;
       path?: never;
@@ -13555,6 +13557,10 @@ export interface operations {
         target_id?: string;
         /** @description Only events about a target of this type (`target.type`, exact). */
         target_type?: string;
+        /** @description ISO 8601 date or date-time, inclusive; `start_date` is the same. */
+        from?: string;
+        /** @description ISO 8601 date or date-time, exclusive; `end_date` is the same. */
+        to?: string;
       };
       header?: never;
       path?: never;

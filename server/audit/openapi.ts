@@ -35,7 +35,12 @@ export function auditSearchExportPath(problems: Json): Json {
         `\`csv\`: as the tenant export with two first columns, tenant_id and tenant_name (${["tenant_id", "tenant_name", ...CSV_COLUMNS].join(", ")}). ` +
         "A snapshot of the events timestamped before it started. Writes an `audit.searched` platform event (the caller, the filters and the format).",
       security: [{ bearerAuth: [] }],
-      parameters: [filter("format", "`json` (default) or `csv`.", { type: "string", enum: ["json", "csv"] }), ...FILTERS],
+      parameters: [
+        filter("format", "`json` (default) or `csv`.", { type: "string", enum: ["json", "csv"] }),
+        ...FILTERS,
+        filter("from", "ISO 8601 date or date-time, inclusive; `start_date` is the same."),
+        filter("to", "ISO 8601 date or date-time, exclusive; `end_date` is the same."),
+      ],
       responses: {
         "200": {
           description: "The export, as an attachment.",

@@ -26,7 +26,7 @@ import { appendEvent, appendEvents, eventTypes, getEvent, listEvents } from "./s
 import { verifyChain } from "./verify.ts";
 import { existingTargets } from "./targets.ts";
 import { digestProcedures } from "./digests-router.ts";
-import { AuditSearchPage, SearchAuditInput } from "./search-schemas.ts";
+import { AuditSearchPage, SearchAuditInput, withDateAliases } from "./search-schemas.ts";
 import { searchEvents } from "./search.ts";
 
 const tags = ["Audit"];
@@ -41,14 +41,19 @@ export const auditRouter = router({
         tags,
         summary: "Search every tenant's audit events (operators and support)",
         description:
-          "The list's filters across every tenant (and the platform's own events), newest first, each result naming its tenant (`tenant_id`, `tenant_name`). One of `actor_email`, `actor_id`, `target_id`, `event_type` is required (each is indexed across tenants); `target_type` and the dates narrow. Operators and support staff only (403 for anyone else, and for a token or session confined to one tenant). Every call writes an `audit.searched` platform event with the caller and the filters. Export: `GET /audit/export`.",
+          "The list's filters across every tenant (and the platform's own events), newest first, each result naming its tenant (`tenant_id`, `tenant_name`). One of `actor_email`, `actor_id`, `target_id`, `event_type` is required (each is indexed across tenants); `target_type` and the dates (`from`/`to`, or `start_date`/`end_date` as in the tenant list) narrow. Operators and support staff only (403 for anyone else, and for a token or session confined to one tenant). Every call writes an `audit.searched` platform event with the caller and the filters. Export: `GET /audit/export`.",
         protect: true,
       },
     })
     .input(SearchAuditInput)
     .output(AuditSearchPage)
     .query(async ({ ctx, input }) =>
-      envelope(ctx.url, input, await searchEvents(serviceContext(ctx), { ...input, page: pageRequest(input) }), (event) => event),
+      envelope(
+        ctx.url,
+        input,
+        await searchEvents(serviceContext(ctx), { ...withDateAliases(input), page: pageRequest(input) }),
+        (event) => event,
+      ),
     ),
 
   list: tenantProcedure("viewer")

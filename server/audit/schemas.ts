@@ -37,7 +37,7 @@ function normalizeZone(zone: string | undefined): string {
   return zone.includes(":") ? zone : `${zone.slice(0, 3)}:${zone.slice(3)}`;
 }
 
-const IsoDateParam = z
+export const IsoDateParam = z
   .string()
   .max(40, "must be an ISO 8601 date or date-time")
   .refine((v) => parseIsoDate(v) !== null, "must be an ISO 8601 date or date-time (e.g. 2026-01-31 or 2026-01-31T12:00:00Z)");

@@ -10,7 +10,7 @@ import { InvalidRequest, fieldErrorsOf } from "../errors.ts";
 import { resolveTenantAccess } from "../auth/access.ts";
 import { exportEvents } from "../audit/export.ts";
 import { ExportAuditQuery } from "../audit/schemas.ts";
-import { SearchExportQuery } from "../audit/search-schemas.ts";
+import { SearchExportQuery, withDateAliases } from "../audit/search-schemas.ts";
 import { exportSearch } from "../audit/search.ts";
 import type { AuditExport } from "../audit/export.ts";
 import { serviceContext, type Context } from "../trpc/context.ts";
@@ -41,7 +41,7 @@ async function startExport(req: Request, tenantId: string, ctx: Context): Promis
 async function startSearchExport(req: Request, ctx: Context): Promise<Response> {
   const principal = requirePrincipal(ctx);
   const { format = "json", ...filters } = queryOf(req, SearchExportQuery);
-  return download(await exportSearch(serviceContext({ ...ctx, principal }), { format, filters }), ctx);
+  return download(await exportSearch(serviceContext({ ...ctx, principal }), { format, filters: withDateAliases(filters) }), ctx);
 }
 
 function download(exported: AuditExport, ctx: Context): Response {

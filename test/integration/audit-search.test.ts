@@ -89,6 +89,20 @@ describe("GET /api/v1/audit", () => {
       `/api/v1/audit?event_type=app.login&start_date=${new Date(T0 + 60_000).toISOString()}&end_date=${new Date(T0 + 10 * 60_000).toISOString()}`,
     );
     expect(dated.json.results.map((e: { tenant_id: string }) => e.tenant_id)).toEqual([beta.tenant.id]);
+    // `from` and `to`, the issue's names, are the same window; one form or the other.
+    const window = `from=${new Date(T0 + 60_000).toISOString()}&to=${new Date(T0 + 10 * 60_000).toISOString()}`;
+    const fromTo = await c.get(`/api/v1/audit?event_type=app.login&${window}`);
+    expect(fromTo.status, fromTo.text).toBe(200);
+    expect(fromTo.json.results.map((e: { id: string }) => e.id)).toEqual(dated.json.results.map((e: { id: string }) => e.id));
+    const exported = await c.get(`/api/v1/audit/export?event_type=app.login&${window}`);
+    expect(exported.json.map((e: { id: string }) => e.id)).toEqual(dated.json.results.map((e: { id: string }) => e.id));
+    const both = await c.get(`/api/v1/audit?event_type=app.login&${window}&start_date=${new Date(T0).toISOString()}`);
+    expect(both.status).toBe(400);
+    expect(JSON.stringify(both.json)).toContain("from");
+    const backwards = await c.get(
+      `/api/v1/audit?event_type=app.login&from=${new Date(T0 + 60_000).toISOString()}&to=${new Date(T0).toISOString()}`,
+    );
+    expect(backwards.status).toBe(400);
   });
 
   test("needs one selective filter; refuses tenant users (403) and a token confined to a tenant", async () => {
