@@ -1,8 +1,8 @@
-// `npm test`: lint, format and type-check (side by side, with the production build beside them),
-// then Vitest (unit + integration against a real Postgres) while, on the build, the compiled
-// server's test, the Playwright journeys in Debian's Chromium and the benchmarks at smoke size run
-// beside it. Stops at the first failing part and exits non-zero; ends with one summary line of the
-// tests run. test/README.md says where each test lives.
+// `npm test`: lint, format and type-check, the production build and Vitest (unit + integration
+// against a real Postgres), side by side; on the build, the compiled server's test, then the
+// Playwright journeys in Debian's Chromium beside the benchmarks at smoke size. Stops at the first
+// failing part and exits non-zero; ends with one summary line of the tests run. test/README.md
+// says where each test lives.
 import { spawn } from "node:child_process";
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync } from "node:fs";
 import pg from "pg";
@@ -60,6 +60,7 @@ async function together(steps) {
         new Promise((resolve) => {
           const started = Date.now();
           const child = spawn(command, args, { stdio: ["ignore", "pipe", "pipe"], env: process.env });
+          process.on("exit", () => child.kill());
           let output = "";
           child.stdout.on("data", (chunk) => (output += chunk));
           child.stderr.on("data", (chunk) => (output += chunk));
@@ -80,11 +81,12 @@ async function together(steps) {
 }
 
 const bin = (name) => `node_modules/.bin/${name}`;
-// The production build starts at once, beside the static checks (it skips the type-check they
-// run), and everything that needs it follows it while Vitest runs: the benchmarks at smoke size
-// (scripts/bench-smoke.mjs), the compiled server's test, then the browser journeys. On two cores
-// Vitest's workers leave CPU idle while they wait on Postgres and HTTP; the journeys fill it.
-// Output of what runs beside Vitest is kept in files and printed as each part ends.
+// Everything starts at once on a 2-core machine, because each part waits a good share of its
+// time (Vitest's workers on Postgres and HTTP, the journeys on the browser): the static checks,
+// the production build (without the type-check the static step runs), and Vitest. Once built:
+// the compiled server's test, then the browser journeys and the benchmarks at smoke size
+// (scripts/bench-smoke.mjs) side by side. Vitest's output is shown as it runs; the others' is
+// kept in files (.test-results/) and printed as each part ends. The first failure ends the run.
 function inFile(command, args, file, env = {}) {
   const out = openSync(file, "w");
   const started = Date.now();
@@ -94,10 +96,11 @@ function inFile(command, args, file, env = {}) {
       closeSync(out);
       resolve({ status: status ?? 1, seconds: ((Date.now() - started) / 1000).toFixed(1), output: readFileSync(file, "utf8").trimEnd() });
     });
-    // A failing step exits at once: what runs beside it goes with it.
+    // A failing part exits at once: what runs beside it goes with it.
     process.on("exit", () => child.kill());
   });
 }
+
 /** Prints a finished part run beside the others; exits (and takes the others along) if it failed. */
 function report(name, command, outcome) {
   console.log(`\n▶ ${name}: ${command}\n${outcome.output}`);
@@ -108,39 +111,8 @@ function report(name, command, outcome) {
   }
   console.log(`✔ ${name} (${outcome.seconds}s)`);
 }
-const build = inFile(bin("next"), ["build"], `${results}/build.log`, { SKIP_BUILD_TYPECHECK: "1" });
 
-await together([
-  ["lint", bin("eslint"), ["--max-warnings=0", "."]],
-  ["format (Prettier)", bin("prettier"), ["--check", "."]],
-  ["type-check", bin("tsc"), ["--noEmit"]],
-]);
-
-const AFTER_BUILD = "test/integration/compiled-server.test.ts";
-const onTheBuild = (async () => {
-  report("production build (beside the static checks)", `${bin("next")} build`, await build);
-  // The compiled server on the build just made: a missing build fails it here, never a skip.
-  const compiled = ["run", "--reporter=default", "--reporter=json", `--outputFile.json=${results}/vitest-after-build.json`, AFTER_BUILD];
-  report(
-    "the compiled server (Vitest, on the build)",
-    `${bin("vitest")} ${compiled.join(" ")}`,
-    await inFile(bin("vitest"), compiled, `${results}/compiled-server.log`, { REQUIRE_NEXT_BUILD: "1" }),
-  );
-  report(
-    "e2e (Playwright, Chromium; beside Vitest)",
-    `${bin("playwright")} test`,
-    await inFile(bin("playwright"), ["test", "--reporter=list,json"], `${results}/e2e.log`, {
-      PLAYWRIGHT_JSON_OUTPUT_NAME: `${results}/playwright.json`,
-    }),
-  );
-  report(
-    "benchmarks at smoke size (beside Vitest, after the journeys)",
-    "node scripts/bench-smoke.mjs",
-    await inFile("node", ["scripts/bench-smoke.mjs"], `${results}/bench-smoke.log`),
-  );
-})();
-
-/** A step whose output is shown as it runs, awaited (so what runs beside it can go on); exits on failure. */
+/** A part whose output is shown as it runs; exits on failure. */
 async function liveStep(name, command, args, env = {}) {
   console.log(`\n▶ ${name}: ${[command, ...args].join(" ")}`);
   const started = Date.now();
@@ -158,12 +130,40 @@ async function liveStep(name, command, args, env = {}) {
   console.log(`✔ ${name} (${seconds}s)`);
 }
 
-await liveStep("unit + integration (Vitest, real Postgres)", bin("vitest"), [
+const staticChecks = together([
+  ["lint", bin("eslint"), ["--max-warnings=0", "."]],
+  ["format (Prettier)", bin("prettier"), ["--check", "."]],
+  ["type-check", bin("tsc"), ["--noEmit"]],
+]);
+
+const AFTER_BUILD = "test/integration/compiled-server.test.ts";
+const onTheBuild = (async () => {
+  report(
+    "production build",
+    `${bin("next")} build`,
+    await inFile(bin("next"), ["build"], `${results}/build.log`, { SKIP_BUILD_TYPECHECK: "1" }),
+  );
+  // The compiled server on the build just made: a missing build fails it here, never a skip.
+  const compiled = ["run", "--reporter=default", "--reporter=json", `--outputFile.json=${results}/vitest-after-build.json`, AFTER_BUILD];
+  report(
+    "the compiled server (Vitest, on the build)",
+    `${bin("vitest")} ${compiled.join(" ")}`,
+    await inFile(bin("vitest"), compiled, `${results}/compiled-server.log`, { REQUIRE_NEXT_BUILD: "1" }),
+  );
+  const e2e = inFile(bin("playwright"), ["test", "--reporter=list,json"], `${results}/e2e.log`, {
+    PLAYWRIGHT_JSON_OUTPUT_NAME: `${results}/playwright.json`,
+  });
+  const benches = inFile("node", ["scripts/bench-smoke.mjs"], `${results}/bench-smoke.log`);
+  report("e2e (Playwright, Chromium)", `${bin("playwright")} test`, await e2e);
+  report("benchmarks at smoke size", "node scripts/bench-smoke.mjs", await benches);
+})();
+
+const vitest = liveStep("unit + integration (Vitest, real Postgres)", bin("vitest"), [
   "run",
   "--reporter=default",
   "--reporter=json",
   `--outputFile.json=${results}/vitest.json`,
   `--exclude=${AFTER_BUILD}`,
 ]);
-await onTheBuild;
+await Promise.all([staticChecks, onTheBuild, vitest]);
 summary();
