@@ -69,6 +69,8 @@ function build(): OpenAPIObject {
 
   const components = (doc.components ??= {}) as Json;
   components.schemas ??= {};
+  // trpc-to-openapi's own error bodies (`error.NOT_FOUND`, …): every error here is a Problem (below).
+  for (const name of Object.keys(components.schemas as Json)) if (name.startsWith("error.")) delete (components.schemas as Json)[name];
   (components.schemas as Json).Problem = PROBLEM_SCHEMA;
   const { webhooks, schemas: eventSchemas } = webhooksSection();
   Object.assign(components.schemas as Json, BROKER_SCHEMAS, SCIM_SCHEMAS, eventSchemas);
