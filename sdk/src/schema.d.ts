@@ -11298,6 +11298,8 @@ export interface operations {
         };
       };
       400: components["responses"]["Problem400"];
+      401: components["responses"]["Problem401"];
+      403: components["responses"]["Problem403"];
       404: components["responses"]["Problem404"];
       409: components["responses"]["Problem409"];
       413: components["responses"]["Problem413"];

@@ -144,11 +144,13 @@ function build(): OpenAPIObject {
     }
     for (const status of Object.keys(ERROR_STATUSES)) {
       if (!BODY_METHODS.includes(method) && ["413", "415", "422"].includes(status)) continue;
-      // A public operation (no `access`, e.g. the audit JWKS) asks for no credentials: no 401/403.
-      if (!meta.access && ["401", "403"].includes(status)) continue;
+      // A public operation (no `access`, e.g. the audit JWKS) asks for no credentials: no 401/403,
+      // unless it reads one when sent (`signedInOptional`).
+      if (!meta.access && !meta.signedInOptional && ["401", "403"].includes(status)) continue;
       responses[status] = { $ref: `#/components/responses/Problem${status}` };
     }
-    if (!meta.access) operation.security = [];
+    // Anonymous (`{}`), or with a token when it reads one.
+    if (!meta.access) operation.security = meta.signedInOptional ? [{}, { bearerAuth: [] }] : [];
     if (BODY_METHODS.includes(method)) {
       operation.parameters = [...((operation.parameters as unknown[]) ?? []), { $ref: "#/components/parameters/IdempotencyKey" }];
     }
