@@ -8215,6 +8215,16 @@ export interface components {
         "application/problem+json": components["schemas"]["Problem"];
       };
     };
+    /** @description The database is unreachable (`unavailable`); retry after Retry-After */
+    Problem503: {
+      headers: {
+        "X-Request-Id": components["headers"]["X-Request-Id"];
+        [name: string]: unknown;
+      };
+      content: {
+        "application/problem+json": components["schemas"]["Problem"];
+      };
+    };
   };
   parameters: {
     /** @description 1–255 characters (UUIDs recommended). A repeat within 24 hours replays the first response with `Idempotent-Replayed: true`. */
@@ -8260,6 +8270,7 @@ export interface operations {
       409: components["responses"]["Problem409"];
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500"];
+      503: components["responses"]["Problem503"];
     };
   };
   "tenants-create": {
@@ -8304,6 +8315,7 @@ export interface operations {
       422: components["responses"]["Problem422"];
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500"];
+      503: components["responses"]["Problem503"];
     };
   };
   "tenants-get": {
@@ -8334,6 +8346,7 @@ export interface operations {
       409: components["responses"]["Problem409"];
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500"];
+      503: components["responses"]["Problem503"];
     };
   };
   "members-list": {
@@ -8368,6 +8381,7 @@ export interface operations {
       409: components["responses"]["Problem409"];
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500"];
+      503: components["responses"]["Problem503"];
     };
   };
   "members-add": {
@@ -8433,6 +8447,7 @@ export interface operations {
       422: components["responses"]["Problem422"];
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500"];
+      503: components["responses"]["Problem503"];
     };
   };
   "members-get": {
@@ -8464,6 +8479,7 @@ export interface operations {
       409: components["responses"]["Problem409"];
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500"];
+      503: components["responses"]["Problem503"];
     };
   };
   "members-remove": {
@@ -8493,6 +8509,7 @@ export interface operations {
       409: components["responses"]["Problem409"];
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500"];
+      503: components["responses"]["Problem503"];
     };
   };
   "members-update": {
@@ -8546,6 +8563,7 @@ export interface operations {
       422: components["responses"]["Problem422"];
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500"];
+      503: components["responses"]["Problem503"];
     };
   };
   "tokens-list": {
@@ -8579,6 +8597,7 @@ export interface operations {
       409: components["responses"]["Problem409"];
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500"];
+      503: components["responses"]["Problem503"];
     };
   };
   "tokens-create": {
@@ -8634,6 +8653,7 @@ export interface operations {
       422: components["responses"]["Problem422"];
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500"];
+      503: components["responses"]["Problem503"];
     };
   };
   "tokens-revoke": {
@@ -8662,6 +8682,7 @@ export interface operations {
       409: components["responses"]["Problem409"];
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500"];
+      503: components["responses"]["Problem503"];
     };
   };
   "auth-me": {
@@ -8690,6 +8711,7 @@ export interface operations {
       409: components["responses"]["Problem409"];
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500"];
+      503: components["responses"]["Problem503"];
     };
   };
   "auth-stepUp": {
@@ -8732,6 +8754,7 @@ export interface operations {
       422: components["responses"]["Problem422"];
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500"];
+      503: components["responses"]["Problem503"];
     };
   };
   "auth-requestPasswordReset": {
@@ -8773,6 +8796,7 @@ export interface operations {
       422: components["responses"]["Problem422"];
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500"];
+      503: components["responses"]["Problem503"];
     };
   };
   "auth-confirmPasswordReset": {
@@ -8819,6 +8843,7 @@ export interface operations {
       422: components["responses"]["Problem422"];
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500"];
+      503: components["responses"]["Problem503"];
     };
   };
   "users-list": {
@@ -8853,6 +8878,7 @@ export interface operations {
       409: components["responses"]["Problem409"];
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500"];
+      503: components["responses"]["Problem503"];
     };
   };
   "users-create": {
@@ -8903,6 +8929,7 @@ export interface operations {
       422: components["responses"]["Problem422"];
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500"];
+      503: components["responses"]["Problem503"];
     };
   };
   "users-update": {
@@ -8948,6 +8975,7 @@ export interface operations {
       422: components["responses"]["Problem422"];
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500"];
+      503: components["responses"]["Problem503"];
     };
   };
   "ssoApplications-list": {
@@ -8980,6 +9008,7 @@ export interface operations {
       409: components["responses"]["Problem409"];
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500"];
+      503: components["responses"]["Problem503"];
     };
   };
   "ssoApplications-create": {
@@ -9026,6 +9055,7 @@ export interface operations {
       422: components["responses"]["Problem422"];
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500"];
+      503: components["responses"]["Problem503"];
     };
   };
   "ssoApplications-get": {
@@ -9056,6 +9086,7 @@ export interface operations {
       409: components["responses"]["Problem409"];
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500"];
+      503: components["responses"]["Problem503"];
     };
   };
   "ssoApplications-delete": {
@@ -9084,6 +9115,7 @@ export interface operations {
       409: components["responses"]["Problem409"];
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500"];
+      503: components["responses"]["Problem503"];
     };
   };
   "ssoApplications-update": {
@@ -9130,6 +9162,7 @@ export interface operations {
       422: components["responses"]["Problem422"];
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500"];
+      503: components["responses"]["Problem503"];
     };
   };
   "ssoApplications-rotateSecret": {
@@ -9168,6 +9201,7 @@ export interface operations {
       422: components["responses"]["Problem422"];
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500"];
+      503: components["responses"]["Problem503"];
     };
   };
   "sso-list": {
@@ -9200,6 +9234,7 @@ export interface operations {
       409: components["responses"]["Problem409"];
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500"];
+      503: components["responses"]["Problem503"];
     };
   };
   "sso-create": {
@@ -9266,6 +9301,7 @@ export interface operations {
       422: components["responses"]["Problem422"];
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500"];
+      503: components["responses"]["Problem503"];
     };
   };
   "sso-get": {
@@ -9296,6 +9332,7 @@ export interface operations {
       409: components["responses"]["Problem409"];
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500"];
+      503: components["responses"]["Problem503"];
     };
   };
   "sso-delete": {
@@ -9324,6 +9361,7 @@ export interface operations {
       409: components["responses"]["Problem409"];
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500"];
+      503: components["responses"]["Problem503"];
     };
   };
   "sso-update": {
@@ -9385,6 +9423,7 @@ export interface operations {
       422: components["responses"]["Problem422"];
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500"];
+      503: components["responses"]["Problem503"];
     };
   };
   "sso-refreshMetadata": {
@@ -9423,6 +9462,7 @@ export interface operations {
       422: components["responses"]["Problem422"];
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500"];
+      503: components["responses"]["Problem503"];
     };
   };
   "tenantSso-list": {
@@ -9457,6 +9497,7 @@ export interface operations {
       409: components["responses"]["Problem409"];
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500"];
+      503: components["responses"]["Problem503"];
     };
   };
   "tenantSso-create": {
@@ -9525,6 +9566,7 @@ export interface operations {
       422: components["responses"]["Problem422"];
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500"];
+      503: components["responses"]["Problem503"];
     };
   };
   "tenantSso-get": {
@@ -9556,6 +9598,7 @@ export interface operations {
       409: components["responses"]["Problem409"];
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500"];
+      503: components["responses"]["Problem503"];
     };
   };
   "tenantSso-delete": {
@@ -9585,6 +9628,7 @@ export interface operations {
       409: components["responses"]["Problem409"];
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500"];
+      503: components["responses"]["Problem503"];
     };
   };
   "tenantSso-update": {
@@ -9647,6 +9691,7 @@ export interface operations {
       422: components["responses"]["Problem422"];
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500"];
+      503: components["responses"]["Problem503"];
     };
   };
   "tenantSso-refreshMetadata": {
@@ -9686,6 +9731,7 @@ export interface operations {
       422: components["responses"]["Problem422"];
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500"];
+      503: components["responses"]["Problem503"];
     };
   };
   "ssoCertificates-expiring": {
@@ -9719,6 +9765,7 @@ export interface operations {
       409: components["responses"]["Problem409"];
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500"];
+      503: components["responses"]["Problem503"];
     };
   };
   "ssoSignIn-startTest": {
@@ -9758,6 +9805,7 @@ export interface operations {
       422: components["responses"]["Problem422"];
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500"];
+      503: components["responses"]["Problem503"];
     };
   };
   "ssoSignIn-testResult": {
@@ -9790,6 +9838,7 @@ export interface operations {
       409: components["responses"]["Problem409"];
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500"];
+      503: components["responses"]["Problem503"];
     };
   };
   "webhooks-list": {
@@ -9824,6 +9873,7 @@ export interface operations {
       409: components["responses"]["Problem409"];
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500"];
+      503: components["responses"]["Problem503"];
     };
   };
   "webhooks-create": {
@@ -9882,6 +9932,7 @@ export interface operations {
       422: components["responses"]["Problem422"];
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500"];
+      503: components["responses"]["Problem503"];
     };
   };
   "webhooks-get": {
@@ -9913,6 +9964,7 @@ export interface operations {
       409: components["responses"]["Problem409"];
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500"];
+      503: components["responses"]["Problem503"];
     };
   };
   "webhooks-delete": {
@@ -9942,6 +9994,7 @@ export interface operations {
       409: components["responses"]["Problem409"];
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500"];
+      503: components["responses"]["Problem503"];
     };
   };
   "webhooks-update": {
@@ -10001,6 +10054,7 @@ export interface operations {
       422: components["responses"]["Problem422"];
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500"];
+      503: components["responses"]["Problem503"];
     };
   };
   "webhooks-rotateSecret": {
@@ -10046,6 +10100,7 @@ export interface operations {
       422: components["responses"]["Problem422"];
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500"];
+      503: components["responses"]["Problem503"];
     };
   };
   "webhooks-test": {
@@ -10085,6 +10140,7 @@ export interface operations {
       422: components["responses"]["Problem422"];
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500"];
+      503: components["responses"]["Problem503"];
     };
   };
   "webhooks-deliveries": {
@@ -10121,6 +10177,7 @@ export interface operations {
       409: components["responses"]["Problem409"];
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500"];
+      503: components["responses"]["Problem503"];
     };
   };
   "webhooks-delivery": {
@@ -10153,6 +10210,7 @@ export interface operations {
       409: components["responses"]["Problem409"];
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500"];
+      503: components["responses"]["Problem503"];
     };
   };
   "webhooks-retry": {
@@ -10193,6 +10251,7 @@ export interface operations {
       422: components["responses"]["Problem422"];
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500"];
+      503: components["responses"]["Problem503"];
     };
   };
   "webhooks-recover": {
@@ -10241,6 +10300,7 @@ export interface operations {
       422: components["responses"]["Problem422"];
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500"];
+      503: components["responses"]["Problem503"];
     };
   };
   "webhooks-recoverJob": {
@@ -10273,6 +10333,7 @@ export interface operations {
       409: components["responses"]["Problem409"];
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500"];
+      503: components["responses"]["Problem503"];
     };
   };
   "webhooks-filterTest": {
@@ -10319,6 +10380,7 @@ export interface operations {
       422: components["responses"]["Problem422"];
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500"];
+      503: components["responses"]["Problem503"];
     };
   };
   "logStreams-list": {
@@ -10353,6 +10415,7 @@ export interface operations {
       409: components["responses"]["Problem409"];
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500"];
+      503: components["responses"]["Problem503"];
     };
   };
   "logStreams-create": {
@@ -10409,6 +10472,7 @@ export interface operations {
       422: components["responses"]["Problem422"];
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500"];
+      503: components["responses"]["Problem503"];
     };
   };
   "logStreams-get": {
@@ -10440,6 +10504,7 @@ export interface operations {
       409: components["responses"]["Problem409"];
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500"];
+      503: components["responses"]["Problem503"];
     };
   };
   "logStreams-delete": {
@@ -10469,6 +10534,7 @@ export interface operations {
       409: components["responses"]["Problem409"];
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500"];
+      503: components["responses"]["Problem503"];
     };
   };
   "logStreams-update": {
@@ -10521,6 +10587,7 @@ export interface operations {
       422: components["responses"]["Problem422"];
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500"];
+      503: components["responses"]["Problem503"];
     };
   };
   "logStreams-test": {
@@ -10560,6 +10627,7 @@ export interface operations {
       422: components["responses"]["Problem422"];
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500"];
+      503: components["responses"]["Problem503"];
     };
   };
   "logStreams-batches": {
@@ -10595,6 +10663,7 @@ export interface operations {
       409: components["responses"]["Problem409"];
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500"];
+      503: components["responses"]["Problem503"];
     };
   };
   "audit-list": {
@@ -10634,6 +10703,7 @@ export interface operations {
       409: components["responses"]["Problem409"];
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500"];
+      503: components["responses"]["Problem503"];
     };
   };
   "audit-append": {
@@ -10697,6 +10767,7 @@ export interface operations {
       422: components["responses"]["Problem422"];
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500"];
+      503: components["responses"]["Problem503"];
     };
   };
   "audit-eventTypes": {
@@ -10727,6 +10798,7 @@ export interface operations {
       409: components["responses"]["Problem409"];
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500"];
+      503: components["responses"]["Problem503"];
     };
   };
   "audit-verify": {
@@ -10759,6 +10831,7 @@ export interface operations {
       409: components["responses"]["Problem409"];
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500"];
+      503: components["responses"]["Problem503"];
     };
   };
   "audit-appendBatch": {
@@ -10804,6 +10877,7 @@ export interface operations {
       422: components["responses"]["Problem422"];
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500"];
+      503: components["responses"]["Problem503"];
     };
   };
   "audit-listDigests": {
@@ -10838,6 +10912,7 @@ export interface operations {
       409: components["responses"]["Problem409"];
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500"];
+      503: components["responses"]["Problem503"];
     };
   };
   "audit-createDigest": {
@@ -10854,6 +10929,18 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
+      /** @description Nothing was appended since the newest digest: that digest, which already covers the head */
+      200: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          /** @description `true` when this is a replay of an earlier response. */
+          "Idempotent-Replayed"?: "true";
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["AuditDigest"];
+        };
+      };
       /** @description Successful response */
       201: {
         headers: {
@@ -10878,6 +10965,7 @@ export interface operations {
       422: components["responses"]["Problem422"];
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500"];
+      503: components["responses"]["Problem503"];
     };
   };
   "audit-getDigest": {
@@ -10909,6 +10997,7 @@ export interface operations {
       409: components["responses"]["Problem409"];
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500"];
+      503: components["responses"]["Problem503"];
     };
   };
   "audit-jwks": {
@@ -10935,6 +11024,7 @@ export interface operations {
       409: components["responses"]["Problem409"];
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500"];
+      503: components["responses"]["Problem503"];
     };
   };
   "audit-get": {
@@ -10966,6 +11056,7 @@ export interface operations {
       409: components["responses"]["Problem409"];
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500"];
+      503: components["responses"]["Problem503"];
     };
   };
   "events-eventTypes": {
@@ -10994,6 +11085,7 @@ export interface operations {
       409: components["responses"]["Problem409"];
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500"];
+      503: components["responses"]["Problem503"];
     };
   };
   "events-eventType": {
@@ -11024,6 +11116,7 @@ export interface operations {
       409: components["responses"]["Problem409"];
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500"];
+      503: components["responses"]["Problem503"];
     };
   };
   "events-list": {
@@ -11071,6 +11164,7 @@ export interface operations {
       };
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500"];
+      503: components["responses"]["Problem503"];
     };
   };
   "invitations-list": {
@@ -11106,6 +11200,7 @@ export interface operations {
       409: components["responses"]["Problem409"];
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500"];
+      503: components["responses"]["Problem503"];
     };
   };
   "invitations-create": {
@@ -11153,6 +11248,7 @@ export interface operations {
       422: components["responses"]["Problem422"];
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500"];
+      503: components["responses"]["Problem503"];
     };
   };
   "invitations-resend": {
@@ -11192,6 +11288,7 @@ export interface operations {
       422: components["responses"]["Problem422"];
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500"];
+      503: components["responses"]["Problem503"];
     };
   };
   "invitations-revoke": {
@@ -11221,6 +11318,7 @@ export interface operations {
       409: components["responses"]["Problem409"];
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500"];
+      503: components["responses"]["Problem503"];
     };
   };
   "invitations-preview": {
@@ -11261,6 +11359,7 @@ export interface operations {
       422: components["responses"]["Problem422"];
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500"];
+      503: components["responses"]["Problem503"];
     };
   };
   "invitations-accept": {
@@ -11307,6 +11406,7 @@ export interface operations {
       422: components["responses"]["Problem422"];
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500"];
+      503: components["responses"]["Problem503"];
     };
   };
   "myInvitations-list": {
@@ -11339,6 +11439,7 @@ export interface operations {
       409: components["responses"]["Problem409"];
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500"];
+      503: components["responses"]["Problem503"];
     };
   };
   "myInvitations-accept": {
@@ -11377,6 +11478,7 @@ export interface operations {
       422: components["responses"]["Problem422"];
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500"];
+      503: components["responses"]["Problem503"];
     };
   };
   "domains-list": {
@@ -11411,6 +11513,7 @@ export interface operations {
       409: components["responses"]["Problem409"];
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500"];
+      503: components["responses"]["Problem503"];
     };
   };
   "domains-create": {
@@ -11458,6 +11561,7 @@ export interface operations {
       422: components["responses"]["Problem422"];
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500"];
+      503: components["responses"]["Problem503"];
     };
   };
   "domains-get": {
@@ -11489,6 +11593,7 @@ export interface operations {
       409: components["responses"]["Problem409"];
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500"];
+      503: components["responses"]["Problem503"];
     };
   };
   "domains-delete": {
@@ -11518,6 +11623,7 @@ export interface operations {
       409: components["responses"]["Problem409"];
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500"];
+      503: components["responses"]["Problem503"];
     };
   };
   "domains-update": {
@@ -11564,6 +11670,7 @@ export interface operations {
       422: components["responses"]["Problem422"];
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500"];
+      503: components["responses"]["Problem503"];
     };
   };
   "domains-verify": {
@@ -11615,6 +11722,7 @@ export interface operations {
       422: components["responses"]["Problem422"];
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500"];
+      503: components["responses"]["Problem503"];
     };
   };
   "setupLinks-list": {
@@ -11649,6 +11757,7 @@ export interface operations {
       409: components["responses"]["Problem409"];
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500"];
+      503: components["responses"]["Problem503"];
     };
   };
   "setupLinks-create": {
@@ -11705,6 +11814,7 @@ export interface operations {
       422: components["responses"]["Problem422"];
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500"];
+      503: components["responses"]["Problem503"];
     };
   };
   "setupLinks-get": {
@@ -11736,6 +11846,7 @@ export interface operations {
       409: components["responses"]["Problem409"];
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500"];
+      503: components["responses"]["Problem503"];
     };
   };
   "setupLinks-delete": {
@@ -11769,6 +11880,7 @@ export interface operations {
       409: components["responses"]["Problem409"];
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500"];
+      503: components["responses"]["Problem503"];
     };
   };
   "directories-list": {
@@ -11803,6 +11915,7 @@ export interface operations {
       409: components["responses"]["Problem409"];
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500"];
+      503: components["responses"]["Problem503"];
     };
   };
   "directories-create": {
@@ -11863,6 +11976,7 @@ export interface operations {
       422: components["responses"]["Problem422"];
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500"];
+      503: components["responses"]["Problem503"];
     };
   };
   "directories-get": {
@@ -11894,6 +12008,7 @@ export interface operations {
       409: components["responses"]["Problem409"];
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500"];
+      503: components["responses"]["Problem503"];
     };
   };
   "directories-delete": {
@@ -11923,6 +12038,7 @@ export interface operations {
       409: components["responses"]["Problem409"];
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500"];
+      503: components["responses"]["Problem503"];
     };
   };
   "directories-update": {
@@ -11979,6 +12095,7 @@ export interface operations {
       422: components["responses"]["Problem422"];
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500"];
+      503: components["responses"]["Problem503"];
     };
   };
   "directories-rotateToken": {
@@ -12018,6 +12135,7 @@ export interface operations {
       422: components["responses"]["Problem422"];
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500"];
+      503: components["responses"]["Problem503"];
     };
   };
   "directories-listUsers": {
@@ -12057,6 +12175,7 @@ export interface operations {
       409: components["responses"]["Problem409"];
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500"];
+      503: components["responses"]["Problem503"];
     };
   };
   "directories-getUser": {
@@ -12089,6 +12208,7 @@ export interface operations {
       409: components["responses"]["Problem409"];
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500"];
+      503: components["responses"]["Problem503"];
     };
   };
   "directories-listGroups": {
@@ -12125,6 +12245,7 @@ export interface operations {
       409: components["responses"]["Problem409"];
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500"];
+      503: components["responses"]["Problem503"];
     };
   };
   "directories-getGroup": {
@@ -12157,6 +12278,7 @@ export interface operations {
       409: components["responses"]["Problem409"];
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500"];
+      503: components["responses"]["Problem503"];
     };
   };
   "directories-listRequests": {
@@ -12193,6 +12315,7 @@ export interface operations {
       409: components["responses"]["Problem409"];
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500"];
+      503: components["responses"]["Problem503"];
     };
   };
   "audit-export": {
@@ -12240,6 +12363,7 @@ export interface operations {
       404: components["responses"]["Problem404"];
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500"];
+      503: components["responses"]["Problem503"];
     };
   };
   "sso-authorize": {

@@ -49,6 +49,7 @@ const ERROR_STATUSES: Record<string, string> = {
   "422": "Idempotency-Key reused with a different request (`idempotency_key_mismatch`)",
   "429": "Too many requests (`rate_limited`); see Retry-After",
   "500": "Unexpected error (`internal`); quote the request id",
+  "503": "The database is unreachable (`unavailable`); retry after Retry-After",
 };
 
 const BODY_METHODS = ["post", "put", "patch"];
@@ -171,6 +172,17 @@ function build(): OpenAPIObject {
           },
         },
       },
+    };
+  }
+  // Signing a digest when the newest one already covers the log's head answers that one, 200.
+  const digest = (doc.paths?.["/tenants/{tenant_id}/audit/digests"] as Json | undefined)?.post as Json | undefined;
+  const digestCreated = (digest?.responses as Json | undefined)?.["201"] as Json | undefined;
+  if (digestCreated) {
+    const headers = Object.fromEntries(Object.entries(digestCreated.headers as Json).filter(([name]) => name !== "Location"));
+    (digest!.responses as Json)["200"] = {
+      ...digestCreated,
+      description: "Nothing was appended since the newest digest: that digest, which already covers the head",
+      headers,
     };
   }
   // Served by the REST edge itself (it streams), so written here by hand.
