@@ -1563,39 +1563,7 @@ export interface paths {
       cookie?: never;
     };
     /** What this service provider supports (patch and filter, not bulk) */
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          directory_id: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description What this service provider supports (patch and filter, not bulk) */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/scim+json": {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description No valid token for this directory, or the directory is disabled. */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/scim+json": components["schemas"]["ScimError"];
-          };
-        };
-      };
-    };
+    get: operations["scim-serviceProviderConfig"];
     put?: never;
     post?: never;
     delete?: never;
@@ -1614,39 +1582,7 @@ export interface paths {
       cookie?: never;
     };
     /** The resource types: User and Group */
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          directory_id: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description The resource types: User and Group */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/scim+json": {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description No valid token for this directory, or the directory is disabled. */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/scim+json": components["schemas"]["ScimError"];
-          };
-        };
-      };
-    };
+    get: operations["scim-resourceTypes"];
     put?: never;
     post?: never;
     delete?: never;
@@ -1665,39 +1601,7 @@ export interface paths {
       cookie?: never;
     };
     /** The schemas: core User, Group, the enterprise User extension */
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          directory_id: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description The schemas: core User, Group, the enterprise User extension */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/scim+json": {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description No valid token for this directory, or the directory is disabled. */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/scim+json": components["schemas"]["ScimError"];
-          };
-        };
-      };
-    };
+    get: operations["scim-schemas"];
     put?: never;
     post?: never;
     delete?: never;
@@ -1716,140 +1620,10 @@ export interface paths {
       cookie?: never;
     };
     /** List or find users */
-    get: {
-      parameters: {
-        query?: {
-          /** @description RFC 7644 §3.4.2.2: eq ne co sw ew pr gt ge lt le, and/or/not, parentheses, value filters (`emails[type eq "work" and value eq "…"]`); dates from year 1 to +275760. A bad filter: 400 invalidFilter. */
-          filter?: string;
-          /** @description 1-based; less than 1 reads as 1 (RFC 7644 §3.4.2.4). Past ±2^53 − 1: 400 invalidValue. */
-          startIndex?: number;
-          /** @description Resources per page; below 0 reads as 0, above 1000 as 1000 (RFC 7644 §3.4.2.4). Past ±2^53 − 1: 400 invalidValue. */
-          count?: number;
-          /** @description Comma-separated attributes to return (plus those always returned). */
-          attributes?: string;
-          /** @description Comma-separated attributes to leave out. */
-          excludedAttributes?: string;
-        };
-        header?: never;
-        path: {
-          directory_id: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description A page of resources */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/scim+json": components["schemas"]["ScimListResponse"];
-          };
-        };
-        /** @description Bad request (scimType names why: invalidFilter, invalidSyntax, invalidPath, invalidValue…; tooMany past a cap on operations or values). */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/scim+json": components["schemas"]["ScimError"];
-          };
-        };
-        /** @description No valid token for this directory, or the directory is disabled. */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/scim+json": components["schemas"]["ScimError"];
-          };
-        };
-        /** @description Past RATE_LIMIT_PER_DIRECTORY; Retry-After says when. */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/scim+json": components["schemas"]["ScimError"];
-          };
-        };
-      };
-    };
+    get: operations["scim-listUsers"];
     put?: never;
     /** Create a user */
-    post: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          directory_id: string;
-        };
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          "application/scim+json": components["schemas"]["ScimUser"];
-          "application/json": components["schemas"]["ScimUser"];
-        };
-      };
-      responses: {
-        /** @description The user, with Location and ETag */
-        201: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/scim+json": components["schemas"]["ScimUser"];
-          };
-        };
-        /** @description Bad request (scimType names why: invalidFilter, invalidSyntax, invalidPath, invalidValue…; tooMany past a cap on operations or values). */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/scim+json": components["schemas"]["ScimError"];
-          };
-        };
-        /** @description No valid token for this directory, or the directory is disabled. */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/scim+json": components["schemas"]["ScimError"];
-          };
-        };
-        /** @description userName (or a group's displayName) already taken in the directory: scimType uniqueness. */
-        409: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/scim+json": components["schemas"]["ScimError"];
-          };
-        };
-        /** @description Body over 1 MiB. */
-        413: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/scim+json": components["schemas"]["ScimError"];
-          };
-        };
-        /** @description Past RATE_LIMIT_PER_DIRECTORY; Retry-After says when. */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/scim+json": components["schemas"]["ScimError"];
-          };
-        };
-      };
-    };
+    post: operations["scim-createUser"];
     delete?: never;
     options?: never;
     head?: never;
@@ -1867,319 +1641,22 @@ export interface paths {
       cookie?: never;
     };
     /** Get a user */
-    get: {
-      parameters: {
-        query?: {
-          /** @description Comma-separated attributes to return (plus those always returned). */
-          attributes?: string;
-          /** @description Comma-separated attributes to leave out. */
-          excludedAttributes?: string;
-        };
-        header?: never;
-        path: {
-          directory_id: string;
-          id: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description The user */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/scim+json": components["schemas"]["ScimUser"];
-          };
-        };
-        /** @description No valid token for this directory, or the directory is disabled. */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/scim+json": components["schemas"]["ScimError"];
-          };
-        };
-        /** @description No such resource in this directory. */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/scim+json": components["schemas"]["ScimError"];
-          };
-        };
-        /** @description Past RATE_LIMIT_PER_DIRECTORY; Retry-After says when. */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/scim+json": components["schemas"]["ScimError"];
-          };
-        };
-      };
-    };
+    get: operations["scim-getUser"];
     /** Replace a user */
-    put: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          directory_id: string;
-          id: string;
-        };
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          "application/scim+json": components["schemas"]["ScimUser"];
-          "application/json": components["schemas"]["ScimUser"];
-        };
-      };
-      responses: {
-        /** @description The user */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/scim+json": components["schemas"]["ScimUser"];
-          };
-        };
-        /** @description Bad request (scimType names why: invalidFilter, invalidSyntax, invalidPath, invalidValue…; tooMany past a cap on operations or values). */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/scim+json": components["schemas"]["ScimError"];
-          };
-        };
-        /** @description No valid token for this directory, or the directory is disabled. */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/scim+json": components["schemas"]["ScimError"];
-          };
-        };
-        /** @description No such resource in this directory. */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/scim+json": components["schemas"]["ScimError"];
-          };
-        };
-        /** @description userName (or a group's displayName) already taken in the directory: scimType uniqueness. */
-        409: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/scim+json": components["schemas"]["ScimError"];
-          };
-        };
-        /** @description If-Match does not match the resource's version. */
-        412: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/scim+json": components["schemas"]["ScimError"];
-          };
-        };
-        /** @description Body over 1 MiB. */
-        413: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/scim+json": components["schemas"]["ScimError"];
-          };
-        };
-        /** @description Past RATE_LIMIT_PER_DIRECTORY; Retry-After says when. */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/scim+json": components["schemas"]["ScimError"];
-          };
-        };
-      };
-    };
+    put: operations["scim-replaceUser"];
     post?: never;
     /**
      * Delete a user
      * @description Deprovisions the person first (see README, Directory Sync).
      */
-    delete: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          directory_id: string;
-          id: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Deleted */
-        204: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content?: never;
-        };
-        /** @description No valid token for this directory, or the directory is disabled. */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/scim+json": components["schemas"]["ScimError"];
-          };
-        };
-        /** @description No such resource in this directory. */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/scim+json": components["schemas"]["ScimError"];
-          };
-        };
-        /** @description If-Match does not match the resource's version. */
-        412: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/scim+json": components["schemas"]["ScimError"];
-          };
-        };
-        /** @description Past RATE_LIMIT_PER_DIRECTORY; Retry-After says when. */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/scim+json": components["schemas"]["ScimError"];
-          };
-        };
-      };
-    };
+    delete: operations["scim-deleteUser"];
     options?: never;
     head?: never;
     /**
      * Change a user
      * @description 200 with the resource; 204 without a body for an `entra_id` directory (what Entra ID expects).
      */
-    patch: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          directory_id: string;
-          id: string;
-        };
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          "application/scim+json": components["schemas"]["ScimPatchOp"];
-          "application/json": components["schemas"]["ScimPatchOp"];
-        };
-      };
-      responses: {
-        /** @description The user */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/scim+json": components["schemas"]["ScimUser"];
-          };
-        };
-        /** @description Changed (entra_id directories) */
-        204: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content?: never;
-        };
-        /** @description Bad request (scimType names why: invalidFilter, invalidSyntax, invalidPath, invalidValue…; tooMany past a cap on operations or values). */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/scim+json": components["schemas"]["ScimError"];
-          };
-        };
-        /** @description No valid token for this directory, or the directory is disabled. */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/scim+json": components["schemas"]["ScimError"];
-          };
-        };
-        /** @description No such resource in this directory. */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/scim+json": components["schemas"]["ScimError"];
-          };
-        };
-        /** @description userName (or a group's displayName) already taken in the directory: scimType uniqueness. */
-        409: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/scim+json": components["schemas"]["ScimError"];
-          };
-        };
-        /** @description If-Match does not match the resource's version. */
-        412: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/scim+json": components["schemas"]["ScimError"];
-          };
-        };
-        /** @description Body over 1 MiB. */
-        413: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/scim+json": components["schemas"]["ScimError"];
-          };
-        };
-        /** @description Past RATE_LIMIT_PER_DIRECTORY; Retry-After says when. */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/scim+json": components["schemas"]["ScimError"];
-          };
-        };
-      };
-    };
+    patch: operations["scim-patchUser"];
     trace?: never;
   };
   "/api/scim/v2/{directory_id}/Groups": {
@@ -2192,140 +1669,10 @@ export interface paths {
       cookie?: never;
     };
     /** List or find groups */
-    get: {
-      parameters: {
-        query?: {
-          /** @description RFC 7644 §3.4.2.2: eq ne co sw ew pr gt ge lt le, and/or/not, parentheses, value filters (`emails[type eq "work" and value eq "…"]`); dates from year 1 to +275760. A bad filter: 400 invalidFilter. */
-          filter?: string;
-          /** @description 1-based; less than 1 reads as 1 (RFC 7644 §3.4.2.4). Past ±2^53 − 1: 400 invalidValue. */
-          startIndex?: number;
-          /** @description Resources per page; below 0 reads as 0, above 1000 as 1000 (RFC 7644 §3.4.2.4). Past ±2^53 − 1: 400 invalidValue. */
-          count?: number;
-          /** @description Comma-separated attributes to return (plus those always returned). */
-          attributes?: string;
-          /** @description Comma-separated attributes to leave out. */
-          excludedAttributes?: string;
-        };
-        header?: never;
-        path: {
-          directory_id: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description A page of resources */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/scim+json": components["schemas"]["ScimListResponse"];
-          };
-        };
-        /** @description Bad request (scimType names why: invalidFilter, invalidSyntax, invalidPath, invalidValue…; tooMany past a cap on operations or values). */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/scim+json": components["schemas"]["ScimError"];
-          };
-        };
-        /** @description No valid token for this directory, or the directory is disabled. */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/scim+json": components["schemas"]["ScimError"];
-          };
-        };
-        /** @description Past RATE_LIMIT_PER_DIRECTORY; Retry-After says when. */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/scim+json": components["schemas"]["ScimError"];
-          };
-        };
-      };
-    };
+    get: operations["scim-listGroups"];
     put?: never;
     /** Create a group */
-    post: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          directory_id: string;
-        };
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          "application/scim+json": components["schemas"]["ScimGroup"];
-          "application/json": components["schemas"]["ScimGroup"];
-        };
-      };
-      responses: {
-        /** @description The group, with Location and ETag */
-        201: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/scim+json": components["schemas"]["ScimGroup"];
-          };
-        };
-        /** @description Bad request (scimType names why: invalidFilter, invalidSyntax, invalidPath, invalidValue…; tooMany past a cap on operations or values). */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/scim+json": components["schemas"]["ScimError"];
-          };
-        };
-        /** @description No valid token for this directory, or the directory is disabled. */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/scim+json": components["schemas"]["ScimError"];
-          };
-        };
-        /** @description userName (or a group's displayName) already taken in the directory: scimType uniqueness. */
-        409: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/scim+json": components["schemas"]["ScimError"];
-          };
-        };
-        /** @description Body over 1 MiB. */
-        413: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/scim+json": components["schemas"]["ScimError"];
-          };
-        };
-        /** @description Past RATE_LIMIT_PER_DIRECTORY; Retry-After says when. */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/scim+json": components["schemas"]["ScimError"];
-          };
-        };
-      };
-    };
+    post: operations["scim-createGroup"];
     delete?: never;
     options?: never;
     head?: never;
@@ -2343,316 +1690,19 @@ export interface paths {
       cookie?: never;
     };
     /** Get a group */
-    get: {
-      parameters: {
-        query?: {
-          /** @description Comma-separated attributes to return (plus those always returned). */
-          attributes?: string;
-          /** @description Comma-separated attributes to leave out. */
-          excludedAttributes?: string;
-        };
-        header?: never;
-        path: {
-          directory_id: string;
-          id: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description The group */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/scim+json": components["schemas"]["ScimGroup"];
-          };
-        };
-        /** @description No valid token for this directory, or the directory is disabled. */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/scim+json": components["schemas"]["ScimError"];
-          };
-        };
-        /** @description No such resource in this directory. */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/scim+json": components["schemas"]["ScimError"];
-          };
-        };
-        /** @description Past RATE_LIMIT_PER_DIRECTORY; Retry-After says when. */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/scim+json": components["schemas"]["ScimError"];
-          };
-        };
-      };
-    };
+    get: operations["scim-getGroup"];
     /** Replace a group */
-    put: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          directory_id: string;
-          id: string;
-        };
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          "application/scim+json": components["schemas"]["ScimGroup"];
-          "application/json": components["schemas"]["ScimGroup"];
-        };
-      };
-      responses: {
-        /** @description The group */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/scim+json": components["schemas"]["ScimGroup"];
-          };
-        };
-        /** @description Bad request (scimType names why: invalidFilter, invalidSyntax, invalidPath, invalidValue…; tooMany past a cap on operations or values). */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/scim+json": components["schemas"]["ScimError"];
-          };
-        };
-        /** @description No valid token for this directory, or the directory is disabled. */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/scim+json": components["schemas"]["ScimError"];
-          };
-        };
-        /** @description No such resource in this directory. */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/scim+json": components["schemas"]["ScimError"];
-          };
-        };
-        /** @description userName (or a group's displayName) already taken in the directory: scimType uniqueness. */
-        409: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/scim+json": components["schemas"]["ScimError"];
-          };
-        };
-        /** @description If-Match does not match the resource's version. */
-        412: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/scim+json": components["schemas"]["ScimError"];
-          };
-        };
-        /** @description Body over 1 MiB. */
-        413: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/scim+json": components["schemas"]["ScimError"];
-          };
-        };
-        /** @description Past RATE_LIMIT_PER_DIRECTORY; Retry-After says when. */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/scim+json": components["schemas"]["ScimError"];
-          };
-        };
-      };
-    };
+    put: operations["scim-replaceGroup"];
     post?: never;
     /** Delete a group */
-    delete: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          directory_id: string;
-          id: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Deleted */
-        204: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content?: never;
-        };
-        /** @description No valid token for this directory, or the directory is disabled. */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/scim+json": components["schemas"]["ScimError"];
-          };
-        };
-        /** @description No such resource in this directory. */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/scim+json": components["schemas"]["ScimError"];
-          };
-        };
-        /** @description If-Match does not match the resource's version. */
-        412: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/scim+json": components["schemas"]["ScimError"];
-          };
-        };
-        /** @description Past RATE_LIMIT_PER_DIRECTORY; Retry-After says when. */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/scim+json": components["schemas"]["ScimError"];
-          };
-        };
-      };
-    };
+    delete: operations["scim-deleteGroup"];
     options?: never;
     head?: never;
     /**
      * Change a group
      * @description 200 with the resource; 204 without a body for an `entra_id` directory (what Entra ID expects).
      */
-    patch: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          directory_id: string;
-          id: string;
-        };
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          "application/scim+json": components["schemas"]["ScimPatchOp"];
-          "application/json": components["schemas"]["ScimPatchOp"];
-        };
-      };
-      responses: {
-        /** @description The group */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/scim+json": components["schemas"]["ScimGroup"];
-          };
-        };
-        /** @description Changed (entra_id directories) */
-        204: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content?: never;
-        };
-        /** @description Bad request (scimType names why: invalidFilter, invalidSyntax, invalidPath, invalidValue…; tooMany past a cap on operations or values). */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/scim+json": components["schemas"]["ScimError"];
-          };
-        };
-        /** @description No valid token for this directory, or the directory is disabled. */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/scim+json": components["schemas"]["ScimError"];
-          };
-        };
-        /** @description No such resource in this directory. */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/scim+json": components["schemas"]["ScimError"];
-          };
-        };
-        /** @description userName (or a group's displayName) already taken in the directory: scimType uniqueness. */
-        409: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/scim+json": components["schemas"]["ScimError"];
-          };
-        };
-        /** @description If-Match does not match the resource's version. */
-        412: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/scim+json": components["schemas"]["ScimError"];
-          };
-        };
-        /** @description Body over 1 MiB. */
-        413: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/scim+json": components["schemas"]["ScimError"];
-          };
-        };
-        /** @description Past RATE_LIMIT_PER_DIRECTORY; Retry-After says when. */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/scim+json": components["schemas"]["ScimError"];
-          };
-        };
-      };
-    };
+    patch: operations["scim-patchGroup"];
     trace?: never;
   };
 }
@@ -2668,7 +1718,7 @@ export interface webhooks {
     put?: never;
     /**
      * tenant.created
-     * @description A tenant was created. Signed as every delivery is: verify `webhook-signature` (Standard Webhooks, recommended); `X-Webhook-Signature` is the seed's legacy header.
+     * @description A tenant was created. Signed as every delivery is: verify `webhook-signature` (Standard Webhooks, recommended); `X-Webhook-Signature` is the seed's legacy header. The request carries no token of yours: the signature, made with the endpoint's secret, is what authenticates it.
      */
     post: operations["webhook-tenant.created"];
     delete?: never;
@@ -2688,7 +1738,7 @@ export interface webhooks {
     put?: never;
     /**
      * user.created
-     * @description A user joined the tenant (added, invited, first SSO sign-in or a directory), or a platform user was created. Signed as every delivery is: verify `webhook-signature` (Standard Webhooks, recommended); `X-Webhook-Signature` is the seed's legacy header.
+     * @description A user joined the tenant (added, invited, first SSO sign-in or a directory), or a platform user was created. Signed as every delivery is: verify `webhook-signature` (Standard Webhooks, recommended); `X-Webhook-Signature` is the seed's legacy header. The request carries no token of yours: the signature, made with the endpoint's secret, is what authenticates it.
      */
     post: operations["webhook-user.created"];
     delete?: never;
@@ -2708,7 +1758,7 @@ export interface webhooks {
     put?: never;
     /**
      * user.updated
-     * @description A user's role, password or platform role changed. Signed as every delivery is: verify `webhook-signature` (Standard Webhooks, recommended); `X-Webhook-Signature` is the seed's legacy header.
+     * @description A user's role, password or platform role changed. Signed as every delivery is: verify `webhook-signature` (Standard Webhooks, recommended); `X-Webhook-Signature` is the seed's legacy header. The request carries no token of yours: the signature, made with the endpoint's secret, is what authenticates it.
      */
     post: operations["webhook-user.updated"];
     delete?: never;
@@ -2728,7 +1778,7 @@ export interface webhooks {
     put?: never;
     /**
      * user.removed
-     * @description A user was removed from the tenant (their sessions in it end). Signed as every delivery is: verify `webhook-signature` (Standard Webhooks, recommended); `X-Webhook-Signature` is the seed's legacy header.
+     * @description A user was removed from the tenant (their sessions in it end). Signed as every delivery is: verify `webhook-signature` (Standard Webhooks, recommended); `X-Webhook-Signature` is the seed's legacy header. The request carries no token of yours: the signature, made with the endpoint's secret, is what authenticates it.
      */
     post: operations["webhook-user.removed"];
     delete?: never;
@@ -2748,7 +1798,7 @@ export interface webhooks {
     put?: never;
     /**
      * user.login
-     * @description A user signed in to the console, with a password or through SSO. Signed as every delivery is: verify `webhook-signature` (Standard Webhooks, recommended); `X-Webhook-Signature` is the seed's legacy header.
+     * @description A user signed in to the console, with a password or through SSO. Signed as every delivery is: verify `webhook-signature` (Standard Webhooks, recommended); `X-Webhook-Signature` is the seed's legacy header. The request carries no token of yours: the signature, made with the endpoint's secret, is what authenticates it.
      */
     post: operations["webhook-user.login"];
     delete?: never;
@@ -2768,7 +1818,7 @@ export interface webhooks {
     put?: never;
     /**
      * user.login_failed
-     * @description A password sign-in was refused (wrong password, unknown user or rate limited). Signed as every delivery is: verify `webhook-signature` (Standard Webhooks, recommended); `X-Webhook-Signature` is the seed's legacy header.
+     * @description A password sign-in was refused (wrong password, unknown user or rate limited). Signed as every delivery is: verify `webhook-signature` (Standard Webhooks, recommended); `X-Webhook-Signature` is the seed's legacy header. The request carries no token of yours: the signature, made with the endpoint's secret, is what authenticates it.
      */
     post: operations["webhook-user.login_failed"];
     delete?: never;
@@ -2788,7 +1838,7 @@ export interface webhooks {
     put?: never;
     /**
      * user.step_up
-     * @description A user proved who they are again (step-up) before a sensitive action. Signed as every delivery is: verify `webhook-signature` (Standard Webhooks, recommended); `X-Webhook-Signature` is the seed's legacy header.
+     * @description A user proved who they are again (step-up) before a sensitive action. Signed as every delivery is: verify `webhook-signature` (Standard Webhooks, recommended); `X-Webhook-Signature` is the seed's legacy header. The request carries no token of yours: the signature, made with the endpoint's secret, is what authenticates it.
      */
     post: operations["webhook-user.step_up"];
     delete?: never;
@@ -2808,7 +1858,7 @@ export interface webhooks {
     put?: never;
     /**
      * user.password_reset
-     * @description A user reset their password from an emailed link; their sessions and tokens end. Signed as every delivery is: verify `webhook-signature` (Standard Webhooks, recommended); `X-Webhook-Signature` is the seed's legacy header.
+     * @description A user reset their password from an emailed link; their sessions and tokens end. Signed as every delivery is: verify `webhook-signature` (Standard Webhooks, recommended); `X-Webhook-Signature` is the seed's legacy header. The request carries no token of yours: the signature, made with the endpoint's secret, is what authenticates it.
      */
     post: operations["webhook-user.password_reset"];
     delete?: never;
@@ -2828,7 +1878,7 @@ export interface webhooks {
     put?: never;
     /**
      * user.sessions_ended
-     * @description A user ended console sessions (one, or all but the current). Signed as every delivery is: verify `webhook-signature` (Standard Webhooks, recommended); `X-Webhook-Signature` is the seed's legacy header.
+     * @description A user ended console sessions (one, or all but the current). Signed as every delivery is: verify `webhook-signature` (Standard Webhooks, recommended); `X-Webhook-Signature` is the seed's legacy header. The request carries no token of yours: the signature, made with the endpoint's secret, is what authenticates it.
      */
     post: operations["webhook-user.sessions_ended"];
     delete?: never;
@@ -2848,7 +1898,7 @@ export interface webhooks {
     put?: never;
     /**
      * invitation.created
-     * @description Someone was invited to the tenant by email. Signed as every delivery is: verify `webhook-signature` (Standard Webhooks, recommended); `X-Webhook-Signature` is the seed's legacy header.
+     * @description Someone was invited to the tenant by email. Signed as every delivery is: verify `webhook-signature` (Standard Webhooks, recommended); `X-Webhook-Signature` is the seed's legacy header. The request carries no token of yours: the signature, made with the endpoint's secret, is what authenticates it.
      */
     post: operations["webhook-invitation.created"];
     delete?: never;
@@ -2868,7 +1918,7 @@ export interface webhooks {
     put?: never;
     /**
      * invitation.resent
-     * @description An invitation's email was sent again, with a new link. Signed as every delivery is: verify `webhook-signature` (Standard Webhooks, recommended); `X-Webhook-Signature` is the seed's legacy header.
+     * @description An invitation's email was sent again, with a new link. Signed as every delivery is: verify `webhook-signature` (Standard Webhooks, recommended); `X-Webhook-Signature` is the seed's legacy header. The request carries no token of yours: the signature, made with the endpoint's secret, is what authenticates it.
      */
     post: operations["webhook-invitation.resent"];
     delete?: never;
@@ -2888,7 +1938,7 @@ export interface webhooks {
     put?: never;
     /**
      * invitation.revoked
-     * @description An invitation was revoked before it was accepted. Signed as every delivery is: verify `webhook-signature` (Standard Webhooks, recommended); `X-Webhook-Signature` is the seed's legacy header.
+     * @description An invitation was revoked before it was accepted. Signed as every delivery is: verify `webhook-signature` (Standard Webhooks, recommended); `X-Webhook-Signature` is the seed's legacy header. The request carries no token of yours: the signature, made with the endpoint's secret, is what authenticates it.
      */
     post: operations["webhook-invitation.revoked"];
     delete?: never;
@@ -2908,7 +1958,7 @@ export interface webhooks {
     put?: never;
     /**
      * invitation.accepted
-     * @description An invitation was accepted: its user is now a member. Signed as every delivery is: verify `webhook-signature` (Standard Webhooks, recommended); `X-Webhook-Signature` is the seed's legacy header.
+     * @description An invitation was accepted: its user is now a member. Signed as every delivery is: verify `webhook-signature` (Standard Webhooks, recommended); `X-Webhook-Signature` is the seed's legacy header. The request carries no token of yours: the signature, made with the endpoint's secret, is what authenticates it.
      */
     post: operations["webhook-invitation.accepted"];
     delete?: never;
@@ -2928,7 +1978,7 @@ export interface webhooks {
     put?: never;
     /**
      * sso_provider.created
-     * @description A SAML or OIDC identity provider was added to the tenant. Signed as every delivery is: verify `webhook-signature` (Standard Webhooks, recommended); `X-Webhook-Signature` is the seed's legacy header.
+     * @description A SAML or OIDC identity provider was added to the tenant. Signed as every delivery is: verify `webhook-signature` (Standard Webhooks, recommended); `X-Webhook-Signature` is the seed's legacy header. The request carries no token of yours: the signature, made with the endpoint's secret, is what authenticates it.
      */
     post: operations["webhook-sso_provider.created"];
     delete?: never;
@@ -2948,7 +1998,7 @@ export interface webhooks {
     put?: never;
     /**
      * sso_provider.updated
-     * @description An identity provider's settings changed. Signed as every delivery is: verify `webhook-signature` (Standard Webhooks, recommended); `X-Webhook-Signature` is the seed's legacy header.
+     * @description An identity provider's settings changed. Signed as every delivery is: verify `webhook-signature` (Standard Webhooks, recommended); `X-Webhook-Signature` is the seed's legacy header. The request carries no token of yours: the signature, made with the endpoint's secret, is what authenticates it.
      */
     post: operations["webhook-sso_provider.updated"];
     delete?: never;
@@ -2968,7 +2018,7 @@ export interface webhooks {
     put?: never;
     /**
      * sso_provider.enabled
-     * @description An identity provider was turned on: its users may sign in. Signed as every delivery is: verify `webhook-signature` (Standard Webhooks, recommended); `X-Webhook-Signature` is the seed's legacy header.
+     * @description An identity provider was turned on: its users may sign in. Signed as every delivery is: verify `webhook-signature` (Standard Webhooks, recommended); `X-Webhook-Signature` is the seed's legacy header. The request carries no token of yours: the signature, made with the endpoint's secret, is what authenticates it.
      */
     post: operations["webhook-sso_provider.enabled"];
     delete?: never;
@@ -2988,7 +2038,7 @@ export interface webhooks {
     put?: never;
     /**
      * sso_provider.disabled
-     * @description An identity provider was turned off: the sessions it opened end. Signed as every delivery is: verify `webhook-signature` (Standard Webhooks, recommended); `X-Webhook-Signature` is the seed's legacy header.
+     * @description An identity provider was turned off: the sessions it opened end. Signed as every delivery is: verify `webhook-signature` (Standard Webhooks, recommended); `X-Webhook-Signature` is the seed's legacy header. The request carries no token of yours: the signature, made with the endpoint's secret, is what authenticates it.
      */
     post: operations["webhook-sso_provider.disabled"];
     delete?: never;
@@ -3008,7 +2058,7 @@ export interface webhooks {
     put?: never;
     /**
      * sso_provider.deleted
-     * @description An identity provider was deleted: the sessions it opened end. Signed as every delivery is: verify `webhook-signature` (Standard Webhooks, recommended); `X-Webhook-Signature` is the seed's legacy header.
+     * @description An identity provider was deleted: the sessions it opened end. Signed as every delivery is: verify `webhook-signature` (Standard Webhooks, recommended); `X-Webhook-Signature` is the seed's legacy header. The request carries no token of yours: the signature, made with the endpoint's secret, is what authenticates it.
      */
     post: operations["webhook-sso_provider.deleted"];
     delete?: never;
@@ -3028,7 +2078,7 @@ export interface webhooks {
     put?: never;
     /**
      * sso_provider.certificate_expiring
-     * @description A SAML provider's signing certificate expires soon (announced 30, 7 and 1 days ahead). Signed as every delivery is: verify `webhook-signature` (Standard Webhooks, recommended); `X-Webhook-Signature` is the seed's legacy header.
+     * @description A SAML provider's signing certificate expires soon (announced 30, 7 and 1 days ahead). Signed as every delivery is: verify `webhook-signature` (Standard Webhooks, recommended); `X-Webhook-Signature` is the seed's legacy header. The request carries no token of yours: the signature, made with the endpoint's secret, is what authenticates it.
      */
     post: operations["webhook-sso_provider.certificate_expiring"];
     delete?: never;
@@ -3048,7 +2098,7 @@ export interface webhooks {
     put?: never;
     /**
      * sso.login_failed
-     * @description A sign-in through an identity provider was refused; `reason` says why. Signed as every delivery is: verify `webhook-signature` (Standard Webhooks, recommended); `X-Webhook-Signature` is the seed's legacy header.
+     * @description A sign-in through an identity provider was refused; `reason` says why. Signed as every delivery is: verify `webhook-signature` (Standard Webhooks, recommended); `X-Webhook-Signature` is the seed's legacy header. The request carries no token of yours: the signature, made with the endpoint's secret, is what authenticates it.
      */
     post: operations["webhook-sso.login_failed"];
     delete?: never;
@@ -3068,7 +2118,7 @@ export interface webhooks {
     put?: never;
     /**
      * sso.broker_login
-     * @description A user signed in to an application through the SSO broker. Signed as every delivery is: verify `webhook-signature` (Standard Webhooks, recommended); `X-Webhook-Signature` is the seed's legacy header.
+     * @description A user signed in to an application through the SSO broker. Signed as every delivery is: verify `webhook-signature` (Standard Webhooks, recommended); `X-Webhook-Signature` is the seed's legacy header. The request carries no token of yours: the signature, made with the endpoint's secret, is what authenticates it.
      */
     post: operations["webhook-sso.broker_login"];
     delete?: never;
@@ -3088,7 +2138,7 @@ export interface webhooks {
     put?: never;
     /**
      * sso.application_created
-     * @description The operator registered an application with the SSO broker (platform event). Signed as every delivery is: verify `webhook-signature` (Standard Webhooks, recommended); `X-Webhook-Signature` is the seed's legacy header.
+     * @description The operator registered an application with the SSO broker (platform event). Signed as every delivery is: verify `webhook-signature` (Standard Webhooks, recommended); `X-Webhook-Signature` is the seed's legacy header. The request carries no token of yours: the signature, made with the endpoint's secret, is what authenticates it.
      */
     post: operations["webhook-sso.application_created"];
     delete?: never;
@@ -3108,7 +2158,7 @@ export interface webhooks {
     put?: never;
     /**
      * sso.application_updated
-     * @description A broker application's settings changed (platform event). Signed as every delivery is: verify `webhook-signature` (Standard Webhooks, recommended); `X-Webhook-Signature` is the seed's legacy header.
+     * @description A broker application's settings changed (platform event). Signed as every delivery is: verify `webhook-signature` (Standard Webhooks, recommended); `X-Webhook-Signature` is the seed's legacy header. The request carries no token of yours: the signature, made with the endpoint's secret, is what authenticates it.
      */
     post: operations["webhook-sso.application_updated"];
     delete?: never;
@@ -3128,7 +2178,7 @@ export interface webhooks {
     put?: never;
     /**
      * sso.application_deleted
-     * @description A broker application was deleted (platform event). Signed as every delivery is: verify `webhook-signature` (Standard Webhooks, recommended); `X-Webhook-Signature` is the seed's legacy header.
+     * @description A broker application was deleted (platform event). Signed as every delivery is: verify `webhook-signature` (Standard Webhooks, recommended); `X-Webhook-Signature` is the seed's legacy header. The request carries no token of yours: the signature, made with the endpoint's secret, is what authenticates it.
      */
     post: operations["webhook-sso.application_deleted"];
     delete?: never;
@@ -3148,7 +2198,7 @@ export interface webhooks {
     put?: never;
     /**
      * sso.application_secret_rotated
-     * @description A broker application's client secret was replaced (platform event). Signed as every delivery is: verify `webhook-signature` (Standard Webhooks, recommended); `X-Webhook-Signature` is the seed's legacy header.
+     * @description A broker application's client secret was replaced (platform event). Signed as every delivery is: verify `webhook-signature` (Standard Webhooks, recommended); `X-Webhook-Signature` is the seed's legacy header. The request carries no token of yours: the signature, made with the endpoint's secret, is what authenticates it.
      */
     post: operations["webhook-sso.application_secret_rotated"];
     delete?: never;
@@ -3168,7 +2218,7 @@ export interface webhooks {
     put?: never;
     /**
      * webhook.created
-     * @description A webhook was created. Signed as every delivery is: verify `webhook-signature` (Standard Webhooks, recommended); `X-Webhook-Signature` is the seed's legacy header.
+     * @description A webhook was created. Signed as every delivery is: verify `webhook-signature` (Standard Webhooks, recommended); `X-Webhook-Signature` is the seed's legacy header. The request carries no token of yours: the signature, made with the endpoint's secret, is what authenticates it.
      */
     post: operations["webhook-webhook.created"];
     delete?: never;
@@ -3188,7 +2238,7 @@ export interface webhooks {
     put?: never;
     /**
      * webhook.updated
-     * @description A webhook's URL, kinds or description changed. Signed as every delivery is: verify `webhook-signature` (Standard Webhooks, recommended); `X-Webhook-Signature` is the seed's legacy header.
+     * @description A webhook's URL, kinds or description changed. Signed as every delivery is: verify `webhook-signature` (Standard Webhooks, recommended); `X-Webhook-Signature` is the seed's legacy header. The request carries no token of yours: the signature, made with the endpoint's secret, is what authenticates it.
      */
     post: operations["webhook-webhook.updated"];
     delete?: never;
@@ -3208,7 +2258,7 @@ export interface webhooks {
     put?: never;
     /**
      * webhook.enabled
-     * @description A webhook was turned on. Signed as every delivery is: verify `webhook-signature` (Standard Webhooks, recommended); `X-Webhook-Signature` is the seed's legacy header.
+     * @description A webhook was turned on. Signed as every delivery is: verify `webhook-signature` (Standard Webhooks, recommended); `X-Webhook-Signature` is the seed's legacy header. The request carries no token of yours: the signature, made with the endpoint's secret, is what authenticates it.
      */
     post: operations["webhook-webhook.enabled"];
     delete?: never;
@@ -3228,7 +2278,7 @@ export interface webhooks {
     put?: never;
     /**
      * webhook.disabled
-     * @description A webhook was turned off, by hand or because its endpoint kept failing (`reason`). Signed as every delivery is: verify `webhook-signature` (Standard Webhooks, recommended); `X-Webhook-Signature` is the seed's legacy header.
+     * @description A webhook was turned off, by hand or because its endpoint kept failing (`reason`). Signed as every delivery is: verify `webhook-signature` (Standard Webhooks, recommended); `X-Webhook-Signature` is the seed's legacy header. The request carries no token of yours: the signature, made with the endpoint's secret, is what authenticates it.
      */
     post: operations["webhook-webhook.disabled"];
     delete?: never;
@@ -3248,7 +2298,7 @@ export interface webhooks {
     put?: never;
     /**
      * webhook.deleted
-     * @description A webhook was deleted. Signed as every delivery is: verify `webhook-signature` (Standard Webhooks, recommended); `X-Webhook-Signature` is the seed's legacy header.
+     * @description A webhook was deleted. Signed as every delivery is: verify `webhook-signature` (Standard Webhooks, recommended); `X-Webhook-Signature` is the seed's legacy header. The request carries no token of yours: the signature, made with the endpoint's secret, is what authenticates it.
      */
     post: operations["webhook-webhook.deleted"];
     delete?: never;
@@ -3268,7 +2318,7 @@ export interface webhooks {
     put?: never;
     /**
      * webhook.secret_rotated
-     * @description A webhook's signing secret was replaced; the old one keeps signing until `previous_secret_expires_at`. Signed as every delivery is: verify `webhook-signature` (Standard Webhooks, recommended); `X-Webhook-Signature` is the seed's legacy header.
+     * @description A webhook's signing secret was replaced; the old one keeps signing until `previous_secret_expires_at`. Signed as every delivery is: verify `webhook-signature` (Standard Webhooks, recommended); `X-Webhook-Signature` is the seed's legacy header. The request carries no token of yours: the signature, made with the endpoint's secret, is what authenticates it.
      */
     post: operations["webhook-webhook.secret_rotated"];
     delete?: never;
@@ -3288,7 +2338,7 @@ export interface webhooks {
     put?: never;
     /**
      * webhook.delivery_exhausted
-     * @description A delivery to the webhook (the target) failed its last retry: it will not be sent again unless retried or recovered. Not emitted for deliveries of these notices themselves. Signed as every delivery is: verify `webhook-signature` (Standard Webhooks, recommended); `X-Webhook-Signature` is the seed's legacy header.
+     * @description A delivery to the webhook (the target) failed its last retry: it will not be sent again unless retried or recovered. Not emitted for deliveries of these notices themselves. Signed as every delivery is: verify `webhook-signature` (Standard Webhooks, recommended); `X-Webhook-Signature` is the seed's legacy header. The request carries no token of yours: the signature, made with the endpoint's secret, is what authenticates it.
      */
     post: operations["webhook-webhook.delivery_exhausted"];
     delete?: never;
@@ -3308,7 +2358,7 @@ export interface webhooks {
     put?: never;
     /**
      * webhook.failing
-     * @description Every delivery to the webhook (the target) has failed for 24 hours. Emitted once per run of failures; after 5 days of it the webhook is turned off (`webhook.auto_disabled`). Signed as every delivery is: verify `webhook-signature` (Standard Webhooks, recommended); `X-Webhook-Signature` is the seed's legacy header.
+     * @description Every delivery to the webhook (the target) has failed for 24 hours. Emitted once per run of failures; after 5 days of it the webhook is turned off (`webhook.auto_disabled`). Signed as every delivery is: verify `webhook-signature` (Standard Webhooks, recommended); `X-Webhook-Signature` is the seed's legacy header. The request carries no token of yours: the signature, made with the endpoint's secret, is what authenticates it.
      */
     post: operations["webhook-webhook.failing"];
     delete?: never;
@@ -3328,7 +2378,7 @@ export interface webhooks {
     put?: never;
     /**
      * webhook.auto_disabled
-     * @description The service turned the webhook (the target) off: its endpoint answered 410 Gone, or every delivery failed for 5 days (`reason`). Also recorded as `webhook.disabled`. Signed as every delivery is: verify `webhook-signature` (Standard Webhooks, recommended); `X-Webhook-Signature` is the seed's legacy header.
+     * @description The service turned the webhook (the target) off: its endpoint answered 410 Gone, or every delivery failed for 5 days (`reason`). Also recorded as `webhook.disabled`. Signed as every delivery is: verify `webhook-signature` (Standard Webhooks, recommended); `X-Webhook-Signature` is the seed's legacy header. The request carries no token of yours: the signature, made with the endpoint's secret, is what authenticates it.
      */
     post: operations["webhook-webhook.auto_disabled"];
     delete?: never;
@@ -3348,7 +2398,7 @@ export interface webhooks {
     put?: never;
     /**
      * log_stream.created
-     * @description An audit log stream was created. Signed as every delivery is: verify `webhook-signature` (Standard Webhooks, recommended); `X-Webhook-Signature` is the seed's legacy header.
+     * @description An audit log stream was created. Signed as every delivery is: verify `webhook-signature` (Standard Webhooks, recommended); `X-Webhook-Signature` is the seed's legacy header. The request carries no token of yours: the signature, made with the endpoint's secret, is what authenticates it.
      */
     post: operations["webhook-log_stream.created"];
     delete?: never;
@@ -3368,7 +2418,7 @@ export interface webhooks {
     put?: never;
     /**
      * log_stream.updated
-     * @description A stream's name, config or kinds changed (secrets show only as changed). Signed as every delivery is: verify `webhook-signature` (Standard Webhooks, recommended); `X-Webhook-Signature` is the seed's legacy header.
+     * @description A stream's name, config or kinds changed (secrets show only as changed). Signed as every delivery is: verify `webhook-signature` (Standard Webhooks, recommended); `X-Webhook-Signature` is the seed's legacy header. The request carries no token of yours: the signature, made with the endpoint's secret, is what authenticates it.
      */
     post: operations["webhook-log_stream.updated"];
     delete?: never;
@@ -3388,7 +2438,7 @@ export interface webhooks {
     put?: never;
     /**
      * log_stream.enabled
-     * @description A stream was resumed: it sends on from its cursor. Signed as every delivery is: verify `webhook-signature` (Standard Webhooks, recommended); `X-Webhook-Signature` is the seed's legacy header.
+     * @description A stream was resumed: it sends on from its cursor. Signed as every delivery is: verify `webhook-signature` (Standard Webhooks, recommended); `X-Webhook-Signature` is the seed's legacy header. The request carries no token of yours: the signature, made with the endpoint's secret, is what authenticates it.
      */
     post: operations["webhook-log_stream.enabled"];
     delete?: never;
@@ -3408,7 +2458,7 @@ export interface webhooks {
     put?: never;
     /**
      * log_stream.disabled
-     * @description A stream was paused: its cursor stays where it is. Signed as every delivery is: verify `webhook-signature` (Standard Webhooks, recommended); `X-Webhook-Signature` is the seed's legacy header.
+     * @description A stream was paused: its cursor stays where it is. Signed as every delivery is: verify `webhook-signature` (Standard Webhooks, recommended); `X-Webhook-Signature` is the seed's legacy header. The request carries no token of yours: the signature, made with the endpoint's secret, is what authenticates it.
      */
     post: operations["webhook-log_stream.disabled"];
     delete?: never;
@@ -3428,7 +2478,7 @@ export interface webhooks {
     put?: never;
     /**
      * log_stream.deleted
-     * @description A stream was deleted. Signed as every delivery is: verify `webhook-signature` (Standard Webhooks, recommended); `X-Webhook-Signature` is the seed's legacy header.
+     * @description A stream was deleted. Signed as every delivery is: verify `webhook-signature` (Standard Webhooks, recommended); `X-Webhook-Signature` is the seed's legacy header. The request carries no token of yours: the signature, made with the endpoint's secret, is what authenticates it.
      */
     post: operations["webhook-log_stream.deleted"];
     delete?: never;
@@ -3448,7 +2498,7 @@ export interface webhooks {
     put?: never;
     /**
      * log_stream.failing
-     * @description Every batch to the stream's receiver has failed for 24 hours. It keeps retrying and resumes from its cursor; the tenant's admins are mailed. Emitted once per run of failures. Signed as every delivery is: verify `webhook-signature` (Standard Webhooks, recommended); `X-Webhook-Signature` is the seed's legacy header.
+     * @description Every batch to the stream's receiver has failed for 24 hours. It keeps retrying and resumes from its cursor; the tenant's admins are mailed. Emitted once per run of failures. Signed as every delivery is: verify `webhook-signature` (Standard Webhooks, recommended); `X-Webhook-Signature` is the seed's legacy header. The request carries no token of yours: the signature, made with the endpoint's secret, is what authenticates it.
      */
     post: operations["webhook-log_stream.failing"];
     delete?: never;
@@ -3468,7 +2518,7 @@ export interface webhooks {
     put?: never;
     /**
      * log_stream.recovered
-     * @description A failing stream's receiver took a batch again; it catches up from its cursor. Signed as every delivery is: verify `webhook-signature` (Standard Webhooks, recommended); `X-Webhook-Signature` is the seed's legacy header.
+     * @description A failing stream's receiver took a batch again; it catches up from its cursor. Signed as every delivery is: verify `webhook-signature` (Standard Webhooks, recommended); `X-Webhook-Signature` is the seed's legacy header. The request carries no token of yours: the signature, made with the endpoint's secret, is what authenticates it.
      */
     post: operations["webhook-log_stream.recovered"];
     delete?: never;
@@ -3488,7 +2538,7 @@ export interface webhooks {
     put?: never;
     /**
      * domain.created
-     * @description A domain was added; it awaits its DNS TXT record. Signed as every delivery is: verify `webhook-signature` (Standard Webhooks, recommended); `X-Webhook-Signature` is the seed's legacy header.
+     * @description A domain was added; it awaits its DNS TXT record. Signed as every delivery is: verify `webhook-signature` (Standard Webhooks, recommended); `X-Webhook-Signature` is the seed's legacy header. The request carries no token of yours: the signature, made with the endpoint's secret, is what authenticates it.
      */
     post: operations["webhook-domain.created"];
     delete?: never;
@@ -3508,7 +2558,7 @@ export interface webhooks {
     put?: never;
     /**
      * domain.verified
-     * @description A domain was verified, by its DNS record or by an operator (`method`). Signed as every delivery is: verify `webhook-signature` (Standard Webhooks, recommended); `X-Webhook-Signature` is the seed's legacy header.
+     * @description A domain was verified, by its DNS record or by an operator (`method`). Signed as every delivery is: verify `webhook-signature` (Standard Webhooks, recommended); `X-Webhook-Signature` is the seed's legacy header. The request carries no token of yours: the signature, made with the endpoint's secret, is what authenticates it.
      */
     post: operations["webhook-domain.verified"];
     delete?: never;
@@ -3528,7 +2578,7 @@ export interface webhooks {
     put?: never;
     /**
      * domain.updated
-     * @description A domain's settings (auto-join) changed. Signed as every delivery is: verify `webhook-signature` (Standard Webhooks, recommended); `X-Webhook-Signature` is the seed's legacy header.
+     * @description A domain's settings (auto-join) changed. Signed as every delivery is: verify `webhook-signature` (Standard Webhooks, recommended); `X-Webhook-Signature` is the seed's legacy header. The request carries no token of yours: the signature, made with the endpoint's secret, is what authenticates it.
      */
     post: operations["webhook-domain.updated"];
     delete?: never;
@@ -3548,7 +2598,7 @@ export interface webhooks {
     put?: never;
     /**
      * domain.verification_failed
-     * @description A domain's DNS check failed (`result`), or a verified domain lost its record. Signed as every delivery is: verify `webhook-signature` (Standard Webhooks, recommended); `X-Webhook-Signature` is the seed's legacy header.
+     * @description A domain's DNS check failed (`result`), or a verified domain lost its record. Signed as every delivery is: verify `webhook-signature` (Standard Webhooks, recommended); `X-Webhook-Signature` is the seed's legacy header. The request carries no token of yours: the signature, made with the endpoint's secret, is what authenticates it.
      */
     post: operations["webhook-domain.verification_failed"];
     delete?: never;
@@ -3568,7 +2618,7 @@ export interface webhooks {
     put?: never;
     /**
      * domain.deleted
-     * @description A domain was removed. Signed as every delivery is: verify `webhook-signature` (Standard Webhooks, recommended); `X-Webhook-Signature` is the seed's legacy header.
+     * @description A domain was removed. Signed as every delivery is: verify `webhook-signature` (Standard Webhooks, recommended); `X-Webhook-Signature` is the seed's legacy header. The request carries no token of yours: the signature, made with the endpoint's secret, is what authenticates it.
      */
     post: operations["webhook-domain.deleted"];
     delete?: never;
@@ -3588,7 +2638,7 @@ export interface webhooks {
     put?: never;
     /**
      * setup_link.created
-     * @description An admin made a setup link for a customer's IT admin. Signed as every delivery is: verify `webhook-signature` (Standard Webhooks, recommended); `X-Webhook-Signature` is the seed's legacy header.
+     * @description An admin made a setup link for a customer's IT admin. Signed as every delivery is: verify `webhook-signature` (Standard Webhooks, recommended); `X-Webhook-Signature` is the seed's legacy header. The request carries no token of yours: the signature, made with the endpoint's secret, is what authenticates it.
      */
     post: operations["webhook-setup_link.created"];
     delete?: never;
@@ -3608,7 +2658,7 @@ export interface webhooks {
     put?: never;
     /**
      * setup_link.opened
-     * @description A setup link was opened: a setup session began. Signed as every delivery is: verify `webhook-signature` (Standard Webhooks, recommended); `X-Webhook-Signature` is the seed's legacy header.
+     * @description A setup link was opened: a setup session began. Signed as every delivery is: verify `webhook-signature` (Standard Webhooks, recommended); `X-Webhook-Signature` is the seed's legacy header. The request carries no token of yours: the signature, made with the endpoint's secret, is what authenticates it.
      */
     post: operations["webhook-setup_link.opened"];
     delete?: never;
@@ -3628,7 +2678,7 @@ export interface webhooks {
     put?: never;
     /**
      * setup_link.revoked
-     * @description A setup link was revoked; its sessions end. A `directory_sync` link's directory and its token live on (`directory_id`), unless the token was rotated in the same step (`directory_token_rotated`, with its own `directory.token_rotated`). Signed as every delivery is: verify `webhook-signature` (Standard Webhooks, recommended); `X-Webhook-Signature` is the seed's legacy header.
+     * @description A setup link was revoked; its sessions end. A `directory_sync` link's directory and its token live on (`directory_id`), unless the token was rotated in the same step (`directory_token_rotated`, with its own `directory.token_rotated`). Signed as every delivery is: verify `webhook-signature` (Standard Webhooks, recommended); `X-Webhook-Signature` is the seed's legacy header. The request carries no token of yours: the signature, made with the endpoint's secret, is what authenticates it.
      */
     post: operations["webhook-setup_link.revoked"];
     delete?: never;
@@ -3648,7 +2698,7 @@ export interface webhooks {
     put?: never;
     /**
      * directory.created
-     * @description A SCIM directory was created (its bearer token is shown once). Signed as every delivery is: verify `webhook-signature` (Standard Webhooks, recommended); `X-Webhook-Signature` is the seed's legacy header.
+     * @description A SCIM directory was created (its bearer token is shown once). Signed as every delivery is: verify `webhook-signature` (Standard Webhooks, recommended); `X-Webhook-Signature` is the seed's legacy header. The request carries no token of yours: the signature, made with the endpoint's secret, is what authenticates it.
      */
     post: operations["webhook-directory.created"];
     delete?: never;
@@ -3668,7 +2718,7 @@ export interface webhooks {
     put?: never;
     /**
      * directory.updated
-     * @description A directory's name, default role, role mappings or `governs_existing_members` changed. Signed as every delivery is: verify `webhook-signature` (Standard Webhooks, recommended); `X-Webhook-Signature` is the seed's legacy header.
+     * @description A directory's name, default role, role mappings or `governs_existing_members` changed. Signed as every delivery is: verify `webhook-signature` (Standard Webhooks, recommended); `X-Webhook-Signature` is the seed's legacy header. The request carries no token of yours: the signature, made with the endpoint's secret, is what authenticates it.
      */
     post: operations["webhook-directory.updated"];
     delete?: never;
@@ -3688,7 +2738,7 @@ export interface webhooks {
     put?: never;
     /**
      * directory.enabled
-     * @description A directory was turned on: its IdP may push again. Signed as every delivery is: verify `webhook-signature` (Standard Webhooks, recommended); `X-Webhook-Signature` is the seed's legacy header.
+     * @description A directory was turned on: its IdP may push again. Signed as every delivery is: verify `webhook-signature` (Standard Webhooks, recommended); `X-Webhook-Signature` is the seed's legacy header. The request carries no token of yours: the signature, made with the endpoint's secret, is what authenticates it.
      */
     post: operations["webhook-directory.enabled"];
     delete?: never;
@@ -3708,7 +2758,7 @@ export interface webhooks {
     put?: never;
     /**
      * directory.disabled
-     * @description A directory was turned off: its token is refused. Signed as every delivery is: verify `webhook-signature` (Standard Webhooks, recommended); `X-Webhook-Signature` is the seed's legacy header.
+     * @description A directory was turned off: its token is refused. Signed as every delivery is: verify `webhook-signature` (Standard Webhooks, recommended); `X-Webhook-Signature` is the seed's legacy header. The request carries no token of yours: the signature, made with the endpoint's secret, is what authenticates it.
      */
     post: operations["webhook-directory.disabled"];
     delete?: never;
@@ -3728,7 +2778,7 @@ export interface webhooks {
     put?: never;
     /**
      * directory.deleted
-     * @description A directory was deleted, with its users and groups. Signed as every delivery is: verify `webhook-signature` (Standard Webhooks, recommended); `X-Webhook-Signature` is the seed's legacy header.
+     * @description A directory was deleted, with its users and groups. Signed as every delivery is: verify `webhook-signature` (Standard Webhooks, recommended); `X-Webhook-Signature` is the seed's legacy header. The request carries no token of yours: the signature, made with the endpoint's secret, is what authenticates it.
      */
     post: operations["webhook-directory.deleted"];
     delete?: never;
@@ -3748,7 +2798,7 @@ export interface webhooks {
     put?: never;
     /**
      * directory.token_rotated
-     * @description A directory's bearer token was replaced; the old one stops working at once. Signed as every delivery is: verify `webhook-signature` (Standard Webhooks, recommended); `X-Webhook-Signature` is the seed's legacy header.
+     * @description A directory's bearer token was replaced; the old one stops working at once. Signed as every delivery is: verify `webhook-signature` (Standard Webhooks, recommended); `X-Webhook-Signature` is the seed's legacy header. The request carries no token of yours: the signature, made with the endpoint's secret, is what authenticates it.
      */
     post: operations["webhook-directory.token_rotated"];
     delete?: never;
@@ -3768,7 +2818,7 @@ export interface webhooks {
     put?: never;
     /**
      * directory_user.created
-     * @description The IdP provisioned a person. Signed as every delivery is: verify `webhook-signature` (Standard Webhooks, recommended); `X-Webhook-Signature` is the seed's legacy header.
+     * @description The IdP provisioned a person. Signed as every delivery is: verify `webhook-signature` (Standard Webhooks, recommended); `X-Webhook-Signature` is the seed's legacy header. The request carries no token of yours: the signature, made with the endpoint's secret, is what authenticates it.
      */
     post: operations["webhook-directory_user.created"];
     delete?: never;
@@ -3788,7 +2838,7 @@ export interface webhooks {
     put?: never;
     /**
      * directory_user.updated
-     * @description The IdP changed a person's attributes. Signed as every delivery is: verify `webhook-signature` (Standard Webhooks, recommended); `X-Webhook-Signature` is the seed's legacy header.
+     * @description The IdP changed a person's attributes. Signed as every delivery is: verify `webhook-signature` (Standard Webhooks, recommended); `X-Webhook-Signature` is the seed's legacy header. The request carries no token of yours: the signature, made with the endpoint's secret, is what authenticates it.
      */
     post: operations["webhook-directory_user.updated"];
     delete?: never;
@@ -3808,7 +2858,7 @@ export interface webhooks {
     put?: never;
     /**
      * directory_user.deactivated
-     * @description The IdP deactivated a person (`active: false`). Signed as every delivery is: verify `webhook-signature` (Standard Webhooks, recommended); `X-Webhook-Signature` is the seed's legacy header.
+     * @description The IdP deactivated a person (`active: false`). Signed as every delivery is: verify `webhook-signature` (Standard Webhooks, recommended); `X-Webhook-Signature` is the seed's legacy header. The request carries no token of yours: the signature, made with the endpoint's secret, is what authenticates it.
      */
     post: operations["webhook-directory_user.deactivated"];
     delete?: never;
@@ -3828,7 +2878,7 @@ export interface webhooks {
     put?: never;
     /**
      * directory_user.reactivated
-     * @description The IdP reactivated a person. Signed as every delivery is: verify `webhook-signature` (Standard Webhooks, recommended); `X-Webhook-Signature` is the seed's legacy header.
+     * @description The IdP reactivated a person. Signed as every delivery is: verify `webhook-signature` (Standard Webhooks, recommended); `X-Webhook-Signature` is the seed's legacy header. The request carries no token of yours: the signature, made with the endpoint's secret, is what authenticates it.
      */
     post: operations["webhook-directory_user.reactivated"];
     delete?: never;
@@ -3848,7 +2898,7 @@ export interface webhooks {
     put?: never;
     /**
      * directory_user.deleted
-     * @description The IdP deleted a person. Signed as every delivery is: verify `webhook-signature` (Standard Webhooks, recommended); `X-Webhook-Signature` is the seed's legacy header.
+     * @description The IdP deleted a person. Signed as every delivery is: verify `webhook-signature` (Standard Webhooks, recommended); `X-Webhook-Signature` is the seed's legacy header. The request carries no token of yours: the signature, made with the endpoint's secret, is what authenticates it.
      */
     post: operations["webhook-directory_user.deleted"];
     delete?: never;
@@ -3868,7 +2918,7 @@ export interface webhooks {
     put?: never;
     /**
      * directory_user.deprovision_refused
-     * @description The IdP deactivated, removed or demoted the tenant's last admin: the directory user is suspended in the directory, but the membership and its role stay (a tenant always keeps an admin). Make another member admin, and the IdP's next change goes through. Signed as every delivery is: verify `webhook-signature` (Standard Webhooks, recommended); `X-Webhook-Signature` is the seed's legacy header.
+     * @description The IdP deactivated, removed or demoted the tenant's last admin: the directory user is suspended in the directory, but the membership and its role stay (a tenant always keeps an admin). Make another member admin, and the IdP's next change goes through. Signed as every delivery is: verify `webhook-signature` (Standard Webhooks, recommended); `X-Webhook-Signature` is the seed's legacy header. The request carries no token of yours: the signature, made with the endpoint's secret, is what authenticates it.
      */
     post: operations["webhook-directory_user.deprovision_refused"];
     delete?: never;
@@ -3888,7 +2938,7 @@ export interface webhooks {
     put?: never;
     /**
      * directory_group.created
-     * @description The IdP pushed a new group. Signed as every delivery is: verify `webhook-signature` (Standard Webhooks, recommended); `X-Webhook-Signature` is the seed's legacy header.
+     * @description The IdP pushed a new group. Signed as every delivery is: verify `webhook-signature` (Standard Webhooks, recommended); `X-Webhook-Signature` is the seed's legacy header. The request carries no token of yours: the signature, made with the endpoint's secret, is what authenticates it.
      */
     post: operations["webhook-directory_group.created"];
     delete?: never;
@@ -3908,7 +2958,7 @@ export interface webhooks {
     put?: never;
     /**
      * directory_group.updated
-     * @description The IdP renamed a group or changed its id. Signed as every delivery is: verify `webhook-signature` (Standard Webhooks, recommended); `X-Webhook-Signature` is the seed's legacy header.
+     * @description The IdP renamed a group or changed its id. Signed as every delivery is: verify `webhook-signature` (Standard Webhooks, recommended); `X-Webhook-Signature` is the seed's legacy header. The request carries no token of yours: the signature, made with the endpoint's secret, is what authenticates it.
      */
     post: operations["webhook-directory_group.updated"];
     delete?: never;
@@ -3928,7 +2978,7 @@ export interface webhooks {
     put?: never;
     /**
      * directory_group.deleted
-     * @description The IdP deleted a group. Signed as every delivery is: verify `webhook-signature` (Standard Webhooks, recommended); `X-Webhook-Signature` is the seed's legacy header.
+     * @description The IdP deleted a group. Signed as every delivery is: verify `webhook-signature` (Standard Webhooks, recommended); `X-Webhook-Signature` is the seed's legacy header. The request carries no token of yours: the signature, made with the endpoint's secret, is what authenticates it.
      */
     post: operations["webhook-directory_group.deleted"];
     delete?: never;
@@ -3948,7 +2998,7 @@ export interface webhooks {
     put?: never;
     /**
      * directory_group.user_added
-     * @description A person joined a group (one event per member added). Signed as every delivery is: verify `webhook-signature` (Standard Webhooks, recommended); `X-Webhook-Signature` is the seed's legacy header.
+     * @description A person joined a group (one event per member added). Signed as every delivery is: verify `webhook-signature` (Standard Webhooks, recommended); `X-Webhook-Signature` is the seed's legacy header. The request carries no token of yours: the signature, made with the endpoint's secret, is what authenticates it.
      */
     post: operations["webhook-directory_group.user_added"];
     delete?: never;
@@ -3968,7 +3018,7 @@ export interface webhooks {
     put?: never;
     /**
      * directory_group.user_removed
-     * @description A person left a group (one event per member removed). Signed as every delivery is: verify `webhook-signature` (Standard Webhooks, recommended); `X-Webhook-Signature` is the seed's legacy header.
+     * @description A person left a group (one event per member removed). Signed as every delivery is: verify `webhook-signature` (Standard Webhooks, recommended); `X-Webhook-Signature` is the seed's legacy header. The request carries no token of yours: the signature, made with the endpoint's secret, is what authenticates it.
      */
     post: operations["webhook-directory_group.user_removed"];
     delete?: never;
@@ -3988,7 +3038,7 @@ export interface webhooks {
     put?: never;
     /**
      * api_token.created
-     * @description An API token was created. Signed as every delivery is: verify `webhook-signature` (Standard Webhooks, recommended); `X-Webhook-Signature` is the seed's legacy header.
+     * @description An API token was created. Signed as every delivery is: verify `webhook-signature` (Standard Webhooks, recommended); `X-Webhook-Signature` is the seed's legacy header. The request carries no token of yours: the signature, made with the endpoint's secret, is what authenticates it.
      */
     post: operations["webhook-api_token.created"];
     delete?: never;
@@ -4008,7 +3058,7 @@ export interface webhooks {
     put?: never;
     /**
      * api_token.revoked
-     * @description An API token was revoked (by hand, or because its user left or reset their password). Signed as every delivery is: verify `webhook-signature` (Standard Webhooks, recommended); `X-Webhook-Signature` is the seed's legacy header.
+     * @description An API token was revoked (by hand, or because its user left or reset their password). Signed as every delivery is: verify `webhook-signature` (Standard Webhooks, recommended); `X-Webhook-Signature` is the seed's legacy header. The request carries no token of yours: the signature, made with the endpoint's secret, is what authenticates it.
      */
     post: operations["webhook-api_token.revoked"];
     delete?: never;
@@ -4028,7 +3078,7 @@ export interface webhooks {
     put?: never;
     /**
      * audit.exported
-     * @description The audit log was exported (with the filters used). Signed as every delivery is: verify `webhook-signature` (Standard Webhooks, recommended); `X-Webhook-Signature` is the seed's legacy header.
+     * @description The audit log was exported (with the filters used). Signed as every delivery is: verify `webhook-signature` (Standard Webhooks, recommended); `X-Webhook-Signature` is the seed's legacy header. The request carries no token of yours: the signature, made with the endpoint's secret, is what authenticates it.
      */
     post: operations["webhook-audit.exported"];
     delete?: never;
@@ -4068,7 +3118,7 @@ export interface webhooks {
     put?: never;
     /**
      * audit.retention_purged
-     * @description Audit events past retention were purged; the chain stays verifiable from its anchor. Signed as every delivery is: verify `webhook-signature` (Standard Webhooks, recommended); `X-Webhook-Signature` is the seed's legacy header.
+     * @description Audit events past retention were purged; the chain stays verifiable from its anchor. Signed as every delivery is: verify `webhook-signature` (Standard Webhooks, recommended); `X-Webhook-Signature` is the seed's legacy header. The request carries no token of yours: the signature, made with the endpoint's secret, is what authenticates it.
      */
     post: operations["webhook-audit.retention_purged"];
     delete?: never;
@@ -4113,118 +3163,6 @@ export interface components {
       /** Format: date-time */
       created_at: string;
     };
-    /**
-     * Invalid input data error (400)
-     * @description The error information
-     * @example {
-     *       "code": "BAD_REQUEST",
-     *       "message": "Invalid input data",
-     *       "issues": []
-     *     }
-     */
-    "error.BAD_REQUEST": {
-      /**
-       * @description The error message
-       * @example Invalid input data
-       */
-      message: string;
-      /**
-       * @description The error code
-       * @example BAD_REQUEST
-       */
-      code: string;
-      /**
-       * @description An array of issues that were responsible for the error
-       * @example []
-       */
-      issues?: {
-        message: string;
-      }[];
-    };
-    /**
-     * Authorization not provided error (401)
-     * @description The error information
-     * @example {
-     *       "code": "UNAUTHORIZED",
-     *       "message": "Authorization not provided",
-     *       "issues": []
-     *     }
-     */
-    "error.UNAUTHORIZED": {
-      /**
-       * @description The error message
-       * @example Authorization not provided
-       */
-      message: string;
-      /**
-       * @description The error code
-       * @example UNAUTHORIZED
-       */
-      code: string;
-      /**
-       * @description An array of issues that were responsible for the error
-       * @example []
-       */
-      issues?: {
-        message: string;
-      }[];
-    };
-    /**
-     * Insufficient access error (403)
-     * @description The error information
-     * @example {
-     *       "code": "FORBIDDEN",
-     *       "message": "Insufficient access",
-     *       "issues": []
-     *     }
-     */
-    "error.FORBIDDEN": {
-      /**
-       * @description The error message
-       * @example Insufficient access
-       */
-      message: string;
-      /**
-       * @description The error code
-       * @example FORBIDDEN
-       */
-      code: string;
-      /**
-       * @description An array of issues that were responsible for the error
-       * @example []
-       */
-      issues?: {
-        message: string;
-      }[];
-    };
-    /**
-     * Internal server error error (500)
-     * @description The error information
-     * @example {
-     *       "code": "INTERNAL_SERVER_ERROR",
-     *       "message": "Internal server error",
-     *       "issues": []
-     *     }
-     */
-    "error.INTERNAL_SERVER_ERROR": {
-      /**
-       * @description The error message
-       * @example Internal server error
-       */
-      message: string;
-      /**
-       * @description The error code
-       * @example INTERNAL_SERVER_ERROR
-       */
-      code: string;
-      /**
-       * @description An array of issues that were responsible for the error
-       * @example []
-       */
-      issues?: {
-        message: string;
-      }[];
-    };
     TenantPage: {
       results: components["schemas"]["Tenant"][];
       /** @description Total items matching the query. */
@@ -4235,34 +3173,6 @@ export interface components {
       previous: string | null;
       next_cursor: string | null;
       previous_cursor: string | null;
-    };
-    /**
-     * Not found error (404)
-     * @description The error information
-     * @example {
-     *       "code": "NOT_FOUND",
-     *       "message": "Not found",
-     *       "issues": []
-     *     }
-     */
-    "error.NOT_FOUND": {
-      /**
-       * @description The error message
-       * @example Not found
-       */
-      message: string;
-      /**
-       * @description The error code
-       * @example NOT_FOUND
-       */
-      code: string;
-      /**
-       * @description An array of issues that were responsible for the error
-       * @example []
-       */
-      issues?: {
-        message: string;
-      }[];
     };
     MemberPage: {
       results: components["schemas"]["Member"][];
@@ -9466,6 +8376,16 @@ export interface components {
         "application/problem+json": components["schemas"]["Problem"];
       };
     };
+    /** @description The database is unreachable (`unavailable`); retry after Retry-After */
+    Problem503: {
+      headers: {
+        "X-Request-Id": components["headers"]["X-Request-Id"];
+        [name: string]: unknown;
+      };
+      content: {
+        "application/problem+json": components["schemas"]["Problem"];
+      };
+    };
   };
   parameters: {
     /** @description 1–255 characters (UUIDs recommended). A repeat within 24 hours replays the first response with `Idempotent-Replayed: true`. */
@@ -9511,6 +8431,7 @@ export interface operations {
       409: components["responses"]["Problem409"];
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500"];
+      503: components["responses"]["Problem503"];
     };
   };
   "tenants-create": {
@@ -9555,6 +8476,7 @@ export interface operations {
       422: components["responses"]["Problem422"];
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500"];
+      503: components["responses"]["Problem503"];
     };
   };
   "tenants-get": {
@@ -9585,6 +8507,7 @@ export interface operations {
       409: components["responses"]["Problem409"];
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500"];
+      503: components["responses"]["Problem503"];
     };
   };
   "members-list": {
@@ -9619,6 +8542,7 @@ export interface operations {
       409: components["responses"]["Problem409"];
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500"];
+      503: components["responses"]["Problem503"];
     };
   };
   "members-add": {
@@ -9684,6 +8608,7 @@ export interface operations {
       422: components["responses"]["Problem422"];
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500"];
+      503: components["responses"]["Problem503"];
     };
   };
   "members-get": {
@@ -9715,6 +8640,7 @@ export interface operations {
       409: components["responses"]["Problem409"];
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500"];
+      503: components["responses"]["Problem503"];
     };
   };
   "members-remove": {
@@ -9744,6 +8670,7 @@ export interface operations {
       409: components["responses"]["Problem409"];
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500"];
+      503: components["responses"]["Problem503"];
     };
   };
   "members-update": {
@@ -9797,6 +8724,7 @@ export interface operations {
       422: components["responses"]["Problem422"];
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500"];
+      503: components["responses"]["Problem503"];
     };
   };
   "tokens-list": {
@@ -9830,6 +8758,7 @@ export interface operations {
       409: components["responses"]["Problem409"];
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500"];
+      503: components["responses"]["Problem503"];
     };
   };
   "tokens-create": {
@@ -9885,6 +8814,7 @@ export interface operations {
       422: components["responses"]["Problem422"];
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500"];
+      503: components["responses"]["Problem503"];
     };
   };
   "tokens-revoke": {
@@ -9913,6 +8843,7 @@ export interface operations {
       409: components["responses"]["Problem409"];
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500"];
+      503: components["responses"]["Problem503"];
     };
   };
   "auth-me": {
@@ -9941,6 +8872,7 @@ export interface operations {
       409: components["responses"]["Problem409"];
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500"];
+      503: components["responses"]["Problem503"];
     };
   };
   "auth-stepUp": {
@@ -9983,6 +8915,7 @@ export interface operations {
       422: components["responses"]["Problem422"];
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500"];
+      503: components["responses"]["Problem503"];
     };
   };
   "auth-requestPasswordReset": {
@@ -10024,6 +8957,7 @@ export interface operations {
       422: components["responses"]["Problem422"];
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500"];
+      503: components["responses"]["Problem503"];
     };
   };
   "auth-confirmPasswordReset": {
@@ -10070,6 +9004,7 @@ export interface operations {
       422: components["responses"]["Problem422"];
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500"];
+      503: components["responses"]["Problem503"];
     };
   };
   "users-list": {
@@ -10104,6 +9039,7 @@ export interface operations {
       409: components["responses"]["Problem409"];
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500"];
+      503: components["responses"]["Problem503"];
     };
   };
   "users-create": {
@@ -10154,6 +9090,7 @@ export interface operations {
       422: components["responses"]["Problem422"];
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500"];
+      503: components["responses"]["Problem503"];
     };
   };
   "users-update": {
@@ -10199,6 +9136,7 @@ export interface operations {
       422: components["responses"]["Problem422"];
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500"];
+      503: components["responses"]["Problem503"];
     };
   };
   "ssoApplications-list": {
@@ -10231,6 +9169,7 @@ export interface operations {
       409: components["responses"]["Problem409"];
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500"];
+      503: components["responses"]["Problem503"];
     };
   };
   "ssoApplications-create": {
@@ -10277,6 +9216,7 @@ export interface operations {
       422: components["responses"]["Problem422"];
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500"];
+      503: components["responses"]["Problem503"];
     };
   };
   "ssoApplications-get": {
@@ -10307,6 +9247,7 @@ export interface operations {
       409: components["responses"]["Problem409"];
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500"];
+      503: components["responses"]["Problem503"];
     };
   };
   "ssoApplications-delete": {
@@ -10335,6 +9276,7 @@ export interface operations {
       409: components["responses"]["Problem409"];
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500"];
+      503: components["responses"]["Problem503"];
     };
   };
   "ssoApplications-update": {
@@ -10381,6 +9323,7 @@ export interface operations {
       422: components["responses"]["Problem422"];
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500"];
+      503: components["responses"]["Problem503"];
     };
   };
   "ssoApplications-rotateSecret": {
@@ -10419,6 +9362,7 @@ export interface operations {
       422: components["responses"]["Problem422"];
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500"];
+      503: components["responses"]["Problem503"];
     };
   };
   "sso-list": {
@@ -10451,6 +9395,7 @@ export interface operations {
       409: components["responses"]["Problem409"];
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500"];
+      503: components["responses"]["Problem503"];
     };
   };
   "sso-create": {
@@ -10517,6 +9462,7 @@ export interface operations {
       422: components["responses"]["Problem422"];
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500"];
+      503: components["responses"]["Problem503"];
     };
   };
   "sso-get": {
@@ -10547,6 +9493,7 @@ export interface operations {
       409: components["responses"]["Problem409"];
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500"];
+      503: components["responses"]["Problem503"];
     };
   };
   "sso-delete": {
@@ -10575,6 +9522,7 @@ export interface operations {
       409: components["responses"]["Problem409"];
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500"];
+      503: components["responses"]["Problem503"];
     };
   };
   "sso-update": {
@@ -10636,6 +9584,7 @@ export interface operations {
       422: components["responses"]["Problem422"];
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500"];
+      503: components["responses"]["Problem503"];
     };
   };
   "sso-refreshMetadata": {
@@ -10674,6 +9623,7 @@ export interface operations {
       422: components["responses"]["Problem422"];
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500"];
+      503: components["responses"]["Problem503"];
     };
   };
   "tenantSso-list": {
@@ -10708,6 +9658,7 @@ export interface operations {
       409: components["responses"]["Problem409"];
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500"];
+      503: components["responses"]["Problem503"];
     };
   };
   "tenantSso-create": {
@@ -10776,6 +9727,7 @@ export interface operations {
       422: components["responses"]["Problem422"];
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500"];
+      503: components["responses"]["Problem503"];
     };
   };
   "tenantSso-get": {
@@ -10807,6 +9759,7 @@ export interface operations {
       409: components["responses"]["Problem409"];
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500"];
+      503: components["responses"]["Problem503"];
     };
   };
   "tenantSso-delete": {
@@ -10836,6 +9789,7 @@ export interface operations {
       409: components["responses"]["Problem409"];
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500"];
+      503: components["responses"]["Problem503"];
     };
   };
   "tenantSso-update": {
@@ -10898,6 +9852,7 @@ export interface operations {
       422: components["responses"]["Problem422"];
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500"];
+      503: components["responses"]["Problem503"];
     };
   };
   "tenantSso-refreshMetadata": {
@@ -10937,6 +9892,7 @@ export interface operations {
       422: components["responses"]["Problem422"];
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500"];
+      503: components["responses"]["Problem503"];
     };
   };
   "ssoCertificates-expiring": {
@@ -10970,6 +9926,7 @@ export interface operations {
       409: components["responses"]["Problem409"];
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500"];
+      503: components["responses"]["Problem503"];
     };
   };
   "ssoSignIn-startTest": {
@@ -11009,6 +9966,7 @@ export interface operations {
       422: components["responses"]["Problem422"];
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500"];
+      503: components["responses"]["Problem503"];
     };
   };
   "ssoSignIn-testResult": {
@@ -11041,6 +9999,7 @@ export interface operations {
       409: components["responses"]["Problem409"];
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500"];
+      503: components["responses"]["Problem503"];
     };
   };
   "webhooks-list": {
@@ -11075,6 +10034,7 @@ export interface operations {
       409: components["responses"]["Problem409"];
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500"];
+      503: components["responses"]["Problem503"];
     };
   };
   "webhooks-create": {
@@ -11133,6 +10093,7 @@ export interface operations {
       422: components["responses"]["Problem422"];
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500"];
+      503: components["responses"]["Problem503"];
     };
   };
   "webhooks-get": {
@@ -11164,6 +10125,7 @@ export interface operations {
       409: components["responses"]["Problem409"];
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500"];
+      503: components["responses"]["Problem503"];
     };
   };
   "webhooks-delete": {
@@ -11193,6 +10155,7 @@ export interface operations {
       409: components["responses"]["Problem409"];
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500"];
+      503: components["responses"]["Problem503"];
     };
   };
   "webhooks-update": {
@@ -11252,6 +10215,7 @@ export interface operations {
       422: components["responses"]["Problem422"];
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500"];
+      503: components["responses"]["Problem503"];
     };
   };
   "webhooks-rotateSecret": {
@@ -11297,6 +10261,7 @@ export interface operations {
       422: components["responses"]["Problem422"];
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500"];
+      503: components["responses"]["Problem503"];
     };
   };
   "webhooks-test": {
@@ -11336,6 +10301,7 @@ export interface operations {
       422: components["responses"]["Problem422"];
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500"];
+      503: components["responses"]["Problem503"];
     };
   };
   "webhooks-deliveries": {
@@ -11372,6 +10338,7 @@ export interface operations {
       409: components["responses"]["Problem409"];
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500"];
+      503: components["responses"]["Problem503"];
     };
   };
   "webhooks-delivery": {
@@ -11404,6 +10371,7 @@ export interface operations {
       409: components["responses"]["Problem409"];
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500"];
+      503: components["responses"]["Problem503"];
     };
   };
   "webhooks-retry": {
@@ -11444,6 +10412,7 @@ export interface operations {
       422: components["responses"]["Problem422"];
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500"];
+      503: components["responses"]["Problem503"];
     };
   };
   "webhooks-recover": {
@@ -11492,6 +10461,7 @@ export interface operations {
       422: components["responses"]["Problem422"];
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500"];
+      503: components["responses"]["Problem503"];
     };
   };
   "webhooks-recoverJob": {
@@ -11524,6 +10494,7 @@ export interface operations {
       409: components["responses"]["Problem409"];
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500"];
+      503: components["responses"]["Problem503"];
     };
   };
   "webhooks-filterTest": {
@@ -11570,6 +10541,7 @@ export interface operations {
       422: components["responses"]["Problem422"];
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500"];
+      503: components["responses"]["Problem503"];
     };
   };
   "logStreams-list": {
@@ -11604,6 +10576,7 @@ export interface operations {
       409: components["responses"]["Problem409"];
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500"];
+      503: components["responses"]["Problem503"];
     };
   };
   "logStreams-create": {
@@ -11660,6 +10633,7 @@ export interface operations {
       422: components["responses"]["Problem422"];
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500"];
+      503: components["responses"]["Problem503"];
     };
   };
   "logStreams-get": {
@@ -11691,6 +10665,7 @@ export interface operations {
       409: components["responses"]["Problem409"];
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500"];
+      503: components["responses"]["Problem503"];
     };
   };
   "logStreams-delete": {
@@ -11720,6 +10695,7 @@ export interface operations {
       409: components["responses"]["Problem409"];
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500"];
+      503: components["responses"]["Problem503"];
     };
   };
   "logStreams-update": {
@@ -11772,6 +10748,7 @@ export interface operations {
       422: components["responses"]["Problem422"];
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500"];
+      503: components["responses"]["Problem503"];
     };
   };
   "logStreams-test": {
@@ -11811,6 +10788,7 @@ export interface operations {
       422: components["responses"]["Problem422"];
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500"];
+      503: components["responses"]["Problem503"];
     };
   };
   "logStreams-batches": {
@@ -11846,6 +10824,7 @@ export interface operations {
       409: components["responses"]["Problem409"];
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500"];
+      503: components["responses"]["Problem503"];
     };
   };
   "audit-search": {
@@ -11928,6 +10907,7 @@ export interface operations {
       409: components["responses"]["Problem409"];
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500"];
+      503: components["responses"]["Problem503"];
     };
   };
   "audit-append": {
@@ -11991,6 +10971,7 @@ export interface operations {
       422: components["responses"]["Problem422"];
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500"];
+      503: components["responses"]["Problem503"];
     };
   };
   "audit-eventTypes": {
@@ -12021,6 +11002,7 @@ export interface operations {
       409: components["responses"]["Problem409"];
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500"];
+      503: components["responses"]["Problem503"];
     };
   };
   "audit-verify": {
@@ -12053,6 +11035,7 @@ export interface operations {
       409: components["responses"]["Problem409"];
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500"];
+      503: components["responses"]["Problem503"];
     };
   };
   "audit-appendBatch": {
@@ -12098,6 +11081,7 @@ export interface operations {
       422: components["responses"]["Problem422"];
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500"];
+      503: components["responses"]["Problem503"];
     };
   };
   "audit-listDigests": {
@@ -12132,6 +11116,7 @@ export interface operations {
       409: components["responses"]["Problem409"];
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500"];
+      503: components["responses"]["Problem503"];
     };
   };
   "audit-createDigest": {
@@ -12148,6 +11133,18 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
+      /** @description Nothing was appended since the newest digest: that digest, which already covers the head */
+      200: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          /** @description `true` when this is a replay of an earlier response. */
+          "Idempotent-Replayed"?: "true";
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["AuditDigest"];
+        };
+      };
       /** @description Successful response */
       201: {
         headers: {
@@ -12172,6 +11169,7 @@ export interface operations {
       422: components["responses"]["Problem422"];
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500"];
+      503: components["responses"]["Problem503"];
     };
   };
   "audit-getDigest": {
@@ -12203,6 +11201,7 @@ export interface operations {
       409: components["responses"]["Problem409"];
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500"];
+      503: components["responses"]["Problem503"];
     };
   };
   "audit-jwks": {
@@ -12229,6 +11228,7 @@ export interface operations {
       409: components["responses"]["Problem409"];
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500"];
+      503: components["responses"]["Problem503"];
     };
   };
   "audit-get": {
@@ -12260,6 +11260,7 @@ export interface operations {
       409: components["responses"]["Problem409"];
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500"];
+      503: components["responses"]["Problem503"];
     };
   };
   "events-eventTypes": {
@@ -12288,6 +11289,7 @@ export interface operations {
       409: components["responses"]["Problem409"];
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500"];
+      503: components["responses"]["Problem503"];
     };
   };
   "events-eventType": {
@@ -12318,6 +11320,7 @@ export interface operations {
       409: components["responses"]["Problem409"];
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500"];
+      503: components["responses"]["Problem503"];
     };
   };
   "events-list": {
@@ -12365,6 +11368,7 @@ export interface operations {
       };
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500"];
+      503: components["responses"]["Problem503"];
     };
   };
   "invitations-list": {
@@ -12400,6 +11404,7 @@ export interface operations {
       409: components["responses"]["Problem409"];
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500"];
+      503: components["responses"]["Problem503"];
     };
   };
   "invitations-create": {
@@ -12447,6 +11452,7 @@ export interface operations {
       422: components["responses"]["Problem422"];
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500"];
+      503: components["responses"]["Problem503"];
     };
   };
   "invitations-resend": {
@@ -12486,6 +11492,7 @@ export interface operations {
       422: components["responses"]["Problem422"];
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500"];
+      503: components["responses"]["Problem503"];
     };
   };
   "invitations-revoke": {
@@ -12515,6 +11522,7 @@ export interface operations {
       409: components["responses"]["Problem409"];
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500"];
+      503: components["responses"]["Problem503"];
     };
   };
   "invitations-preview": {
@@ -12555,6 +11563,7 @@ export interface operations {
       422: components["responses"]["Problem422"];
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500"];
+      503: components["responses"]["Problem503"];
     };
   };
   "invitations-accept": {
@@ -12592,6 +11601,8 @@ export interface operations {
         };
       };
       400: components["responses"]["Problem400"];
+      401: components["responses"]["Problem401"];
+      403: components["responses"]["Problem403"];
       404: components["responses"]["Problem404"];
       409: components["responses"]["Problem409"];
       413: components["responses"]["Problem413"];
@@ -12599,6 +11610,7 @@ export interface operations {
       422: components["responses"]["Problem422"];
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500"];
+      503: components["responses"]["Problem503"];
     };
   };
   "myInvitations-list": {
@@ -12631,6 +11643,7 @@ export interface operations {
       409: components["responses"]["Problem409"];
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500"];
+      503: components["responses"]["Problem503"];
     };
   };
   "myInvitations-accept": {
@@ -12669,6 +11682,7 @@ export interface operations {
       422: components["responses"]["Problem422"];
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500"];
+      503: components["responses"]["Problem503"];
     };
   };
   "domains-list": {
@@ -12703,6 +11717,7 @@ export interface operations {
       409: components["responses"]["Problem409"];
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500"];
+      503: components["responses"]["Problem503"];
     };
   };
   "domains-create": {
@@ -12750,6 +11765,7 @@ export interface operations {
       422: components["responses"]["Problem422"];
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500"];
+      503: components["responses"]["Problem503"];
     };
   };
   "domains-get": {
@@ -12781,6 +11797,7 @@ export interface operations {
       409: components["responses"]["Problem409"];
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500"];
+      503: components["responses"]["Problem503"];
     };
   };
   "domains-delete": {
@@ -12810,6 +11827,7 @@ export interface operations {
       409: components["responses"]["Problem409"];
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500"];
+      503: components["responses"]["Problem503"];
     };
   };
   "domains-update": {
@@ -12856,6 +11874,7 @@ export interface operations {
       422: components["responses"]["Problem422"];
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500"];
+      503: components["responses"]["Problem503"];
     };
   };
   "domains-verify": {
@@ -12907,6 +11926,7 @@ export interface operations {
       422: components["responses"]["Problem422"];
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500"];
+      503: components["responses"]["Problem503"];
     };
   };
   "setupLinks-list": {
@@ -12941,6 +11961,7 @@ export interface operations {
       409: components["responses"]["Problem409"];
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500"];
+      503: components["responses"]["Problem503"];
     };
   };
   "setupLinks-create": {
@@ -12997,6 +12018,7 @@ export interface operations {
       422: components["responses"]["Problem422"];
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500"];
+      503: components["responses"]["Problem503"];
     };
   };
   "setupLinks-get": {
@@ -13028,6 +12050,7 @@ export interface operations {
       409: components["responses"]["Problem409"];
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500"];
+      503: components["responses"]["Problem503"];
     };
   };
   "setupLinks-delete": {
@@ -13061,6 +12084,7 @@ export interface operations {
       409: components["responses"]["Problem409"];
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500"];
+      503: components["responses"]["Problem503"];
     };
   };
   "directories-list": {
@@ -13095,6 +12119,7 @@ export interface operations {
       409: components["responses"]["Problem409"];
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500"];
+      503: components["responses"]["Problem503"];
     };
   };
   "directories-create": {
@@ -13155,6 +12180,7 @@ export interface operations {
       422: components["responses"]["Problem422"];
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500"];
+      503: components["responses"]["Problem503"];
     };
   };
   "directories-get": {
@@ -13186,6 +12212,7 @@ export interface operations {
       409: components["responses"]["Problem409"];
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500"];
+      503: components["responses"]["Problem503"];
     };
   };
   "directories-delete": {
@@ -13215,6 +12242,7 @@ export interface operations {
       409: components["responses"]["Problem409"];
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500"];
+      503: components["responses"]["Problem503"];
     };
   };
   "directories-update": {
@@ -13271,6 +12299,7 @@ export interface operations {
       422: components["responses"]["Problem422"];
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500"];
+      503: components["responses"]["Problem503"];
     };
   };
   "directories-rotateToken": {
@@ -13310,6 +12339,7 @@ export interface operations {
       422: components["responses"]["Problem422"];
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500"];
+      503: components["responses"]["Problem503"];
     };
   };
   "directories-listUsers": {
@@ -13349,6 +12379,7 @@ export interface operations {
       409: components["responses"]["Problem409"];
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500"];
+      503: components["responses"]["Problem503"];
     };
   };
   "directories-getUser": {
@@ -13381,6 +12412,7 @@ export interface operations {
       409: components["responses"]["Problem409"];
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500"];
+      503: components["responses"]["Problem503"];
     };
   };
   "directories-listGroups": {
@@ -13417,6 +12449,7 @@ export interface operations {
       409: components["responses"]["Problem409"];
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500"];
+      503: components["responses"]["Problem503"];
     };
   };
   "directories-getGroup": {
@@ -13449,6 +12482,7 @@ export interface operations {
       409: components["responses"]["Problem409"];
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500"];
+      503: components["responses"]["Problem503"];
     };
   };
   "directories-listRequests": {
@@ -13485,6 +12519,7 @@ export interface operations {
       409: components["responses"]["Problem409"];
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500"];
+      503: components["responses"]["Problem503"];
     };
   };
   "audit-export": {
@@ -13536,6 +12571,7 @@ export interface operations {
       404: components["responses"]["Problem404"];
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500"];
+      503: components["responses"]["Problem503"];
     };
   };
   "audit-search-export": {
@@ -13738,6 +12774,971 @@ export interface operations {
       };
     };
   };
+  "scim-serviceProviderConfig": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        directory_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description What this service provider supports (patch and filter, not bulk) */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": {
+            [key: string]: unknown;
+          };
+        };
+      };
+      /** @description No valid token for this directory, or the directory is disabled. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimError"];
+        };
+      };
+    };
+  };
+  "scim-resourceTypes": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        directory_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The resource types: User and Group */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": {
+            [key: string]: unknown;
+          };
+        };
+      };
+      /** @description No valid token for this directory, or the directory is disabled. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimError"];
+        };
+      };
+    };
+  };
+  "scim-schemas": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        directory_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The schemas: core User, Group, the enterprise User extension */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": {
+            [key: string]: unknown;
+          };
+        };
+      };
+      /** @description No valid token for this directory, or the directory is disabled. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimError"];
+        };
+      };
+    };
+  };
+  "scim-listUsers": {
+    parameters: {
+      query?: {
+        /** @description RFC 7644 §3.4.2.2: eq ne co sw ew pr gt ge lt le, and/or/not, parentheses, value filters (`emails[type eq "work" and value eq "…"]`); dates from year 1 to +275760. A bad filter: 400 invalidFilter. */
+        filter?: string;
+        /** @description 1-based; less than 1 reads as 1 (RFC 7644 §3.4.2.4). Past ±2^53 − 1: 400 invalidValue. */
+        startIndex?: number;
+        /** @description Resources per page; below 0 reads as 0, above 1000 as 1000 (RFC 7644 §3.4.2.4). Past ±2^53 − 1: 400 invalidValue. */
+        count?: number;
+        /** @description Comma-separated attributes to return (plus those always returned). */
+        attributes?: string;
+        /** @description Comma-separated attributes to leave out. */
+        excludedAttributes?: string;
+      };
+      header?: never;
+      path: {
+        directory_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of resources */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimListResponse"];
+        };
+      };
+      /** @description Bad request (scimType names why: invalidFilter, invalidSyntax, invalidPath, invalidValue…; tooMany past a cap on operations or values). */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimError"];
+        };
+      };
+      /** @description No valid token for this directory, or the directory is disabled. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimError"];
+        };
+      };
+      /** @description Past RATE_LIMIT_PER_DIRECTORY; Retry-After says when. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimError"];
+        };
+      };
+    };
+  };
+  "scim-createUser": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        directory_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/scim+json": components["schemas"]["ScimUser"];
+        "application/json": components["schemas"]["ScimUser"];
+      };
+    };
+    responses: {
+      /** @description The user, with Location and ETag */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimUser"];
+        };
+      };
+      /** @description Bad request (scimType names why: invalidFilter, invalidSyntax, invalidPath, invalidValue…; tooMany past a cap on operations or values). */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimError"];
+        };
+      };
+      /** @description No valid token for this directory, or the directory is disabled. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimError"];
+        };
+      };
+      /** @description userName (or a group's displayName) already taken in the directory: scimType uniqueness. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimError"];
+        };
+      };
+      /** @description Body over 1 MiB. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimError"];
+        };
+      };
+      /** @description Past RATE_LIMIT_PER_DIRECTORY; Retry-After says when. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimError"];
+        };
+      };
+    };
+  };
+  "scim-getUser": {
+    parameters: {
+      query?: {
+        /** @description Comma-separated attributes to return (plus those always returned). */
+        attributes?: string;
+        /** @description Comma-separated attributes to leave out. */
+        excludedAttributes?: string;
+      };
+      header?: never;
+      path: {
+        directory_id: string;
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The user */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimUser"];
+        };
+      };
+      /** @description No valid token for this directory, or the directory is disabled. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimError"];
+        };
+      };
+      /** @description No such resource in this directory. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimError"];
+        };
+      };
+      /** @description Past RATE_LIMIT_PER_DIRECTORY; Retry-After says when. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimError"];
+        };
+      };
+    };
+  };
+  "scim-replaceUser": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        directory_id: string;
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/scim+json": components["schemas"]["ScimUser"];
+        "application/json": components["schemas"]["ScimUser"];
+      };
+    };
+    responses: {
+      /** @description The user */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimUser"];
+        };
+      };
+      /** @description Bad request (scimType names why: invalidFilter, invalidSyntax, invalidPath, invalidValue…; tooMany past a cap on operations or values). */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimError"];
+        };
+      };
+      /** @description No valid token for this directory, or the directory is disabled. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimError"];
+        };
+      };
+      /** @description No such resource in this directory. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimError"];
+        };
+      };
+      /** @description userName (or a group's displayName) already taken in the directory: scimType uniqueness. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimError"];
+        };
+      };
+      /** @description If-Match does not match the resource's version. */
+      412: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimError"];
+        };
+      };
+      /** @description Body over 1 MiB. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimError"];
+        };
+      };
+      /** @description Past RATE_LIMIT_PER_DIRECTORY; Retry-After says when. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimError"];
+        };
+      };
+    };
+  };
+  "scim-deleteUser": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        directory_id: string;
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Deleted */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description No valid token for this directory, or the directory is disabled. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimError"];
+        };
+      };
+      /** @description No such resource in this directory. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimError"];
+        };
+      };
+      /** @description If-Match does not match the resource's version. */
+      412: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimError"];
+        };
+      };
+      /** @description Past RATE_LIMIT_PER_DIRECTORY; Retry-After says when. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimError"];
+        };
+      };
+    };
+  };
+  "scim-patchUser": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        directory_id: string;
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/scim+json": components["schemas"]["ScimPatchOp"];
+        "application/json": components["schemas"]["ScimPatchOp"];
+      };
+    };
+    responses: {
+      /** @description The user */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimUser"];
+        };
+      };
+      /** @description Changed (entra_id directories) */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Bad request (scimType names why: invalidFilter, invalidSyntax, invalidPath, invalidValue…; tooMany past a cap on operations or values). */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimError"];
+        };
+      };
+      /** @description No valid token for this directory, or the directory is disabled. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimError"];
+        };
+      };
+      /** @description No such resource in this directory. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimError"];
+        };
+      };
+      /** @description userName (or a group's displayName) already taken in the directory: scimType uniqueness. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimError"];
+        };
+      };
+      /** @description If-Match does not match the resource's version. */
+      412: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimError"];
+        };
+      };
+      /** @description Body over 1 MiB. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimError"];
+        };
+      };
+      /** @description Past RATE_LIMIT_PER_DIRECTORY; Retry-After says when. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimError"];
+        };
+      };
+    };
+  };
+  "scim-listGroups": {
+    parameters: {
+      query?: {
+        /** @description RFC 7644 §3.4.2.2: eq ne co sw ew pr gt ge lt le, and/or/not, parentheses, value filters (`emails[type eq "work" and value eq "…"]`); dates from year 1 to +275760. A bad filter: 400 invalidFilter. */
+        filter?: string;
+        /** @description 1-based; less than 1 reads as 1 (RFC 7644 §3.4.2.4). Past ±2^53 − 1: 400 invalidValue. */
+        startIndex?: number;
+        /** @description Resources per page; below 0 reads as 0, above 1000 as 1000 (RFC 7644 §3.4.2.4). Past ±2^53 − 1: 400 invalidValue. */
+        count?: number;
+        /** @description Comma-separated attributes to return (plus those always returned). */
+        attributes?: string;
+        /** @description Comma-separated attributes to leave out. */
+        excludedAttributes?: string;
+      };
+      header?: never;
+      path: {
+        directory_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of resources */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimListResponse"];
+        };
+      };
+      /** @description Bad request (scimType names why: invalidFilter, invalidSyntax, invalidPath, invalidValue…; tooMany past a cap on operations or values). */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimError"];
+        };
+      };
+      /** @description No valid token for this directory, or the directory is disabled. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimError"];
+        };
+      };
+      /** @description Past RATE_LIMIT_PER_DIRECTORY; Retry-After says when. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimError"];
+        };
+      };
+    };
+  };
+  "scim-createGroup": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        directory_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/scim+json": components["schemas"]["ScimGroup"];
+        "application/json": components["schemas"]["ScimGroup"];
+      };
+    };
+    responses: {
+      /** @description The group, with Location and ETag */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimGroup"];
+        };
+      };
+      /** @description Bad request (scimType names why: invalidFilter, invalidSyntax, invalidPath, invalidValue…; tooMany past a cap on operations or values). */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimError"];
+        };
+      };
+      /** @description No valid token for this directory, or the directory is disabled. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimError"];
+        };
+      };
+      /** @description userName (or a group's displayName) already taken in the directory: scimType uniqueness. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimError"];
+        };
+      };
+      /** @description Body over 1 MiB. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimError"];
+        };
+      };
+      /** @description Past RATE_LIMIT_PER_DIRECTORY; Retry-After says when. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimError"];
+        };
+      };
+    };
+  };
+  "scim-getGroup": {
+    parameters: {
+      query?: {
+        /** @description Comma-separated attributes to return (plus those always returned). */
+        attributes?: string;
+        /** @description Comma-separated attributes to leave out. */
+        excludedAttributes?: string;
+      };
+      header?: never;
+      path: {
+        directory_id: string;
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The group */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimGroup"];
+        };
+      };
+      /** @description No valid token for this directory, or the directory is disabled. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimError"];
+        };
+      };
+      /** @description No such resource in this directory. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimError"];
+        };
+      };
+      /** @description Past RATE_LIMIT_PER_DIRECTORY; Retry-After says when. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimError"];
+        };
+      };
+    };
+  };
+  "scim-replaceGroup": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        directory_id: string;
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/scim+json": components["schemas"]["ScimGroup"];
+        "application/json": components["schemas"]["ScimGroup"];
+      };
+    };
+    responses: {
+      /** @description The group */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimGroup"];
+        };
+      };
+      /** @description Bad request (scimType names why: invalidFilter, invalidSyntax, invalidPath, invalidValue…; tooMany past a cap on operations or values). */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimError"];
+        };
+      };
+      /** @description No valid token for this directory, or the directory is disabled. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimError"];
+        };
+      };
+      /** @description No such resource in this directory. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimError"];
+        };
+      };
+      /** @description userName (or a group's displayName) already taken in the directory: scimType uniqueness. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimError"];
+        };
+      };
+      /** @description If-Match does not match the resource's version. */
+      412: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimError"];
+        };
+      };
+      /** @description Body over 1 MiB. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimError"];
+        };
+      };
+      /** @description Past RATE_LIMIT_PER_DIRECTORY; Retry-After says when. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimError"];
+        };
+      };
+    };
+  };
+  "scim-deleteGroup": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        directory_id: string;
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Deleted */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description No valid token for this directory, or the directory is disabled. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimError"];
+        };
+      };
+      /** @description No such resource in this directory. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimError"];
+        };
+      };
+      /** @description If-Match does not match the resource's version. */
+      412: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimError"];
+        };
+      };
+      /** @description Past RATE_LIMIT_PER_DIRECTORY; Retry-After says when. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimError"];
+        };
+      };
+    };
+  };
+  "scim-patchGroup": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        directory_id: string;
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/scim+json": components["schemas"]["ScimPatchOp"];
+        "application/json": components["schemas"]["ScimPatchOp"];
+      };
+    };
+    responses: {
+      /** @description The group */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimGroup"];
+        };
+      };
+      /** @description Changed (entra_id directories) */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Bad request (scimType names why: invalidFilter, invalidSyntax, invalidPath, invalidValue…; tooMany past a cap on operations or values). */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimError"];
+        };
+      };
+      /** @description No valid token for this directory, or the directory is disabled. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimError"];
+        };
+      };
+      /** @description No such resource in this directory. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimError"];
+        };
+      };
+      /** @description userName (or a group's displayName) already taken in the directory: scimType uniqueness. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimError"];
+        };
+      };
+      /** @description If-Match does not match the resource's version. */
+      412: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimError"];
+        };
+      };
+      /** @description Body over 1 MiB. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimError"];
+        };
+      };
+      /** @description Past RATE_LIMIT_PER_DIRECTORY; Retry-After says when. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/scim+json": components["schemas"]["ScimError"];
+        };
+      };
+    };
+  };
   "webhook-tenant.created": {
     parameters: {
       query?: never;
@@ -13751,8 +13752,8 @@ export interface operations {
          * @example {
          *       "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
          *       "type": "tenant.created",
-         *       "tenant_id": "…",
-         *       "created_at": "…",
+         *       "tenant_id": "5d1c7e9a-3b2f-4a6d-8e0c-9f4b2a7d1e63",
+         *       "created_at": "2026-01-15T09:30:00.000Z",
          *       "data": {
          *         "actor": {
          *           "id": "5f0c8c1e-3b7a-4d2e-9a61-0c2f4b8e7d10",
@@ -13800,8 +13801,8 @@ export interface operations {
          * @example {
          *       "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
          *       "type": "user.created",
-         *       "tenant_id": "…",
-         *       "created_at": "…",
+         *       "tenant_id": "5d1c7e9a-3b2f-4a6d-8e0c-9f4b2a7d1e63",
+         *       "created_at": "2026-01-15T09:30:00.000Z",
          *       "data": {
          *         "actor": {
          *           "id": "5f0c8c1e-3b7a-4d2e-9a61-0c2f4b8e7d10",
@@ -13852,8 +13853,8 @@ export interface operations {
          * @example {
          *       "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
          *       "type": "user.updated",
-         *       "tenant_id": "…",
-         *       "created_at": "…",
+         *       "tenant_id": "5d1c7e9a-3b2f-4a6d-8e0c-9f4b2a7d1e63",
+         *       "created_at": "2026-01-15T09:30:00.000Z",
          *       "data": {
          *         "actor": {
          *           "id": "5f0c8c1e-3b7a-4d2e-9a61-0c2f4b8e7d10",
@@ -13907,8 +13908,8 @@ export interface operations {
          * @example {
          *       "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
          *       "type": "user.removed",
-         *       "tenant_id": "…",
-         *       "created_at": "…",
+         *       "tenant_id": "5d1c7e9a-3b2f-4a6d-8e0c-9f4b2a7d1e63",
+         *       "created_at": "2026-01-15T09:30:00.000Z",
          *       "data": {
          *         "actor": {
          *           "id": "5f0c8c1e-3b7a-4d2e-9a61-0c2f4b8e7d10",
@@ -13957,8 +13958,8 @@ export interface operations {
          * @example {
          *       "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
          *       "type": "user.login",
-         *       "tenant_id": "…",
-         *       "created_at": "…",
+         *       "tenant_id": "5d1c7e9a-3b2f-4a6d-8e0c-9f4b2a7d1e63",
+         *       "created_at": "2026-01-15T09:30:00.000Z",
          *       "data": {
          *         "actor": {
          *           "id": "5f0c8c1e-3b7a-4d2e-9a61-0c2f4b8e7d10",
@@ -14006,8 +14007,8 @@ export interface operations {
          * @example {
          *       "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
          *       "type": "user.login_failed",
-         *       "tenant_id": "…",
-         *       "created_at": "…",
+         *       "tenant_id": "5d1c7e9a-3b2f-4a6d-8e0c-9f4b2a7d1e63",
+         *       "created_at": "2026-01-15T09:30:00.000Z",
          *       "data": {
          *         "actor": {
          *           "id": "5f0c8c1e-3b7a-4d2e-9a61-0c2f4b8e7d10",
@@ -14056,8 +14057,8 @@ export interface operations {
          * @example {
          *       "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
          *       "type": "user.step_up",
-         *       "tenant_id": "…",
-         *       "created_at": "…",
+         *       "tenant_id": "5d1c7e9a-3b2f-4a6d-8e0c-9f4b2a7d1e63",
+         *       "created_at": "2026-01-15T09:30:00.000Z",
          *       "data": {
          *         "actor": {
          *           "id": "5f0c8c1e-3b7a-4d2e-9a61-0c2f4b8e7d10",
@@ -14107,8 +14108,8 @@ export interface operations {
          * @example {
          *       "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
          *       "type": "user.password_reset",
-         *       "tenant_id": "…",
-         *       "created_at": "…",
+         *       "tenant_id": "5d1c7e9a-3b2f-4a6d-8e0c-9f4b2a7d1e63",
+         *       "created_at": "2026-01-15T09:30:00.000Z",
          *       "data": {
          *         "actor": {
          *           "id": "5f0c8c1e-3b7a-4d2e-9a61-0c2f4b8e7d10",
@@ -14158,8 +14159,8 @@ export interface operations {
          * @example {
          *       "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
          *       "type": "user.sessions_ended",
-         *       "tenant_id": "…",
-         *       "created_at": "…",
+         *       "tenant_id": "5d1c7e9a-3b2f-4a6d-8e0c-9f4b2a7d1e63",
+         *       "created_at": "2026-01-15T09:30:00.000Z",
          *       "data": {
          *         "actor": {
          *           "id": "5f0c8c1e-3b7a-4d2e-9a61-0c2f4b8e7d10",
@@ -14208,8 +14209,8 @@ export interface operations {
          * @example {
          *       "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
          *       "type": "invitation.created",
-         *       "tenant_id": "…",
-         *       "created_at": "…",
+         *       "tenant_id": "5d1c7e9a-3b2f-4a6d-8e0c-9f4b2a7d1e63",
+         *       "created_at": "2026-01-15T09:30:00.000Z",
          *       "data": {
          *         "actor": {
          *           "id": "5f0c8c1e-3b7a-4d2e-9a61-0c2f4b8e7d10",
@@ -14259,8 +14260,8 @@ export interface operations {
          * @example {
          *       "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
          *       "type": "invitation.resent",
-         *       "tenant_id": "…",
-         *       "created_at": "…",
+         *       "tenant_id": "5d1c7e9a-3b2f-4a6d-8e0c-9f4b2a7d1e63",
+         *       "created_at": "2026-01-15T09:30:00.000Z",
          *       "data": {
          *         "actor": {
          *           "id": "5f0c8c1e-3b7a-4d2e-9a61-0c2f4b8e7d10",
@@ -14309,8 +14310,8 @@ export interface operations {
          * @example {
          *       "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
          *       "type": "invitation.revoked",
-         *       "tenant_id": "…",
-         *       "created_at": "…",
+         *       "tenant_id": "5d1c7e9a-3b2f-4a6d-8e0c-9f4b2a7d1e63",
+         *       "created_at": "2026-01-15T09:30:00.000Z",
          *       "data": {
          *         "actor": {
          *           "id": "5f0c8c1e-3b7a-4d2e-9a61-0c2f4b8e7d10",
@@ -14359,8 +14360,8 @@ export interface operations {
          * @example {
          *       "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
          *       "type": "invitation.accepted",
-         *       "tenant_id": "…",
-         *       "created_at": "…",
+         *       "tenant_id": "5d1c7e9a-3b2f-4a6d-8e0c-9f4b2a7d1e63",
+         *       "created_at": "2026-01-15T09:30:00.000Z",
          *       "data": {
          *         "actor": {
          *           "id": "5f0c8c1e-3b7a-4d2e-9a61-0c2f4b8e7d10",
@@ -14410,8 +14411,8 @@ export interface operations {
          * @example {
          *       "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
          *       "type": "sso_provider.created",
-         *       "tenant_id": "…",
-         *       "created_at": "…",
+         *       "tenant_id": "5d1c7e9a-3b2f-4a6d-8e0c-9f4b2a7d1e63",
+         *       "created_at": "2026-01-15T09:30:00.000Z",
          *       "data": {
          *         "actor": {
          *           "id": "5f0c8c1e-3b7a-4d2e-9a61-0c2f4b8e7d10",
@@ -14471,8 +14472,8 @@ export interface operations {
          * @example {
          *       "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
          *       "type": "sso_provider.updated",
-         *       "tenant_id": "…",
-         *       "created_at": "…",
+         *       "tenant_id": "5d1c7e9a-3b2f-4a6d-8e0c-9f4b2a7d1e63",
+         *       "created_at": "2026-01-15T09:30:00.000Z",
          *       "data": {
          *         "actor": {
          *           "id": "5f0c8c1e-3b7a-4d2e-9a61-0c2f4b8e7d10",
@@ -14526,8 +14527,8 @@ export interface operations {
          * @example {
          *       "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
          *       "type": "sso_provider.enabled",
-         *       "tenant_id": "…",
-         *       "created_at": "…",
+         *       "tenant_id": "5d1c7e9a-3b2f-4a6d-8e0c-9f4b2a7d1e63",
+         *       "created_at": "2026-01-15T09:30:00.000Z",
          *       "data": {
          *         "actor": {
          *           "id": "5f0c8c1e-3b7a-4d2e-9a61-0c2f4b8e7d10",
@@ -14581,8 +14582,8 @@ export interface operations {
          * @example {
          *       "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
          *       "type": "sso_provider.disabled",
-         *       "tenant_id": "…",
-         *       "created_at": "…",
+         *       "tenant_id": "5d1c7e9a-3b2f-4a6d-8e0c-9f4b2a7d1e63",
+         *       "created_at": "2026-01-15T09:30:00.000Z",
          *       "data": {
          *         "actor": {
          *           "id": "5f0c8c1e-3b7a-4d2e-9a61-0c2f4b8e7d10",
@@ -14636,8 +14637,8 @@ export interface operations {
          * @example {
          *       "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
          *       "type": "sso_provider.deleted",
-         *       "tenant_id": "…",
-         *       "created_at": "…",
+         *       "tenant_id": "5d1c7e9a-3b2f-4a6d-8e0c-9f4b2a7d1e63",
+         *       "created_at": "2026-01-15T09:30:00.000Z",
          *       "data": {
          *         "actor": {
          *           "id": "5f0c8c1e-3b7a-4d2e-9a61-0c2f4b8e7d10",
@@ -14687,8 +14688,8 @@ export interface operations {
          * @example {
          *       "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
          *       "type": "sso_provider.certificate_expiring",
-         *       "tenant_id": "…",
-         *       "created_at": "…",
+         *       "tenant_id": "5d1c7e9a-3b2f-4a6d-8e0c-9f4b2a7d1e63",
+         *       "created_at": "2026-01-15T09:30:00.000Z",
          *       "data": {
          *         "actor": {
          *           "id": "5f0c8c1e-3b7a-4d2e-9a61-0c2f4b8e7d10",
@@ -14739,8 +14740,8 @@ export interface operations {
          * @example {
          *       "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
          *       "type": "sso.login_failed",
-         *       "tenant_id": "…",
-         *       "created_at": "…",
+         *       "tenant_id": "5d1c7e9a-3b2f-4a6d-8e0c-9f4b2a7d1e63",
+         *       "created_at": "2026-01-15T09:30:00.000Z",
          *       "data": {
          *         "actor": {
          *           "id": "5f0c8c1e-3b7a-4d2e-9a61-0c2f4b8e7d10",
@@ -14791,8 +14792,8 @@ export interface operations {
          * @example {
          *       "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
          *       "type": "sso.broker_login",
-         *       "tenant_id": "…",
-         *       "created_at": "…",
+         *       "tenant_id": "5d1c7e9a-3b2f-4a6d-8e0c-9f4b2a7d1e63",
+         *       "created_at": "2026-01-15T09:30:00.000Z",
          *       "data": {
          *         "actor": {
          *           "id": "5f0c8c1e-3b7a-4d2e-9a61-0c2f4b8e7d10",
@@ -14845,8 +14846,8 @@ export interface operations {
          * @example {
          *       "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
          *       "type": "sso.application_created",
-         *       "tenant_id": "…",
-         *       "created_at": "…",
+         *       "tenant_id": "5d1c7e9a-3b2f-4a6d-8e0c-9f4b2a7d1e63",
+         *       "created_at": "2026-01-15T09:30:00.000Z",
          *       "data": {
          *         "actor": {
          *           "id": "5f0c8c1e-3b7a-4d2e-9a61-0c2f4b8e7d10",
@@ -14898,8 +14899,8 @@ export interface operations {
          * @example {
          *       "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
          *       "type": "sso.application_updated",
-         *       "tenant_id": "…",
-         *       "created_at": "…",
+         *       "tenant_id": "5d1c7e9a-3b2f-4a6d-8e0c-9f4b2a7d1e63",
+         *       "created_at": "2026-01-15T09:30:00.000Z",
          *       "data": {
          *         "actor": {
          *           "id": "5f0c8c1e-3b7a-4d2e-9a61-0c2f4b8e7d10",
@@ -14952,8 +14953,8 @@ export interface operations {
          * @example {
          *       "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
          *       "type": "sso.application_deleted",
-         *       "tenant_id": "…",
-         *       "created_at": "…",
+         *       "tenant_id": "5d1c7e9a-3b2f-4a6d-8e0c-9f4b2a7d1e63",
+         *       "created_at": "2026-01-15T09:30:00.000Z",
          *       "data": {
          *         "actor": {
          *           "id": "5f0c8c1e-3b7a-4d2e-9a61-0c2f4b8e7d10",
@@ -15002,8 +15003,8 @@ export interface operations {
          * @example {
          *       "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
          *       "type": "sso.application_secret_rotated",
-         *       "tenant_id": "…",
-         *       "created_at": "…",
+         *       "tenant_id": "5d1c7e9a-3b2f-4a6d-8e0c-9f4b2a7d1e63",
+         *       "created_at": "2026-01-15T09:30:00.000Z",
          *       "data": {
          *         "actor": {
          *           "id": "5f0c8c1e-3b7a-4d2e-9a61-0c2f4b8e7d10",
@@ -15052,8 +15053,8 @@ export interface operations {
          * @example {
          *       "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
          *       "type": "webhook.created",
-         *       "tenant_id": "…",
-         *       "created_at": "…",
+         *       "tenant_id": "5d1c7e9a-3b2f-4a6d-8e0c-9f4b2a7d1e63",
+         *       "created_at": "2026-01-15T09:30:00.000Z",
          *       "data": {
          *         "actor": {
          *           "id": "5f0c8c1e-3b7a-4d2e-9a61-0c2f4b8e7d10",
@@ -15106,8 +15107,8 @@ export interface operations {
          * @example {
          *       "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
          *       "type": "webhook.updated",
-         *       "tenant_id": "…",
-         *       "created_at": "…",
+         *       "tenant_id": "5d1c7e9a-3b2f-4a6d-8e0c-9f4b2a7d1e63",
+         *       "created_at": "2026-01-15T09:30:00.000Z",
          *       "data": {
          *         "actor": {
          *           "id": "5f0c8c1e-3b7a-4d2e-9a61-0c2f4b8e7d10",
@@ -15165,8 +15166,8 @@ export interface operations {
          * @example {
          *       "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
          *       "type": "webhook.enabled",
-         *       "tenant_id": "…",
-         *       "created_at": "…",
+         *       "tenant_id": "5d1c7e9a-3b2f-4a6d-8e0c-9f4b2a7d1e63",
+         *       "created_at": "2026-01-15T09:30:00.000Z",
          *       "data": {
          *         "actor": {
          *           "id": "5f0c8c1e-3b7a-4d2e-9a61-0c2f4b8e7d10",
@@ -15220,8 +15221,8 @@ export interface operations {
          * @example {
          *       "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
          *       "type": "webhook.disabled",
-         *       "tenant_id": "…",
-         *       "created_at": "…",
+         *       "tenant_id": "5d1c7e9a-3b2f-4a6d-8e0c-9f4b2a7d1e63",
+         *       "created_at": "2026-01-15T09:30:00.000Z",
          *       "data": {
          *         "actor": {
          *           "id": "5f0c8c1e-3b7a-4d2e-9a61-0c2f4b8e7d10",
@@ -15276,8 +15277,8 @@ export interface operations {
          * @example {
          *       "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
          *       "type": "webhook.deleted",
-         *       "tenant_id": "…",
-         *       "created_at": "…",
+         *       "tenant_id": "5d1c7e9a-3b2f-4a6d-8e0c-9f4b2a7d1e63",
+         *       "created_at": "2026-01-15T09:30:00.000Z",
          *       "data": {
          *         "actor": {
          *           "id": "5f0c8c1e-3b7a-4d2e-9a61-0c2f4b8e7d10",
@@ -15328,8 +15329,8 @@ export interface operations {
          * @example {
          *       "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
          *       "type": "webhook.secret_rotated",
-         *       "tenant_id": "…",
-         *       "created_at": "…",
+         *       "tenant_id": "5d1c7e9a-3b2f-4a6d-8e0c-9f4b2a7d1e63",
+         *       "created_at": "2026-01-15T09:30:00.000Z",
          *       "data": {
          *         "actor": {
          *           "id": "5f0c8c1e-3b7a-4d2e-9a61-0c2f4b8e7d10",
@@ -15378,8 +15379,8 @@ export interface operations {
          * @example {
          *       "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
          *       "type": "webhook.delivery_exhausted",
-         *       "tenant_id": "…",
-         *       "created_at": "…",
+         *       "tenant_id": "5d1c7e9a-3b2f-4a6d-8e0c-9f4b2a7d1e63",
+         *       "created_at": "2026-01-15T09:30:00.000Z",
          *       "data": {
          *         "actor": {
          *           "id": "5f0c8c1e-3b7a-4d2e-9a61-0c2f4b8e7d10",
@@ -15433,8 +15434,8 @@ export interface operations {
          * @example {
          *       "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
          *       "type": "webhook.failing",
-         *       "tenant_id": "…",
-         *       "created_at": "…",
+         *       "tenant_id": "5d1c7e9a-3b2f-4a6d-8e0c-9f4b2a7d1e63",
+         *       "created_at": "2026-01-15T09:30:00.000Z",
          *       "data": {
          *         "actor": {
          *           "id": "5f0c8c1e-3b7a-4d2e-9a61-0c2f4b8e7d10",
@@ -15484,8 +15485,8 @@ export interface operations {
          * @example {
          *       "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
          *       "type": "webhook.auto_disabled",
-         *       "tenant_id": "…",
-         *       "created_at": "…",
+         *       "tenant_id": "5d1c7e9a-3b2f-4a6d-8e0c-9f4b2a7d1e63",
+         *       "created_at": "2026-01-15T09:30:00.000Z",
          *       "data": {
          *         "actor": {
          *           "id": "5f0c8c1e-3b7a-4d2e-9a61-0c2f4b8e7d10",
@@ -15535,8 +15536,8 @@ export interface operations {
          * @example {
          *       "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
          *       "type": "log_stream.created",
-         *       "tenant_id": "…",
-         *       "created_at": "…",
+         *       "tenant_id": "5d1c7e9a-3b2f-4a6d-8e0c-9f4b2a7d1e63",
+         *       "created_at": "2026-01-15T09:30:00.000Z",
          *       "data": {
          *         "actor": {
          *           "id": "5f0c8c1e-3b7a-4d2e-9a61-0c2f4b8e7d10",
@@ -15588,8 +15589,8 @@ export interface operations {
          * @example {
          *       "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
          *       "type": "log_stream.updated",
-         *       "tenant_id": "…",
-         *       "created_at": "…",
+         *       "tenant_id": "5d1c7e9a-3b2f-4a6d-8e0c-9f4b2a7d1e63",
+         *       "created_at": "2026-01-15T09:30:00.000Z",
          *       "data": {
          *         "actor": {
          *           "id": "5f0c8c1e-3b7a-4d2e-9a61-0c2f4b8e7d10",
@@ -15648,8 +15649,8 @@ export interface operations {
          * @example {
          *       "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
          *       "type": "log_stream.enabled",
-         *       "tenant_id": "…",
-         *       "created_at": "…",
+         *       "tenant_id": "5d1c7e9a-3b2f-4a6d-8e0c-9f4b2a7d1e63",
+         *       "created_at": "2026-01-15T09:30:00.000Z",
          *       "data": {
          *         "actor": {
          *           "id": "5f0c8c1e-3b7a-4d2e-9a61-0c2f4b8e7d10",
@@ -15704,8 +15705,8 @@ export interface operations {
          * @example {
          *       "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
          *       "type": "log_stream.disabled",
-         *       "tenant_id": "…",
-         *       "created_at": "…",
+         *       "tenant_id": "5d1c7e9a-3b2f-4a6d-8e0c-9f4b2a7d1e63",
+         *       "created_at": "2026-01-15T09:30:00.000Z",
          *       "data": {
          *         "actor": {
          *           "id": "5f0c8c1e-3b7a-4d2e-9a61-0c2f4b8e7d10",
@@ -15760,8 +15761,8 @@ export interface operations {
          * @example {
          *       "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
          *       "type": "log_stream.deleted",
-         *       "tenant_id": "…",
-         *       "created_at": "…",
+         *       "tenant_id": "5d1c7e9a-3b2f-4a6d-8e0c-9f4b2a7d1e63",
+         *       "created_at": "2026-01-15T09:30:00.000Z",
          *       "data": {
          *         "actor": {
          *           "id": "5f0c8c1e-3b7a-4d2e-9a61-0c2f4b8e7d10",
@@ -15811,8 +15812,8 @@ export interface operations {
          * @example {
          *       "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
          *       "type": "log_stream.failing",
-         *       "tenant_id": "…",
-         *       "created_at": "…",
+         *       "tenant_id": "5d1c7e9a-3b2f-4a6d-8e0c-9f4b2a7d1e63",
+         *       "created_at": "2026-01-15T09:30:00.000Z",
          *       "data": {
          *         "actor": {
          *           "id": "5f0c8c1e-3b7a-4d2e-9a61-0c2f4b8e7d10",
@@ -15864,8 +15865,8 @@ export interface operations {
          * @example {
          *       "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
          *       "type": "log_stream.recovered",
-         *       "tenant_id": "…",
-         *       "created_at": "…",
+         *       "tenant_id": "5d1c7e9a-3b2f-4a6d-8e0c-9f4b2a7d1e63",
+         *       "created_at": "2026-01-15T09:30:00.000Z",
          *       "data": {
          *         "actor": {
          *           "id": "5f0c8c1e-3b7a-4d2e-9a61-0c2f4b8e7d10",
@@ -15916,8 +15917,8 @@ export interface operations {
          * @example {
          *       "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
          *       "type": "domain.created",
-         *       "tenant_id": "…",
-         *       "created_at": "…",
+         *       "tenant_id": "5d1c7e9a-3b2f-4a6d-8e0c-9f4b2a7d1e63",
+         *       "created_at": "2026-01-15T09:30:00.000Z",
          *       "data": {
          *         "actor": {
          *           "id": "5f0c8c1e-3b7a-4d2e-9a61-0c2f4b8e7d10",
@@ -15966,8 +15967,8 @@ export interface operations {
          * @example {
          *       "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
          *       "type": "domain.verified",
-         *       "tenant_id": "…",
-         *       "created_at": "…",
+         *       "tenant_id": "5d1c7e9a-3b2f-4a6d-8e0c-9f4b2a7d1e63",
+         *       "created_at": "2026-01-15T09:30:00.000Z",
          *       "data": {
          *         "actor": {
          *           "id": "5f0c8c1e-3b7a-4d2e-9a61-0c2f4b8e7d10",
@@ -16016,8 +16017,8 @@ export interface operations {
          * @example {
          *       "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
          *       "type": "domain.updated",
-         *       "tenant_id": "…",
-         *       "created_at": "…",
+         *       "tenant_id": "5d1c7e9a-3b2f-4a6d-8e0c-9f4b2a7d1e63",
+         *       "created_at": "2026-01-15T09:30:00.000Z",
          *       "data": {
          *         "actor": {
          *           "id": "5f0c8c1e-3b7a-4d2e-9a61-0c2f4b8e7d10",
@@ -16071,8 +16072,8 @@ export interface operations {
          * @example {
          *       "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
          *       "type": "domain.verification_failed",
-         *       "tenant_id": "…",
-         *       "created_at": "…",
+         *       "tenant_id": "5d1c7e9a-3b2f-4a6d-8e0c-9f4b2a7d1e63",
+         *       "created_at": "2026-01-15T09:30:00.000Z",
          *       "data": {
          *         "actor": {
          *           "id": "5f0c8c1e-3b7a-4d2e-9a61-0c2f4b8e7d10",
@@ -16123,8 +16124,8 @@ export interface operations {
          * @example {
          *       "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
          *       "type": "domain.deleted",
-         *       "tenant_id": "…",
-         *       "created_at": "…",
+         *       "tenant_id": "5d1c7e9a-3b2f-4a6d-8e0c-9f4b2a7d1e63",
+         *       "created_at": "2026-01-15T09:30:00.000Z",
          *       "data": {
          *         "actor": {
          *           "id": "5f0c8c1e-3b7a-4d2e-9a61-0c2f4b8e7d10",
@@ -16173,8 +16174,8 @@ export interface operations {
          * @example {
          *       "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
          *       "type": "setup_link.created",
-         *       "tenant_id": "…",
-         *       "created_at": "…",
+         *       "tenant_id": "5d1c7e9a-3b2f-4a6d-8e0c-9f4b2a7d1e63",
+         *       "created_at": "2026-01-15T09:30:00.000Z",
          *       "data": {
          *         "actor": {
          *           "id": "5f0c8c1e-3b7a-4d2e-9a61-0c2f4b8e7d10",
@@ -16225,8 +16226,8 @@ export interface operations {
          * @example {
          *       "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
          *       "type": "setup_link.opened",
-         *       "tenant_id": "…",
-         *       "created_at": "…",
+         *       "tenant_id": "5d1c7e9a-3b2f-4a6d-8e0c-9f4b2a7d1e63",
+         *       "created_at": "2026-01-15T09:30:00.000Z",
          *       "data": {
          *         "actor": {
          *           "id": "5f0c8c1e-3b7a-4d2e-9a61-0c2f4b8e7d10",
@@ -16276,8 +16277,8 @@ export interface operations {
          * @example {
          *       "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
          *       "type": "setup_link.revoked",
-         *       "tenant_id": "…",
-         *       "created_at": "…",
+         *       "tenant_id": "5d1c7e9a-3b2f-4a6d-8e0c-9f4b2a7d1e63",
+         *       "created_at": "2026-01-15T09:30:00.000Z",
          *       "data": {
          *         "actor": {
          *           "id": "5f0c8c1e-3b7a-4d2e-9a61-0c2f4b8e7d10",
@@ -16326,8 +16327,8 @@ export interface operations {
          * @example {
          *       "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
          *       "type": "directory.created",
-         *       "tenant_id": "…",
-         *       "created_at": "…",
+         *       "tenant_id": "5d1c7e9a-3b2f-4a6d-8e0c-9f4b2a7d1e63",
+         *       "created_at": "2026-01-15T09:30:00.000Z",
          *       "data": {
          *         "actor": {
          *           "id": "5f0c8c1e-3b7a-4d2e-9a61-0c2f4b8e7d10",
@@ -16385,8 +16386,8 @@ export interface operations {
          * @example {
          *       "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
          *       "type": "directory.updated",
-         *       "tenant_id": "…",
-         *       "created_at": "…",
+         *       "tenant_id": "5d1c7e9a-3b2f-4a6d-8e0c-9f4b2a7d1e63",
+         *       "created_at": "2026-01-15T09:30:00.000Z",
          *       "data": {
          *         "actor": {
          *           "id": "5f0c8c1e-3b7a-4d2e-9a61-0c2f4b8e7d10",
@@ -16440,8 +16441,8 @@ export interface operations {
          * @example {
          *       "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
          *       "type": "directory.enabled",
-         *       "tenant_id": "…",
-         *       "created_at": "…",
+         *       "tenant_id": "5d1c7e9a-3b2f-4a6d-8e0c-9f4b2a7d1e63",
+         *       "created_at": "2026-01-15T09:30:00.000Z",
          *       "data": {
          *         "actor": {
          *           "id": "5f0c8c1e-3b7a-4d2e-9a61-0c2f4b8e7d10",
@@ -16495,8 +16496,8 @@ export interface operations {
          * @example {
          *       "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
          *       "type": "directory.disabled",
-         *       "tenant_id": "…",
-         *       "created_at": "…",
+         *       "tenant_id": "5d1c7e9a-3b2f-4a6d-8e0c-9f4b2a7d1e63",
+         *       "created_at": "2026-01-15T09:30:00.000Z",
          *       "data": {
          *         "actor": {
          *           "id": "5f0c8c1e-3b7a-4d2e-9a61-0c2f4b8e7d10",
@@ -16550,8 +16551,8 @@ export interface operations {
          * @example {
          *       "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
          *       "type": "directory.deleted",
-         *       "tenant_id": "…",
-         *       "created_at": "…",
+         *       "tenant_id": "5d1c7e9a-3b2f-4a6d-8e0c-9f4b2a7d1e63",
+         *       "created_at": "2026-01-15T09:30:00.000Z",
          *       "data": {
          *         "actor": {
          *           "id": "5f0c8c1e-3b7a-4d2e-9a61-0c2f4b8e7d10",
@@ -16602,8 +16603,8 @@ export interface operations {
          * @example {
          *       "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
          *       "type": "directory.token_rotated",
-         *       "tenant_id": "…",
-         *       "created_at": "…",
+         *       "tenant_id": "5d1c7e9a-3b2f-4a6d-8e0c-9f4b2a7d1e63",
+         *       "created_at": "2026-01-15T09:30:00.000Z",
          *       "data": {
          *         "actor": {
          *           "id": "5f0c8c1e-3b7a-4d2e-9a61-0c2f4b8e7d10",
@@ -16653,8 +16654,8 @@ export interface operations {
          * @example {
          *       "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
          *       "type": "directory_user.created",
-         *       "tenant_id": "…",
-         *       "created_at": "…",
+         *       "tenant_id": "5d1c7e9a-3b2f-4a6d-8e0c-9f4b2a7d1e63",
+         *       "created_at": "2026-01-15T09:30:00.000Z",
          *       "data": {
          *         "actor": {
          *           "id": "5f0c8c1e-3b7a-4d2e-9a61-0c2f4b8e7d10",
@@ -16732,8 +16733,8 @@ export interface operations {
          * @example {
          *       "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
          *       "type": "directory_user.updated",
-         *       "tenant_id": "…",
-         *       "created_at": "…",
+         *       "tenant_id": "5d1c7e9a-3b2f-4a6d-8e0c-9f4b2a7d1e63",
+         *       "created_at": "2026-01-15T09:30:00.000Z",
          *       "data": {
          *         "actor": {
          *           "id": "5f0c8c1e-3b7a-4d2e-9a61-0c2f4b8e7d10",
@@ -16811,8 +16812,8 @@ export interface operations {
          * @example {
          *       "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
          *       "type": "directory_user.deactivated",
-         *       "tenant_id": "…",
-         *       "created_at": "…",
+         *       "tenant_id": "5d1c7e9a-3b2f-4a6d-8e0c-9f4b2a7d1e63",
+         *       "created_at": "2026-01-15T09:30:00.000Z",
          *       "data": {
          *         "actor": {
          *           "id": "5f0c8c1e-3b7a-4d2e-9a61-0c2f4b8e7d10",
@@ -16890,8 +16891,8 @@ export interface operations {
          * @example {
          *       "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
          *       "type": "directory_user.reactivated",
-         *       "tenant_id": "…",
-         *       "created_at": "…",
+         *       "tenant_id": "5d1c7e9a-3b2f-4a6d-8e0c-9f4b2a7d1e63",
+         *       "created_at": "2026-01-15T09:30:00.000Z",
          *       "data": {
          *         "actor": {
          *           "id": "5f0c8c1e-3b7a-4d2e-9a61-0c2f4b8e7d10",
@@ -16969,8 +16970,8 @@ export interface operations {
          * @example {
          *       "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
          *       "type": "directory_user.deleted",
-         *       "tenant_id": "…",
-         *       "created_at": "…",
+         *       "tenant_id": "5d1c7e9a-3b2f-4a6d-8e0c-9f4b2a7d1e63",
+         *       "created_at": "2026-01-15T09:30:00.000Z",
          *       "data": {
          *         "actor": {
          *           "id": "5f0c8c1e-3b7a-4d2e-9a61-0c2f4b8e7d10",
@@ -17048,8 +17049,8 @@ export interface operations {
          * @example {
          *       "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
          *       "type": "directory_user.deprovision_refused",
-         *       "tenant_id": "…",
-         *       "created_at": "…",
+         *       "tenant_id": "5d1c7e9a-3b2f-4a6d-8e0c-9f4b2a7d1e63",
+         *       "created_at": "2026-01-15T09:30:00.000Z",
          *       "data": {
          *         "actor": {
          *           "id": "5f0c8c1e-3b7a-4d2e-9a61-0c2f4b8e7d10",
@@ -17102,8 +17103,8 @@ export interface operations {
          * @example {
          *       "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
          *       "type": "directory_group.created",
-         *       "tenant_id": "…",
-         *       "created_at": "…",
+         *       "tenant_id": "5d1c7e9a-3b2f-4a6d-8e0c-9f4b2a7d1e63",
+         *       "created_at": "2026-01-15T09:30:00.000Z",
          *       "data": {
          *         "actor": {
          *           "id": "5f0c8c1e-3b7a-4d2e-9a61-0c2f4b8e7d10",
@@ -17160,8 +17161,8 @@ export interface operations {
          * @example {
          *       "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
          *       "type": "directory_group.updated",
-         *       "tenant_id": "…",
-         *       "created_at": "…",
+         *       "tenant_id": "5d1c7e9a-3b2f-4a6d-8e0c-9f4b2a7d1e63",
+         *       "created_at": "2026-01-15T09:30:00.000Z",
          *       "data": {
          *         "actor": {
          *           "id": "5f0c8c1e-3b7a-4d2e-9a61-0c2f4b8e7d10",
@@ -17218,8 +17219,8 @@ export interface operations {
          * @example {
          *       "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
          *       "type": "directory_group.deleted",
-         *       "tenant_id": "…",
-         *       "created_at": "…",
+         *       "tenant_id": "5d1c7e9a-3b2f-4a6d-8e0c-9f4b2a7d1e63",
+         *       "created_at": "2026-01-15T09:30:00.000Z",
          *       "data": {
          *         "actor": {
          *           "id": "5f0c8c1e-3b7a-4d2e-9a61-0c2f4b8e7d10",
@@ -17276,8 +17277,8 @@ export interface operations {
          * @example {
          *       "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
          *       "type": "directory_group.user_added",
-         *       "tenant_id": "…",
-         *       "created_at": "…",
+         *       "tenant_id": "5d1c7e9a-3b2f-4a6d-8e0c-9f4b2a7d1e63",
+         *       "created_at": "2026-01-15T09:30:00.000Z",
          *       "data": {
          *         "actor": {
          *           "id": "5f0c8c1e-3b7a-4d2e-9a61-0c2f4b8e7d10",
@@ -17364,8 +17365,8 @@ export interface operations {
          * @example {
          *       "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
          *       "type": "directory_group.user_removed",
-         *       "tenant_id": "…",
-         *       "created_at": "…",
+         *       "tenant_id": "5d1c7e9a-3b2f-4a6d-8e0c-9f4b2a7d1e63",
+         *       "created_at": "2026-01-15T09:30:00.000Z",
          *       "data": {
          *         "actor": {
          *           "id": "5f0c8c1e-3b7a-4d2e-9a61-0c2f4b8e7d10",
@@ -17452,8 +17453,8 @@ export interface operations {
          * @example {
          *       "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
          *       "type": "api_token.created",
-         *       "tenant_id": "…",
-         *       "created_at": "…",
+         *       "tenant_id": "5d1c7e9a-3b2f-4a6d-8e0c-9f4b2a7d1e63",
+         *       "created_at": "2026-01-15T09:30:00.000Z",
          *       "data": {
          *         "actor": {
          *           "id": "5f0c8c1e-3b7a-4d2e-9a61-0c2f4b8e7d10",
@@ -17505,8 +17506,8 @@ export interface operations {
          * @example {
          *       "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
          *       "type": "api_token.revoked",
-         *       "tenant_id": "…",
-         *       "created_at": "…",
+         *       "tenant_id": "5d1c7e9a-3b2f-4a6d-8e0c-9f4b2a7d1e63",
+         *       "created_at": "2026-01-15T09:30:00.000Z",
          *       "data": {
          *         "actor": {
          *           "id": "5f0c8c1e-3b7a-4d2e-9a61-0c2f4b8e7d10",
@@ -17556,8 +17557,8 @@ export interface operations {
          * @example {
          *       "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
          *       "type": "audit.exported",
-         *       "tenant_id": "…",
-         *       "created_at": "…",
+         *       "tenant_id": "5d1c7e9a-3b2f-4a6d-8e0c-9f4b2a7d1e63",
+         *       "created_at": "2026-01-15T09:30:00.000Z",
          *       "data": {
          *         "actor": {
          *           "id": "5f0c8c1e-3b7a-4d2e-9a61-0c2f4b8e7d10",
@@ -17658,8 +17659,8 @@ export interface operations {
          * @example {
          *       "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
          *       "type": "audit.retention_purged",
-         *       "tenant_id": "…",
-         *       "created_at": "…",
+         *       "tenant_id": "5d1c7e9a-3b2f-4a6d-8e0c-9f4b2a7d1e63",
+         *       "created_at": "2026-01-15T09:30:00.000Z",
          *       "data": {
          *         "actor": {
          *           "id": "5f0c8c1e-3b7a-4d2e-9a61-0c2f4b8e7d10",

@@ -9,6 +9,10 @@ import { EVENT_TYPES, type EventType } from "../events/types.ts";
 
 type Json = Record<string, unknown>;
 
+/** Real-looking values for the example payloads: they must meet their own `uuid` and `date-time` formats. */
+const EXAMPLE_TENANT_ID = "5d1c7e9a-3b2f-4a6d-8e0c-9f4b2a7d1e63";
+const EXAMPLE_CREATED_AT = "2026-01-15T09:30:00.000Z";
+
 function inline(node: unknown, defs: Json): unknown {
   if (Array.isArray(node)) return node.map((item) => inline(item, defs));
   if (!node || typeof node !== "object") return node;
@@ -46,7 +50,9 @@ export function webhooksSection(): { webhooks: Json; schemas: Json } {
         operationId: `webhook-${kind}`,
         tags: ["Webhooks"],
         summary: kind,
-        description: `${EVENT_CATALOG[kind].description} Signed as every delivery is: verify \`webhook-signature\` (Standard Webhooks, recommended); \`X-Webhook-Signature\` is the seed's legacy header.`,
+        description: `${EVENT_CATALOG[kind].description} Signed as every delivery is: verify \`webhook-signature\` (Standard Webhooks, recommended); \`X-Webhook-Signature\` is the seed's legacy header. The request carries no token of yours: the signature, made with the endpoint's secret, is what authenticates it.`,
+        // Outgoing: this service calls the receiver, which has no scheme of ours to demand.
+        security: [],
         requestBody: {
           required: true,
           content: {
@@ -55,8 +61,8 @@ export function webhooksSection(): { webhooks: Json; schemas: Json } {
               example: {
                 id: "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
                 type: kind,
-                tenant_id: "…",
-                created_at: "…",
+                tenant_id: EXAMPLE_TENANT_ID,
+                created_at: EXAMPLE_CREATED_AT,
                 data: exampleDataOf(kind),
               },
             },

@@ -49,6 +49,7 @@ const ERROR_STATUSES: Record<string, string> = {
   "422": "Idempotency-Key reused with a different request (`idempotency_key_mismatch`)",
   "429": "Too many requests (`rate_limited`); see Retry-After",
   "500": "Unexpected error (`internal`); quote the request id",
+  "503": "The database is unreachable (`unavailable`); retry after Retry-After",
 };
 
 const BODY_METHODS = ["post", "put", "patch"];
@@ -69,6 +70,8 @@ function build(): OpenAPIObject {
 
   const components = (doc.components ??= {}) as Json;
   components.schemas ??= {};
+  // trpc-to-openapi's own error bodies (`error.NOT_FOUND`, …): every error here is a Problem (below).
+  for (const name of Object.keys(components.schemas as Json)) if (name.startsWith("error.")) delete (components.schemas as Json)[name];
   (components.schemas as Json).Problem = PROBLEM_SCHEMA;
   const { webhooks, schemas: eventSchemas } = webhooksSection();
   Object.assign(components.schemas as Json, BROKER_SCHEMAS, SCIM_SCHEMAS, eventSchemas);
@@ -142,11 +145,13 @@ function build(): OpenAPIObject {
     }
     for (const status of Object.keys(ERROR_STATUSES)) {
       if (!BODY_METHODS.includes(method) && ["413", "415", "422"].includes(status)) continue;
-      // A public operation (no `access`, e.g. the audit JWKS) asks for no credentials: no 401/403.
-      if (!meta.access && ["401", "403"].includes(status)) continue;
+      // A public operation (no `access`, e.g. the audit JWKS) asks for no credentials: no 401/403,
+      // unless it reads one when sent (`signedInOptional`).
+      if (!meta.access && !meta.signedInOptional && ["401", "403"].includes(status)) continue;
       responses[status] = { $ref: `#/components/responses/Problem${status}` };
     }
-    if (!meta.access) operation.security = [];
+    // Anonymous (`{}`), or with a token when it reads one.
+    if (!meta.access) operation.security = meta.signedInOptional ? [{}, { bearerAuth: [] }] : [];
     if (BODY_METHODS.includes(method)) {
       operation.parameters = [...((operation.parameters as unknown[]) ?? []), { $ref: "#/components/parameters/IdempotencyKey" }];
     }
@@ -167,6 +172,17 @@ function build(): OpenAPIObject {
           },
         },
       },
+    };
+  }
+  // Signing a digest when the newest one already covers the log's head answers that one, 200.
+  const digest = (doc.paths?.["/tenants/{tenant_id}/audit/digests"] as Json | undefined)?.post as Json | undefined;
+  const digestCreated = (digest?.responses as Json | undefined)?.["201"] as Json | undefined;
+  if (digestCreated) {
+    const headers = Object.fromEntries(Object.entries(digestCreated.headers as Json).filter(([name]) => name !== "Location"));
+    (digest!.responses as Json)["200"] = {
+      ...digestCreated,
+      description: "Nothing was appended since the newest digest: that digest, which already covers the head",
+      headers,
     };
   }
   // Served by the REST edge itself (it streams), so written here by hand.

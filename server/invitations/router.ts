@@ -132,6 +132,7 @@ export const invitationsRouter = router({
           "nothing of the account changes (`password` and `name` are ignored). " +
           "With no mail server, an email in another tenant's verified domain gets no account by link (403): it signs in through that organisation's SSO, then accepts in the console. Emits `user.created` and `invitation.accepted`.",
       },
+      signedInOptional: true,
     })
     .input(AcceptInvitationInput)
     .output(AcceptedInvitation)

@@ -28,6 +28,7 @@ const operations = Object.values(appRouter._def.procedures as unknown as Record<
     successStatus: meta.successStatus ?? 200,
     location: meta.location,
     isPublic: !meta.access,
+    signedInOptional: meta.signedInOptional ?? false,
   }));
 
 describe("GET /api/v1/openapi.json", () => {
@@ -51,12 +52,13 @@ describe("GET /api/v1/openapi.json", () => {
   test.each(operations.map((o) => [`${o.method.toUpperCase()} ${o.path}`, o] as const))("documents %s fully", (_label, op) => {
     const operation = doc.paths[op.path]?.[op.method];
     expect(operation).toBeDefined();
-    expect(operation?.security).toEqual(op.isPublic ? [] : [{ bearerAuth: [] }]);
+    const publicSecurity = op.signedInOptional ? [{}, { bearerAuth: [] }] : [];
+    expect(operation?.security).toEqual(op.isPublic ? publicSecurity : [{ bearerAuth: [] }]);
     const responses = operation?.responses ?? {};
     expect(responses[String(op.successStatus)]).toBeDefined();
     expect(responses[String(op.successStatus)]?.headers?.["X-Request-Id"]).toBeDefined();
     for (const status of ["400", "401", "403", "404", "429", "500"]) {
-      if (op.isPublic && ["401", "403"].includes(status)) expect(responses[status]).toBeUndefined();
+      if (op.isPublic && !op.signedInOptional && ["401", "403"].includes(status)) expect(responses[status]).toBeUndefined();
       else expect(responses[status]).toEqual({ $ref: `#/components/responses/Problem${status}` });
     }
     if (op.successStatus === 201) expect(Boolean(responses["201"]?.headers?.Location)).toBe(op.location !== false);

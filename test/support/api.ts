@@ -12,6 +12,7 @@ import { env } from "../../server/env.ts";
 import { directFor, refuseAtEntry, routeFor, type Handler } from "../../server/ops/routes.ts";
 import { limitAtEntry } from "../../server/ops/entry-limit.ts";
 import { nextSegments, paramsOf } from "../../server/contract/path-trie.ts";
+import { checkResponse } from "./response-contract.ts";
 
 type RouteHandler = (req: Request, ctx: { params: Promise<Record<string, string | string[]>> }) => Response | Promise<Response>;
 
@@ -70,7 +71,10 @@ export async function startApi(port = 0): Promise<TestApi> {
       for (const [name, value] of Object.entries(limited.headers)) res.setHeader(name, value);
       const served = await servedBy(req.method ?? "GET", pathname);
       const request = await readWebRequest(req, `http://127.0.0.1:${address.port}`, { aside: served?.bodyAside });
-      await sendWebResponse(res, served ? await served.handler(request) : new Response("not found", { status: 404 }));
+      const response = served ? await served.handler(request) : new Response("not found", { status: 404 });
+      // Checked against the OpenAPI document (response-contract.ts); the test file fails at its end on a mismatch.
+      checkResponse(request.method, pathname, response);
+      await sendWebResponse(res, response);
     } catch (error) {
       res.writeHead(599);
       res.end(String(error));

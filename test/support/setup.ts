@@ -8,6 +8,7 @@ import { connectPostgres, setDatabase } from "../../server/db/client.ts";
 import { createDatabase } from "./databases.ts";
 import { wireEventSubscribers } from "../../server/app/features.ts";
 import { validateEmittedEvents } from "./event-validation.ts";
+import { takeResponseViolations } from "./response-violations.ts";
 
 const name = `${inject("runPrefix")}_${randomBytes(4).toString("hex")}`;
 const url = await createDatabase(name, inject("templateDatabase"));
@@ -19,4 +20,12 @@ wireEventSubscribers([validateEmittedEvents]);
 
 afterAll(async () => {
   await db.close();
+});
+
+// Every /api/v1 response the file's tests received through the test server matched the OpenAPI
+// document (status, media type, body schema), or the file fails naming each one that did not.
+afterAll(async () => {
+  const violations = await takeResponseViolations();
+  if (violations.length)
+    throw new Error(`${violations.length} response(s) differ from the OpenAPI document:\n${[...new Set(violations)].join("\n")}`);
 });

@@ -189,6 +189,7 @@ const LIST = [
 
 function resourcePaths(kind: "Users" | "Groups", schema: string): [string, Json][] {
   const one = kind === "Users" ? "user" : "group";
+  const id = (verb: string) => `scim-${verb}${kind === "Users" ? "User" : "Group"}`;
   const errors = (...codes: string[]) => Object.fromEntries(codes.map((code) => [code, ERRORS[code]]));
   return [
     [
@@ -196,11 +197,13 @@ function resourcePaths(kind: "Users" | "Groups", schema: string): [string, Json]
       {
         parameters: [DIRECTORY_ID],
         get: {
+          operationId: `scim-list${kind}`,
           summary: `List or find ${kind.toLowerCase()}`,
           parameters: LIST,
           responses: { 200: ok("A page of resources", ref("ScimListResponse")), ...errors("400", "401", "429") },
         },
         post: {
+          operationId: id("create"),
           summary: `Create a ${one}`,
           requestBody: { required: true, content: body(ref(schema)) },
           responses: { 201: ok(`The ${one}, with Location and ETag`, ref(schema)), ...errors("400", "401", "409", "413", "429") },
@@ -212,16 +215,19 @@ function resourcePaths(kind: "Users" | "Groups", schema: string): [string, Json]
       {
         parameters: [DIRECTORY_ID, RESOURCE_ID],
         get: {
+          operationId: id("get"),
           summary: `Get a ${one}`,
           parameters: PROJECTION,
           responses: { 200: ok(`The ${one}`, ref(schema)), ...errors("401", "404", "429") },
         },
         put: {
+          operationId: id("replace"),
           summary: `Replace a ${one}`,
           requestBody: { required: true, content: body(ref(schema)) },
           responses: { 200: ok(`The ${one}`, ref(schema)), ...errors("400", "401", "404", "409", "412", "413", "429") },
         },
         patch: {
+          operationId: id("patch"),
           summary: `Change a ${one}`,
           description: "200 with the resource; 204 without a body for an `entra_id` directory (what Entra ID expects).",
           requestBody: { required: true, content: body(ref("ScimPatchOp")) },
@@ -232,6 +238,7 @@ function resourcePaths(kind: "Users" | "Groups", schema: string): [string, Json]
           },
         },
         delete: {
+          operationId: id("delete"),
           summary: `Delete a ${one}`,
           description: kind === "Users" ? "Deprovisions the person first (see README, Directory Sync)." : undefined,
           responses: { 204: ok("Deleted", null), ...errors("401", "404", "412", "429") },
@@ -245,7 +252,11 @@ const discovery = (path: string, summary: string): [string, Json] => [
   `/api/scim/v2/{directory_id}/${path}`,
   {
     parameters: [DIRECTORY_ID],
-    get: { summary, responses: { 200: ok(summary, { type: "object", additionalProperties: true }), 401: ERRORS["401"] } },
+    get: {
+      operationId: `scim-${path[0]!.toLowerCase()}${path.slice(1)}`,
+      summary,
+      responses: { 200: ok(summary, { type: "object", additionalProperties: true }), 401: ERRORS["401"] },
+    },
   },
 ];
 
