@@ -3098,7 +3098,7 @@ export interface webhooks {
     put?: never;
     /**
      * audit.searched
-     * @description An operator or support user searched every tenant's audit log (GET /audit) or exported the result: who (the actor), the filters given, and the export's format or the number of results. A platform event (no tenant). Signed as every delivery is: verify `webhook-signature` (Standard Webhooks, recommended); `X-Webhook-Signature` is the seed's legacy header.
+     * @description An operator or support user searched every tenant's audit log (GET /audit) or exported the result: who (the actor), the filters given, and the export's format or the number of results. A platform event (no tenant). Signed as every delivery is: verify `webhook-signature` (Standard Webhooks, recommended); `X-Webhook-Signature` is the seed's legacy header. The request carries no token of yours: the signature, made with the endpoint's secret, is what authenticates it.
      */
     post: operations["webhook-audit.searched"];
     delete?: never;
@@ -10866,6 +10866,7 @@ export interface operations {
       409: components["responses"]["Problem409"];
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500"];
+      503: components["responses"]["Problem503"];
     };
   };
   "audit-list": {
@@ -12625,6 +12626,7 @@ export interface operations {
       404: components["responses"]["Problem404"];
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500"];
+      503: components["responses"]["Problem503"];
     };
   };
   "sso-authorize": {
@@ -17610,8 +17612,8 @@ export interface operations {
          * @example {
          *       "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
          *       "type": "audit.searched",
-         *       "tenant_id": "…",
-         *       "created_at": "…",
+         *       "tenant_id": "5d1c7e9a-3b2f-4a6d-8e0c-9f4b2a7d1e63",
+         *       "created_at": "2026-01-15T09:30:00.000Z",
          *       "data": {
          *         "actor": {
          *           "id": "5f0c8c1e-3b7a-4d2e-9a61-0c2f4b8e7d10",
