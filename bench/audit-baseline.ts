@@ -2,7 +2,8 @@
  * The audit benchmark's baseline: a bare node:http server answering GET
  * /api/v1/tenants/{tenant_id}/audit with the SAME SQL as the app — it calls the app's own SQL
  * builders (server/audit/query.ts: chain head, filter expansion, count, the UNION ALL keyset
- * page, prepared as the app prepares them) over a plain pg Pool of the app's size — and nothing else: no framework, no validation
+ * page, prepared as the app prepares them; the actors in words, server/audit/actors.ts) over a
+ * plain pg Pool of the app's size — and nothing else: no framework, no validation
  * library, no REST edge. The app's numbers are read as a ratio to it.
  *
  * Run by bench/audit.ts as its own process: BASELINE_DATABASE_URL, BASELINE_PORT,
@@ -14,6 +15,7 @@ import pg from "pg";
 import { GENERIC_PLANS, pgQuery, type QueryOptions, type SqlRunner } from "../server/db/sql.ts";
 import { decodeCursor, keysetPage } from "../server/db/keyset.ts";
 import { chainHead, countEvents, findEvents, presentEvent, resolveFilter } from "../server/audit/query.ts";
+import { withActorNames } from "../server/audit/actors.ts";
 import type { AuditEventRow } from "../server/events/types.ts";
 
 const databaseUrl = process.env.BASELINE_DATABASE_URL;
@@ -80,7 +82,8 @@ async function listAudit(url: URL, tenantId: string) {
   };
   const cursorStyle = Boolean(request.cursor);
   return {
-    results: result.items.map(presentEvent),
+    // The actors in words, as the app's list reads them (one lookup per page).
+    results: await withActorNames(sql, result.items, result.items.map(presentEvent)),
     count: result.count,
     next: result.hasNext ? (cursorStyle ? link("cursor", result.nextCursor) : link("page", String(request.page + 1))) : null,
     previous: result.hasPrev ? (cursorStyle ? link("cursor", result.prevCursor) : link("page", String(request.page - 1))) : null,
