@@ -223,9 +223,15 @@ test(
     expect(ids).toHaveLength(expected);
     expect(new Set(ids).size).toBe(expected);
     expect(arrived.length).toBe(expected);
-    const rows = await sql.query<{ status: string; attempt_count: number; n: number }>(
-      `SELECT status, attempt_count, count(*)::int AS n FROM webhook_deliveries WHERE webhook_id = $1 GROUP BY 1, 2`,
-      [webhook.id],
+    // The sender records each outcome just after the receiver answers: wait while any is pending.
+    const rows = await until(
+      () =>
+        sql.query<{ status: string; attempt_count: number; n: number }>(
+          `SELECT status, attempt_count, count(*)::int AS n FROM webhook_deliveries WHERE webhook_id = $1 GROUP BY 1, 2`,
+          [webhook.id],
+        ),
+      (found) => !found.some((row) => row.status === "pending"),
+      { timeoutMs: 15_000 },
     );
     expect(rows).toEqual([{ status: "succeeded", attempt_count: 1, n: expected }]);
 
