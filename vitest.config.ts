@@ -1,7 +1,26 @@
+import { readdirSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 
 const root = (path: string) => fileURLToPath(new URL(path, import.meta.url));
+
+/**
+ * Integration files that change the process for themselves (set or delete an environment
+ * variable, which the app reads once; mock a module; stub globals), and those that say "Runs in a
+ * process of its own" (they read a process-wide budget or counter), get fresh modules of their
+ * own. The others share their worker's loaded modules from file to file, each still on its own
+ * database, from the environment and clock the worker started with (test/support/env.ts puts
+ * them back): loading the server once per worker instead of once per file halves their CPU time.
+ */
+const OWN_PROCESS =
+  /process\.env\.[A-Z_]+\s*=(?!=)|process\.env\[[^\]]+\]\s*=(?!=)|delete process\.env|vi\.(?:mock|doMock|stubEnv|stubGlobal|resetModules)\(|Runs in a process of its own/;
+/** The compiled server's test reads the production build: `npm test` runs it once the build is done. */
+const AFTER_BUILD = "test/integration/compiled-server.test.ts";
+const integrationFiles = readdirSync(root("test/integration"))
+  .filter((name) => name.endsWith(".test.ts"))
+  .map((name) => `test/integration/${name}`)
+  .filter((file) => file !== AFTER_BUILD);
+const ownProcess = integrationFiles.filter((file) => OWN_PROCESS.test(readFileSync(root(file), "utf8")));
 
 export default defineConfig({
   resolve: {
@@ -27,11 +46,34 @@ export default defineConfig({
         test: { name: "unit", include: ["test/unit/**/*.test.ts"], setupFiles: ["test/support/env.ts"] },
       },
       {
-        // Each file on its own copy of one migrated template database (global-setup.ts).
+        // Each file on its own copy of one migrated template database (global-setup.ts), in
+        // workers that keep the server's modules loaded from one file to the next.
         extends: true,
         test: {
           name: "integration",
           include: ["test/integration/**/*.test.ts"],
+          exclude: [...ownProcess, AFTER_BUILD],
+          isolate: false,
+          globalSetup: ["test/support/global-setup.ts"],
+          setupFiles: ["test/support/env.ts", "test/support/setup.ts"],
+        },
+      },
+      {
+        // The files that change the process for themselves (OWN_PROCESS): each in a fresh one.
+        extends: true,
+        test: {
+          name: "integration-own-process",
+          include: ownProcess,
+          globalSetup: ["test/support/global-setup.ts"],
+          setupFiles: ["test/support/env.ts", "test/support/setup.ts"],
+        },
+      },
+      {
+        // The compiled server's test in a process of its own (scripts/test.mjs runs it after the build).
+        extends: true,
+        test: {
+          name: "after-build",
+          include: [AFTER_BUILD],
           globalSetup: ["test/support/global-setup.ts"],
           setupFiles: ["test/support/env.ts", "test/support/setup.ts"],
         },

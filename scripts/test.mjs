@@ -136,7 +136,6 @@ const staticChecks = together([
   ["type-check", bin("tsc"), ["--noEmit"]],
 ]);
 
-const AFTER_BUILD = "test/integration/compiled-server.test.ts";
 const onTheBuild = (async () => {
   report(
     "production build",
@@ -144,7 +143,13 @@ const onTheBuild = (async () => {
     await inFile(bin("next"), ["build"], `${results}/build.log`, { SKIP_BUILD_TYPECHECK: "1" }),
   );
   // The compiled server on the build just made: a missing build fails it here, never a skip.
-  const compiled = ["run", "--reporter=default", "--reporter=json", `--outputFile.json=${results}/vitest-after-build.json`, AFTER_BUILD];
+  const compiled = [
+    "run",
+    "--reporter=default",
+    "--reporter=json",
+    `--outputFile.json=${results}/vitest-after-build.json`,
+    "--project=after-build",
+  ];
   report(
     "the compiled server (Vitest, on the build)",
     `${bin("vitest")} ${compiled.join(" ")}`,
@@ -163,7 +168,10 @@ const vitest = liveStep("unit + integration (Vitest, real Postgres)", bin("vites
   "--reporter=default",
   "--reporter=json",
   `--outputFile.json=${results}/vitest.json`,
-  `--exclude=${AFTER_BUILD}`,
+  // Every project but the compiled server's (vitest.config.ts), which runs on the build above.
+  "--project=unit",
+  "--project=integration",
+  "--project=integration-own-process",
 ]);
 await Promise.all([staticChecks, onTheBuild, vitest]);
 summary();

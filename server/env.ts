@@ -189,6 +189,11 @@ export function env(): Env {
   return cached;
 }
 
+/** Forgets what env() read: the next call reads process.env again (test files that share a process set their own). */
+export function reloadEnv(): void {
+  cached = undefined;
+}
+
 /** The public base URL of the app, for links in e-mails and the console. */
 export function appUrl(): string {
   const e = env();

@@ -4,6 +4,9 @@
  * then reuses a generic plan: planning spans the monthly partitions of audit_events and costs more
  * than executing them (docs/benchmarks/audit.md). Keyset pages run on the connections that keep generic plans
  * (GENERIC_PLANS): Postgres never re-plans them. Offset pages stay unnamed; the names are bounded.
+ *
+ * Runs in a process of its own (vitest.config.ts): the budget of statement names is the process's,
+ * and files run before it in a shared one would have spent it.
  */
 import pg from "pg";
 import { afterAll, beforeAll, expect, test } from "vitest";
