@@ -5,6 +5,7 @@ import type { ReactNode } from "react";
  * guides use (headings, paragraphs, fenced code, lists, pipe tables, code spans, bold, emphasis,
  * links). Text is never parsed as HTML: React escapes it. Links to another guide open that guide;
  * links to files the app does not serve (the README, tests, screenshots) keep their text only.
+ * Code blocks and tables scroll sideways, so they take the keyboard's focus.
  */
 export function Markdown({ source, guides }: { source: string; guides: readonly string[] }) {
   return <>{blocks(source.replace(/\r\n?/g, "\n").split("\n"), { guides, key: "b" })}</>;
@@ -58,7 +59,7 @@ function blocks(lines: string[], context: Context): ReactNode[] {
       while (i < lines.length && !FENCE.test(at(i).trim())) code.push(at(i++));
       i++;
       out.push(
-        <pre key={key()} className="mt-4 overflow-x-auto rounded-lg bg-code p-4 text-xs leading-relaxed text-code-fg">
+        <pre key={key()} tabIndex={0} className="mt-4 overflow-x-auto rounded-lg bg-code p-4 text-xs leading-relaxed text-code-fg">
           <code>{code.join("\n")}</code>
         </pre>,
       );
@@ -83,7 +84,7 @@ function blocks(lines: string[], context: Context): ReactNode[] {
       const [head = [], ...body] = rows;
       const k = key();
       out.push(
-        <div key={k} className="mt-4 overflow-x-auto rounded-lg border border-slate-200">
+        <div key={k} tabIndex={0} className="mt-4 overflow-x-auto rounded-lg border border-slate-200">
           <table className="min-w-full divide-y divide-slate-200 text-left text-sm">
             <thead className="bg-slate-50">
               <tr>

@@ -1,5 +1,6 @@
 import { expect, test } from "./fixtures";
 import { OPERATOR_TOKEN } from "./constants";
+import { expectNoSeriousA11yViolations } from "./axe";
 
 test("the API reference renders the OpenAPI document with assets served by the app", async ({ page, request }) => {
   const external: string[] = [];
@@ -39,5 +40,6 @@ test("the guides of docs/ open from the documentation's header", async ({ page }
   await page.getByRole("link", { name: "Webhooks" }).click();
   await expect(page).toHaveURL(/\/docs\/guides\/webhooks$/);
   await expect(page.getByRole("heading", { level: 1, name: "Webhooks" })).toBeVisible();
+  await expectNoSeriousA11yViolations(page);
   expect((await page.goto("/docs/guides/..%2FREADME"))?.status()).toBe(404);
 });
