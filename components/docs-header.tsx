@@ -5,6 +5,7 @@ const PAGES = [
   { href: "/docs", label: "API reference" },
   { href: "/docs/errors", label: "Error codes" },
   { href: "/docs/events", label: "Event types" },
+  { href: "/docs/guides", label: "Guides" },
 ];
 
 /** The header of the /docs pages: the brand, and links to the other pages and the console. */

@@ -1,5 +1,6 @@
 import { expect, test } from "./fixtures";
 import { OPERATOR_TOKEN } from "./constants";
+import { expectNoSeriousA11yViolations } from "./axe";
 
 test("the API reference renders the OpenAPI document with assets served by the app", async ({ page, request }) => {
   const external: string[] = [];
@@ -30,4 +31,15 @@ test("a problem response links to its code on the error codes page", async ({ pa
   await expect(entry).toBeVisible();
   await expect(entry).toContainText("404");
   await expect(entry).toContainText("Not found");
+});
+
+test("the guides of docs/ open from the documentation's header", async ({ page }) => {
+  await page.goto("/docs/events");
+  await page.getByRole("navigation", { name: "Documentation" }).getByRole("link", { name: "Guides" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Guides" })).toBeVisible();
+  await page.getByRole("link", { name: "Webhooks" }).click();
+  await expect(page).toHaveURL(/\/docs\/guides\/webhooks$/);
+  await expect(page.getByRole("heading", { level: 1, name: "Webhooks" })).toBeVisible();
+  await expectNoSeriousA11yViolations(page);
+  expect((await page.goto("/docs/guides/..%2FREADME"))?.status()).toBe(404);
 });

@@ -12,7 +12,7 @@ import { expectNoSeriousA11yViolations } from "./axe";
 import { ApplicationsPage } from "./pages/applications-page";
 import { expect, signInAs, test as base, uniqueName } from "./sso-fixtures";
 
-/** A client application as small as the README's example: it keeps its PKCE verifiers by state. */
+/** A client application as small as docs/sso.md's example: it keeps its PKCE verifiers by state. */
 interface ClientApp {
   origin: string;
   credentials: { clientId: string; clientSecret: string } | null;

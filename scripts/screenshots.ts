@@ -1,5 +1,5 @@
 /**
- * `npm run screenshots`: pictures of the console for the README, in docs/screenshots/.
+ * `npm run screenshots`: pictures of the console for docs/console.md, in docs/screenshots/.
  *
  * Starts the e2e server (e2e/serve.mjs: a fresh database, the production build; run `npx next
  * build` first), arranges a realistic tenant over the REST API as the bootstrap operator (members,

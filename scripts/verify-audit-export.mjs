@@ -8,7 +8,7 @@
  *   node verify-audit-export.mjs --export audit.csv|audit.json --jwks jwks.json --digests digests.json [--digests more.json]
  *   node verify-audit-export.mjs --export objects/*.ndjson.gz --jwks jwks.json --digests digests.json
  *
- * The second form checks a log stream's copy (README, Log streams): its S3 objects (or any
+ * The second form checks a log stream's copy (docs/log-streams.md): its S3 objects (or any
  * receiver's events written one JSON per line, .ndjson), in sequence order, repeats allowed when
  * identical (a batch sent again). Each flag takes the values after it, up to the next flag.
  *

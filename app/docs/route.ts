@@ -26,6 +26,7 @@ export async function GET(req: Request) {
   <nav class="cp-nav" aria-label="Documentation">
     <a href="/docs/errors">Error codes</a>
     <a href="/docs/events">Event types</a>
+    <a href="/docs/guides">Guides</a>
     <a href="/api/v1/openapi.json">OpenAPI document</a>
     <a href="/tenants">Console</a>
   </nav>

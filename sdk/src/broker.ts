@@ -1,5 +1,5 @@
 /**
- * The OAuth broker, from the side of an application of the platform (README: OAuth broker): send the
+ * The OAuth broker, from the side of an application of the platform (docs/sso.md: OAuth broker): send the
  * person's browser to `authorizationUrl(...).url` (keep `state` and `codeVerifier` in their session),
  * check `state` on the callback, then `exchangeCode` for the access token and profile; `profile`
  * reads it again while the token lives. PKCE (S256) always.

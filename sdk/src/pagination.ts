@@ -6,7 +6,7 @@
 import { errorFromFailedResponse } from "./errors.js";
 import type { Transport } from "./transport.js";
 
-/** The envelope of every list (README: Pagination). */
+/** The envelope of every list (docs/api.md: Pagination). */
 export interface Page<T> {
   results: T[];
   count: number;

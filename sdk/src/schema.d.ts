@@ -719,7 +719,7 @@ export interface paths {
     put?: never;
     /**
      * Create a log stream
-     * @description Streams the tenant's audit log to a receiver (`type`: s3, datadog, splunk_hec, https, syslog; `config` per type, see README "Log streams"). Needs a step-up in the last 10 minutes (else 401 `step_up_required`): it sends the log somewhere new. `start_from`: `now` (default), `oldest` (history first, then live) or a date. Secrets are never returned (`<field>_set`). Emits `log_stream.created`.
+     * @description Streams the tenant's audit log to a receiver (`type`: s3, datadog, splunk_hec, https, syslog; `config` per type, see docs/log-streams.md "Log streams"). Needs a step-up in the last 10 minutes (else 401 `step_up_required`): it sends the log somewhere new. `start_from`: `now` (default), `oldest` (history first, then live) or a date. Secrets are never returned (`<field>_set`). Emits `log_stream.created`.
      */
     post: operations["logStreams-create"];
     delete?: never;
@@ -903,7 +903,7 @@ export interface paths {
     };
     /**
      * List signed audit digests
-     * @description Newest first. Verify each `jws` with /audit/jwks.json; see README, "Proving an export".
+     * @description Newest first. Verify each `jws` with /audit/jwks.json; see docs/audit-log.md, "Proving an export".
      */
     get: operations["audit-listDigests"];
     put?: never;
@@ -1647,7 +1647,7 @@ export interface paths {
     post?: never;
     /**
      * Delete a user
-     * @description Deprovisions the person first (see README, Directory Sync).
+     * @description Deprovisions the person first (see docs/directory-sync.md).
      */
     delete: operations["scim-deleteUser"];
     options?: never;
@@ -3868,7 +3868,7 @@ export interface components {
       sequence: number;
       /** @description The previous event's `hash` (64 zeros for the first). */
       prev_hash: string;
-      /** @description Hex SHA-256 of the canonical form of this event and `prev_hash` (see README). */
+      /** @description Hex SHA-256 of the canonical form of this event and `prev_hash` (see docs/audit-log.md). */
       hash: string;
       /** @description The canonical form `hash` was computed in: 1 for events written before sources were recorded, 2 since (covers `source`). */
       chain_version: number;
@@ -3931,7 +3931,7 @@ export interface components {
       sequence: number;
       /** @description The previous event's `hash` (64 zeros for the first). */
       prev_hash: string;
-      /** @description Hex SHA-256 of the canonical form of this event and `prev_hash` (see README). */
+      /** @description Hex SHA-256 of the canonical form of this event and `prev_hash` (see docs/audit-log.md). */
       hash: string;
       /** @description The canonical form `hash` was computed in: 1 for events written before sources were recorded, 2 since (covers `source`). */
       chain_version: number;
@@ -4547,7 +4547,7 @@ export interface components {
       };
       displayName?: string;
       title?: string;
-      /** @description `false` deprovisions the person at once (see README, Directory Sync). */
+      /** @description `false` deprovisions the person at once (see docs/directory-sync.md). */
       active?: boolean;
       /** @description At most 100 values (so any list in a resource); more: 400 tooMany. */
       emails?: {
@@ -10597,7 +10597,7 @@ export interface operations {
           name: string;
           /** @enum {string} */
           type: "s3" | "datadog" | "splunk_hec" | "https" | "syslog";
-          /** @description The type's settings: see README "Log streams" (s3, datadog, splunk_hec, https, syslog). */
+          /** @description The type's settings: see docs/log-streams.md (s3, datadog, splunk_hec, https, syslog). */
           config: {
             [key: string]: unknown;
           };

@@ -21,7 +21,7 @@ export const digestProcedures = {
         path: base,
         tags,
         summary: "List signed audit digests",
-        description: 'Newest first. Verify each `jws` with /audit/jwks.json; see README, "Proving an export".',
+        description: 'Newest first. Verify each `jws` with /audit/jwks.json; see docs/audit-log.md, "Proving an export".',
         protect: true,
       },
     })

@@ -1,7 +1,7 @@
 /**
  * Audit partitions and retention, run by housekeeping. Both go through the database's privileged
  * functions (SECURITY DEFINER, owned by the migrations' role: see migration
- * 20261124001000_audit_partitions and README "Audit log: database roles"), so the app's own role
+ * 20261124001000_audit_partitions and docs/audit-log.md "Audit log: database roles"), so the app's own role
  * never needs the right to create, drop, update or delete anything in the audit log.
  */
 import type { Database } from "../db/client.ts";

@@ -142,7 +142,7 @@ export const AuditEvent = z
     details: z.record(z.string(), z.unknown()),
     sequence: z.number().int().meta({ description: "Position in the tenant's hash chain: 1, 2, 3, … without gaps." }),
     prev_hash: z.string().meta({ description: "The previous event's `hash` (64 zeros for the first)." }),
-    hash: z.string().meta({ description: "Hex SHA-256 of the canonical form of this event and `prev_hash` (see README)." }),
+    hash: z.string().meta({ description: "Hex SHA-256 of the canonical form of this event and `prev_hash` (see docs/audit-log.md)." }),
     chain_version: z.number().int().meta({
       description:
         "The canonical form `hash` was computed in: 1 for events written before sources were recorded, 2 since (covers `source`).",

@@ -83,7 +83,7 @@ function toEmit(ctx: TenantServiceContext, input: AppendAuditInput): AppendedEve
 /**
  * Records an event sent by the tenant's own application. The actor, metadata and timestamp are
  * the application's account of what happened, stored as given; the API caller who appended it is
- * the event's source (`api`, its token and user), hashed with it (see README, "Appending events").
+ * the event's source (`api`, its token and user), hashed with it (see docs/audit-log.md, "Appending events").
  * Concurrent appends to one tenant share a transaction (see appender.ts).
  */
 export async function appendEvent(ctx: TenantServiceContext, input: AppendAuditInput): Promise<AuditEvent> {

@@ -1,5 +1,5 @@
 /**
- * The list contract of every endpoint (README: Pagination): a query becomes a page request, a page becomes
+ * The list contract of every endpoint (docs/api.md: Pagination): a query becomes a page request, a page becomes
  * the envelope. The schemas themselves are in ./page-query.ts.
  */
 import { decodeCursor, type PageRequest, type PageResult } from "../db/keyset.ts";

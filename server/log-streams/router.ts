@@ -45,7 +45,7 @@ export const logStreamsRouter = router({
         tags,
         summary: "Create a log stream",
         description:
-          "Streams the tenant's audit log to a receiver (`type`: s3, datadog, splunk_hec, https, syslog; `config` per type, see README " +
+          "Streams the tenant's audit log to a receiver (`type`: s3, datadog, splunk_hec, https, syslog; `config` per type, see docs/log-streams.md " +
           '"Log streams"). Needs a step-up in the last 10 minutes (else 401 `step_up_required`): it sends the log somewhere new. ' +
           "`start_from`: `now` (default), `oldest` (history first, then live) or a date. Secrets are never returned (`<field>_set`). " +
           "Emits `log_stream.created`.",

@@ -181,7 +181,7 @@ export const CreateLogStreamInput = z
     name: Name,
     type: z.enum(LOG_STREAM_TYPES, { error: `must be one of ${LOG_STREAM_TYPES.join(", ")}` }),
     config: z.record(z.string(), z.unknown(), { error: "must be an object" }).meta({
-      description: 'The type\'s settings: see README "Log streams" (s3, datadog, splunk_hec, https, syslog).',
+      description: "The type's settings: see docs/log-streams.md (s3, datadog, splunk_hec, https, syslog).",
     }),
     event_types: EventSelection.optional(),
     start_from: StartFrom.optional(),

@@ -1,5 +1,5 @@
 /**
- * Where the control plane may be told to call (README: the SSRF guard), checked when a target is
+ * Where the control plane may be told to call (docs/security.md: the SSRF guard), checked when a target is
  * stored (SSO metadata, webhook targets, log streams' URLs and syslog hosts): https, or plain http
  * where OUTBOUND_ALLOW_PRIVATE allows; no credentials; never a private or loopback host, in any
  * spelling (./hosts.ts, the guard's own test), unless allowed. Names that resolve to private

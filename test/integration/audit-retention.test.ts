@@ -135,7 +135,7 @@ describe("retention", () => {
     const role = `audit_app_${randomBytes(4).toString("hex")}`;
     await raw.query(`CREATE ROLE ${role} NOLOGIN`);
     try {
-      // As README "Audit log: database roles" sets the app's role up.
+      // As docs/audit-log.md "Audit log: database roles" sets the app's role up.
       await raw.query(`GRANT SELECT, INSERT ON audit_events TO ${role};
         GRANT SELECT, INSERT, UPDATE ON audit_chains, audit_counts TO ${role};
         GRANT EXECUTE ON FUNCTION audit_events_purge(integer), audit_events_ensure_partitions(integer) TO ${role}`);

@@ -1,6 +1,6 @@
 /**
  * A tenant's audit log streams: the log sent on, batch by batch, to an S3 bucket, Datadog, Splunk
- * HEC, an HTTPS endpoint or syslog (README "Log streams" for each type's `config`). Creating one,
+ * HEC, an HTTPS endpoint or syslog (docs/log-streams.md for each type's `config`). Creating one,
  * or changing its `config`, needs a step-up (`cp.me.stepUp`); secrets are never answered back
  * (`<field>_set` says one is stored).
  */

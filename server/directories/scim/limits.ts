@@ -1,5 +1,5 @@
 /**
- * What one SCIM request may carry, in one place. README ("Directory Sync") and discovery
+ * What one SCIM request may carry, in one place. docs/directory-sync.md and discovery
  * (ServiceProviderConfig's filter.maxResults, the ResourceTypes' and Schemas' descriptions, the
  * OpenAPI document) quote these. Past a cap on operations or values: 400 `tooMany` naming it,
  * before the work it would cost. With them, what a request makes the server do on its event loop

@@ -56,7 +56,7 @@ export const SCIM_SCHEMAS: Json = {
       },
       displayName: { type: "string" },
       title: { type: "string" },
-      active: { type: "boolean", description: "`false` deprovisions the person at once (see README, Directory Sync)." },
+      active: { type: "boolean", description: "`false` deprovisions the person at once (see docs/directory-sync.md)." },
       emails: MULTI_VALUED,
       phoneNumbers: MULTI_VALUED,
       groups: { type: "array", items: VALUE, readOnly: true },
@@ -240,7 +240,7 @@ function resourcePaths(kind: "Users" | "Groups", schema: string): [string, Json]
         delete: {
           operationId: id("delete"),
           summary: `Delete a ${one}`,
-          description: kind === "Users" ? "Deprovisions the person first (see README, Directory Sync)." : undefined,
+          description: kind === "Users" ? "Deprovisions the person first (see docs/directory-sync.md)." : undefined,
           responses: { 204: ok("Deleted", null), ...errors("401", "404", "412", "429") },
         },
       },

@@ -19,7 +19,7 @@
  * Requests stay within 1,000,000 bytes (HEC's long-standing `max_content_length` default, which
  * Splunk Cloud keeps); a bigger batch goes as several requests, in order. Splunk itself truncates
  * an event's raw text at its sourcetype's TRUNCATE (10,000 bytes by default): the receiving
- * sourcetype should set TRUNCATE = 0 so large events stay verifiable (README, Log streams).
+ * sourcetype should set TRUNCATE = 0 so large events stay verifiable (docs/log-streams.md).
  */
 import type { AuditEvent } from "../../audit/schemas.ts";
 import type { LogStreamConfigs } from "../schemas.ts";
