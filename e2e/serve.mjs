@@ -1,17 +1,17 @@
 // The e2e server: a fresh Postgres database, then the compiled server (scripts/serve.ts built by
 // scripts/build-server.mjs into dist/e2e-server, under a second, when stale) on the existing
-// production build (NEXT_DIST_DIR if set, else .next) with a fixed test environment. Playwright starts it
-// (webServer in playwright.config.ts); it can also be run alone to poke at the e2e setup.
+// production build (NEXT_DIST_DIR if set, else .next) with a fixed test environment (e2e/server-env.mjs).
+// Playwright starts it (webServer in playwright.config.ts); it can also be run alone to poke at the e2e setup.
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import pg from "pg";
+import { DIST_DIR as distDir, SERVER_DIR as outdir, SERVER_ENTRY, serverEnv } from "./server-env.mjs";
 
 const constants = JSON.parse(readFileSync(new URL("./constants.json", import.meta.url), "utf8"));
 const port = Number(process.env.E2E_PORT ?? constants.port);
 const smtpPort = Number(process.env.E2E_SMTP_PORT ?? constants.smtpPort);
 const databaseUrl = process.env.E2E_DATABASE_URL ?? constants.databaseUrl;
-const distDir = process.env.NEXT_DIST_DIR || ".next";
 
 function fail(message) {
   console.error(`e2e/serve.mjs: ${message}`);
@@ -43,30 +43,15 @@ async function recreateDatabase(url) {
 
 await recreateDatabase(databaseUrl);
 
-const outdir = "dist/e2e-server";
 const build = spawnSync(process.execPath, ["scripts/build-server.mjs", "--if-stale", "--outdir", outdir], { stdio: "inherit" });
 if (build.status !== 0) fail("compiling the server failed");
 
-const appUrl = `http://127.0.0.1:${port}`;
 // The same production server `npm start` runs (REST edge + Next, compiled), not bare `next start`.
-const server = spawn(process.execPath, [path.join(outdir, "serve.js")], {
+const server = spawn(process.execPath, [SERVER_ENTRY], {
   stdio: "inherit",
   env: {
-    ...process.env,
-    NODE_ENV: "production",
-    NEXT_DIST_DIR: distDir,
-    PORT: String(port),
+    ...serverEnv(port),
     DATABASE_URL: databaseUrl,
-    APP_URL: appUrl,
-    NEXTAUTH_URL: appUrl,
-    NEXTAUTH_SECRET: constants.nextauthSecret,
-    ENCRYPTION_KEY: constants.encryptionKey,
-    BOOTSTRAP_ADMIN_EMAIL: constants.operatorEmail,
-    BOOTSTRAP_ADMIN_PASSWORD: constants.operatorPassword,
-    BOOTSTRAP_TOKEN: constants.bootstrapToken,
-    OUTBOUND_ALLOW_PRIVATE: "true", // the SSO journeys fetch metadata from an identity provider on 127.0.0.1
-    LOG_LEVEL: "warn",
-    INTERNAL_CRON: "off",
     // The mail journeys listen here with a real SMTP server (test/support/smtp.ts).
     SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
   },

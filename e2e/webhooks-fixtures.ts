@@ -1,6 +1,6 @@
 /**
  * Fixtures for the webhook journeys, on top of the identity ones: a local receiver on 127.0.0.1
- * (e2e/serve.mjs allows private targets), webhooks made over the REST API, and the webhooks page.
+ * (e2e/server-env.mjs allows private targets), webhooks made over the REST API, and the webhooks page.
  */
 import { createHmac } from "node:crypto";
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
