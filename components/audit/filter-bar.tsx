@@ -10,7 +10,8 @@ import { cx } from "../ui/cx";
 import { Field } from "../ui/field";
 import { Input } from "../ui/input";
 import { Select } from "../ui/select";
-import { isoOfUtcInput, NO_FILTERS, RANGE_OPTIONS, typeSuggestions, utcInputValue, type AuditFilters, type Range } from "./filters";
+import { NO_FILTERS, RANGE_OPTIONS, typeSuggestions, type AuditFilters, type Range } from "./filters";
+import { UtcRangeFields } from "./utc-range-fields";
 
 /** Messages under the filter fields, by the API parameter the server named. */
 export type FilterErrors = Partial<Record<"event_type" | "actor_id" | "actor_email" | "start_date" | "end_date", string>>;
@@ -165,26 +166,13 @@ export function FilterBar({ tenantId, filters, errors, onApply }: FilterBarProps
         {custom ? (
           <fieldset className="grid gap-4 sm:col-span-2 sm:grid-cols-2 lg:col-span-12 lg:grid-cols-12">
             <legend className="sr-only">Custom date range</legend>
-            <Field id="audit-from" label="From (UTC)" hint="Included" error={errors.start_date} className="lg:col-span-3">
-              {(control) => (
-                <Input
-                  {...control}
-                  type="datetime-local"
-                  value={utcInputValue(draft.from)}
-                  onChange={(e) => set({ from: isoOfUtcInput(e.target.value) })}
-                />
-              )}
-            </Field>
-            <Field id="audit-to" label="To (UTC)" hint="Not included" error={errors.end_date} className="lg:col-span-3">
-              {(control) => (
-                <Input
-                  {...control}
-                  type="datetime-local"
-                  value={utcInputValue(draft.to)}
-                  onChange={(e) => set({ to: isoOfUtcInput(e.target.value) })}
-                />
-              )}
-            </Field>
+            <UtcRangeFields
+              idPrefix="audit"
+              from={draft.from}
+              to={draft.to}
+              errors={{ from: errors.start_date, to: errors.end_date }}
+              onChange={set}
+            />
           </fieldset>
         ) : null}
       </form>

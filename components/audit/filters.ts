@@ -6,6 +6,8 @@
  *   &cursor=<keyset cursor>&skip=<rows before the page>
  */
 import { consoleUrl } from "../console/urls";
+import type { TablePosition } from "../ui/pagination";
+import { positionFrom, setPosition } from "../ui/table-position";
 
 export type RangePreset = "1h" | "24h" | "7d" | "30d";
 export type Range = "" | RangePreset | "custom";
@@ -38,10 +40,8 @@ export interface AuditFilters {
 export const NO_FILTERS: AuditFilters = { type: "", actor: "", range: "", from: "", to: "" };
 
 /** Where the table is: the page's cursor and how many rows come before it. */
-export interface AuditPosition {
-  cursor?: string;
-  start: number;
-}
+export type AuditPosition = TablePosition;
+export { positionFrom };
 
 function isPreset(value: string): value is RangePreset {
   return value in PRESET_MS;
@@ -61,12 +61,6 @@ export function filtersFrom(params: URLSearchParams): AuditFilters {
   };
 }
 
-export function positionFrom(params: URLSearchParams): AuditPosition {
-  const cursor = params.get("cursor") || undefined;
-  const start = Number(params.get("skip") ?? 0);
-  return { cursor, start: cursor && Number.isInteger(start) && start > 0 ? start : 0 };
-}
-
 /** The query string (without "?") for filters and, past the first page, the position. */
 export function searchOf(filters: AuditFilters, position?: AuditPosition): string {
   const params = new URLSearchParams();
@@ -77,10 +71,7 @@ export function searchOf(filters: AuditFilters, position?: AuditPosition): strin
     if (filters.from) params.set("from", filters.from);
     if (filters.to) params.set("to", filters.to);
   }
-  if (position?.cursor) {
-    params.set("cursor", position.cursor);
-    if (position.start > 0) params.set("skip", String(position.start));
-  }
+  setPosition(params, position);
   return params.toString();
 }
 

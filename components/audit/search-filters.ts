@@ -6,6 +6,7 @@
  */
 import { consoleUrl } from "../console/urls";
 import type { TablePosition } from "../ui/pagination";
+import { setPosition } from "../ui/table-position";
 
 export interface SearchFilters {
   /** An email (anything with an `@`, matched in any case) or an actor id. */
@@ -38,12 +39,6 @@ export function searchFiltersFrom(params: URLSearchParams): SearchFilters {
   return out;
 }
 
-export function searchPositionFrom(params: URLSearchParams): TablePosition {
-  const cursor = params.get("cursor") || undefined;
-  const start = Number(params.get("skip") ?? 0);
-  return { cursor, start: cursor && Number.isInteger(start) && start > 0 ? start : 0 };
-}
-
 /** The query string (without "?") of these filters and, past the first page, the position. */
 export function searchQueryOf(filters: SearchFilters, position?: TablePosition): string {
   const params = new URLSearchParams();
@@ -51,10 +46,7 @@ export function searchQueryOf(filters: SearchFilters, position?: TablePosition):
     const value = filters[key].trim();
     if (value) params.set(URL_NAMES[key], value);
   }
-  if (position?.cursor) {
-    params.set("cursor", position.cursor);
-    if (position.start > 0) params.set("skip", String(position.start));
-  }
+  setPosition(params, position);
   return params.toString();
 }
 

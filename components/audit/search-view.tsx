@@ -16,7 +16,7 @@ import { LoadError, PagePastEnd } from "../ui/list-states";
 import { Pagination, startOf, type TablePosition } from "../ui/pagination";
 import { PageHeader } from "../ui/page-header";
 import { BookIcon } from "../icons";
-import { isoOfUtcInput, utcInputValue } from "./filters";
+import { UtcRangeFields } from "./utc-range-fields";
 import {
   canSearch,
   NO_SEARCH,
@@ -24,11 +24,11 @@ import {
   searchApiFiltersOf,
   searchExportUrl,
   searchFiltersFrom,
-  searchPositionFrom,
   searchQueryOf,
   type SearchFilters,
 } from "./search-filters";
 import { SearchTable, LoadingSearch } from "./search-table";
+import { positionFrom } from "../ui/table-position";
 import type { AuditSearchPageView } from "./types";
 
 /** The API's filter names, as the fields that carry them. */
@@ -53,7 +53,7 @@ export function AuditSearchView() {
   const pathname = usePathname();
   const params = useSearchParams();
   const filters = searchFiltersFrom(params);
-  const position = searchPositionFrom(params);
+  const position = positionFrom(params);
   const api = searchApiFiltersOf(filters);
   const ready = canSearch(filters);
   const query = useQuery({
@@ -161,26 +161,7 @@ function SearchForm({
       {text("targetId", "Target ID", "What the event is about", "a user, webhook… ID", "lg:col-span-4")}
       {text("targetType", "Target type", "Narrows: user, webhook, …", "Any", "lg:col-span-2")}
       {text("type", "Event type", "Exact or prefix.*, commas", "user.*", "lg:col-span-2")}
-      <Field id="search-from" label="From (UTC)" hint="Included" error={errors.from} className="lg:col-span-3">
-        {(control) => (
-          <Input
-            {...control}
-            type="datetime-local"
-            value={utcInputValue(draft.from)}
-            onChange={(e) => set({ from: isoOfUtcInput(e.target.value) })}
-          />
-        )}
-      </Field>
-      <Field id="search-to" label="To (UTC)" hint="Not included" error={errors.to} className="lg:col-span-3">
-        {(control) => (
-          <Input
-            {...control}
-            type="datetime-local"
-            value={utcInputValue(draft.to)}
-            onChange={(e) => set({ to: isoOfUtcInput(e.target.value) })}
-          />
-        )}
-      </Field>
+      <UtcRangeFields idPrefix="search" from={draft.from} to={draft.to} errors={errors} onChange={set} />
       <div className="flex items-end gap-2 sm:col-span-2 lg:col-span-6 lg:mt-6.5 lg:items-start">
         <Button type="submit" disabled={!hydrated}>
           Search

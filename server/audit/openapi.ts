@@ -21,9 +21,24 @@ const FILTERS = [
   filter("target_type", "Only events about a target of this type (`target.type`, exact)."),
 ];
 
+/** An export's answer: an attachment named as `filename` says, a JSON array of `row`s or CSV. */
+function downloadResponse(filename: string, row: string): Json {
+  return {
+    description: "The export, as an attachment.",
+    headers: {
+      "Content-Disposition": { description: filename, schema: { type: "string" } },
+      "Cache-Control": { description: "`no-store`", schema: { type: "string" } },
+      "X-Request-Id": { $ref: "#/components/headers/X-Request-Id" },
+    },
+    content: {
+      "application/json": { schema: { type: "array", items: { $ref: `#/components/schemas/${row}` } } },
+      "text/csv": { schema: { type: "string" } },
+    },
+  };
+}
+
 /** The platform search's export (GET /audit/export): the tenant export's formats, each row naming its tenant. */
 export function auditSearchExportPath(problems: Json): Json {
-  const download = { description: '`attachment; filename="audit-search-<YYYY-MM-DD>.<format>"`', schema: { type: "string" } };
   return {
     get: {
       operationId: "audit-search-export",
@@ -42,18 +57,7 @@ export function auditSearchExportPath(problems: Json): Json {
         filter("to", "ISO 8601 date or date-time, exclusive; `end_date` is the same."),
       ],
       responses: {
-        "200": {
-          description: "The export, as an attachment.",
-          headers: {
-            "Content-Disposition": download,
-            "Cache-Control": { description: "`no-store`", schema: { type: "string" } },
-            "X-Request-Id": { $ref: "#/components/headers/X-Request-Id" },
-          },
-          content: {
-            "application/json": { schema: { type: "array", items: { $ref: "#/components/schemas/AuditSearchResult" } } },
-            "text/csv": { schema: { type: "string" } },
-          },
-        },
+        "200": downloadResponse('`attachment; filename="audit-search-<YYYY-MM-DD>.<format>"`', "AuditSearchResult"),
         ...problems,
       },
     },
@@ -61,7 +65,6 @@ export function auditSearchExportPath(problems: Json): Json {
 }
 
 export function auditExportPath(problems: Json): Json {
-  const download = { description: '`attachment; filename="audit-<tenant>-<YYYY-MM-DD>.<format>"`', schema: { type: "string" } };
   return {
     get: {
       operationId: "audit-export",
@@ -77,21 +80,7 @@ export function auditExportPath(problems: Json): Json {
         filter("format", "`json` (default) or `csv`.", { type: "string", enum: ["json", "csv"] }),
         ...FILTERS,
       ],
-      responses: {
-        "200": {
-          description: "The export, as an attachment.",
-          headers: {
-            "Content-Disposition": download,
-            "Cache-Control": { description: "`no-store`", schema: { type: "string" } },
-            "X-Request-Id": { $ref: "#/components/headers/X-Request-Id" },
-          },
-          content: {
-            "application/json": { schema: { type: "array", items: { $ref: "#/components/schemas/AuditEvent" } } },
-            "text/csv": { schema: { type: "string" } },
-          },
-        },
-        ...problems,
-      },
+      responses: { "200": downloadResponse('`attachment; filename="audit-<tenant>-<YYYY-MM-DD>.<format>"`', "AuditEvent"), ...problems },
     },
   };
 }
