@@ -47,7 +47,14 @@ function run(name) {
     const timer = setTimeout(() => {
       timedOut = true;
       process.kill(-child.pid, "SIGTERM");
-      setTimeout(() => child.exitCode === null && process.kill(-child.pid, "SIGKILL"), 10_000).unref();
+      // Whatever of its group still runs 10 s later (the group may be gone while npm is still closing).
+      setTimeout(() => {
+        try {
+          process.kill(-child.pid, "SIGKILL");
+        } catch {
+          // ESRCH: nothing left to kill
+        }
+      }, 10_000).unref();
     }, timeoutSeconds * 1000);
     child.on("close", (status) => {
       clearTimeout(timer);
