@@ -3,11 +3,10 @@
  * signing in as someone else, and the identity page objects as fixtures.
  */
 import { execFileSync } from "node:child_process";
-import type { APIRequestContext, Page } from "@playwright/test";
+import type { APIRequestContext } from "@playwright/test";
 import constants from "./constants.json" with { type: "json" };
 import { OPERATOR_TOKEN } from "./constants";
-import { expect, test as base, uniqueName, type Tenant } from "./fixtures";
-import { LoginPage } from "./pages/login-page";
+import { expect, signInThroughApi, test as base, uniqueName, type Tenant } from "./fixtures";
 import { MembersPage } from "./pages/members-page";
 import { ProfilePage } from "./pages/profile-page";
 import { TokensPage } from "./pages/tokens-page";
@@ -120,14 +119,9 @@ export function createPlatformUser(role: "support" | "operator", email = uniqueE
 
 /**
  * Signs `page` in as someone and waits for the console: the tenants list, or for a member of
- * exactly one tenant, that tenant.
+ * exactly one tenant, that tenant (without the sign-in form: `signInThroughApi`).
  */
-export async function signInAs(page: Page, email: string, password: string) {
-  const login = new LoginPage(page);
-  await login.goto();
-  await login.signIn(email, password);
-  await page.waitForURL((url) => url.pathname === "/tenants" || url.pathname.startsWith("/tenants/"));
-}
+export const signInAs = signInThroughApi;
 
 interface IdentityFixtures {
   people: IdentityApi;
