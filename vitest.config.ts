@@ -22,6 +22,17 @@ const integrationFiles = readdirSync(root("test/integration"))
   .filter((file) => file !== AFTER_BUILD);
 const ownProcess = integrationFiles.filter((file) => OWN_PROCESS.test(readFileSync(root(file), "utf8")));
 
+/**
+ * Unit files share their workers too. The environment they set is put back before the next file
+ * (test/support/env.ts), and they load no server state, so only a mock or a stub, or saying so,
+ * gives one a process of its own.
+ */
+const UNIT_OWN_PROCESS = /vi\.(?:mock|doMock|stubEnv|stubGlobal|resetModules)\(|Runs in a process of its own/;
+const unitOwnProcess = readdirSync(root("test/unit"))
+  .filter((name) => name.endsWith(".test.ts"))
+  .map((name) => `test/unit/${name}`)
+  .filter((file) => UNIT_OWN_PROCESS.test(readFileSync(root(file), "utf8")));
+
 export default defineConfig({
   resolve: {
     alias: {
@@ -43,8 +54,18 @@ export default defineConfig({
       {
         // Pure code: no database, no servers; the environment only.
         extends: true,
-        test: { name: "unit", include: ["test/unit/**/*.test.ts"], setupFiles: ["test/support/env.ts"] },
+        test: {
+          name: "unit",
+          include: ["test/unit/**/*.test.ts"],
+          exclude: unitOwnProcess,
+          isolate: false,
+          setupFiles: ["test/support/env.ts"],
+        },
       },
+      // Unit files that mock or stub (none today), each in a fresh process.
+      ...(unitOwnProcess.length
+        ? [{ extends: true as const, test: { name: "unit-own-process", include: unitOwnProcess, setupFiles: ["test/support/env.ts"] } }]
+        : []),
       {
         // Each file on its own copy of one migrated template database (global-setup.ts), in
         // workers that keep the server's modules loaded from one file to the next.

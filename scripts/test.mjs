@@ -169,9 +169,8 @@ const vitest = liveStep("unit + integration (Vitest, real Postgres)", bin("vites
   "--reporter=json",
   `--outputFile.json=${results}/vitest.json`,
   // Every project but the compiled server's (vitest.config.ts), which runs on the build above.
-  "--project=unit",
-  "--project=integration",
-  "--project=integration-own-process",
+  "--project=unit*",
+  "--project=integration*",
 ]);
 await Promise.all([staticChecks, onTheBuild, vitest]);
 summary();
