@@ -5,6 +5,9 @@
  * replaced held it 3.3 s for 10,000 ids, and `npm test` runs files side by side), those past a cap are
  * refused with 400 tooMany before any work, and out-of-range input (dates, page numbers, lists) is
  * a 400 SCIM error, never a 500.
+ *
+ * Runs in a process of its own (vitest.config.ts): it counts the process's CPU within each late
+ * tick, and in a shared worker the collection of earlier files' garbage would land in them.
  */
 import { beforeAll, describe, expect, test } from "vitest";
 import { apiServer } from "../support/api-server.ts";
