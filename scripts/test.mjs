@@ -4,6 +4,7 @@
 // failing part and exits non-zero; ends with one summary line of the tests run. test/README.md
 // says where each test lives.
 import { spawn } from "node:child_process";
+import { setPriority } from "node:os";
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync } from "node:fs";
 import pg from "pg";
 
@@ -60,6 +61,7 @@ async function together(steps) {
         new Promise((resolve) => {
           const started = Date.now();
           const child = spawn(command, args, { stdio: ["ignore", "pipe", "pipe"], env: process.env });
+          lower(child, BESIDE);
           process.on("exit", () => child.kill());
           let output = "";
           child.stdout.on("data", (chunk) => (output += chunk));
@@ -81,17 +83,35 @@ async function together(steps) {
 }
 
 const bin = (name) => `node_modules/.bin/${name}`;
+
+/**
+ * The longest chain is the build, then the journeys: they run at the normal priority, and what
+ * runs beside them fills the cores they leave (a part's processes inherit its niceness): Vitest a
+ * little lower, the static checks and the benchmarks' smoke runs lower still. Nothing waits on a
+ * lower part but the end of the run.
+ */
+const VITEST = 5;
+const BESIDE = 10;
+function lower(child, niceness) {
+  if (!niceness || child.pid === undefined) return;
+  try {
+    setPriority(child.pid, niceness);
+  } catch {
+    // Not permitted here (some containers): the part runs at the normal priority.
+  }
+}
 // Everything starts at once on a 2-core machine, because each part waits a good share of its
 // time (Vitest's workers on Postgres and HTTP, the journeys on the browser): the static checks,
 // the production build (without the type-check the static step runs), and Vitest. Once built:
 // the compiled server's test, then the browser journeys and the benchmarks at smoke size
 // (scripts/bench-smoke.mjs) side by side. Vitest's output is shown as it runs; the others' is
 // kept in files (.test-results/) and printed as each part ends. The first failure ends the run.
-function inFile(command, args, file, env = {}) {
+function inFile(command, args, file, env = {}, niceness = 0) {
   const out = openSync(file, "w");
   const started = Date.now();
   return new Promise((resolve) => {
     const child = spawn(command, args, { stdio: ["ignore", out, out], env: { ...process.env, ...env } });
+    lower(child, niceness);
     child.on("close", (status) => {
       closeSync(out);
       resolve({ status: status ?? 1, seconds: ((Date.now() - started) / 1000).toFixed(1), output: readFileSync(file, "utf8").trimEnd() });
@@ -113,11 +133,12 @@ function report(name, command, outcome) {
 }
 
 /** A part whose output is shown as it runs; exits on failure. */
-async function liveStep(name, command, args, env = {}) {
+async function liveStep(name, command, args, env = {}, niceness = 0) {
   console.log(`\n▶ ${name}: ${[command, ...args].join(" ")}`);
   const started = Date.now();
   const status = await new Promise((resolve) => {
     const child = spawn(command, args, { stdio: "inherit", env: { ...process.env, ...env } });
+    lower(child, niceness);
     child.on("close", (code) => resolve(code ?? 1));
     process.on("exit", () => child.kill());
   });
@@ -158,19 +179,25 @@ const onTheBuild = (async () => {
   const e2e = inFile(bin("playwright"), ["test", "--reporter=list,json"], `${results}/e2e.log`, {
     PLAYWRIGHT_JSON_OUTPUT_NAME: `${results}/playwright.json`,
   });
-  const benches = inFile("node", ["scripts/bench-smoke.mjs"], `${results}/bench-smoke.log`);
+  const benches = inFile("node", ["scripts/bench-smoke.mjs"], `${results}/bench-smoke.log`, {}, BESIDE);
   report("e2e (Playwright, Chromium)", `${bin("playwright")} test`, await e2e);
   report("benchmarks at smoke size", "node scripts/bench-smoke.mjs", await benches);
 })();
 
-const vitest = liveStep("unit + integration (Vitest, real Postgres)", bin("vitest"), [
-  "run",
-  "--reporter=default",
-  "--reporter=json",
-  `--outputFile.json=${results}/vitest.json`,
-  // Every project but the compiled server's (vitest.config.ts), which runs on the build above.
-  "--project=unit*",
-  "--project=integration*",
-]);
+const vitest = liveStep(
+  "unit + integration (Vitest, real Postgres)",
+  bin("vitest"),
+  [
+    "run",
+    "--reporter=default",
+    "--reporter=json",
+    `--outputFile.json=${results}/vitest.json`,
+    // Every project but the compiled server's (vitest.config.ts), which runs on the build above.
+    "--project=unit*",
+    "--project=integration*",
+  ],
+  {},
+  VITEST,
+);
 await Promise.all([staticChecks, onTheBuild, vitest]);
 summary();
