@@ -77,7 +77,7 @@ export async function startTotp({ db, actor: { principal } }: ServiceContext, { 
  */
 export async function confirmTotp(
   { db, actor: { principal, request } }: ServiceContext,
-  { factor_id, code }: { factor_id: string; code: string },
+  { factor_id, code, name }: { factor_id: string; code: string; name?: string },
 ): Promise<{ factor: MfaFactor; recovery_codes: string[] | null }> {
   const pending = await db.prisma.userMfaFactor.findFirst({
     where: {
@@ -94,7 +94,7 @@ export async function confirmTotp(
     const earlier = await tx.userMfaFactor.count({ where: { userId: principal.userId, confirmedAt: { not: null } } });
     const factor = await tx.userMfaFactor.update({
       where: { id: pending.id },
-      data: { confirmedAt: clock.now(), lastUsedCounter: BigInt(step) },
+      data: { confirmedAt: clock.now(), lastUsedCounter: BigInt(step), ...(name ? { name } : {}) },
     });
     const recoveryCodes = earlier === 0 ? await replaceRecoveryCodes(tx, principal.userId) : null;
     await emitForUser(sqlIn(tx), actorOf(principal, request), principal.userId, {

@@ -219,7 +219,7 @@ export const TotpEnrolment = z.object({
 export type TotpEnrolment = z.output<typeof TotpEnrolment>;
 
 const FactorId = z.string({ error: "is required" }).min(1, "is required").max(100, "is not a factor id");
-export const ConfirmTotpInput = z.strictObject({ factor_id: FactorId, code: TotpCode });
+export const ConfirmTotpInput = z.strictObject({ factor_id: FactorId, code: TotpCode, name: FactorName.optional() });
 export const TotpConfirmed = z.object({
   factor: MfaFactor,
   /** The account's first factor: its ten recovery codes, shown this once. */
