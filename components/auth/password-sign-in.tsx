@@ -43,7 +43,7 @@ export function usePasswordSignIn({
     setError(null);
     let ok = false;
     try {
-      const second = secondFactor ? { [secondFactor]: code.trim() } : {};
+      const second = secondFactor === "totp" ? { totp_code: code.trim() } : secondFactor ? { recovery_code: code.trim() } : {};
       const result = await signIn("credentials", { redirect: false, email: typed, password, ...second });
       if (!result || result.error) {
         if (result?.error === MFA_REQUIRED) {

@@ -2,7 +2,7 @@
 
 import { useCallback, useEffect, useRef, useState, type FormEvent, type ReactNode } from "react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { messageOf, statusOf, useTRPC } from "../trpc";
+import { fieldErrorsOf, messageOf, statusOf, useTRPC } from "../trpc";
 import { Alert } from "../ui/alert";
 import { Button } from "../ui/button";
 import { Dialog, FormActions } from "../ui/dialog";
@@ -105,7 +105,13 @@ function StepUpDialog({ action, onDone }: { action: string; onDone: (steppedUp: 
       },
       onError: (failure) => {
         const status = statusOf(failure);
-        const field = (failure as { data?: { errors?: { path: string }[] } }).data?.errors?.[0]?.path;
+        const field = fieldErrorsOf(failure)[0]?.path;
+        if ((failure as { data?: { appCode?: string } }).data?.appCode === "mfa_required") {
+          // The methods were not known yet: the account has an app, so ask for its code.
+          void methods.refetch();
+          setError("Enter the code from your authenticator app");
+          return;
+        }
         const wrong =
           field === "totp_code"
             ? "Incorrect or already used code"
