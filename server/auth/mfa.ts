@@ -15,6 +15,7 @@ import { type EventActor, emitForUser } from "../events/emit.ts";
 import { clock } from "../clock.ts";
 import { decryptSecret, encryptSecret } from "../secrets/encryption.ts";
 import { hashToken } from "./tokens.ts";
+import { AppError } from "../errors.ts";
 import { env } from "../env.ts";
 import type { Principal } from "./principal.ts";
 
@@ -157,4 +158,17 @@ export function secondFactorRefusal(check: Extract<SecondFactorCheck, { ok: fals
  */
 export function mfaRequiredFor(principal: Principal): boolean {
   return env().PLATFORM_REQUIRE_MFA && principal.via === "session" && principal.platformRole !== null;
+}
+
+/**
+ * PLATFORM_REQUIRE_MFA: platform staff whose console session has no second factor yet may manage
+ * their own account (to enrol) and nothing else; every other console entry calls this.
+ */
+export function assertMfaEnrolled(principal: Principal): void {
+  if (principal.mfaEnrolmentRequired) {
+    throw new AppError(
+      "mfa_enrollment_required",
+      "Add a second factor on your profile first: the platform requires one for operators and support",
+    );
+  }
 }

@@ -20,6 +20,7 @@ import { isOperator, mayWrite, roleSatisfies, setupLinkRefusal } from "../auth/p
 import { resolveTenantAccess } from "../auth/access.ts";
 import type { Principal, SetupIntent, TenantRole } from "../auth/principal.ts";
 import { requirePrincipal } from "../auth/credentials.ts";
+import { assertMfaEnrolled } from "../auth/mfa.ts";
 import { baseProcedure, middleware } from "./init.ts";
 import { toTRPCError } from "./errors.ts";
 
@@ -64,12 +65,7 @@ function requireAccount(ctx: Parameters<typeof requirePrincipal>[0], path: strin
   const refusal = setupLinkRefusal(principal, tenantId);
   if (refusal === "not_found") throw NotFound("Tenant");
   if (refusal) throw Forbidden("A setup link opens its guided setup only");
-  if (principal.mfaEnrolmentRequired && !path.startsWith("account.")) {
-    throw new AppError(
-      "mfa_enrollment_required",
-      "Add a second factor on your profile first: the platform requires one for operators and support",
-    );
-  }
+  if (!path.startsWith("account.")) assertMfaEnrolled(principal);
   return principal;
 }
 

@@ -8,6 +8,8 @@ import { apiServer } from "../support/api-server.ts";
 import { client, createToken, createUser } from "../support/fixtures.ts";
 import { consoleSignIn, cookieOf, totpCode, trpcCall } from "../support/mfa.ts";
 import { clock } from "../../server/clock.ts";
+import { exportAuditSearch } from "../../server/http/audit-export.ts";
+import { createConsoleContext } from "../../server/trpc/create-context.ts";
 
 process.env.PLATFORM_REQUIRE_MFA = "true";
 
@@ -29,6 +31,12 @@ test("an operator without a second factor may only enrol; once enrolled the cons
   expect((await trpcCall(api.url, cookie, "account.me", {}, "GET")).status).toBe(200);
   const status = await trpcCall(api.url, cookie, "account.mfa.status", {}, "GET");
   expect(status.data).toMatchObject({ enrollment_required: true, factors: [] });
+
+  // Nor does the console's audit export (a route of its own, with the session cookie).
+  const exportReq = new Request(`${api.url}/api/console/audit/export?event_type=user.login`, { headers: { cookie } });
+  const exported = await exportAuditSearch(exportReq, () => createConsoleContext(exportReq, "t"), "t");
+  expect(exported.status).toBe(403);
+  expect(((await exported.json()) as { code: string }).code).toBe("mfa_enrollment_required");
 
   // REST tokens are not concerned.
   expect((await client(api.url, await createToken(user.id)).get("/api/v1/tenants")).status).toBe(200);
