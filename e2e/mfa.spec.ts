@@ -1,4 +1,5 @@
 import { Secret, TOTP } from "otpauth";
+import { expectNoSeriousA11yViolations } from "./axe";
 import { LoginPage } from "./pages/login-page";
 import { expect, signInAs, test } from "./identity";
 
@@ -25,6 +26,7 @@ test("a member adds an authenticator app on the profile, signs in with its code,
 
   const add = page.getByRole("dialog", { name: "Add an authenticator app" });
   await expect(add.getByTestId("totp-qr")).toBeVisible();
+  await expectNoSeriousA11yViolations(page);
   const secret = (await add.getByTestId("totp-secret").innerText()).replace(/\s/g, "");
   await add.getByLabel("Name").fill("Work phone");
   await add.getByLabel("Code from the app").fill("000000");
@@ -36,6 +38,7 @@ test("a member adds an authenticator app on the profile, signs in with its code,
 
   await expect(page.getByTestId("recovery-codes").getByRole("listitem")).toHaveCount(10);
   const recoveryCodes = await page.getByTestId("recovery-codes").getByRole("listitem").allInnerTexts();
+  await expectNoSeriousA11yViolations(page);
   await expect(card.getByTestId("mfa-factor-row")).toContainText("Work phone");
   await page.getByRole("button", { name: "I have stored it safely, hide it" }).click();
 
@@ -46,6 +49,7 @@ test("a member adds an authenticator app on the profile, signs in with its code,
   await login.signIn(person.email, person.password);
   const code = page.getByLabel("Authentication code");
   await expect(code).toBeVisible();
+  await expectNoSeriousA11yViolations(page);
   await code.fill("000000");
   await login.submit.click();
   await expect(login.error).toHaveText("That code is incorrect or was already used. Try the next one.");
