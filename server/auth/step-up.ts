@@ -46,7 +46,11 @@ export async function stepUp({ db, actor: { principal, request } }: ServiceConte
       });
     }
     if (proof.totp_code !== undefined) {
-      if (!factors.totp) throw InvalidField("totp_code", "cannot be used: this account has no authenticator app");
+      if (!factors.totp) {
+        // A request the account cannot use, after a right password: not a failed guess.
+        await db.prisma.$transaction((tx) => releaseAttempt(tx, attempt));
+        throw InvalidField("totp_code", "cannot be used: this account has no authenticator app");
+      }
       second = { totp_code: proof.totp_code };
     } else if (factors.totp) {
       // The password was right: this try is not a failure, but it proves nothing on its own.
