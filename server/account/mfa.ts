@@ -9,13 +9,10 @@ import { sqlIn } from "../db/client.ts";
 import { clock } from "../clock.ts";
 import { AppError, Conflict, InvalidField, NotFound } from "../errors.ts";
 import { actorOf, emitForUser } from "../events/emit.ts";
-import { mfaRequiredFor, newTotpSecret, replaceRecoveryCodes, totpStepOf, totpUri } from "../auth/mfa.ts";
+import { MFA_PENDING_TTL_MS, mfaRequiredFor, newTotpSecret, replaceRecoveryCodes, totpStepOf, totpUri } from "../auth/mfa.ts";
 import { assertFreshStepUp, assertSteppedUp } from "../auth/step-up.ts";
 import type { ServiceContext } from "../service-context.ts";
 import type { MfaFactor, MfaStatus, TotpEnrolment } from "./schemas.ts";
-
-/** A started enrolment waits this long for its first code. */
-const PENDING_TTL_MS = 15 * 60_000;
 
 interface FactorRow {
   id: string;
@@ -84,7 +81,7 @@ export async function confirmTotp(
       id: uuidOrNone(factor_id),
       userId: principal.userId,
       confirmedAt: null,
-      createdAt: { gt: new Date(clock.now().getTime() - PENDING_TTL_MS) },
+      createdAt: { gt: new Date(clock.now().getTime() - MFA_PENDING_TTL_MS) },
     },
   });
   if (!pending?.secretEncrypted) throw NotFound("Pending authenticator app");

@@ -172,3 +172,14 @@ export function assertMfaEnrolled(principal: Principal): void {
     );
   }
 }
+
+/** A started enrolment waits this long for its first code. */
+export const MFA_PENDING_TTL_MS = 15 * 60_000;
+
+/** Housekeeping: enrolments started and never confirmed in time (their secrets) are dropped. */
+export async function purgeStalePendingFactors(db: Tx): Promise<number> {
+  const { count } = await db.userMfaFactor.deleteMany({
+    where: { confirmedAt: null, createdAt: { lt: new Date(clock.now().getTime() - MFA_PENDING_TTL_MS) } },
+  });
+  return count;
+}

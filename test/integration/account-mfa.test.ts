@@ -9,6 +9,7 @@ import { apiServer } from "../support/api-server.ts";
 import { client, createToken, createUser, db } from "../support/fixtures.ts";
 import { consoleSignIn, cookieOf, nextTotpStep, totpCode, trpcCall } from "../support/mfa.ts";
 import { clock } from "../../server/clock.ts";
+import { purgeStalePendingFactors } from "../../server/auth/mfa.ts";
 
 const api = apiServer();
 const realNow = clock.now;
@@ -105,6 +106,19 @@ describe("enrolling an authenticator app", () => {
       name: "Phone",
       recovery_codes_issued: true,
     });
+  });
+
+  test("an enrolment not confirmed within 15 minutes is gone: its code finds nothing, and housekeeping drops its secret", async () => {
+    const user = await createUser({ password: PASSWORD });
+    const cookie = cookieOf(await consoleSignIn(user.email, PASSWORD));
+    await stepUp(cookie);
+    const started = await trpc(cookie, "account.mfa.startTotp", {});
+    const later = clock.now().getTime() + 16 * 60_000;
+    clock.now = () => new Date(later);
+    const late = await trpc(cookie, "account.mfa.confirmTotp", { factor_id: started.data.factor_id, code: totpCode(started.data.secret) });
+    expect(late.status).toBe(404);
+    expect(await purgeStalePendingFactors(await db())).toBeGreaterThanOrEqual(1);
+    expect(await (await db()).userMfaFactor.count({ where: { id: started.data.factor_id } })).toBe(0);
   });
 
   test("an account without a password (SSO) has nothing to add a factor to", async () => {
