@@ -57,6 +57,8 @@ const EnvSchema = z.object({
     .regex(/^cp_[A-Za-z0-9_-]{32,}$/, "BOOTSTRAP_TOKEN must look like cp_ followed by at least 32 URL-safe characters")
     .optional(),
   OUTBOUND_ALLOW_PRIVATE: bool("OUTBOUND_ALLOW_PRIVATE"),
+  // Operators and support must enrol a second factor before the console lets them do anything else.
+  PLATFORM_REQUIRE_MFA: bool("PLATFORM_REQUIRE_MFA"),
   WEBHOOK_RETRY_SCHEDULE: z
     .string()
     .regex(/^\d+(,\d+)*$/, "WEBHOOK_RETRY_SCHEDULE must be comma-separated seconds, e.g. 1,2,4")

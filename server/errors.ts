@@ -9,6 +9,8 @@ export type ErrorCode =
   | "tenant_required"
   | "unauthenticated"
   | "step_up_required"
+  | "mfa_required"
+  | "mfa_enrollment_required"
   | "forbidden"
   | "not_found"
   | "gone"
@@ -27,6 +29,8 @@ export const STATUS_OF: Record<ErrorCode, number> = {
   tenant_required: 400,
   unauthenticated: 401,
   step_up_required: 401,
+  mfa_required: 401,
+  mfa_enrollment_required: 403,
   forbidden: 403,
   not_found: 404,
   gone: 410,

@@ -1,4 +1,4 @@
-import { RATE_LIMITED_PREFIX } from "@/server/account/schemas";
+import { MFA_FAILED, MFA_REQUIRED, RATE_LIMITED_PREFIX } from "@/server/account/schemas";
 
 /** What the sign-in page says when it fails; shared by the page (server) and the form (client). */
 export const WRONG_CREDENTIALS = "Email or password is incorrect";
@@ -16,6 +16,8 @@ function rateLimitedMessage(code: string): string | null {
 export function signInErrorMessage(code: string | undefined | null): string | null {
   if (!code) return null;
   if (code === "CredentialsSignin") return WRONG_CREDENTIALS;
+  if (code === MFA_REQUIRED) return "Enter the code from your authenticator app";
+  if (code === MFA_FAILED) return "That code is incorrect or was already used. Try the next one.";
   return rateLimitedMessage(code) ?? SIGN_IN_FAILED;
 }
 

@@ -2,7 +2,7 @@
 
 import { useCallback, useEffect, useRef, useState, type FormEvent, type ReactNode } from "react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { messageOf, statusOf, useTRPC } from "../trpc";
+import { fieldErrorsOf, messageOf, statusOf, useTRPC } from "../trpc";
 import { Alert } from "../ui/alert";
 import { Button } from "../ui/button";
 import { Dialog, FormActions } from "../ui/dialog";
@@ -16,8 +16,9 @@ export interface StepUp {
    * True at once when the session stepped up less than 10 minutes ago; else asks the person to
    * confirm `action` ("disable Okta SAML": the dialog says "Confirm it's you to disable Okta
    * SAML") and resolves true once the server accepted it, false if the person cancelled.
+   * `fresh`: always ask (removing the last second factor needs a step-up of the last 2 minutes).
    */
-  ensureSteppedUp: (action: string) => Promise<boolean>;
+  ensureSteppedUp: (action: string, options?: { fresh?: boolean }) => Promise<boolean>;
   /** The confirmation dialog: render it somewhere in the caller's tree. */
   dialog: ReactNode;
 }
@@ -75,6 +76,9 @@ function StepUpDialog({ action, onDone }: { action: string; onDone: (steppedUp: 
   const queryClient = useQueryClient();
   const inputRef = useRef<HTMLInputElement>(null);
   const [password, setPassword] = useState("");
+  const [code, setCode] = useState("");
+  // "Use a recovery code": the recovery code alone, in place of the password and the app's code.
+  const [useRecovery, setUseRecovery] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const stepUp = useMutation(trpc.account.stepUp.mutationOptions());
   const methods = useQuery(trpc.account.stepUpMethods.queryOptions({}, { staleTime: 60_000 }));
@@ -82,38 +86,53 @@ function StepUpDialog({ action, onDone }: { action: string; onDone: (steppedUp: 
   // Until the methods are known, and when they cannot be read, offer the password (as before).
   const withPassword = methods.data?.password ?? true;
   const provider = methods.data?.sso ?? null;
+  const withTotp = withPassword && (methods.data?.totp ?? false);
 
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     if (!withPassword) return;
-    if (!password) {
-      setError("Enter your password");
+    if (useRecovery ? !code.trim() : !password || (withTotp && !code.trim())) {
+      setError(useRecovery ? "Enter a recovery code" : !password ? "Enter your password" : "Enter the code from your authenticator app");
       inputRef.current?.focus();
       return;
     }
     setError(null);
-    stepUp.mutate(
-      { password },
-      {
-        onSuccess: ({ step_up_expires_at }) => {
-          queryClient.setQueryData(trpc.account.me.queryKey({}), (me) => (me ? { ...me, step_up_expires_at } : me));
-          onDone(true);
-        },
-        onError: (failure) => {
-          const status = statusOf(failure);
-          setError(status === 401 ? "Incorrect password" : messageOf(failure));
-          setPassword("");
-          inputRef.current?.focus();
-        },
+    const proof = useRecovery ? { recovery_code: code.trim() } : withTotp ? { password, totp_code: code.trim() } : { password };
+    stepUp.mutate(proof, {
+      onSuccess: ({ step_up_expires_at }) => {
+        queryClient.setQueryData(trpc.account.me.queryKey({}), (me) => (me ? { ...me, step_up_expires_at } : me));
+        onDone(true);
       },
-    );
+      onError: (failure) => {
+        const status = statusOf(failure);
+        const field = fieldErrorsOf(failure)[0]?.path;
+        if ((failure as { data?: { appCode?: string } }).data?.appCode === "mfa_required") {
+          // The methods were not known yet: the account has an app, so ask for its code.
+          void methods.refetch();
+          setError("Enter the code from your authenticator app");
+          return;
+        }
+        const wrong =
+          field === "totp_code"
+            ? "Incorrect or already used code"
+            : field === "recovery_code"
+              ? "Incorrect or used recovery code"
+              : "Incorrect password";
+        setError(status === 401 ? wrong : messageOf(failure));
+        if (field === "password") setPassword("");
+        setCode("");
+        inputRef.current?.focus();
+      },
+    });
   }
 
   const how = provider
     ? withPassword
       ? `Sign in again with ${provider.name}, or re-enter your password, to continue.`
       : `Sign in again with ${provider.name} to continue.`
-    : "Re-enter your password to continue.";
+    : withTotp
+      ? "Re-enter your password and the code from your authenticator app to continue."
+      : "Re-enter your password to continue.";
 
   return (
     <Dialog
@@ -154,8 +173,8 @@ function StepUpDialog({ action, onDone }: { action: string; onDone: (steppedUp: 
             {sso.error ? <Alert tone="danger">{sso.error}</Alert> : null}
           </div>
         ) : null}
-        {withPassword ? (
-          <Field id="step-up-password" label="Password" error={error}>
+        {withPassword && !useRecovery ? (
+          <Field id="step-up-password" label="Password" error={withTotp ? null : error}>
             {(control) => (
               <Input
                 {...control}
@@ -168,6 +187,41 @@ function StepUpDialog({ action, onDone }: { action: string; onDone: (steppedUp: 
               />
             )}
           </Field>
+        ) : null}
+        {withTotp || useRecovery ? (
+          <Field
+            id={useRecovery ? "step-up-recovery-code" : "step-up-totp-code"}
+            label={useRecovery ? "Recovery code" : "Authentication code"}
+            hint={useRecovery ? "One of the codes you saved when you set up two-factor authentication; each works once." : undefined}
+            error={error}
+          >
+            {(control) => (
+              <Input
+                {...control}
+                ref={useRecovery ? inputRef : undefined}
+                name={useRecovery ? "recovery_code" : "totp_code"}
+                autoComplete="one-time-code"
+                inputMode={useRecovery ? "text" : "numeric"}
+                placeholder={useRecovery ? "xxxxx-xxxxx" : "123456"}
+                maxLength={useRecovery ? 40 : 9}
+                value={code}
+                onChange={(event) => setCode(event.target.value)}
+              />
+            )}
+          </Field>
+        ) : null}
+        {withTotp ? (
+          <button
+            type="button"
+            className="text-sm font-medium text-indigo-700 hover:text-indigo-800 hover:underline"
+            onClick={() => {
+              setUseRecovery(!useRecovery);
+              setCode("");
+              setError(null);
+            }}
+          >
+            {useRecovery ? "Use your password and authenticator app" : "Use a recovery code"}
+          </button>
         ) : null}
       </div>
       <p className="sr-only" aria-live="assertive">
@@ -195,12 +249,14 @@ export function useStepUp(): StepUp {
   }, []);
 
   const ensureSteppedUp = useCallback(
-    async (what: string) => {
-      try {
-        const me = await queryClient.fetchQuery({ ...trpc.account.me.queryOptions({}), staleTime: 0 });
-        if (me.step_up_expires_at && Date.parse(me.step_up_expires_at) > Date.now()) return true;
-      } catch {
-        // Not known: ask; the step-up call will say what is wrong.
+    async (what: string, options?: { fresh?: boolean }) => {
+      if (!options?.fresh) {
+        try {
+          const me = await queryClient.fetchQuery({ ...trpc.account.me.queryOptions({}), staleTime: 0 });
+          if (me.step_up_expires_at && Date.parse(me.step_up_expires_at) > Date.now()) return true;
+        } catch {
+          // Not known: ask; the step-up call will say what is wrong.
+        }
       }
       pending.current?.(false);
       return new Promise<boolean>((resolve) => {

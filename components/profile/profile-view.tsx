@@ -13,6 +13,7 @@ import { PageHeader } from "../ui/page-header";
 import { Skeleton } from "../ui/skeleton";
 import { ChangePasswordForm } from "./change-password-form";
 import { SessionsCard } from "./sessions-card";
+import { TwoFactorCard } from "./two-factor-card";
 
 const PLATFORM_ROLE = {
   operator: { label: "Operator", help: "Creates tenants and acts as admin in every tenant." },
@@ -110,6 +111,7 @@ export function ProfileView() {
       <PageHeader title="Profile" description="Your account, where it has access and where it is signed in." />
       <div className="space-y-6">
         <Account />
+        <TwoFactorCard />
         <SessionsCard />
         <ChangePasswordForm />
       </div>

@@ -155,8 +155,8 @@ export interface paths {
     get?: never;
     put?: never;
     /**
-     * Step up: re-enter your password
-     * @description Marks this token fresh for 10 minutes, for actions that need step-up (disabling or deleting an SSO provider, rotating a webhook secret). Wrong password: 401. Five wrong passwords within 15 minutes lock step-up for 15 minutes (429 with Retry-After). Emits `user.step_up`. Users without a password (signed up through SSO) cannot step up a token: they do step-up actions in the console, which confirms at their identity provider.
+     * Step up: re-enter your password (and a second factor)
+     * @description Marks this token fresh for 10 minutes, for actions that need step-up (disabling or deleting an SSO provider, rotating a webhook secret). Send `{password}`; when the account has an authenticator app, `{password, totp_code}` (the password alone: 401 `mfa_required`, nothing marked); or `{recovery_code}` on its own (single-use: emits `user.recovery_code_used`). A TOTP code is accepted once: a replayed one is refused. Wrong password or code: 401 `unauthenticated`, `errors` naming the field (a wrong code emits `user.mfa_challenge_failed`). Five wrong passwords or codes within 15 minutes lock step-up for 15 minutes (429 with Retry-After). Emits `user.step_up`. Users without a password (signed up through SSO) cannot step up a token: they do step-up actions in the console, which confirms at their identity provider.
      */
     post: operations["auth-stepUp"];
     delete?: never;
@@ -1841,6 +1841,86 @@ export interface webhooks {
      * @description A user proved who they are again (step-up) before a sensitive action. Signed as every delivery is: verify `webhook-signature` (Standard Webhooks, recommended); `X-Webhook-Signature` is the seed's legacy header. The request carries no token of yours: the signature, made with the endpoint's secret, is what authenticates it.
      */
     post: operations["webhook-user.step_up"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "user.mfa_enrolled": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * user.mfa_enrolled
+     * @description A user added a second factor (an authenticator app) to their account. Signed as every delivery is: verify `webhook-signature` (Standard Webhooks, recommended); `X-Webhook-Signature` is the seed's legacy header. The request carries no token of yours: the signature, made with the endpoint's secret, is what authenticates it.
+     */
+    post: operations["webhook-user.mfa_enrolled"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "user.mfa_removed": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * user.mfa_removed
+     * @description A user removed a second factor; `remaining` says how many are left (0: sign-in needs the password only). Signed as every delivery is: verify `webhook-signature` (Standard Webhooks, recommended); `X-Webhook-Signature` is the seed's legacy header. The request carries no token of yours: the signature, made with the endpoint's secret, is what authenticates it.
+     */
+    post: operations["webhook-user.mfa_removed"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "user.mfa_challenge_failed": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * user.mfa_challenge_failed
+     * @description A second factor was refused (wrong, replayed or used recovery code) at sign-in or step-up. Signed as every delivery is: verify `webhook-signature` (Standard Webhooks, recommended); `X-Webhook-Signature` is the seed's legacy header. The request carries no token of yours: the signature, made with the endpoint's secret, is what authenticates it.
+     */
+    post: operations["webhook-user.mfa_challenge_failed"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "user.recovery_code_used": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * user.recovery_code_used
+     * @description A user signed in or stepped up with one of their single-use recovery codes. Signed as every delivery is: verify `webhook-signature` (Standard Webhooks, recommended); `X-Webhook-Signature` is the seed's legacy header. The request carries no token of yours: the signature, made with the endpoint's secret, is what authenticates it.
+     */
+    post: operations["webhook-user.recovery_code_used"];
     delete?: never;
     options?: never;
     head?: never;
@@ -4467,6 +4547,8 @@ export interface components {
         | "tenant_required"
         | "unauthenticated"
         | "step_up_required"
+        | "mfa_required"
+        | "mfa_enrollment_required"
         | "forbidden"
         | "not_found"
         | "gone"
@@ -4954,6 +5036,182 @@ export interface components {
           provider_id?: string;
           /** Format: date-time */
           expires_at: string;
+        } & {
+          [key: string]: unknown;
+        };
+        /** @description Who wrote the event: the control plane (`platform`) or an application through the API (`api`). */
+        source?: {
+          /** @enum {string} */
+          type: "platform" | "api";
+          token_id: string | null;
+          user_id: string | null;
+        } | null;
+      };
+    };
+    /** @description A user added a second factor (an authenticator app) to their account. */
+    "Event.user.mfa_enrolled": {
+      /**
+       * Format: uuid
+       * @description The event's id (also `webhook-id`).
+       */
+      id: string;
+      /** @constant */
+      type: "user.mfa_enrolled";
+      /** Format: uuid */
+      tenant_id: string;
+      /** Format: date-time */
+      created_at: string;
+      data: {
+        /** @description Who did it. */
+        actor: {
+          /** @description The user (or `setup_link:<id>`) who did it; null: the system or no one known. */
+          id: string | null;
+          email: string | null;
+        };
+        /** @description What the event is about. */
+        target: {
+          type: string;
+          id: string;
+          /** @description What the target was called when the event was written. */
+          name?: string | null;
+        } | null;
+        details: {
+          factor_id: string;
+          kind: string;
+          name: string;
+          recovery_codes_issued: boolean;
+        } & {
+          [key: string]: unknown;
+        };
+        /** @description Who wrote the event: the control plane (`platform`) or an application through the API (`api`). */
+        source?: {
+          /** @enum {string} */
+          type: "platform" | "api";
+          token_id: string | null;
+          user_id: string | null;
+        } | null;
+      };
+    };
+    /** @description A user removed a second factor; `remaining` says how many are left (0: sign-in needs the password only). */
+    "Event.user.mfa_removed": {
+      /**
+       * Format: uuid
+       * @description The event's id (also `webhook-id`).
+       */
+      id: string;
+      /** @constant */
+      type: "user.mfa_removed";
+      /** Format: uuid */
+      tenant_id: string;
+      /** Format: date-time */
+      created_at: string;
+      data: {
+        /** @description Who did it. */
+        actor: {
+          /** @description The user (or `setup_link:<id>`) who did it; null: the system or no one known. */
+          id: string | null;
+          email: string | null;
+        };
+        /** @description What the event is about. */
+        target: {
+          type: string;
+          id: string;
+          /** @description What the target was called when the event was written. */
+          name?: string | null;
+        } | null;
+        details: {
+          factor_id: string;
+          kind: string;
+          name: string;
+          remaining: number;
+        } & {
+          [key: string]: unknown;
+        };
+        /** @description Who wrote the event: the control plane (`platform`) or an application through the API (`api`). */
+        source?: {
+          /** @enum {string} */
+          type: "platform" | "api";
+          token_id: string | null;
+          user_id: string | null;
+        } | null;
+      };
+    };
+    /** @description A second factor was refused (wrong, replayed or used recovery code) at sign-in or step-up. */
+    "Event.user.mfa_challenge_failed": {
+      /**
+       * Format: uuid
+       * @description The event's id (also `webhook-id`).
+       */
+      id: string;
+      /** @constant */
+      type: "user.mfa_challenge_failed";
+      /** Format: uuid */
+      tenant_id: string;
+      /** Format: date-time */
+      created_at: string;
+      data: {
+        /** @description Who did it. */
+        actor: {
+          /** @description The user (or `setup_link:<id>`) who did it; null: the system or no one known. */
+          id: string | null;
+          email: string | null;
+        };
+        /** @description What the event is about. */
+        target: {
+          type: string;
+          id: string;
+          /** @description What the target was called when the event was written. */
+          name?: string | null;
+        } | null;
+        details: {
+          /** @enum {string} */
+          during: "sign_in" | "step_up";
+          /** @enum {string} */
+          method: "totp" | "recovery_code";
+          reason: string;
+        } & {
+          [key: string]: unknown;
+        };
+        /** @description Who wrote the event: the control plane (`platform`) or an application through the API (`api`). */
+        source?: {
+          /** @enum {string} */
+          type: "platform" | "api";
+          token_id: string | null;
+          user_id: string | null;
+        } | null;
+      };
+    };
+    /** @description A user signed in or stepped up with one of their single-use recovery codes. */
+    "Event.user.recovery_code_used": {
+      /**
+       * Format: uuid
+       * @description The event's id (also `webhook-id`).
+       */
+      id: string;
+      /** @constant */
+      type: "user.recovery_code_used";
+      /** Format: uuid */
+      tenant_id: string;
+      /** Format: date-time */
+      created_at: string;
+      data: {
+        /** @description Who did it. */
+        actor: {
+          /** @description The user (or `setup_link:<id>`) who did it; null: the system or no one known. */
+          id: string | null;
+          email: string | null;
+        };
+        /** @description What the event is about. */
+        target: {
+          type: string;
+          id: string;
+          /** @description What the target was called when the event was written. */
+          name?: string | null;
+        } | null;
+        details: {
+          /** @enum {string} */
+          during: "sign_in" | "step_up";
+          remaining: number;
         } & {
           [key: string]: unknown;
         };
@@ -8286,7 +8544,7 @@ export interface components {
         "application/problem+json": components["schemas"]["Problem"];
       };
     };
-    /** @description Missing or invalid token (`unauthenticated`), or step-up needed (`step_up_required`) */
+    /** @description Missing or invalid token (`unauthenticated`), or step-up needed (`step_up_required`), or a second factor needed with the password (`mfa_required`) */
     Problem401: {
       headers: {
         "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -8888,7 +9146,12 @@ export interface operations {
     requestBody: {
       content: {
         "application/json": {
-          password: string;
+          /** @description The account's password (required unless `recovery_code` is sent). */
+          password?: string;
+          /** @description The current 6-digit code of the account's authenticator app: required with the password when the account has one. */
+          totp_code?: string;
+          /** @description One of the account's single-use recovery codes, on its own (instead of the password and code). */
+          recovery_code?: string;
         };
       };
     };
@@ -10053,7 +10316,7 @@ export interface operations {
       content: {
         "application/json": {
           url: string;
-          /** @description Event kinds to deliver: `*` for all, kinds your application appends (`invoice.paid`), prefixes (`invoice.*`, `user.*`), or the control plane's kinds that fire in a tenant: tenant.created, user.created, user.updated, user.removed, user.login, user.login_failed, user.step_up, user.password_reset, user.sessions_ended, invitation.created, invitation.resent, invitation.revoked, invitation.accepted, sso_provider.created, sso_provider.updated, sso_provider.enabled, sso_provider.disabled, sso_provider.deleted, sso_provider.certificate_expiring, sso.login_failed, sso.broker_login, webhook.created, webhook.updated, webhook.enabled, webhook.disabled, webhook.deleted, webhook.secret_rotated, webhook.delivery_exhausted, webhook.failing, webhook.auto_disabled, log_stream.created, log_stream.updated, log_stream.enabled, log_stream.disabled, log_stream.deleted, log_stream.failing, log_stream.recovered, domain.created, domain.verified, domain.updated, domain.verification_failed, domain.deleted, setup_link.created, setup_link.opened, setup_link.revoked, directory.created, directory.updated, directory.enabled, directory.disabled, directory.deleted, directory.token_rotated, directory_user.created, directory_user.updated, directory_user.deactivated, directory_user.reactivated, directory_user.deleted, directory_user.deprovision_refused, directory_group.created, directory_group.updated, directory_group.deleted, directory_group.user_added, directory_group.user_removed, api_token.created, api_token.revoked, audit.exported, audit.retention_purged. */
+          /** @description Event kinds to deliver: `*` for all, kinds your application appends (`invoice.paid`), prefixes (`invoice.*`, `user.*`), or the control plane's kinds that fire in a tenant: tenant.created, user.created, user.updated, user.removed, user.login, user.login_failed, user.step_up, user.mfa_enrolled, user.mfa_removed, user.mfa_challenge_failed, user.recovery_code_used, user.password_reset, user.sessions_ended, invitation.created, invitation.resent, invitation.revoked, invitation.accepted, sso_provider.created, sso_provider.updated, sso_provider.enabled, sso_provider.disabled, sso_provider.deleted, sso_provider.certificate_expiring, sso.login_failed, sso.broker_login, webhook.created, webhook.updated, webhook.enabled, webhook.disabled, webhook.deleted, webhook.secret_rotated, webhook.delivery_exhausted, webhook.failing, webhook.auto_disabled, log_stream.created, log_stream.updated, log_stream.enabled, log_stream.disabled, log_stream.deleted, log_stream.failing, log_stream.recovered, domain.created, domain.verified, domain.updated, domain.verification_failed, domain.deleted, setup_link.created, setup_link.opened, setup_link.revoked, directory.created, directory.updated, directory.enabled, directory.disabled, directory.deleted, directory.token_rotated, directory_user.created, directory_user.updated, directory_user.deactivated, directory_user.reactivated, directory_user.deleted, directory_user.deprovision_refused, directory_group.created, directory_group.updated, directory_group.deleted, directory_group.user_added, directory_group.user_removed, api_token.created, api_token.revoked, audit.exported, audit.retention_purged. */
           events: string[];
           secret?: string;
           description?: string;
@@ -10177,7 +10440,7 @@ export interface operations {
           /** @enum {boolean} */
           enabled?: true | false;
           url?: string;
-          /** @description Event kinds to deliver: `*` for all, kinds your application appends (`invoice.paid`), prefixes (`invoice.*`, `user.*`), or the control plane's kinds that fire in a tenant: tenant.created, user.created, user.updated, user.removed, user.login, user.login_failed, user.step_up, user.password_reset, user.sessions_ended, invitation.created, invitation.resent, invitation.revoked, invitation.accepted, sso_provider.created, sso_provider.updated, sso_provider.enabled, sso_provider.disabled, sso_provider.deleted, sso_provider.certificate_expiring, sso.login_failed, sso.broker_login, webhook.created, webhook.updated, webhook.enabled, webhook.disabled, webhook.deleted, webhook.secret_rotated, webhook.delivery_exhausted, webhook.failing, webhook.auto_disabled, log_stream.created, log_stream.updated, log_stream.enabled, log_stream.disabled, log_stream.deleted, log_stream.failing, log_stream.recovered, domain.created, domain.verified, domain.updated, domain.verification_failed, domain.deleted, setup_link.created, setup_link.opened, setup_link.revoked, directory.created, directory.updated, directory.enabled, directory.disabled, directory.deleted, directory.token_rotated, directory_user.created, directory_user.updated, directory_user.deactivated, directory_user.reactivated, directory_user.deleted, directory_user.deprovision_refused, directory_group.created, directory_group.updated, directory_group.deleted, directory_group.user_added, directory_group.user_removed, api_token.created, api_token.revoked, audit.exported, audit.retention_purged. */
+          /** @description Event kinds to deliver: `*` for all, kinds your application appends (`invoice.paid`), prefixes (`invoice.*`, `user.*`), or the control plane's kinds that fire in a tenant: tenant.created, user.created, user.updated, user.removed, user.login, user.login_failed, user.step_up, user.mfa_enrolled, user.mfa_removed, user.mfa_challenge_failed, user.recovery_code_used, user.password_reset, user.sessions_ended, invitation.created, invitation.resent, invitation.revoked, invitation.accepted, sso_provider.created, sso_provider.updated, sso_provider.enabled, sso_provider.disabled, sso_provider.deleted, sso_provider.certificate_expiring, sso.login_failed, sso.broker_login, webhook.created, webhook.updated, webhook.enabled, webhook.disabled, webhook.deleted, webhook.secret_rotated, webhook.delivery_exhausted, webhook.failing, webhook.auto_disabled, log_stream.created, log_stream.updated, log_stream.enabled, log_stream.disabled, log_stream.deleted, log_stream.failing, log_stream.recovered, domain.created, domain.verified, domain.updated, domain.verification_failed, domain.deleted, setup_link.created, setup_link.opened, setup_link.revoked, directory.created, directory.updated, directory.enabled, directory.disabled, directory.deleted, directory.token_rotated, directory_user.created, directory_user.updated, directory_user.deactivated, directory_user.reactivated, directory_user.deleted, directory_user.deprovision_refused, directory_group.created, directory_group.updated, directory_group.deleted, directory_group.user_added, directory_group.user_removed, api_token.created, api_token.revoked, audit.exported, audit.retention_purged. */
           events?: string[];
           description?: string | null;
           /** @description At most this many deliveries a second to this webhook, across all instances (1-1000); deliveries past it wait their turn (they stay due, no attempt is made). Null: no limit. */
@@ -10601,7 +10864,7 @@ export interface operations {
           config: {
             [key: string]: unknown;
           };
-          /** @description Event kinds to deliver: `*` for all, kinds your application appends (`invoice.paid`), prefixes (`invoice.*`, `user.*`), or the control plane's kinds that fire in a tenant: tenant.created, user.created, user.updated, user.removed, user.login, user.login_failed, user.step_up, user.password_reset, user.sessions_ended, invitation.created, invitation.resent, invitation.revoked, invitation.accepted, sso_provider.created, sso_provider.updated, sso_provider.enabled, sso_provider.disabled, sso_provider.deleted, sso_provider.certificate_expiring, sso.login_failed, sso.broker_login, webhook.created, webhook.updated, webhook.enabled, webhook.disabled, webhook.deleted, webhook.secret_rotated, webhook.delivery_exhausted, webhook.failing, webhook.auto_disabled, log_stream.created, log_stream.updated, log_stream.enabled, log_stream.disabled, log_stream.deleted, log_stream.failing, log_stream.recovered, domain.created, domain.verified, domain.updated, domain.verification_failed, domain.deleted, setup_link.created, setup_link.opened, setup_link.revoked, directory.created, directory.updated, directory.enabled, directory.disabled, directory.deleted, directory.token_rotated, directory_user.created, directory_user.updated, directory_user.deactivated, directory_user.reactivated, directory_user.deleted, directory_user.deprovision_refused, directory_group.created, directory_group.updated, directory_group.deleted, directory_group.user_added, directory_group.user_removed, api_token.created, api_token.revoked, audit.exported, audit.retention_purged. */
+          /** @description Event kinds to deliver: `*` for all, kinds your application appends (`invoice.paid`), prefixes (`invoice.*`, `user.*`), or the control plane's kinds that fire in a tenant: tenant.created, user.created, user.updated, user.removed, user.login, user.login_failed, user.step_up, user.mfa_enrolled, user.mfa_removed, user.mfa_challenge_failed, user.recovery_code_used, user.password_reset, user.sessions_ended, invitation.created, invitation.resent, invitation.revoked, invitation.accepted, sso_provider.created, sso_provider.updated, sso_provider.enabled, sso_provider.disabled, sso_provider.deleted, sso_provider.certificate_expiring, sso.login_failed, sso.broker_login, webhook.created, webhook.updated, webhook.enabled, webhook.disabled, webhook.deleted, webhook.secret_rotated, webhook.delivery_exhausted, webhook.failing, webhook.auto_disabled, log_stream.created, log_stream.updated, log_stream.enabled, log_stream.disabled, log_stream.deleted, log_stream.failing, log_stream.recovered, domain.created, domain.verified, domain.updated, domain.verification_failed, domain.deleted, setup_link.created, setup_link.opened, setup_link.revoked, directory.created, directory.updated, directory.enabled, directory.disabled, directory.deleted, directory.token_rotated, directory_user.created, directory_user.updated, directory_user.deactivated, directory_user.reactivated, directory_user.deleted, directory_user.deprovision_refused, directory_group.created, directory_group.updated, directory_group.deleted, directory_group.user_added, directory_group.user_removed, api_token.created, api_token.revoked, audit.exported, audit.retention_purged. */
           event_types?: string[];
           /** @description `now` (default): events from now on; `oldest`: the whole log first, then live; a date: events recorded since it. */
           start_from?: string;
@@ -14085,6 +14348,211 @@ export interface operations {
          *     }
          */
         "application/json": components["schemas"]["Event.user.step_up"];
+      };
+    };
+    responses: {
+      /** @description Any 2xx within 5 s is a delivery; anything else is retried. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  "webhook-user.mfa_enrolled": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
+         *       "type": "user.mfa_enrolled",
+         *       "tenant_id": "5d1c7e9a-3b2f-4a6d-8e0c-9f4b2a7d1e63",
+         *       "created_at": "2026-01-15T09:30:00.000Z",
+         *       "data": {
+         *         "actor": {
+         *           "id": "5f0c8c1e-3b7a-4d2e-9a61-0c2f4b8e7d10",
+         *           "email": "ada@example.com"
+         *         },
+         *         "target": {
+         *           "type": "user",
+         *           "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
+         *           "name": null
+         *         },
+         *         "details": {
+         *           "factor_id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
+         *           "kind": "totp",
+         *           "name": "Phone",
+         *           "recovery_codes_issued": true
+         *         },
+         *         "source": {
+         *           "type": "platform",
+         *           "token_id": null,
+         *           "user_id": null
+         *         }
+         *       }
+         *     }
+         */
+        "application/json": components["schemas"]["Event.user.mfa_enrolled"];
+      };
+    };
+    responses: {
+      /** @description Any 2xx within 5 s is a delivery; anything else is retried. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  "webhook-user.mfa_removed": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
+         *       "type": "user.mfa_removed",
+         *       "tenant_id": "5d1c7e9a-3b2f-4a6d-8e0c-9f4b2a7d1e63",
+         *       "created_at": "2026-01-15T09:30:00.000Z",
+         *       "data": {
+         *         "actor": {
+         *           "id": "5f0c8c1e-3b7a-4d2e-9a61-0c2f4b8e7d10",
+         *           "email": "ada@example.com"
+         *         },
+         *         "target": {
+         *           "type": "user",
+         *           "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
+         *           "name": null
+         *         },
+         *         "details": {
+         *           "factor_id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
+         *           "kind": "totp",
+         *           "name": "Phone",
+         *           "remaining": 0
+         *         },
+         *         "source": {
+         *           "type": "platform",
+         *           "token_id": null,
+         *           "user_id": null
+         *         }
+         *       }
+         *     }
+         */
+        "application/json": components["schemas"]["Event.user.mfa_removed"];
+      };
+    };
+    responses: {
+      /** @description Any 2xx within 5 s is a delivery; anything else is retried. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  "webhook-user.mfa_challenge_failed": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
+         *       "type": "user.mfa_challenge_failed",
+         *       "tenant_id": "5d1c7e9a-3b2f-4a6d-8e0c-9f4b2a7d1e63",
+         *       "created_at": "2026-01-15T09:30:00.000Z",
+         *       "data": {
+         *         "actor": {
+         *           "id": "5f0c8c1e-3b7a-4d2e-9a61-0c2f4b8e7d10",
+         *           "email": "ada@example.com"
+         *         },
+         *         "target": {
+         *           "type": "user",
+         *           "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
+         *           "name": null
+         *         },
+         *         "details": {
+         *           "during": "sign_in",
+         *           "method": "totp",
+         *           "reason": "wrong_code"
+         *         },
+         *         "source": {
+         *           "type": "platform",
+         *           "token_id": null,
+         *           "user_id": null
+         *         }
+         *       }
+         *     }
+         */
+        "application/json": components["schemas"]["Event.user.mfa_challenge_failed"];
+      };
+    };
+    responses: {
+      /** @description Any 2xx within 5 s is a delivery; anything else is retried. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  "webhook-user.recovery_code_used": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
+         *       "type": "user.recovery_code_used",
+         *       "tenant_id": "5d1c7e9a-3b2f-4a6d-8e0c-9f4b2a7d1e63",
+         *       "created_at": "2026-01-15T09:30:00.000Z",
+         *       "data": {
+         *         "actor": {
+         *           "id": "5f0c8c1e-3b7a-4d2e-9a61-0c2f4b8e7d10",
+         *           "email": "ada@example.com"
+         *         },
+         *         "target": {
+         *           "type": "user",
+         *           "id": "0b8e2f4c-6d1a-4e3b-8c5f-7a9d2e1b3c40",
+         *           "name": null
+         *         },
+         *         "details": {
+         *           "during": "sign_in",
+         *           "remaining": 9
+         *         },
+         *         "source": {
+         *           "type": "platform",
+         *           "token_id": null,
+         *           "user_id": null
+         *         }
+         *       }
+         *     }
+         */
+        "application/json": components["schemas"]["Event.user.recovery_code_used"];
       };
     };
     responses: {

@@ -1,5 +1,6 @@
 /**
- * next-auth for the console: email + password (Credentials), a JWT session cookie naming the
+ * next-auth for the console: email + password (Credentials; and the second factor's code when the
+ * account has one), a JWT session cookie naming the
  * session's row on the server (server/auth/sessions.ts), which signing out ends.
  */
 import { randomUUID } from "node:crypto";
@@ -9,7 +10,8 @@ import { database } from "../db/client.ts";
 import { secrets } from "../secrets/store.ts";
 import { requestInfoFromHeaders } from "../contract/request.ts";
 import { signIn } from "./login.ts";
-import { RATE_LIMITED_PREFIX } from "./schemas.ts";
+import { MFA_FAILED, MFA_REQUIRED, RATE_LIMITED_PREFIX } from "./schemas.ts";
+import type { SecondFactor } from "../auth/mfa.ts";
 import { newSessionClaims, SESSION_MAX_AGE_S, sessionClaimsOf } from "../auth/session-token.ts";
 import { endSessions, startSession } from "../auth/sessions.ts";
 
@@ -21,15 +23,22 @@ export function authOptions(): NextAuthOptions {
     providers: [
       CredentialsProvider({
         name: "Email and password",
-        credentials: { email: { label: "Email", type: "email" }, password: { label: "Password", type: "password" } },
+        credentials: {
+          email: { label: "Email", type: "email" },
+          password: { label: "Password", type: "password" },
+          totp_code: { label: "Authentication code", type: "text" },
+          recovery_code: { label: "Recovery code", type: "text" },
+        },
         async authorize(credentials, req) {
           if (!credentials?.email || !credentials.password) return null;
           const headers = (req?.headers ?? {}) as Record<string, string | undefined>;
           const request = requestInfoFromHeaders((name) => headers[name] ?? null, randomUUID());
           const db = await database();
-          const result = await signIn(db, request, credentials.email, credentials.password);
+          const result = await signIn(db, request, credentials.email, credentials.password, secondFactorOf(credentials));
           if (result.ok) return { ...result.user, sessionId: await startSession(db.sql, { userId: result.user.id, request }) };
           if (result.reason === "rate_limited") throw new Error(`${RATE_LIMITED_PREFIX}${result.retryAfterSeconds}`);
+          if (result.reason === "mfa_required") throw new Error(MFA_REQUIRED);
+          if (result.reason === "mfa_failed") throw new Error(MFA_FAILED);
           return null;
         },
       }),
@@ -65,4 +74,11 @@ export function authOptions(): NextAuthOptions {
       },
     },
   };
+}
+
+/** The second factor the sign-in form sent, if any (at most 40 characters are worth reading). */
+function secondFactorOf(credentials: Partial<Record<"totp_code" | "recovery_code", string>>): SecondFactor | undefined {
+  if (credentials.recovery_code) return { recovery_code: credentials.recovery_code.slice(0, 40) };
+  if (credentials.totp_code) return { totp_code: credentials.totp_code.slice(0, 40) };
+  return undefined;
 }

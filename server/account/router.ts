@@ -25,6 +25,7 @@ import { changePassword, describeMe } from "./service.ts";
 import { endSession, listSessions, signOutEverywhere } from "./sessions.ts";
 import { sessionCookie } from "../auth/session-token.ts";
 import { stepUp } from "../auth/step-up.ts";
+import { mfaRouter } from "./mfa-router.ts";
 
 const tags = ["Identity"];
 /**
@@ -57,10 +58,13 @@ export const accountRouter = router({
         path: "/auth/step-up",
         operationId: operationId("stepUp"),
         tags,
-        summary: "Step up: re-enter your password",
+        summary: "Step up: re-enter your password (and a second factor)",
         description:
           "Marks this token fresh for 10 minutes, for actions that need step-up (disabling or deleting an SSO provider, rotating a webhook secret). " +
-          "Wrong password: 401. Five wrong passwords within 15 minutes lock step-up for 15 minutes (429 with Retry-After). Emits `user.step_up`. " +
+          "Send `{password}`; when the account has an authenticator app, `{password, totp_code}` (the password alone: 401 `mfa_required`, nothing marked); " +
+          "or `{recovery_code}` on its own (single-use: emits `user.recovery_code_used`). A TOTP code is accepted once: a replayed one is refused. " +
+          "Wrong password or code: 401 `unauthenticated`, `errors` naming the field (a wrong code emits `user.mfa_challenge_failed`). " +
+          "Five wrong passwords or codes within 15 minutes lock step-up for 15 minutes (429 with Retry-After). Emits `user.step_up`. " +
           "Users without a password (signed up through SSO) cannot step up a token: they do step-up actions in the console, which confirms at their identity provider.",
         protect: true,
       },
@@ -99,6 +103,9 @@ export const accountRouter = router({
       }
       return { ok: true as const };
     }),
+
+  /** Console only: the account's second factors. */
+  mfa: mfaRouter,
 
   /** Console only: the account's live console sessions (profile → Sessions). */
   sessions: authedProcedure

@@ -9,8 +9,45 @@ import { PLATFORM_ROLES, TENANT_ROLES } from "../auth/principal.ts";
  */
 export const RATE_LIMITED_PREFIX = "rate_limited:";
 
+/**
+ * Thrown to next-auth when the password was right but the account's second factor is needed
+ * (`MFA_REQUIRED`: ask for it) or was refused (`MFA_FAILED`): the form shows the code field.
+ */
+export const MFA_REQUIRED = "mfa_required";
+export const MFA_FAILED = "mfa_failed";
+
+export const TotpCode = text({ error: "must be a string" })
+  .max(20, "must be the 6-digit code of your authenticator app")
+  .regex(/^[\d\s-]*$/, "must be the 6-digit code of your authenticator app")
+  .refine((code) => code.replace(/[\s-]/g, "").length === 6, "must be the 6-digit code of your authenticator app");
+export const RecoveryCode = text({ error: "must be a string" }).min(1, "is required").max(40, "is not a recovery code");
+
 export const StepUpInput = z
-  .strictObject({ password: text({ error: "is required" }).min(1, "is required").max(200, "must be at most 200 characters") })
+  .strictObject({
+    password: text({ error: "is required" })
+      .min(1, "is required")
+      .max(200, "must be at most 200 characters")
+      .optional()
+      .meta({ description: "The account's password (required unless `recovery_code` is sent)." }),
+    totp_code: TotpCode.optional().meta({
+      description: "The current 6-digit code of the account's authenticator app: required with the password when the account has one.",
+    }),
+    recovery_code: RecoveryCode.optional().meta({
+      description: "One of the account's single-use recovery codes, on its own (instead of the password and code).",
+    }),
+  })
+  .check((ctx) => {
+    const { password, totp_code, recovery_code } = ctx.value;
+    if (recovery_code !== undefined && (password !== undefined || totp_code !== undefined))
+      ctx.issues.push({
+        code: "custom",
+        path: ["recovery_code"],
+        message: "is sent on its own, without password or totp_code",
+        input: ctx.value,
+      });
+    else if (recovery_code === undefined && password === undefined)
+      ctx.issues.push({ code: "custom", path: ["password"], message: "is required", input: ctx.value });
+  })
   .meta({ id: "StepUpRequest" });
 
 export const StepUpResult = z
@@ -20,6 +57,10 @@ export const StepUpResult = z
 /** Console only: how this session can step up, and starting a step-up through its SSO provider. */
 export const StepUpMethods = z.object({
   password: z.boolean(),
+  /** The account has an authenticator app: the password step-up needs its code too. */
+  totp: z.boolean(),
+  /** Unused recovery codes the account has left. */
+  recovery_codes: z.number().int(),
   sso: z.object({ provider_id: z.uuid(), name: z.string() }).nullable(),
 });
 export const SsoStepUpInput = z.strictObject({ provider_id: z.string().max(100).optional() });
@@ -141,3 +182,49 @@ export const SessionList = z.object({ results: z.array(SessionSummary) });
 export type SessionList = z.output<typeof SessionList>;
 
 export const EndSessionInput = z.strictObject({ session_id: z.string({ error: "is required" }).min(1, "is required").max(200) });
+
+// Second factors (profile → Two-factor authentication). Console only: no REST operation.
+
+export const MFA_FACTOR_KINDS = ["totp"] as const;
+export const FactorName = text({ error: "must be a string" }).trim().min(1, "is required").max(60, "must be at most 60 characters");
+
+export const MfaFactor = z.object({
+  id: z.uuid(),
+  kind: z.enum(MFA_FACTOR_KINDS),
+  name: z.string(),
+  created_at: z.iso.datetime(),
+  last_used_at: z.iso.datetime().nullable(),
+});
+export type MfaFactor = z.output<typeof MfaFactor>;
+
+export const MfaStatus = z.object({
+  factors: z.array(MfaFactor),
+  recovery_codes_remaining: z.number().int(),
+  /** The platform requires this account to enrol (PLATFORM_REQUIRE_MFA) and it has no factor yet. */
+  enrollment_required: z.boolean(),
+  /** Second factors protect password sign-in: an account without a password has nothing to add them to. */
+  available: z.boolean(),
+});
+export type MfaStatus = z.output<typeof MfaStatus>;
+
+export const StartTotpInput = z.strictObject({ name: FactorName.optional() });
+export const TotpEnrolment = z.object({
+  factor_id: z.uuid(),
+  /** The secret in base32, for typing into an app by hand; shown only now. */
+  secret: z.string(),
+  uri: z.string(),
+  /** The QR code of `uri`, as an SVG data: URL. */
+  qr_code: z.string(),
+});
+export type TotpEnrolment = z.output<typeof TotpEnrolment>;
+
+const FactorId = z.string({ error: "is required" }).min(1, "is required").max(100, "is not a factor id");
+export const ConfirmTotpInput = z.strictObject({ factor_id: FactorId, code: TotpCode, name: FactorName.optional() });
+export const TotpConfirmed = z.object({
+  factor: MfaFactor,
+  /** The account's first factor: its ten recovery codes, shown this once. */
+  recovery_codes: z.array(z.string()).nullable(),
+});
+export const RenameFactorInput = z.strictObject({ factor_id: FactorId, name: FactorName });
+export const RemoveFactorInput = z.strictObject({ factor_id: FactorId });
+export const RecoveryCodes = z.object({ recovery_codes: z.array(z.string()) });

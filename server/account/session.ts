@@ -12,6 +12,8 @@ export interface ConsoleUser {
   platformRole: PlatformRole | null;
   /** Signed in through this tenant's SSO provider: the console shows and reaches it only. */
   ssoTenantId: string | null;
+  /** PLATFORM_REQUIRE_MFA: platform staff without a second factor; the console sends them to enrol. */
+  mfaEnrolmentRequired: boolean;
 }
 
 /**
@@ -31,6 +33,7 @@ export async function currentUser(): Promise<ConsoleUser | null> {
     email: principal.email,
     platformRole: principal.platformRole,
     ssoTenantId: principal.ssoTenantId ?? null,
+    mfaEnrolmentRequired: principal.mfaEnrolmentRequired ?? false,
   };
 }
 
@@ -49,10 +52,15 @@ export function safeCallbackPath(value: string | null | undefined): string | nul
 /** Set by proxy.ts on page requests: the path and query the browser asked for. */
 const REQUEST_PATH_HEADER = "x-request-path";
 
+/** Where platform staff who must enrol a second factor are sent (PLATFORM_REQUIRE_MFA). */
+const MFA_ENROLMENT_PATH = "/profile";
+
 /** The signed-in user; when signed out, redirects to /login and back here afterwards. */
 export async function requireUser(): Promise<ConsoleUser> {
   const user = await currentUser();
+  const path = (await headers()).get(REQUEST_PATH_HEADER);
+  if (user?.mfaEnrolmentRequired && path && !path.startsWith(MFA_ENROLMENT_PATH)) redirect(`${MFA_ENROLMENT_PATH}?mfa=required`);
   if (user) return user;
-  const back = safeCallbackPath((await headers()).get(REQUEST_PATH_HEADER));
+  const back = safeCallbackPath(path);
   redirect(back ? `/login?callbackUrl=${encodeURIComponent(back)}` : "/login");
 }

@@ -28,6 +28,11 @@ export interface Principal {
    * (server/trpc/procedures.ts); every other procedure answers 403.
    */
   setupLink?: SetupLinkGrant | null;
+  /**
+   * PLATFORM_REQUIRE_MFA: a console session of platform staff whose account has no second factor
+   * yet. It may manage its own account (to enrol) and nothing else.
+   */
+  mfaEnrolmentRequired?: boolean;
 }
 
 export const SETUP_INTENTS = ["sso", "directory_sync", "domain_verification"] as const;

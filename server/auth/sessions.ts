@@ -9,6 +9,7 @@
 import { randomUUID } from "node:crypto";
 import type { SqlStatements } from "../db/sql.ts";
 import { clock } from "../clock.ts";
+import { env } from "../env.ts";
 import { asPlatformRole, type Principal, type RequestInfo } from "./principal.ts";
 import { SESSION_MAX_AGE_S } from "./session-token.ts";
 
@@ -67,6 +68,8 @@ export interface LiveSession {
   platformRole: string | null;
   ssoTenantId: string | null;
   ssoProviderId: string | null;
+  /** Whether the user has a confirmed second factor (read only when PLATFORM_REQUIRE_MFA is on; else true). */
+  mfaEnrolled: boolean;
 }
 
 interface LiveRow {
@@ -76,6 +79,7 @@ interface LiveRow {
   sso_tenant_id: string | null;
   sso_provider_id: string | null;
   last_seen_at: Date;
+  mfa_enrolled: boolean;
 }
 
 /**
@@ -92,7 +96,8 @@ export async function liveSession(
   const now = clock.now();
   const [row] = await sql.query<LiveRow>(
     `SELECT s.user_id::text AS user_id, u.email, u.platform_role, s.sso_tenant_id::text AS sso_tenant_id,
-            s.sso_provider_id::text AS sso_provider_id, s.last_seen_at
+            s.sso_provider_id::text AS sso_provider_id, s.last_seen_at,
+            ${env().PLATFORM_REQUIRE_MFA ? MFA_ENROLLED : "true"} AS mfa_enrolled
        FROM console_sessions s JOIN users u ON u.id = s.user_id
       WHERE s.id = $1 AND s.ended_at IS NULL AND s.expires_at > $2`,
     [sessionId, now],
@@ -110,8 +115,11 @@ export async function liveSession(
     platformRole: row.platform_role,
     ssoTenantId: row.sso_tenant_id,
     ssoProviderId: row.sso_provider_id,
+    mfaEnrolled: row.mfa_enrolled,
   };
 }
+
+const MFA_ENROLLED = `EXISTS (SELECT 1 FROM user_mfa_factors f WHERE f.user_id = s.user_id AND f.confirmed_at IS NOT NULL)`;
 
 /** Which live sessions to end. */
 export type SessionSelector =
@@ -223,15 +231,18 @@ export async function sessionPrincipal(
   const session = await liveSession(sql, claims.sessionId, claims.userId, seenFrom);
   if (!session) return null;
   const ssoTenantId = session.ssoTenantId;
+  const platformRole = ssoTenantId ? null : asPlatformRole(session.platformRole);
   return {
     userId: session.userId,
     email: session.email,
     // A session from an SSO sign-in never carries the user's platform role (policy.ts).
-    platformRole: ssoTenantId ? null : asPlatformRole(session.platformRole),
+    platformRole,
     via: "session",
     token: null,
     sessionId: claims.sessionId,
     ssoTenantId,
     ssoProviderId: ssoTenantId ? session.ssoProviderId : null,
+    // PLATFORM_REQUIRE_MFA: platform staff without a second factor may only enrol (server/trpc/procedures.ts).
+    mfaEnrolmentRequired: platformRole !== null && !session.mfaEnrolled,
   };
 }

@@ -13,6 +13,8 @@ export const PROBLEM_TITLES: Record<ErrorCode, string> = {
   tenant_required: "Tenant required",
   unauthenticated: "Authentication required",
   step_up_required: "Step-up authentication required",
+  mfa_required: "Second factor required",
+  mfa_enrollment_required: "Second factor enrolment required",
   forbidden: "Forbidden",
   not_found: "Not found",
   gone: "Gone",

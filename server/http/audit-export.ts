@@ -15,6 +15,7 @@ import { exportSearch } from "../audit/search.ts";
 import type { AuditExport } from "../audit/export.ts";
 import { serviceContext, type Context } from "../trpc/context.ts";
 import { requirePrincipal } from "../auth/credentials.ts";
+import { assertMfaEnrolled } from "../auth/mfa.ts";
 import { errorResponse } from "../contract/problem.ts";
 import { publicUrl } from "../contract/request.ts";
 
@@ -33,6 +34,7 @@ function queryOf<T>(
 
 async function startExport(req: Request, tenantId: string, ctx: Context): Promise<Response> {
   const principal = requirePrincipal(ctx);
+  assertMfaEnrolled(principal);
   const tenant = await resolveTenantAccess(ctx.db.sql, principal, tenantId);
   const { format = "json", ...filters } = queryOf(req, ExportAuditQuery);
   return download(await exportEvents(serviceContext({ ...ctx, principal, tenant }), { format, filters }), ctx);
@@ -40,6 +42,7 @@ async function startExport(req: Request, tenantId: string, ctx: Context): Promis
 
 async function startSearchExport(req: Request, ctx: Context): Promise<Response> {
   const principal = requirePrincipal(ctx);
+  assertMfaEnrolled(principal);
   const { format = "json", ...filters } = queryOf(req, SearchExportQuery);
   return download(await exportSearch(serviceContext({ ...ctx, principal }), { format, filters: withDateAliases(filters) }), ctx);
 }

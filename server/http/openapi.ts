@@ -40,7 +40,8 @@ const PROBLEM_SCHEMA = {
 
 const ERROR_STATUSES: Record<string, string> = {
   "400": "Invalid request (`invalid_request`, `tenant_required`); `errors` names each field",
-  "401": "Missing or invalid token (`unauthenticated`), or step-up needed (`step_up_required`)",
+  "401":
+    "Missing or invalid token (`unauthenticated`), or step-up needed (`step_up_required`), or a second factor needed with the password (`mfa_required`)",
   "403": "The caller's role or token scope does not allow this (`forbidden`)",
   "404": "No such resource, or it belongs to another tenant (`not_found`)",
   "409": "Conflict (`conflict`), or the Idempotency-Key is in use (`idempotency_key_in_use`)",

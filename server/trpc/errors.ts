@@ -9,6 +9,8 @@ const TRPC_CODE_OF: Record<ErrorCode, TRPCCode> = {
   tenant_required: "BAD_REQUEST",
   unauthenticated: "UNAUTHORIZED",
   step_up_required: "UNAUTHORIZED",
+  mfa_required: "UNAUTHORIZED",
+  mfa_enrollment_required: "FORBIDDEN",
   forbidden: "FORBIDDEN",
   not_found: "NOT_FOUND",
   gone: "PRECONDITION_FAILED",

@@ -20,6 +20,7 @@ import { isOperator, mayWrite, roleSatisfies, setupLinkRefusal } from "../auth/p
 import { resolveTenantAccess } from "../auth/access.ts";
 import type { Principal, SetupIntent, TenantRole } from "../auth/principal.ts";
 import { requirePrincipal } from "../auth/credentials.ts";
+import { assertMfaEnrolled } from "../auth/mfa.ts";
 import { baseProcedure, middleware } from "./init.ts";
 import { toTRPCError } from "./errors.ts";
 
@@ -54,21 +55,26 @@ function domainErrors<R extends { ok: true } | { ok: false; error: { cause?: unk
 
 export const publicProcedure = baseProcedure.use(storableTextAndDomainErrors);
 
-/** The caller, refusing a setup link's holder (only setupProcedure takes one). */
-function requireAccount(ctx: Parameters<typeof requirePrincipal>[0], tenantId?: unknown): Principal {
+/**
+ * The caller, refusing a setup link's holder (only setupProcedure takes one), and platform staff
+ * who must enrol a second factor first (PLATFORM_REQUIRE_MFA) outside their own account's
+ * procedures (`account.*`: step-up, the factors, the password, the sessions).
+ */
+function requireAccount(ctx: Parameters<typeof requirePrincipal>[0], path: string, tenantId?: unknown): Principal {
   const principal = requirePrincipal(ctx);
   const refusal = setupLinkRefusal(principal, tenantId);
   if (refusal === "not_found") throw NotFound("Tenant");
   if (refusal) throw Forbidden("A setup link opens its guided setup only");
+  if (!path.startsWith("account.")) assertMfaEnrolled(principal);
   return principal;
 }
 
 /** publicProcedure's step and the caller's in one middleware (each costs every request its share). */
-export const authedProcedure = baseProcedure.meta({ access: "user" }).use(async ({ ctx, next, getRawInput }) => {
+export const authedProcedure = baseProcedure.meta({ access: "user" }).use(async ({ ctx, next, getRawInput, path }) => {
   await assertStorableText(getRawInput);
   let principal: Principal;
   try {
-    principal = requireAccount(ctx);
+    principal = requireAccount(ctx, path);
   } catch (error) {
     throw error instanceof AppError ? toTRPCError(error) : error;
   }
@@ -100,9 +106,9 @@ export const operatorProcedure = authedProcedure.meta({ access: "operator", writ
  */
 export function tenantProcedure(role: TenantRole) {
   // authedProcedure's check and the tenant's in one middleware (each costs every request).
-  return publicProcedure.meta({ access: `tenant:${role}`, write: role === "admin" }).use(async ({ ctx, next, getRawInput }) => {
+  return publicProcedure.meta({ access: `tenant:${role}`, write: role === "admin" }).use(async ({ ctx, next, getRawInput, path }) => {
     const raw = (await getRawInput()) as { tenant_id?: unknown } | undefined;
-    const principal = requireAccount(ctx, raw?.tenant_id);
+    const principal = requireAccount(ctx, path, raw?.tenant_id);
     const tenant = await resolveTenantAccess(ctx.db.sql, principal, raw?.tenant_id);
     if (!roleSatisfies(tenant.role, role)) {
       throw Forbidden(principal.token?.readOnly ? "This token is read-only" : `This needs the tenant ${role} role`);

@@ -36,6 +36,7 @@ test("the registry holds every feature's jobs, each once", () => {
     "rest.idempotency_keys_purge",
     "auth.failures_purge",
     "auth.rate_limit_windows_purge",
+    "auth.mfa_pending_purge",
     "sso.metadata_recheck",
     "sso.saml_assertions_purge",
     "sso.signin_requests_purge",

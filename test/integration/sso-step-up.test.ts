@@ -68,7 +68,12 @@ describe("SSO step-up through OIDC", () => {
   test("an SSO-only user is offered their provider, re-authenticates (prompt=login, max_age=0) and is fresh for ten minutes", async () => {
     const { tenant, providerId, browser, cookie, user } = await oidcSession();
     const caller = await consoleCaller(cookie);
-    expect(await caller.account.stepUpMethods({})).toEqual({ password: false, sso: { provider_id: providerId, name: expect.any(String) } });
+    expect(await caller.account.stepUpMethods({})).toEqual({
+      password: false,
+      totp: false,
+      recovery_codes: 0,
+      sso: { provider_id: providerId, name: expect.any(String) },
+    });
     expect((await caller.account.me({})).step_up_expires_at).toBeNull();
 
     const { authorize, done } = await stepUpThroughOp(browser, cookie);
@@ -209,7 +214,7 @@ describe("who may step up through SSO", () => {
     const { admin } = await tenantWithMembers();
     const cookie = await passwordSessionCookie(admin.user.id);
     const caller = await consoleCaller(cookie);
-    expect(await caller.account.stepUpMethods({})).toEqual({ password: true, sso: null });
+    expect(await caller.account.stepUpMethods({})).toEqual({ password: true, totp: false, recovery_codes: 0, sso: null });
     const before = await (await db()).ssoSignInRequest.count({ where: { providerId } });
     await expect(caller.account.startSsoStepUp({ provider_id: providerId })).rejects.toMatchObject({ code: "FORBIDDEN" });
     await expect(caller.account.startSsoStepUp({})).rejects.toMatchObject({ code: "FORBIDDEN" });

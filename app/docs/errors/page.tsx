@@ -18,6 +18,10 @@ const MEANING: Record<ErrorCode, string> = {
     "No bearer token was sent, or it is invalid, expired or revoked. The response carries `WWW-Authenticate: Bearer`. Send `Authorization: Bearer <token>` with a valid token.",
   step_up_required:
     "The action is sensitive (such as disabling an SSO provider) and needs a recent re-authentication. Call POST /api/v1/auth/step-up with the token owner's password, then retry within 10 minutes.",
+  mfa_required:
+    "The password was right, but the account has an authenticator app: a step-up needs its current 6-digit code too. Call POST /api/v1/auth/step-up again with `{password, totp_code}`, or with `{recovery_code}` when the app is lost.",
+  mfa_enrollment_required:
+    "The platform requires operators and support staff to have a second factor (PLATFORM_REQUIRE_MFA), and this console account has none yet. Add an authenticator app on the profile page; API tokens are not affected.",
   forbidden:
     "The caller is known, but its role or the token's scope does not allow this action: for example a read-only token attempting a write, or a tenant viewer changing configuration.",
   not_found: "There is no such resource, or it belongs to a tenant the caller cannot see. The API does not reveal which.",

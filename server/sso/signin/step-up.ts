@@ -12,6 +12,7 @@
  * The browser runs it in a popup (components/auth/sso-popup.ts): it lands on /auth/popup-done,
  * which tells the console page and closes. API tokens keep password step-up.
  */
+import { secondFactorsOf } from "../../auth/mfa.ts";
 import type { Database } from "../../db/client.ts";
 import { Forbidden } from "../../errors.ts";
 import { markSteppedUp } from "../../auth/step-up.ts";
@@ -39,6 +40,8 @@ export interface CallbackSession {
 
 export interface StepUpMethods {
   password: boolean;
+  totp: boolean;
+  recovery_codes: number;
   sso: { provider_id: string; name: string } | null;
 }
 
@@ -48,8 +51,11 @@ export async function stepUpMethods({ db, actor: { principal } }: ServiceContext
   const provider = principal.ssoProviderId
     ? await db.prisma.ssoProvider.findUnique({ where: { id: principal.ssoProviderId }, select: { id: true, name: true, enabled: true } })
     : null;
+  const factors = await secondFactorsOf(db.prisma, principal.userId);
   return {
     password: Boolean(user?.passwordHash),
+    totp: factors.totp,
+    recovery_codes: factors.recoveryCodes,
     sso: principal.sessionId && provider?.enabled ? { provider_id: provider.id, name: provider.name } : null,
   };
 }
