@@ -44,11 +44,10 @@ export default defineConfig({
   },
   test: {
     pool: "forks",
-    // Three files at a time on 2 cores (Vitest's default here would be one: cores − 1): files
-    // wait on Postgres, HTTP peers and timers a good share of their time, and the third fills it.
-    // Each integration file has its own database, and everything a test file shares (advisory
-    // locks, LISTEN/NOTIFY, the jobs' claims) is scoped to its database; servers listen on port 0.
-    maxWorkers: 3,
+    // Two files at a time (Vitest's default here would be one: cores − 1). Each integration file
+    // has its own database, and everything a test file shares (advisory locks, LISTEN/NOTIFY,
+    // the jobs' claims) is scoped to its database; servers listen on port 0.
+    maxWorkers: 2,
     testTimeout: 30_000,
     hookTimeout: 60_000,
     projects: [
