@@ -5,6 +5,7 @@
  * web stream (server/http/node.ts), read as any Response and go out whole over a real socket.
  */
 import http from "node:http";
+import type { AddressInfo } from "node:net";
 import { once } from "node:events";
 import { describe, expect, test } from "vitest";
 import { forEachOpenApiProcedure, getPathRegExp, normalizePath } from "trpc-to-openapi";
@@ -97,10 +98,13 @@ describe("the edge's JSON answers", () => {
       response.headers.set("X-Request-Id", "r1");
       void sendWebResponse(res, response);
     });
-    server.listen(34480, "127.0.0.1");
+    // Port 0: a fixed one (34480 was) lies in the range the kernel hands out for outgoing
+    // connections, and another part of the run held it once.
+    server.listen(0, "127.0.0.1");
     await once(server, "listening");
+    const { port } = server.address() as AddressInfo;
     try {
-      const answer = await fetch("http://127.0.0.1:34480/");
+      const answer = await fetch(`http://127.0.0.1:${port}/`);
       expect(answer.status).toBe(200);
       expect(answer.headers.get("content-length")).toBe(String(Buffer.byteLength(body)));
       expect(answer.headers.get("x-request-id")).toBe("r1");
